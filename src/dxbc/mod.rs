@@ -1,0 +1,8 @@
+//! The `dxbc` layer: container, chunks, the SM4/SM5 decoder into the IR, the
+//! opcode table and the fxc-style disassembler. Nothing above this layer reads
+//! raw tokens.
+
+pub mod error;
+pub mod reader;
+
+pub use error::{DxbcError, Result};
