@@ -6,3 +6,8 @@ pub mod error;
 pub mod reader;
 
 pub use error::{DxbcError, Result};
+pub mod decode;
+pub mod disasm;
+pub mod ir;
+pub mod numfmt;
+pub mod opcodes;

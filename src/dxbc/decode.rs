@@ -1,0 +1,504 @@
+//! SHDR/SHEX token stream → [`Program`]. Token layouts follow
+//! `d3d11TokenizedProgramFormat.hpp`. Every count and length is checked
+//! against the instruction's declared length before it is used, so any input
+//! yields a program or a typed error naming the byte offset.
+
+use super::error::{DxbcError, Result};
+use super::ir::*;
+use super::opcodes::{self, Layout, code};
+
+/// Relative indices nest (`cb0[r0.x + icb[r1.y].x]` is legal), but only a
+/// little; anything deeper is a corrupt file, not a shader.
+const MAX_OPERAND_DEPTH: u32 = 4;
+
+/// Decodes a program chunk. `base` is the absolute offset of `data` in the
+/// container; `shex` records which chunk name held it.
+pub fn decode_program(data: &[u8], base: usize, shex: bool) -> Result<Program> {
+    if data.len() < 8 {
+        return Err(DxbcError::Truncated {
+            offset: base,
+            what: "program header",
+            need: 8,
+            have: data.len(),
+        });
+    }
+    let word = |i: usize| -> u32 {
+        let b = &data[i * 4..i * 4 + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    };
+    let version = word(0);
+    let kind = ShaderKind::from_u32(version >> 16).ok_or_else(|| {
+        DxbcError::malformed(base, format!("unknown program type {}", version >> 16))
+    })?;
+    let major = ((version >> 4) & 0xf) as u8;
+    let minor = (version & 0xf) as u8;
+    let declared = word(1) as usize;
+    let available = data.len() / 4;
+    if declared < 2 || declared > available {
+        return Err(DxbcError::malformed(
+            base + 4,
+            format!("program length {declared} dwords does not fit the chunk's {available} dwords"),
+        ));
+    }
+    let words: Vec<u32> = (0..declared).map(word).collect();
+    let mut instructions = Vec::new();
+    let mut pos = 2;
+    while pos < declared {
+        let (inst, len) = decode_instruction(&words, pos, base)?;
+        instructions.push(inst);
+        pos += len;
+    }
+    Ok(Program {
+        kind,
+        major,
+        minor,
+        shex,
+        instructions,
+    })
+}
+
+/// Decodes the instruction starting at dword `pos`; returns it and its length.
+fn decode_instruction(words: &[u32], pos: usize, base: usize) -> Result<(Instruction, usize)> {
+    let offset = base + pos * 4;
+    let token = words[pos];
+    let opcode = token & 0x7ff;
+    let info = opcodes::lookup(opcode).ok_or(DxbcError::UnknownOpcode {
+        offset,
+        opcode,
+        token,
+    })?;
+    let remaining = words.len() - pos;
+
+    if info.layout == Layout::CustomData {
+        let len = *words.get(pos + 1).ok_or(DxbcError::Truncated {
+            offset: offset + 4,
+            what: "customdata length",
+            need: 4,
+            have: 0,
+        })? as usize;
+        if len < 2 || len > remaining {
+            return Err(DxbcError::malformed(
+                offset + 4,
+                format!("customdata length {len} dwords does not fit the {remaining} dwords left"),
+            ));
+        }
+        let class = token >> 11;
+        let data = words[pos + 2..pos + len].to_vec();
+        let custom = match class {
+            4 => decode_shader_message(data, offset + 8)?,
+            0 => CustomData::Comment(data),
+            1 => CustomData::DebugInfo(data),
+            2 => CustomData::Opaque(data),
+            3 => CustomData::ImmediateConstantBuffer(data),
+            _ => CustomData::Other { class, data },
+        };
+        let inst = Instruction {
+            opcode: info.code,
+            controls: token & 0x00ff_f800,
+            extended: Vec::new(),
+            operands: Vec::new(),
+            decl: DeclKind::Plain,
+            custom: Some(custom),
+            trailing: Vec::new(),
+            offset,
+            length: len as u32,
+        };
+        return Ok((inst, len));
+    }
+
+    let len = ((token >> 24) & 0x7f) as usize;
+    if len == 0 || len > remaining {
+        return Err(DxbcError::malformed(
+            offset,
+            format!(
+                "{} instruction length {len} dwords does not fit the {remaining} dwords left",
+                info.name
+            ),
+        ));
+    }
+    let mut cur = Cursor {
+        words: &words[pos..pos + len],
+        pos: 1,
+        base: offset,
+    };
+
+    let mut extended = Vec::new();
+    let mut more = token & 0x8000_0000 != 0;
+    while more {
+        let ext = cur.next("extended opcode token")?;
+        more = ext & 0x8000_0000 != 0;
+        extended.push(decode_extended_opcode(ext));
+    }
+
+    let mut inst = Instruction {
+        opcode: info.code,
+        controls: token & 0x00ff_f800,
+        extended,
+        operands: Vec::new(),
+        decl: DeclKind::Plain,
+        custom: None,
+        trailing: Vec::new(),
+        offset,
+        length: len as u32,
+    };
+
+    if info.layout == Layout::Decl {
+        decode_decl(&mut inst, &mut cur)?;
+    } else {
+        // The table's operand count, not the instruction length, decides how
+        // many operands there are: fxc sometimes pads an instruction with
+        // zero dwords (a `samplepos` in the corpus has one), which must not
+        // turn into a phantom operand.
+        for _ in 0..info.operand_count() {
+            if cur.done() {
+                break;
+            }
+            let op = decode_operand(&mut cur, 0)?;
+            inst.operands.push(op);
+        }
+    }
+    while !cur.done() {
+        inst.trailing.push(cur.next("declaration payload")?);
+    }
+    Ok((inst, len))
+}
+
+fn decode_extended_opcode(ext: u32) -> ExtendedOpcode {
+    // 4-bit two's-complement offsets at bits 9, 13 and 17.
+    let nibble = |shift: u32| -> i8 { (((ext >> shift) & 0xf) as i8) << 4 >> 4 };
+    let rt = |shift: u32| ReturnType(((ext >> shift) & 0xf) as u8);
+    match ext & 0x3f {
+        1 => ExtendedOpcode::SampleControls {
+            offsets: [nibble(9), nibble(13), nibble(17)],
+            raw: ext,
+        },
+        2 => ExtendedOpcode::ResourceDim {
+            dim: ResourceDim(((ext >> 6) & 0x1f) as u8),
+            stride: (ext >> 11) & 0xfff,
+            raw: ext,
+        },
+        3 => ExtendedOpcode::ReturnType {
+            types: [rt(6), rt(10), rt(14), rt(18)],
+            raw: ext,
+        },
+        _ => ExtendedOpcode::Unknown(ext),
+    }
+}
+
+fn return_types(word: u32) -> [ReturnType; 4] {
+    let rt = |shift: u32| ReturnType(((word >> shift) & 0xf) as u8);
+    [rt(0), rt(4), rt(8), rt(12)]
+}
+
+fn decode_decl(inst: &mut Instruction, cur: &mut Cursor) -> Result<()> {
+    let op = inst.opcode;
+    let operand = |cur: &mut Cursor, inst: &mut Instruction| -> Result<()> {
+        let o = decode_operand(cur, 0)?;
+        inst.operands.push(o);
+        Ok(())
+    };
+    inst.decl = match op {
+        code::DCL_RESOURCE | code::DCL_UAV_TYPED => {
+            operand(cur, inst)?;
+            DeclKind::ReturnTypes(return_types(cur.next("resource return type")?))
+        }
+        code::DCL_INPUT_SGV
+        | code::DCL_INPUT_SIV
+        | code::DCL_INPUT_PS_SGV
+        | code::DCL_INPUT_PS_SIV
+        | code::DCL_OUTPUT_SGV
+        | code::DCL_OUTPUT_SIV => {
+            operand(cur, inst)?;
+            DeclKind::SystemValue(cur.next("system value name")?)
+        }
+        code::DCL_INDEX_RANGE
+        | code::DCL_UAV_STRUCTURED
+        | code::DCL_RESOURCE_STRUCTURED
+        | code::DCL_TGSM_RAW => {
+            operand(cur, inst)?;
+            DeclKind::Count(cur.next("declaration count")?)
+        }
+        code::DCL_TGSM_STRUCTURED => {
+            operand(cur, inst)?;
+            let stride = cur.next("structure stride")?;
+            DeclKind::Pair(stride, cur.next("structure count")?)
+        }
+        code::DCL_TEMPS
+        | code::DCL_MAX_OUTPUT_VERTEX_COUNT
+        | code::DCL_FUNCTION_BODY
+        | code::DCL_HS_MAX_TESSFACTOR
+        | code::DCL_HS_FORK_PHASE_INSTANCE_COUNT
+        | code::DCL_HS_JOIN_PHASE_INSTANCE_COUNT
+        | code::DCL_GS_INSTANCE_COUNT => DeclKind::Count(cur.next("declaration count")?),
+        code::DCL_INDEXABLE_TEMP => DeclKind::IndexableTemp {
+            reg: cur.next("indexable temp register")?,
+            size: cur.next("indexable temp size")?,
+            components: cur.next("indexable temp components")?,
+        },
+        code::DCL_THREAD_GROUP => DeclKind::ThreadGroup([
+            cur.next("thread group x")?,
+            cur.next("thread group y")?,
+            cur.next("thread group z")?,
+        ]),
+        code::DCL_FUNCTION_TABLE => {
+            let table = cur.next("function table index")?;
+            let count = cur.next("function table length")? as usize;
+            cur.need(count, "function table bodies")?;
+            let bodies = (0..count)
+                .map(|_| cur.next("function body"))
+                .collect::<Result<_>>()?;
+            DeclKind::FunctionTable { table, bodies }
+        }
+        code::DCL_INTERFACE => {
+            let index = cur.next("interface index")?;
+            let table_length = cur.next("interface table length")?;
+            let lengths = cur.next("interface array length")?;
+            let count = (lengths & 0xffff) as usize;
+            cur.need(count, "interface function tables")?;
+            let tables = (0..count)
+                .map(|_| cur.next("function table"))
+                .collect::<Result<_>>()?;
+            DeclKind::Interface {
+                index,
+                table_length,
+                array_length: lengths >> 16,
+                tables,
+            }
+        }
+        code::INTERFACE_CALL => {
+            let function = cur.next("interface call function index")?;
+            operand(cur, inst)?;
+            DeclKind::InterfaceCall { function }
+        }
+        _ => {
+            // Declarations that are an optional operand plus opcode controls.
+            if !cur.done() && inst.info().src > 0 {
+                operand(cur, inst)?;
+            }
+            DeclKind::Plain
+        }
+    };
+    Ok(())
+}
+
+/// A window on one instruction's dwords; `pos` 0 is the opcode token.
+struct Cursor<'a> {
+    words: &'a [u32],
+    pos: usize,
+    base: usize,
+}
+
+impl Cursor<'_> {
+    fn done(&self) -> bool {
+        self.pos >= self.words.len()
+    }
+
+    fn offset(&self) -> usize {
+        self.base + self.pos * 4
+    }
+
+    fn need(&self, n: usize, what: &'static str) -> Result<()> {
+        let have = self.words.len() - self.pos;
+        if n > have {
+            Err(DxbcError::Truncated {
+                offset: self.offset(),
+                what,
+                need: n.saturating_mul(4),
+                have: have * 4,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    fn next(&mut self, what: &'static str) -> Result<u32> {
+        self.need(1, what)?;
+        let w = self.words[self.pos];
+        self.pos += 1;
+        Ok(w)
+    }
+}
+
+fn decode_operand(cur: &mut Cursor, depth: u32) -> Result<Operand> {
+    let offset = cur.offset();
+    if depth > MAX_OPERAND_DEPTH {
+        return Err(DxbcError::malformed(
+            offset,
+            "relative addressing nested too deeply",
+        ));
+    }
+    let tok = cur.next("operand token")?;
+    let ty = OperandType(((tok >> 12) & 0xff) as u8);
+    let components = match tok & 3 {
+        0 => Components::Zero,
+        1 => Components::One,
+        2 => Components::Four,
+        _ => Components::N(((tok >> 4) & 0xff) as u8),
+    };
+    let selection = match components {
+        Components::Four => match (tok >> 2) & 3 {
+            0 => Selection::Mask(((tok >> 4) & 0xf) as u8),
+            1 => Selection::Swizzle([
+                ((tok >> 4) & 3) as u8,
+                ((tok >> 6) & 3) as u8,
+                ((tok >> 8) & 3) as u8,
+                ((tok >> 10) & 3) as u8,
+            ]),
+            2 => Selection::Select1(((tok >> 4) & 3) as u8),
+            _ => {
+                return Err(DxbcError::malformed(
+                    offset,
+                    format!("operand token {tok:#010x}: invalid component selection mode 3"),
+                ));
+            }
+        },
+        _ => Selection::None,
+    };
+
+    let mut op = Operand {
+        ty,
+        components,
+        selection,
+        indices: Vec::new(),
+        modifier: Modifier::None,
+        min_precision: MinPrecision::Default,
+        nonuniform: false,
+        extended: false,
+        imm: Vec::new(),
+    };
+
+    let mut more = tok & 0x8000_0000 != 0;
+    while more {
+        let ext = cur.next("extended operand token")?;
+        more = ext & 0x8000_0000 != 0;
+        op.extended = true;
+        match ext & 0x3f {
+            1 => {
+                op.modifier = match (ext >> 6) & 0xff {
+                    0 => Modifier::None,
+                    1 => Modifier::Neg,
+                    2 => Modifier::Abs,
+                    3 => Modifier::AbsNeg,
+                    m => {
+                        return Err(DxbcError::malformed(
+                            cur.offset() - 4,
+                            format!("unknown operand modifier {m}"),
+                        ));
+                    }
+                };
+                op.min_precision = MinPrecision::from_bits((ext >> 14) & 7);
+                op.nonuniform = (ext >> 17) & 1 != 0;
+            }
+            0 => {}
+            t => {
+                return Err(DxbcError::malformed(
+                    cur.offset() - 4,
+                    format!("unknown extended operand type {t}"),
+                ));
+            }
+        }
+    }
+
+    let dims = ((tok >> 20) & 3) as usize;
+    for d in 0..dims {
+        let repr = (tok >> (22 + 3 * d)) & 7;
+        let index = match repr {
+            0 => Index::Imm32(cur.next("operand index")?),
+            1 => {
+                let hi = cur.next("operand index")? as u64;
+                let lo = cur.next("operand index")? as u64;
+                Index::Imm64(hi << 32 | lo)
+            }
+            2 => Index::Relative(Box::new(decode_operand(cur, depth + 1)?)),
+            3 => {
+                let imm = cur.next("operand index")?;
+                Index::Imm32Relative(imm, Box::new(decode_operand(cur, depth + 1)?))
+            }
+            4 => {
+                let hi = cur.next("operand index")? as u64;
+                let lo = cur.next("operand index")? as u64;
+                Index::Imm64Relative(hi << 32 | lo, Box::new(decode_operand(cur, depth + 1)?))
+            }
+            r => {
+                return Err(DxbcError::malformed(
+                    offset,
+                    format!("operand token {tok:#010x}: unknown index representation {r}"),
+                ));
+            }
+        };
+        op.indices.push(index);
+    }
+
+    if ty == OperandType::IMMEDIATE32 || ty == OperandType::IMMEDIATE64 {
+        let lanes = match components {
+            Components::One => 1,
+            Components::Four => 4,
+            Components::Zero => 0,
+            Components::N(n) => n as usize,
+        };
+        let words = if ty == OperandType::IMMEDIATE64 {
+            lanes * 2
+        } else {
+            lanes
+        };
+        cur.need(words, "immediate value")?;
+        for _ in 0..words {
+            op.imm.push(cur.next("immediate value")?);
+        }
+    }
+    Ok(op)
+}
+
+/// Class-4 customdata: a `printf`/`errorf` message with operands and a format
+/// string (`D3D11_SB_CUSTOMDATA_SHADER_MESSAGE`).
+fn decode_shader_message(data: Vec<u32>, offset: usize) -> Result<CustomData> {
+    let header = |i: usize, what: &'static str| -> Result<u32> {
+        data.get(i).copied().ok_or(DxbcError::Truncated {
+            offset: offset + i * 4,
+            what,
+            need: 4,
+            have: 0,
+        })
+    };
+    let id = header(0, "shader message id")?;
+    let format = header(1, "shader message format")?;
+    let text_len = header(2, "shader message text length")? as usize;
+    let operand_count = header(3, "shader message operand count")? as usize;
+    let operand_words = header(4, "shader message operand length")? as usize;
+    let after_ops = 5usize.saturating_add(operand_words);
+    if after_ops > data.len() || operand_count > operand_words {
+        return Err(DxbcError::malformed(
+            offset,
+            "shader message operands overrun the customdata block",
+        ));
+    }
+    let mut cur = Cursor {
+        words: &data[..after_ops],
+        pos: 5,
+        base: offset,
+    };
+    let mut operands = Vec::with_capacity(operand_count);
+    for _ in 0..operand_count {
+        operands.push(decode_operand(&mut cur, 0)?);
+    }
+    let bytes: Vec<u8> = data[after_ops..]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    if text_len > bytes.len() {
+        return Err(DxbcError::malformed(
+            offset + 8,
+            format!("shader message text of {text_len} bytes overruns the customdata block"),
+        ));
+    }
+    let text = String::from_utf8_lossy(&bytes[..text_len])
+        .trim_end_matches('\0')
+        .to_string();
+    Ok(CustomData::ShaderMessage {
+        id,
+        format,
+        text,
+        operands,
+        raw: data,
+    })
+}

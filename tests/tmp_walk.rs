@@ -1,0 +1,31 @@
+use dxbc_dbg::dxbc::{decode, disasm};
+fn u32_at(b: &[u8], o: usize) -> u32 { u32::from_le_bytes(b[o..o + 4].try_into().unwrap()) }
+#[test]
+fn walk() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let m = std::fs::read_to_string(root.join("manifest.tsv")).unwrap();
+    let mut ok = 0; let mut n = 0;
+    let mut trailing = std::collections::BTreeMap::new();
+    for line in m.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f[10] != "SHDR" && f[10] != "SHEX" { continue; }
+        n += 1;
+        let b = std::fs::read(root.join(f[0])).unwrap();
+        let cnt = u32_at(&b, 28) as usize;
+        for i in 0..cnt {
+            let off = u32_at(&b, 32 + 4 * i) as usize;
+            let name = &b[off..off + 4];
+            if name == b"SHDR" || name == b"SHEX" {
+                let size = u32_at(&b, off + 4) as usize;
+                match decode::decode_program(&b[off + 8..off + 8 + size], off + 8, name == b"SHEX") {
+                    Ok(p) => { ok += 1;
+                        for inst in &p.instructions { if !inst.trailing.is_empty() { *trailing.entry(format!("{} {}", inst.name(), p.profile())).or_insert(0) += 1; } }
+                        let _ = disasm::program_lines(&p, Default::default());
+                    }
+                    Err(e) => println!("{}: {e}", f[0]),
+                }
+            }
+        }
+    }
+    println!("{ok}/{n} decoded; trailing: {trailing:?}");
+}
