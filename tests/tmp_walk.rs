@@ -1,4 +1,4 @@
-use dxbc_dbg::dxbc::{decode, disasm};
+use dxbc_dbg::dxbc::{decode, disasm, encode};
 fn u32_at(b: &[u8], o: usize) -> u32 { u32::from_le_bytes(b[o..o + 4].try_into().unwrap()) }
 #[test]
 fn walk() {
@@ -21,6 +21,9 @@ fn walk() {
                     Ok(p) => { ok += 1;
                         for inst in &p.instructions { if !inst.trailing.is_empty() { *trailing.entry(format!("{} {}", inst.name(), p.profile())).or_insert(0) += 1; } }
                         let _ = disasm::program_lines(&p, Default::default());
+                        let words: Vec<u32> = b[off+8..off+8+size].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+                        let enc = encode::encode_program(&p);
+                        if enc[..] != words[..enc.len().min(words.len())] || enc.len() != words[1] as usize { let i = enc.iter().zip(&words).position(|(a,b)| a!=b).unwrap_or(0); println!("MISMATCH {} at dword {i}: {:x?} vs {:x?}", f[0], &enc[i.saturating_sub(1)..(i+3).min(enc.len())], &words[i.saturating_sub(1)..(i+3).min(words.len())]); }
                     }
                     Err(e) => println!("{}: {e}", f[0]),
                 }

@@ -11,3 +11,4 @@ pub mod disasm;
 pub mod ir;
 pub mod numfmt;
 pub mod opcodes;
+pub mod encode;

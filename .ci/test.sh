@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The project's test command (README.md). Installs what the tests need when it
+# is missing, then checks formatting and lints and runs the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
+# lavapipe, the software Vulkan driver the differential harness renders with.
+ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "installing: ${need[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    else
+        echo "missing packages: ${need[*]} (install them, e.g. apt-get install ${need[*]})" >&2
+        exit 1
+    fi
+fi
+
+cargo fmt --check
+cargo clippy --all-targets --quiet -- -D warnings
+cargo test --release
