@@ -2,6 +2,7 @@
 //! opcode table and the fxc-style disassembler. Nothing above this layer reads
 //! raw tokens.
 
+pub mod checksum;
 pub mod error;
 pub mod reader;
 
