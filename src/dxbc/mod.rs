@@ -3,6 +3,7 @@
 //! raw tokens.
 
 pub mod checksum;
+pub mod container;
 pub mod error;
 pub mod reader;
 
