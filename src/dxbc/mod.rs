@@ -5,6 +5,9 @@
 pub mod checksum;
 pub mod container;
 pub mod error;
+pub mod rdef;
 pub mod reader;
+pub mod signature;
+pub mod stat;
 
 pub use error::{DxbcError, Result};
