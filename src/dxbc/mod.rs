@@ -2,8 +2,13 @@
 //! opcode table and the fxc-style disassembler. Nothing above this layer reads
 //! raw tokens.
 
+pub mod checksum;
+pub mod container;
 pub mod error;
+pub mod rdef;
 pub mod reader;
+pub mod signature;
+pub mod stat;
 
 pub use error::{DxbcError, Result};
 pub mod decode;

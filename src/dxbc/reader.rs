@@ -116,12 +116,18 @@ impl<'a> Reader<'a> {
         if pos >= self.data.len() {
             return Err(DxbcError::malformed(
                 self.base + pos.min(self.data.len()),
-                format!("{what}: string offset {pos} lies outside its chunk of {} bytes", self.data.len()),
+                format!(
+                    "{what}: string offset {pos} lies outside its chunk of {} bytes",
+                    self.data.len()
+                ),
             ));
         }
         let tail = &self.data[pos..];
         let end = tail.iter().position(|&b| b == 0).ok_or_else(|| {
-            DxbcError::malformed(self.base + pos, format!("{what}: string is not NUL-terminated"))
+            DxbcError::malformed(
+                self.base + pos,
+                format!("{what}: string is not NUL-terminated"),
+            )
         })?;
         Ok(String::from_utf8_lossy(&tail[..end]).into_owned())
     }

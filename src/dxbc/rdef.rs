@@ -1,0 +1,1059 @@
+//! RDEF: the reflection data fxc stores beside the program — constant
+//! buffers with their variables and types, resource bindings, the target
+//! profile and the compiler's name.
+//!
+//! All offsets inside RDEF are relative to the start of the chunk data.
+//! Type descriptors point at other type descriptors (struct members), so a
+//! corrupted or hostile chunk can describe cycles or exponentially large
+//! trees; parsing is therefore bounded by a nesting depth, an ancestry check
+//! and a total descriptor budget.
+
+use super::error::{DxbcError, Result};
+use super::reader::Reader;
+
+/// Deepest struct nesting accepted. fxc output rarely nests more than a few
+/// levels; anything this deep is treated as corrupt.
+pub const MAX_TYPE_DEPTH: usize = 32;
+
+/// Most type descriptors one RDEF may expand to. Shared descriptors are
+/// expanded at every use, so this caps the work a small hostile chunk can
+/// cause (a wide tree of members all pointing at one wide struct).
+pub const MAX_TYPE_NODES: usize = 1 << 16;
+
+/// 'RD11' in SM5.0 RDEF headers.
+pub const RD11_MAGIC: u32 = u32::from_le_bytes(*b"RD11");
+/// The SM5.1 variant of the RD11 marker.
+pub const RD11_MAGIC_5_1: u32 = 0x2544_1313;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgramType {
+    Pixel,
+    Vertex,
+    Geometry,
+    Hull,
+    Domain,
+    Compute,
+    /// Any other marker, e.g. effect ('FX') targets.
+    Other(u16),
+}
+
+impl ProgramType {
+    /// From the high half of RDEF's target token (0xFFFF = ps, 'GS', ...).
+    pub fn from_rdef(v: u16) -> ProgramType {
+        match v {
+            0xFFFF => ProgramType::Pixel,
+            0xFFFE => ProgramType::Vertex,
+            0x4753 => ProgramType::Geometry,
+            0x4853 => ProgramType::Hull,
+            0x4453 => ProgramType::Domain,
+            0x4353 => ProgramType::Compute,
+            other => ProgramType::Other(other),
+        }
+    }
+
+    /// From the program chunk's version token, bits 16..32 (0 = ps ... 5 = cs).
+    pub fn from_program(v: u16) -> ProgramType {
+        match v {
+            0 => ProgramType::Pixel,
+            1 => ProgramType::Vertex,
+            2 => ProgramType::Geometry,
+            3 => ProgramType::Hull,
+            4 => ProgramType::Domain,
+            5 => ProgramType::Compute,
+            other => ProgramType::Other(other),
+        }
+    }
+
+    /// Profile prefix: "ps", "vs", ... ("??" for unknown markers).
+    pub fn prefix(&self) -> &'static str {
+        match self {
+            ProgramType::Pixel => "ps",
+            ProgramType::Vertex => "vs",
+            ProgramType::Geometry => "gs",
+            ProgramType::Hull => "hs",
+            ProgramType::Domain => "ds",
+            ProgramType::Compute => "cs",
+            ProgramType::Other(0x4658) => "fx",
+            ProgramType::Other(_) => "??",
+        }
+    }
+}
+
+/// The compile target recorded in RDEF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub program: ProgramType,
+    pub major: u8,
+    pub minor: u8,
+    /// The raw token, kept for markers this code does not know.
+    pub token: u32,
+}
+
+impl Target {
+    pub fn from_token(token: u32) -> Target {
+        Target {
+            program: ProgramType::from_rdef((token >> 16) as u16),
+            major: ((token >> 8) & 0xff) as u8,
+            minor: (token & 0xff) as u8,
+            token,
+        }
+    }
+
+    /// e.g. "ps_5_0".
+    pub fn profile(&self) -> String {
+        format!("{}_{}_{}", self.program.prefix(), self.major, self.minor)
+    }
+
+    pub fn at_least(&self, major: u8, minor: u8) -> bool {
+        (self.major, self.minor) >= (major, minor)
+    }
+}
+
+/// The SM5 header extension: a marker and the size of each record kind, so
+/// readers can step over records that grow in later versions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rd11Header {
+    pub magic: u32,
+    pub header_size: u32,
+    pub cbuffer_size: u32,
+    pub binding_size: u32,
+    pub variable_size: u32,
+    pub type_size: u32,
+    pub member_size: u32,
+    pub reserved: u32,
+}
+
+/// D3D_SHADER_INPUT_TYPE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputType {
+    CBuffer,
+    TBuffer,
+    Texture,
+    Sampler,
+    UavRwTyped,
+    Structured,
+    UavRwStructured,
+    ByteAddress,
+    UavRwByteAddress,
+    UavAppendStructured,
+    UavConsumeStructured,
+    UavRwStructuredWithCounter,
+    Other(u32),
+}
+
+impl InputType {
+    pub fn from_u32(v: u32) -> InputType {
+        match v {
+            0 => InputType::CBuffer,
+            1 => InputType::TBuffer,
+            2 => InputType::Texture,
+            3 => InputType::Sampler,
+            4 => InputType::UavRwTyped,
+            5 => InputType::Structured,
+            6 => InputType::UavRwStructured,
+            7 => InputType::ByteAddress,
+            8 => InputType::UavRwByteAddress,
+            9 => InputType::UavAppendStructured,
+            10 => InputType::UavConsumeStructured,
+            11 => InputType::UavRwStructuredWithCounter,
+            other => InputType::Other(other),
+        }
+    }
+
+    pub fn is_uav(&self) -> bool {
+        matches!(
+            self,
+            InputType::UavRwTyped
+                | InputType::UavRwStructured
+                | InputType::UavRwByteAddress
+                | InputType::UavAppendStructured
+                | InputType::UavConsumeStructured
+                | InputType::UavRwStructuredWithCounter
+        )
+    }
+}
+
+/// Bits of [`ResourceBinding::flags`] (D3D_SHADER_INPUT_FLAGS).
+pub mod input_flags {
+    pub const USER_PACKED: u32 = 1;
+    pub const COMPARISON_SAMPLER: u32 = 2;
+    /// Two bits: component count minus one for textures and typed buffers.
+    pub const COMPONENT_MASK: u32 = 0b1100;
+    pub const UNUSED: u32 = 0x10;
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceBinding {
+    pub name: String,
+    pub input_type: InputType,
+    /// D3D_RESOURCE_RETURN_TYPE: 1 unorm, 2 snorm, 3 sint, 4 uint, 5 float,
+    /// 6 mixed, 7 double, 8 continued; 0 for non-textures.
+    pub return_type: u32,
+    /// D3D_SRV_DIMENSION: 1 buffer, 2 1d, 3 1darray, 4 2d, 5 2darray, 6 2dms,
+    /// 7 2dmsarray, 8 3d, 9 cube, 10 cubearray, 11 bufferex.
+    pub dimension: u32,
+    /// Sample count for MS textures, structure stride for structured
+    /// buffers, `u32::MAX` where not applicable.
+    pub num_samples: u32,
+    pub bind_point: u32,
+    /// 0 means unbounded (SM5.1).
+    pub bind_count: u32,
+    pub flags: u32,
+    /// SM5.1 register space.
+    pub space: Option<u32>,
+    /// SM5.1 range ID.
+    pub id: Option<u32>,
+}
+
+impl ResourceBinding {
+    /// Texture/typed-buffer component count (1..=4) from the flags.
+    pub fn components(&self) -> u32 {
+        ((self.flags & input_flags::COMPONENT_MASK) >> 2) + 1
+    }
+}
+
+/// D3D_CBUFFER_TYPE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CbufferKind {
+    CBuffer,
+    TBuffer,
+    InterfacePointers,
+    ResourceBindInfo,
+    Other(u32),
+}
+
+impl CbufferKind {
+    pub fn from_u32(v: u32) -> CbufferKind {
+        match v {
+            0 => CbufferKind::CBuffer,
+            1 => CbufferKind::TBuffer,
+            2 => CbufferKind::InterfacePointers,
+            3 => CbufferKind::ResourceBindInfo,
+            other => CbufferKind::Other(other),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConstantBuffer {
+    pub name: String,
+    pub kind: CbufferKind,
+    /// Size in bytes (16-byte aligned for cbuffers).
+    pub size: u32,
+    pub flags: u32,
+    pub variables: Vec<Variable>,
+}
+
+/// Bits of [`Variable::flags`] (D3D_SHADER_VARIABLE_FLAGS).
+pub mod variable_flags {
+    pub const USER_PACKED: u32 = 1;
+    pub const USED: u32 = 2;
+    pub const INTERFACE_POINTER: u32 = 4;
+    pub const INTERFACE_PARAMETER: u32 = 8;
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    pub name: String,
+    /// Byte offset in the buffer (slot index for interface pointers).
+    pub offset: u32,
+    pub size: u32,
+    pub flags: u32,
+    pub ty: Type,
+    /// The initial value bytes, when fxc recorded one.
+    pub default_value: Option<Vec<u8>>,
+    /// SM5 only: the texture/sampler slots a class instance may use.
+    pub resources: Option<VariableResources>,
+}
+
+impl Variable {
+    pub fn is_used(&self) -> bool {
+        self.flags & variable_flags::USED != 0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariableResources {
+    /// `u32::MAX` when none.
+    pub start_texture: u32,
+    pub texture_size: u32,
+    /// `u32::MAX` when none.
+    pub start_sampler: u32,
+    pub sampler_size: u32,
+}
+
+/// D3D_SHADER_VARIABLE_CLASS values of [`Type::class`].
+pub mod class {
+    pub const SCALAR: u16 = 0;
+    pub const VECTOR: u16 = 1;
+    pub const MATRIX_ROWS: u16 = 2;
+    pub const MATRIX_COLUMNS: u16 = 3;
+    pub const OBJECT: u16 = 4;
+    pub const STRUCT: u16 = 5;
+    pub const INTERFACE_CLASS: u16 = 6;
+    pub const INTERFACE_POINTER: u16 = 7;
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Type {
+    /// D3D_SHADER_VARIABLE_CLASS (see [`class`]).
+    pub class: u16,
+    /// D3D_SHADER_VARIABLE_TYPE (3 float, 2 int, 19 uint, 1 bool, ...).
+    pub base: u16,
+    pub rows: u16,
+    pub columns: u16,
+    /// Array length; 0 when not an array.
+    pub elements: u16,
+    pub members: Vec<Member>,
+    /// SM5: the type's name (struct and interface names; "float4" etc.).
+    pub name: Option<String>,
+    /// SM5: the four words between the member offset and the name offset.
+    /// They appear to be offsets/counts for the parent (base class) type and
+    /// implemented interfaces; kept raw because their meaning is unconfirmed.
+    pub extra: Option<[u32; 4]>,
+}
+
+impl Type {
+    /// The HLSL spelling fxc uses in listings: "float4", "row_major
+    /// float4x4", "uint", "struct Foo", "interface IFoo" (arrays excluded).
+    pub fn hlsl_name(&self) -> String {
+        let base = base_type_name(self.base);
+        let named = |prefix: &str| match self.name.as_deref() {
+            Some(n) if !n.is_empty() => format!("{prefix} {n}"),
+            _ => prefix.to_string(),
+        };
+        match self.class {
+            class::SCALAR => base,
+            class::VECTOR => format!("{base}{}", self.columns),
+            class::MATRIX_ROWS => format!("row_major {base}{}x{}", self.rows, self.columns),
+            class::MATRIX_COLUMNS => format!("{base}{}x{}", self.rows, self.columns),
+            class::STRUCT => named("struct"),
+            class::INTERFACE_POINTER => named("interface"),
+            class::INTERFACE_CLASS => named("class"),
+            _ => match self.name.as_deref() {
+                Some(n) if !n.is_empty() => n.to_string(),
+                _ => base,
+            },
+        }
+    }
+}
+
+/// HLSL name of a D3D_SHADER_VARIABLE_TYPE.
+pub fn base_type_name(t: u16) -> String {
+    let s = match t {
+        0 => "void",
+        1 => "bool",
+        2 => "int",
+        3 => "float",
+        4 => "string",
+        5 => "texture",
+        6 => "Texture1D",
+        7 => "Texture2D",
+        8 => "Texture3D",
+        9 => "TextureCube",
+        10 => "SamplerState",
+        15 => "PixelShader",
+        16 => "VertexShader",
+        19 => "uint",
+        20 => "uint8",
+        21 => "GeometryShader",
+        25 => "Buffer",
+        26 => "cbuffer",
+        27 => "tbuffer",
+        28 => "Texture1DArray",
+        29 => "Texture2DArray",
+        32 => "Texture2DMS",
+        33 => "Texture2DMSArray",
+        34 => "TextureCubeArray",
+        35 => "HullShader",
+        36 => "DomainShader",
+        37 => "interface",
+        38 => "ComputeShader",
+        39 => "double",
+        40 => "RWTexture1D",
+        41 => "RWTexture1DArray",
+        42 => "RWTexture2D",
+        43 => "RWTexture2DArray",
+        44 => "RWTexture3D",
+        45 => "RWBuffer",
+        46 => "ByteAddressBuffer",
+        47 => "RWByteAddressBuffer",
+        48 => "StructuredBuffer",
+        49 => "RWStructuredBuffer",
+        50 => "AppendStructuredBuffer",
+        51 => "ConsumeStructuredBuffer",
+        52 => "min8float",
+        53 => "min10float",
+        54 => "min16float",
+        55 => "min12int",
+        56 => "min16int",
+        57 => "min16uint",
+        other => return format!("type{other}"),
+    };
+    s.to_string()
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub name: String,
+    /// Byte offset within the parent struct.
+    pub offset: u32,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rdef {
+    pub target: Target,
+    /// D3DCOMPILE_* flags the shader was compiled with.
+    pub flags: u32,
+    /// The compiler's name, e.g. "Microsoft (R) HLSL Shader Compiler 10.1".
+    pub creator: String,
+    pub rd11: Option<Rd11Header>,
+    pub constant_buffers: Vec<ConstantBuffer>,
+    pub bindings: Vec<ResourceBinding>,
+}
+
+/// Record sizes in use (from RD11, or the SM4 fixed layout).
+#[derive(Clone, Copy)]
+struct Strides {
+    cbuffer: usize,
+    binding: usize,
+    variable: usize,
+    ty: usize,
+    member: usize,
+}
+
+const SM4_STRIDES: Strides = Strides {
+    cbuffer: 24,
+    binding: 32,
+    variable: 24,
+    ty: 16,
+    member: 12,
+};
+
+struct Parser<'a> {
+    r: Reader<'a>,
+    strides: Strides,
+    sm5: bool,
+    types_left: usize,
+}
+
+impl<'a> Parser<'a> {
+    /// A reader positioned at chunk-relative `pos`. `field_at` is the
+    /// absolute offset of the field that held `pos`, which is what the error
+    /// names, since that is the byte a user would inspect.
+    fn at(&self, pos: u32, field_at: usize, what: &'static str) -> Result<Reader<'a>> {
+        let mut r = self.r;
+        r.seek(pos as usize, what).map_err(|_| {
+            DxbcError::malformed(
+                field_at,
+                format!(
+                    "{what} offset {pos} lies outside the {}-byte RDEF chunk",
+                    self.r.data().len()
+                ),
+            )
+        })?;
+        Ok(r)
+    }
+
+    fn string(&self, pos: u32, field_at: usize, what: &'static str) -> Result<String> {
+        self.r.cstr_at(pos as usize, what).map_err(|e| match e {
+            DxbcError::Malformed { msg, .. } => DxbcError::Malformed {
+                offset: field_at,
+                msg,
+            },
+            other => other,
+        })
+    }
+
+    fn ty(&mut self, pos: u32, field_at: usize, chain: &mut Vec<u32>) -> Result<Type> {
+        if chain.contains(&pos) {
+            return Err(DxbcError::malformed(
+                field_at,
+                format!("type descriptor at RDEF offset {pos} contains itself"),
+            ));
+        }
+        if chain.len() >= MAX_TYPE_DEPTH {
+            return Err(DxbcError::malformed(
+                field_at,
+                format!("types nest deeper than {MAX_TYPE_DEPTH} levels"),
+            ));
+        }
+        if self.types_left == 0 {
+            return Err(DxbcError::malformed(
+                field_at,
+                format!("RDEF expands to more than {MAX_TYPE_NODES} type descriptors"),
+            ));
+        }
+        self.types_left -= 1;
+
+        let mut t = self.at(pos, field_at, "type descriptor")?;
+        t.need(self.strides.ty, "type descriptor")?;
+        let class = t.u16("type descriptor")?;
+        let base = t.u16("type descriptor")?;
+        let rows = t.u16("type descriptor")?;
+        let columns = t.u16("type descriptor")?;
+        let elements = t.u16("type descriptor")?;
+        let member_count = t.u16("type descriptor")? as usize;
+        let members_field = t.offset();
+        let members_at = t.u32("type descriptor")?;
+        let (extra, name) = if self.sm5 {
+            let mut extra = [0u32; 4];
+            for w in &mut extra {
+                *w = t.u32("type descriptor")?;
+            }
+            let name_field = t.offset();
+            let name_at = t.u32("type descriptor")?;
+            let name = if name_at != 0 {
+                Some(self.string(name_at, name_field, "type name")?)
+            } else {
+                None
+            };
+            (Some(extra), name)
+        } else {
+            (None, None)
+        };
+
+        let mut members = Vec::new();
+        if member_count > 0 {
+            let mut m = self.at(members_at, members_field, "struct members")?;
+            m.need_items(member_count, self.strides.member, "struct members")?;
+            members.reserve(member_count);
+            chain.push(pos);
+            for i in 0..member_count {
+                m.seek(
+                    members_at as usize + i * self.strides.member,
+                    "struct member",
+                )?;
+                let name_field = m.offset();
+                let name_at = m.u32("struct member")?;
+                let type_field = m.offset();
+                let type_at = m.u32("struct member")?;
+                let offset = m.u32("struct member")?;
+                let name = self.string(name_at, name_field, "member name")?;
+                let ty = self.ty(type_at, type_field, chain)?;
+                members.push(Member { name, offset, ty });
+            }
+            chain.pop();
+        }
+        Ok(Type {
+            class,
+            base,
+            rows,
+            columns,
+            elements,
+            members,
+            name,
+            extra,
+        })
+    }
+
+    fn variable(&mut self, v: &mut Reader<'a>) -> Result<Variable> {
+        let start = v.pos();
+        let name_field = v.offset();
+        let name_at = v.u32("variable")?;
+        let offset = v.u32("variable")?;
+        let size = v.u32("variable")?;
+        let flags = v.u32("variable")?;
+        let type_field = v.offset();
+        let type_at = v.u32("variable")?;
+        let default_field = v.offset();
+        let default_at = v.u32("variable")?;
+        let resources = if self.sm5 {
+            Some(VariableResources {
+                start_texture: v.u32("variable")?,
+                texture_size: v.u32("variable")?,
+                start_sampler: v.u32("variable")?,
+                sampler_size: v.u32("variable")?,
+            })
+        } else {
+            None
+        };
+        v.seek(start + self.strides.variable, "variable")?;
+        let name = self.string(name_at, name_field, "variable name")?;
+        let ty = self.ty(type_at, type_field, &mut Vec::new())?;
+        let default_value = if default_at != 0 {
+            let mut d = self.at(default_at, default_field, "default value")?;
+            Some(d.bytes(size as usize, "default value")?.to_vec())
+        } else {
+            None
+        };
+        Ok(Variable {
+            name,
+            offset,
+            size,
+            flags,
+            ty,
+            default_value,
+            resources,
+        })
+    }
+}
+
+impl Rdef {
+    /// Parses RDEF chunk data; `base_offset` is its absolute offset in the
+    /// container.
+    pub fn parse(data: &[u8], base_offset: usize) -> Result<Rdef> {
+        let mut r = Reader::new(data, base_offset);
+        let cb_count = r.u32("RDEF header")? as usize;
+        let cb_field = r.offset();
+        let cb_at = r.u32("RDEF header")?;
+        let bind_count = r.u32("RDEF header")? as usize;
+        let bind_field = r.offset();
+        let bind_at = r.u32("RDEF header")?;
+        let target = Target::from_token(r.u32("RDEF header")?);
+        let flags = r.u32("RDEF header")?;
+        let creator_field = r.offset();
+        let creator_at = r.u32("RDEF header")?;
+
+        let (rd11, strides) = if target.major >= 5 {
+            let magic_at = r.offset();
+            let magic = r.u32("RD11 header")?;
+            if magic != RD11_MAGIC && magic != RD11_MAGIC_5_1 {
+                return Err(DxbcError::malformed(
+                    magic_at,
+                    format!(
+                        "SM{}.{} RDEF lacks its RD11 marker (found {magic:#010x})",
+                        target.major, target.minor
+                    ),
+                ));
+            }
+            let h = Rd11Header {
+                magic,
+                header_size: r.u32("RD11 header")?,
+                cbuffer_size: r.u32("RD11 header")?,
+                binding_size: r.u32("RD11 header")?,
+                variable_size: r.u32("RD11 header")?,
+                type_size: r.u32("RD11 header")?,
+                member_size: r.u32("RD11 header")?,
+                reserved: r.u32("RD11 header")?,
+            };
+            // Record sizes smaller than the fields this code reads would make
+            // records overlap; larger ones are fine (later additions skipped).
+            let checks = [
+                (h.cbuffer_size, 24, "constant buffer", 8),
+                (h.binding_size, 32, "resource binding", 12),
+                (h.variable_size, 40, "variable", 16),
+                (h.type_size, 36, "type", 20),
+                (h.member_size, 12, "member", 24),
+            ];
+            for (size, min, what, field) in checks {
+                if (size as usize) < min {
+                    return Err(DxbcError::malformed(
+                        magic_at + field,
+                        format!(
+                            "RD11 {what} record size {size} is below the {min} bytes it must hold"
+                        ),
+                    ));
+                }
+            }
+            let strides = Strides {
+                cbuffer: h.cbuffer_size as usize,
+                binding: h.binding_size as usize,
+                variable: h.variable_size as usize,
+                ty: h.type_size as usize,
+                member: h.member_size as usize,
+            };
+            (Some(h), strides)
+        } else {
+            (None, SM4_STRIDES)
+        };
+
+        let mut p = Parser {
+            r: Reader::new(data, base_offset),
+            strides,
+            sm5: target.major >= 5,
+            types_left: MAX_TYPE_NODES,
+        };
+
+        let creator = if creator_at != 0 {
+            p.string(creator_at, creator_field, "creator string")?
+        } else {
+            String::new()
+        };
+
+        let mut bindings = Vec::new();
+        if bind_count > 0 {
+            let mut b = p.at(bind_at, bind_field, "resource bindings")?;
+            b.need_items(bind_count, strides.binding, "resource bindings")?;
+            bindings.reserve(bind_count);
+            let with_space = strides.binding >= 40;
+            for i in 0..bind_count {
+                b.seek(bind_at as usize + i * strides.binding, "resource binding")?;
+                let name_field = b.offset();
+                let name_at = b.u32("resource binding")?;
+                let input_type = InputType::from_u32(b.u32("resource binding")?);
+                let return_type = b.u32("resource binding")?;
+                let dimension = b.u32("resource binding")?;
+                let num_samples = b.u32("resource binding")?;
+                let bind_point = b.u32("resource binding")?;
+                let bind_count = b.u32("resource binding")?;
+                let flags = b.u32("resource binding")?;
+                let (space, id) = if with_space {
+                    (
+                        Some(b.u32("resource binding")?),
+                        Some(b.u32("resource binding")?),
+                    )
+                } else {
+                    (None, None)
+                };
+                bindings.push(ResourceBinding {
+                    name: p.string(name_at, name_field, "binding name")?,
+                    input_type,
+                    return_type,
+                    dimension,
+                    num_samples,
+                    bind_point,
+                    bind_count,
+                    flags,
+                    space,
+                    id,
+                });
+            }
+        }
+
+        let mut constant_buffers = Vec::new();
+        if cb_count > 0 {
+            let mut c = p.at(cb_at, cb_field, "constant buffers")?;
+            c.need_items(cb_count, strides.cbuffer, "constant buffers")?;
+            constant_buffers.reserve(cb_count);
+            for i in 0..cb_count {
+                c.seek(cb_at as usize + i * strides.cbuffer, "constant buffer")?;
+                let name_field = c.offset();
+                let name_at = c.u32("constant buffer")?;
+                let var_count = c.u32("constant buffer")? as usize;
+                let vars_field = c.offset();
+                let vars_at = c.u32("constant buffer")?;
+                let size = c.u32("constant buffer")?;
+                let flags = c.u32("constant buffer")?;
+                let kind = CbufferKind::from_u32(c.u32("constant buffer")?);
+                let name = p.string(name_at, name_field, "constant buffer name")?;
+                let mut variables = Vec::new();
+                if var_count > 0 {
+                    let mut v = p.at(vars_at, vars_field, "variables")?;
+                    v.need_items(var_count, strides.variable, "variables")?;
+                    variables.reserve(var_count);
+                    for _ in 0..var_count {
+                        variables.push(p.variable(&mut v)?);
+                    }
+                }
+                constant_buffers.push(ConstantBuffer {
+                    name,
+                    kind,
+                    size,
+                    flags,
+                    variables,
+                });
+            }
+        }
+
+        Ok(Rdef {
+            target,
+            flags,
+            creator,
+            rd11,
+            constant_buffers,
+            bindings,
+        })
+    }
+
+    /// The constant buffer describing a binding (cbuffers, tbuffers and the
+    /// element type of structured buffers share the binding's name).
+    pub fn buffer_for(&self, binding: &ResourceBinding) -> Option<&ConstantBuffer> {
+        self.constant_buffers
+            .iter()
+            .find(|c| c.name == binding.name)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A little RDEF writer for tests: appends records and patches offsets.
+    pub(crate) struct Builder {
+        pub buf: Vec<u8>,
+    }
+
+    impl Builder {
+        pub fn new() -> Self {
+            Builder { buf: Vec::new() }
+        }
+        pub fn u16(&mut self, v: u16) -> &mut Self {
+            self.buf.extend_from_slice(&v.to_le_bytes());
+            self
+        }
+        pub fn u32(&mut self, v: u32) -> &mut Self {
+            self.buf.extend_from_slice(&v.to_le_bytes());
+            self
+        }
+        pub fn pos(&self) -> u32 {
+            self.buf.len() as u32
+        }
+        pub fn str(&mut self, s: &str) -> u32 {
+            let at = self.pos();
+            self.buf.extend_from_slice(s.as_bytes());
+            self.buf.push(0);
+            while !self.buf.len().is_multiple_of(4) {
+                self.buf.push(0xab);
+            }
+            at
+        }
+        pub fn patch(&mut self, at: u32, v: u32) {
+            let at = at as usize;
+            self.buf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+
+    /// An SM5 RDEF with one cbuffer holding `float4 a` and a struct
+    /// `S { float x; }` variable, one cbuffer binding and one texture.
+    pub(crate) fn sm5_rdef() -> Vec<u8> {
+        let mut b = Builder::new();
+        // Header (15 words).
+        b.u32(1)
+            .u32(0)
+            .u32(2)
+            .u32(0)
+            .u32(0xFFFF_0500)
+            .u32(0x100)
+            .u32(0);
+        b.u32(RD11_MAGIC)
+            .u32(60)
+            .u32(24)
+            .u32(32)
+            .u32(40)
+            .u32(36)
+            .u32(12)
+            .u32(0);
+        let bindings_at = b.pos();
+        b.patch(12, bindings_at);
+        // Binding 0: texture t3, float4.
+        let tex_name_field = b.pos();
+        b.u32(0)
+            .u32(2)
+            .u32(5)
+            .u32(4)
+            .u32(u32::MAX)
+            .u32(3)
+            .u32(1)
+            .u32(0xc);
+        // Binding 1: cbuffer cb0.
+        let cb_name_field = b.pos();
+        b.u32(0).u32(0).u32(0).u32(0).u32(0).u32(0).u32(1).u32(1);
+        let cbs_at = b.pos();
+        b.patch(4, cbs_at);
+        let cb_rec = b.pos();
+        b.u32(0).u32(2).u32(0).u32(32).u32(0).u32(0);
+        let vars_at = b.pos();
+        b.patch(cb_rec + 8, vars_at);
+        let var_a = b.pos();
+        b.u32(0).u32(0).u32(16).u32(2).u32(0).u32(0);
+        b.u32(u32::MAX).u32(0).u32(u32::MAX).u32(0);
+        let var_s = b.pos();
+        b.u32(0).u32(16).u32(4).u32(0).u32(0).u32(0);
+        b.u32(u32::MAX).u32(0).u32(u32::MAX).u32(0);
+        // Types.
+        let float4 = b.pos();
+        b.u16(class::VECTOR)
+            .u16(3)
+            .u16(1)
+            .u16(4)
+            .u16(0)
+            .u16(0)
+            .u32(0);
+        b.u32(0).u32(0).u32(0).u32(0);
+        let float4_name_field = b.pos();
+        b.u32(0);
+        let float1 = b.pos();
+        b.u16(class::SCALAR)
+            .u16(3)
+            .u16(1)
+            .u16(1)
+            .u16(0)
+            .u16(0)
+            .u32(0);
+        b.u32(0).u32(0).u32(0).u32(0).u32(0);
+        let s_ty = b.pos();
+        b.u16(class::STRUCT).u16(1).u16(1).u16(1).u16(0).u16(1);
+        let s_members_field = b.pos();
+        b.u32(0).u32(0).u32(0).u32(0).u32(0);
+        let s_name_field = b.pos();
+        b.u32(0);
+        let members = b.pos();
+        b.patch(s_members_field, members);
+        let member_name_field = b.pos();
+        b.u32(0).u32(float1).u32(0);
+        b.patch(var_a + 16, float4);
+        b.patch(var_s + 16, s_ty);
+        let n = b.str("tex");
+        b.patch(tex_name_field, n);
+        let n = b.str("cb0");
+        b.patch(cb_name_field, n);
+        b.patch(cb_rec, n);
+        let n = b.str("a");
+        b.patch(var_a, n);
+        let n = b.str("s");
+        b.patch(var_s, n);
+        let n = b.str("float4");
+        b.patch(float4_name_field, n);
+        let n = b.str("S");
+        b.patch(s_name_field, n);
+        let n = b.str("x");
+        b.patch(member_name_field, n);
+        let n = b.str("Microsoft (R) HLSL Shader Compiler 10.1");
+        b.patch(24, n);
+        b.buf
+    }
+
+    #[test]
+    fn parses_an_sm5_rdef() {
+        let data = sm5_rdef();
+        let r = Rdef::parse(&data, 0).unwrap();
+        assert_eq!(r.target.profile(), "ps_5_0");
+        assert_eq!(r.creator, "Microsoft (R) HLSL Shader Compiler 10.1");
+        assert_eq!(r.bindings.len(), 2);
+        assert_eq!(r.bindings[0].name, "tex");
+        assert_eq!(r.bindings[0].input_type, InputType::Texture);
+        assert_eq!(r.bindings[0].components(), 4);
+        assert_eq!(r.bindings[1].input_type, InputType::CBuffer);
+        let cb = &r.constant_buffers[0];
+        assert_eq!(cb.name, "cb0");
+        assert_eq!(cb.variables.len(), 2);
+        assert_eq!(cb.variables[0].ty.hlsl_name(), "float4");
+        assert!(cb.variables[0].is_used());
+        let s = &cb.variables[1];
+        assert_eq!(s.ty.hlsl_name(), "struct S");
+        assert_eq!(s.ty.members[0].name, "x");
+        assert_eq!(s.ty.members[0].ty.hlsl_name(), "float");
+        assert!(r.buffer_for(&r.bindings[1]).is_some());
+    }
+
+    fn find(hay: &[u8], needle: &[u8]) -> usize {
+        hay.windows(needle.len()).position(|w| w == needle).unwrap()
+    }
+
+    #[test]
+    fn self_referencing_struct_is_an_error_not_a_hang() {
+        let mut data = sm5_rdef();
+        // Point the struct's only member at the struct itself.
+        let s_ty = find(&data, &[5, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0]);
+        let members_at =
+            u32::from_le_bytes(data[s_ty + 12..s_ty + 16].try_into().unwrap()) as usize;
+        data[members_at + 4..members_at + 8].copy_from_slice(&(s_ty as u32).to_le_bytes());
+        let e = Rdef::parse(&data, 1000).unwrap_err();
+        assert!(e.to_string().contains("contains itself"), "{e}");
+        assert_eq!(e.offset(), 1000 + members_at + 4);
+    }
+
+    #[test]
+    fn wide_shared_types_hit_the_budget() {
+        // A chain of 20 structs, each with 0xffff members all pointing at the
+        // next: 0xffff^20 nodes if expanded naively.
+        let mut b = Builder::new();
+        b.u32(1).u32(0).u32(0).u32(0).u32(0xFFFF_0500).u32(0).u32(0);
+        b.u32(RD11_MAGIC)
+            .u32(60)
+            .u32(24)
+            .u32(32)
+            .u32(40)
+            .u32(36)
+            .u32(12)
+            .u32(0);
+        let cb = b.pos();
+        b.patch(4, cb);
+        let name = b.pos() + 24 + 40;
+        b.u32(name).u32(1).u32(cb + 24).u32(16).u32(0).u32(0);
+        let types = b.pos() + 40 + 4;
+        b.u32(name).u32(0).u32(4).u32(2).u32(types).u32(0);
+        b.u32(0).u32(0).u32(0).u32(0);
+        b.u32(0x0000_0061); // "a"
+        let mut members = Vec::new();
+        for i in 0..20u32 {
+            let at = b.pos();
+            assert_eq!(at, types + i * 36);
+            let last = i == 19;
+            b.u16(class::STRUCT)
+                .u16(1)
+                .u16(1)
+                .u16(1)
+                .u16(0)
+                .u16(if last { 0 } else { 0xffff });
+            members.push(b.pos());
+            b.u32(0).u32(0).u32(0).u32(0).u32(0).u32(0);
+        }
+        // One shared member table per level, 0xffff entries each.
+        for i in 0..19u32 {
+            let table = b.pos();
+            b.patch(members[i as usize], table);
+            let next = types + (i + 1) * 36;
+            for _ in 0..0xffff {
+                b.u32(name).u32(next).u32(0);
+            }
+        }
+        let e = Rdef::parse(&b.buf, 0).unwrap_err();
+        assert!(e.to_string().contains("type descriptors"), "{e}");
+    }
+
+    #[test]
+    fn huge_counts_are_rejected_before_allocating() {
+        let data = sm5_rdef();
+        for field in [0usize, 8] {
+            let mut d = data.clone();
+            d[field..field + 4].copy_from_slice(&0x1000_0000u32.to_le_bytes());
+            assert!(matches!(
+                Rdef::parse(&d, 0),
+                Err(DxbcError::Truncated { .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn rd11_record_sizes_are_checked() {
+        let mut data = sm5_rdef();
+        data[48..52].copy_from_slice(&4u32.to_le_bytes()); // variable size
+        let e = Rdef::parse(&data, 0).unwrap_err();
+        assert_eq!(e.offset(), 48);
+        let mut data = sm5_rdef();
+        data[28..32].copy_from_slice(b"XXXX");
+        assert_eq!(Rdef::parse(&data, 0).unwrap_err().offset(), 28);
+    }
+
+    #[test]
+    fn every_truncation_and_byte_flip_is_handled() {
+        let data = sm5_rdef();
+        for len in 0..data.len() {
+            let _ = Rdef::parse(&data[..len], 0);
+        }
+        for i in 0..data.len() {
+            for v in [0u8, 0xff, 0x80, 1] {
+                let mut d = data.clone();
+                d[i] = v;
+                let _ = Rdef::parse(&d, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn type_names() {
+        let t = |class, base, rows, columns| Type {
+            class,
+            base,
+            rows,
+            columns,
+            elements: 0,
+            members: vec![],
+            name: None,
+            extra: None,
+        };
+        assert_eq!(t(class::SCALAR, 19, 1, 1).hlsl_name(), "uint");
+        assert_eq!(t(class::VECTOR, 2, 1, 3).hlsl_name(), "int3");
+        assert_eq!(
+            t(class::MATRIX_ROWS, 3, 4, 4).hlsl_name(),
+            "row_major float4x4"
+        );
+        assert_eq!(t(class::MATRIX_COLUMNS, 3, 3, 4).hlsl_name(), "float3x4");
+        assert_eq!(t(class::STRUCT, 1, 1, 1).hlsl_name(), "struct");
+        assert_eq!(Target::from_token(0x4353_0500).profile(), "cs_5_0");
+        assert_eq!(Target::from_token(0xFFFE_0401).profile(), "vs_4_1");
+    }
+}
