@@ -1,1 +1,91 @@
-fn main() {}
+//! The `dxbc-dbg` command line. Everything here is argument parsing and
+//! error reporting; the work lives in the library.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
+
+#[derive(Parser)]
+#[command(
+    name = "dxbc-dbg",
+    version,
+    about = "Debugger and differential tester for DXBC → GLSL ES 3.00 translation"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the fxc-style listing of a shader (header comments and instructions).
+    Disasm {
+        file: PathBuf,
+        /// Read the shader even if its container checksum does not match.
+        #[arg(long)]
+        no_verify: bool,
+        /// Print only the instruction lines, without the comment header.
+        #[arg(long)]
+        no_header: bool,
+    },
+    /// Summarise a shader: chunks, resources, constant buffers, signatures, instruction counts.
+    Info {
+        file: PathBuf,
+        /// Read the shader even if its container checksum does not match.
+        #[arg(long)]
+        no_verify: bool,
+    },
+}
+
+fn load(path: &Path, no_verify: bool) -> Result<Shader> {
+    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    Shader::parse(
+        &bytes,
+        ParseOptions {
+            verify_checksum: !no_verify,
+        },
+    )
+    .with_context(|| path.display().to_string())
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Disasm {
+            file,
+            no_verify,
+            no_header,
+        } => {
+            let shader = load(&file, no_verify)?;
+            let text = if no_header {
+                let mut s = shader.program_lines().join("\n");
+                s.push('\n');
+                s
+            } else {
+                dxbc::listing::listing(&shader)
+            };
+            print!("{text}");
+        }
+        Command::Info { file, no_verify } => {
+            let shader = load(&file, no_verify)?;
+            print!(
+                "{}",
+                dxbc::info::report(&file.display().to_string(), &shader)
+            );
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line: "file: byte offset N: what went wrong".
+            eprintln!("dxbc-dbg: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

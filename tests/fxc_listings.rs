@@ -1,112 +1,99 @@
 //! The disassembly of every corpus blob that has an fxc listing beside it
-//! must equal fxc's instruction and declaration lines (whitespace normalised).
+//! must equal fxc's instruction and declaration lines (whitespace
+//! normalised), and every corpus program must re-encode to its own tokens.
 
-use dxbc_dbg::dxbc::{decode, disasm};
-use std::path::{Path, PathBuf};
+mod common;
 
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    p.join("manifest.tsv").exists().then_some(p)
-}
+use common::normalise;
+use dxbc_dbg::dxbc::{ParseOptions, Shader, encode};
 
-fn u32_at(b: &[u8], o: usize) -> u32 {
-    u32::from_le_bytes(b[o..o + 4].try_into().unwrap())
-}
+const NO_VERIFY: ParseOptions = ParseOptions {
+    verify_checksum: false,
+};
 
-fn chunk<'a>(b: &'a [u8], name: &[u8]) -> Option<(usize, &'a [u8])> {
-    let n = u32_at(b, 28) as usize;
-    (0..n).find_map(|i| {
-        let off = u32_at(b, 32 + 4 * i) as usize;
-        let size = u32_at(b, off + 4) as usize;
-        (&b[off..off + 4] == name).then(|| (off + 8, &b[off + 8..off + 8 + size]))
-    })
-}
-
-fn normalise(line: &str) -> String {
-    line.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
+/// fxc's instruction and declaration lines: from the profile line on,
+/// comments and blank lines dropped.
 fn listing_lines(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut started = false;
     for line in text.lines() {
         let t = line.trim();
         if !started {
-            let is_profile = t.len() >= 6
-                && ["ps_", "vs_", "gs_", "hs_", "ds_", "cs_"].iter().any(|p| t.starts_with(p));
-            if !is_profile {
+            let profile = ["ps_", "vs_", "gs_", "hs_", "ds_", "cs_"]
+                .iter()
+                .any(|p| t.starts_with(p));
+            if !profile {
                 continue;
             }
             started = true;
         }
-        if t.is_empty() || t.starts_with("//") {
-            continue;
+        if !t.is_empty() && !t.starts_with("//") {
+            out.push(normalise(t));
         }
-        out.push(normalise(t));
     }
     out
 }
 
 #[test]
-fn fxc_listings_match() {
-    let Some(root) = corpus() else {
-        println!("../shared/corpus is absent: fxc listing comparison skipped");
-        return;
-    };
-    let mut total = 0;
-    let mut same = 0;
+fn disassembly_equals_fxc_listings() {
+    let Some(root) = common::corpus() else { return };
+    let (mut total, mut same) = (0, 0);
     let mut report = String::new();
-    let mut paths: Vec<_> = ["3dmigoto", "dxdecompiler", "slimshader", "wine"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(root.join(d)).into_iter().flatten())
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "asm") && !p.to_string_lossy().ends_with(".src.asm"))
-        .collect();
-    paths.sort();
-    for asm in paths {
-        let blob = asm.with_extension("dxbc");
-        let Ok(bytes) = std::fs::read(&blob) else { continue };
+    for blob in common::manifest(&root).iter().filter(|b| b.has_listing) {
+        let dxbc = root.join(&blob.file);
+        let asm = dxbc.with_extension("asm");
+        let bytes = std::fs::read(&dxbc).expect("read blob");
+        let shader = Shader::parse(&bytes, NO_VERIFY).expect("parses");
         total += 1;
-        let (off, data, shex) = match chunk(&bytes, b"SHEX") {
-            Some((o, d)) => (o, d, true),
-            None => {
-                let (o, d) = chunk(&bytes, b"SHDR").unwrap();
-                (o, d, false)
-            }
-        };
-        let floats = chunk(&bytes, b"RDEF")
-            .map(|(_, r)| {
-                let co = u32_at(r, 24) as usize;
-                let end = r[co..].iter().position(|&c| c == 0).unwrap();
-                disasm::Style::from_creator(&String::from_utf8_lossy(&r[co..co + end]))
-            })
-            .unwrap_or_default();
-        let prog = decode::decode_program(data, off, shex).expect("decodes");
-        let mine: Vec<String> = disasm::program_lines(&prog, floats)
+        let mine: Vec<String> = shader
+            .program_lines()
             .iter()
             .flat_map(|l| l.lines().map(normalise).collect::<Vec<_>>())
             .collect();
-        let theirs = listing_lines(&std::fs::read_to_string(&asm).unwrap());
+        let theirs = listing_lines(&std::fs::read_to_string(&asm).expect("read listing"));
         if mine == theirs {
             same += 1;
-        } else {
-            let n = mine.len().max(theirs.len());
-            let mut shown = 0;
-            report.push_str(&format!("== {}\n", asm.display()));
-            for i in 0..n {
-                let a = mine.get(i).map(String::as_str).unwrap_or("<none>");
-                let b = theirs.get(i).map(String::as_str).unwrap_or("<none>");
-                if a != b && shown < 3 {
-                    report.push_str(&format!("  mine: {a}\n  fxc:  {b}\n"));
-                    shown += 1;
-                }
-            }
+            continue;
+        }
+        report.push_str(&format!("== {}\n", blob.file));
+        let n = mine.len().max(theirs.len());
+        for i in (0..n).filter(|&i| mine.get(i) != theirs.get(i)).take(3) {
+            report.push_str(&format!(
+                "  line {i}\n    dxbc-dbg: {}\n    fxc:      {}\n",
+                mine.get(i).map(String::as_str).unwrap_or("<none>"),
+                theirs.get(i).map(String::as_str).unwrap_or("<none>")
+            ));
         }
     }
     println!("fxc listings: {same}/{total} identical");
-    assert_eq!(same, total, "disassembly differs from fxc; see the report above");
-    if same != total {
-        std::fs::write(std::env::temp_dir().join("fxc_listing_diffs.txt"), &report).ok();
-        print!("{report}");
+    assert_eq!(same, total, "disassembly differs from fxc:\n{report}");
+}
+
+#[test]
+fn every_program_reencodes_to_its_own_tokens() {
+    let Some(root) = common::corpus() else { return };
+    let (mut total, mut same) = (0, 0);
+    for blob in common::manifest(&root).iter().filter(|b| b.is_shader()) {
+        let bytes = std::fs::read(root.join(&blob.file)).expect("read blob");
+        let shader = Shader::parse(&bytes, NO_VERIFY).expect("parses");
+        let chunk = shader
+            .chunks
+            .iter()
+            .find(|c| &c.fourcc == b"SHEX" || &c.fourcc == b"SHDR")
+            .expect("program chunk");
+        let data = &bytes[chunk.offset + 8..chunk.offset + 8 + chunk.size];
+        let words: Vec<u32> = data
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let encoded = encode::encode_program(&shader.program);
+        total += 1;
+        if words[..] == encoded[..] {
+            same += 1;
+        } else {
+            println!("{}: re-encoded tokens differ", blob.file);
+        }
     }
+    println!("re-encode: {same}/{total} programs token-identical");
+    assert_eq!(same, total);
 }

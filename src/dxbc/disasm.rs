@@ -124,7 +124,10 @@ fn immediate_list(op: &Operand, kind: ImmKind, style: Style) -> String {
 /// Register name with its indices, no modifier or swizzle (`cb0[r1.x + 3]`).
 fn register_name(op: &Operand, style: Style) -> String {
     let ty = op.ty;
-    let prefix = ty.prefix().map(str::to_string).unwrap_or_else(|| format!("<type{}>", ty.0));
+    let prefix = ty
+        .prefix()
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("<type{}>", ty.0));
     if ty.is_named_register() || ty == OperandType::NULL {
         return prefix;
     }
@@ -154,7 +157,11 @@ pub fn format_operand(op: &Operand, kind: ImmKind, style: Style) -> String {
     let body = if op.is_immediate() {
         immediate_list(op, kind, style)
     } else {
-        format!("{}{}", register_name(op, style), selection_suffix(&op.selection))
+        format!(
+            "{}{}",
+            register_name(op, style),
+            selection_suffix(&op.selection)
+        )
     };
     let body = match op.min_precision {
         MinPrecision::Default => body,
@@ -459,10 +466,7 @@ fn format_decl(inst: &Instruction, style: Style) -> String {
                 format!("{name} {interp} {reg}{sv}")
             }
         }
-        code::DCL_INPUT_SGV
-        | code::DCL_INPUT_SIV
-        | code::DCL_OUTPUT_SGV
-        | code::DCL_OUTPUT_SIV => {
+        code::DCL_INPUT_SGV | code::DCL_INPUT_SIV | code::DCL_OUTPUT_SGV | code::DCL_OUTPUT_SIV => {
             let sv = match inst.decl {
                 DeclKind::SystemValue(v) => system_value_name(v),
                 _ => String::new(),

@@ -134,9 +134,7 @@ pub fn encode_operand(op: &Operand, out: &mut Vec<u32>) {
             Modifier::AbsNeg => 3,
         };
         out.push(
-            1 | (modifier << 6)
-                | (op.min_precision.bits() << 14)
-                | ((op.nonuniform as u32) << 17),
+            1 | (modifier << 6) | (op.min_precision.bits() << 14) | ((op.nonuniform as u32) << 17),
         );
     }
     for idx in &op.indices {

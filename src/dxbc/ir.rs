@@ -181,9 +181,7 @@ impl Index {
     /// The relative register part, if any.
     pub fn relative(&self) -> Option<&Operand> {
         match self {
-            Index::Relative(r) | Index::Imm32Relative(_, r) | Index::Imm64Relative(_, r) => {
-                Some(r)
-            }
+            Index::Relative(r) | Index::Imm32Relative(_, r) | Index::Imm64Relative(_, r) => Some(r),
             _ => None,
         }
     }
@@ -432,7 +430,11 @@ pub enum DeclKind {
     /// Two dwords: `dcl_tgsm_structured` stride and count.
     Pair(u32, u32),
     /// `dcl_indexableTemp xN[size], components`.
-    IndexableTemp { reg: u32, size: u32, components: u32 },
+    IndexableTemp {
+        reg: u32,
+        size: u32,
+        components: u32,
+    },
     /// `dcl_thread_group x, y, z`.
     ThreadGroup([u32; 3]),
     /// `dcl_function_table ftN = {fb...}`.

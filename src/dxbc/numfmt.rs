@@ -65,7 +65,11 @@ pub fn msvc_fixed(v: f64, prec: usize) -> String {
     let sci = format!("{a:.16e}");
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).map(|d| d - b'0').collect();
+    let digits: Vec<u8> = mant
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|d| d - b'0')
+        .collect();
     // Place the digits: digit k has weight 10^(exp - k).
     // Integer part positions exp..0, fractional positions -1..-(prec+1).
     let int_len = if exp >= 0 { exp as usize + 1 } else { 1 };
@@ -212,9 +216,18 @@ mod tests {
 
     #[test]
     fn classic_is_percent_f() {
-        assert_eq!(format_float(1.963211f32.to_bits(), FloatStyle::Classic), "1.963211");
-        assert_eq!(format_float(0.0f32.to_bits(), FloatStyle::Classic), "0.000000");
-        assert_eq!(format_float((-0.5f32).to_bits(), FloatStyle::Classic), "-0.500000");
+        assert_eq!(
+            format_float(1.963211f32.to_bits(), FloatStyle::Classic),
+            "1.963211"
+        );
+        assert_eq!(
+            format_float(0.0f32.to_bits(), FloatStyle::Classic),
+            "0.000000"
+        );
+        assert_eq!(
+            format_float((-0.5f32).to_bits(), FloatStyle::Classic),
+            "-0.500000"
+        );
         assert_eq!(
             format_float(0.0078125f32.to_bits(), FloatStyle::Classic),
             "0.007813"
@@ -226,8 +239,14 @@ mod tests {
         let m = FloatStyle::Modern;
         assert_eq!(format_float(0.5f32.to_bits(), m), "0.500000");
         assert_eq!(format_float(0.0078125f32.to_bits(), m), "0.00781250000");
-        assert_eq!(format_float(std::f32::consts::PI.to_bits(), m), "3.14159274");
-        assert_eq!(format_float(0.000976562500f32.to_bits(), m), "0.000976562500");
+        assert_eq!(
+            format_float(std::f32::consts::PI.to_bits(), m),
+            "3.14159274"
+        );
+        assert_eq!(
+            format_float(0.000976562500f32.to_bits(), m),
+            "0.000976562500"
+        );
         assert_eq!(format_float(1.0e-7f32.to_bits(), m), "1.000000012E-007");
         assert_eq!(format_float(0.2495f32.to_bits(), m), "0.249500");
     }

@@ -1,0 +1,123 @@
+//! A whole shader container read into owned, typed parts: the entry point
+//! for every command and for the layers above `dxbc`.
+
+use super::container::{Chunk, Container, fourcc_name};
+use super::decode::decode_program;
+use super::disasm::{self, Style};
+use super::error::Result;
+use super::ir::Program;
+use super::rdef::Rdef;
+use super::signature::{Signature, is_signature};
+use super::stat::{ShaderFeatures, Stat};
+
+#[derive(Debug, Clone, Copy)]
+pub struct ParseOptions {
+    /// Reject containers whose stored hash does not match (fxc's loaders do).
+    pub verify_checksum: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            verify_checksum: true,
+        }
+    }
+}
+
+/// Where a chunk lies in the container; unknown chunks are listed too.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkInfo {
+    pub fourcc: [u8; 4],
+    /// Absolute offset of the chunk's 8-byte header.
+    pub offset: usize,
+    pub size: usize,
+    /// Whether this reader interprets the chunk.
+    pub known: bool,
+}
+
+impl ChunkInfo {
+    pub fn name(&self) -> String {
+        fourcc_name(&self.fourcc)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Shader {
+    pub size: usize,
+    pub stored_checksum: [u32; 4],
+    pub checksum_ok: bool,
+    pub chunks: Vec<ChunkInfo>,
+    pub rdef: Option<Rdef>,
+    pub signatures: Vec<Signature>,
+    pub program: Program,
+    pub stat: Option<Stat>,
+    pub features: Option<ShaderFeatures>,
+}
+
+const KNOWN_CHUNKS: [&[u8; 4]; 13] = [
+    b"RDEF", b"ISGN", b"OSGN", b"OSG5", b"ISG1", b"OSG1", b"PCSG", b"PSG1", b"SHDR", b"SHEX",
+    b"STAT", b"SFI0", b"IFCE",
+];
+
+impl Shader {
+    pub fn parse(bytes: &[u8], opts: ParseOptions) -> Result<Shader> {
+        let container = Container::parse(bytes, opts.verify_checksum)?;
+        let program_chunk = *container.require_program()?;
+        let chunk = |c: &Chunk| ChunkInfo {
+            fourcc: c.fourcc,
+            offset: c.header_offset(),
+            size: c.data.len(),
+            known: KNOWN_CHUNKS.contains(&&c.fourcc) && &c.fourcc != b"IFCE",
+        };
+        let mut rdef = None;
+        let mut signatures = Vec::new();
+        let mut stat = None;
+        let mut features = None;
+        for c in &container.chunks {
+            match &c.fourcc {
+                b"RDEF" if rdef.is_none() => rdef = Some(Rdef::parse(c.data, c.offset)?),
+                b"STAT" if stat.is_none() => stat = Some(Stat::parse(c.data, c.offset)?),
+                b"SFI0" if features.is_none() => {
+                    features = Some(ShaderFeatures::parse(c.data, c.offset)?)
+                }
+                f if is_signature(f) => signatures.push(Signature::parse(f, c.data, c.offset)?),
+                _ => {}
+            }
+        }
+        let program = decode_program(
+            program_chunk.data,
+            program_chunk.offset,
+            &program_chunk.fourcc == b"SHEX",
+        )?;
+        Ok(Shader {
+            size: bytes.len(),
+            stored_checksum: container.checksum,
+            checksum_ok: Container::checksum_ok(bytes),
+            chunks: container.chunks.iter().map(chunk).collect(),
+            rdef,
+            signatures,
+            program,
+            stat,
+            features,
+        })
+    }
+
+    /// The fxc printing style that matches the compiler that built this.
+    pub fn style(&self) -> Style {
+        self.rdef
+            .as_ref()
+            .map(|r| Style::from_creator(&r.creator))
+            .unwrap_or_default()
+    }
+
+    pub fn signature(&self, fourccs: &[&[u8; 4]]) -> Option<&Signature> {
+        self.signatures
+            .iter()
+            .find(|s| fourccs.contains(&&s.fourcc))
+    }
+
+    /// Instruction and declaration lines, as fxc prints them.
+    pub fn program_lines(&self) -> Vec<String> {
+        disasm::program_lines(&self.program, self.style())
+    }
+}

@@ -1,0 +1,65 @@
+//! Helpers shared by the integration tests: where the corpus is and what its
+//! manifest says. The corpus lives beside the checkout, never inside it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// `../shared/corpus`, or None (after saying so) when it is absent.
+pub fn corpus() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if root.join("manifest.tsv").is_file() {
+        Some(root)
+    } else {
+        println!("../shared/corpus is absent: corpus checks skipped");
+        None
+    }
+}
+
+pub struct Blob {
+    pub file: String,
+    pub shader_type: String,
+    pub checksum_ok: bool,
+    pub has_listing: bool,
+}
+
+impl Blob {
+    pub fn is_effect(&self) -> bool {
+        self.shader_type == "fx"
+    }
+    pub fn is_shader(&self) -> bool {
+        !self.is_effect() && self.shader_type != "none"
+    }
+}
+
+pub fn manifest(root: &Path) -> Vec<Blob> {
+    let text = std::fs::read_to_string(root.join("manifest.tsv")).expect("manifest.tsv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("manifest has no {name} column"))
+    };
+    let (f, t, k, l) = (
+        col("file"),
+        col("shader_type"),
+        col("checksum_ok"),
+        col("has_listing"),
+    );
+    lines
+        .map(|line| {
+            let c: Vec<&str> = line.split('\t').collect();
+            Blob {
+                file: c[f].to_string(),
+                shader_type: c[t].to_string(),
+                checksum_ok: c[k] == "yes",
+                has_listing: c[l] == "yes",
+            }
+        })
+        .collect()
+}
+
+pub fn normalise(line: &str) -> String {
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
