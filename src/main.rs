@@ -42,13 +42,17 @@ enum Command {
 
 fn load(path: &Path, no_verify: bool) -> Result<Shader> {
     let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
-    Shader::parse(
+    let mut shader = Shader::parse(
         &bytes,
         ParseOptions {
             verify_checksum: !no_verify,
         },
     )
-    .with_context(|| path.display().to_string())
+    .with_context(|| path.display().to_string())?;
+    if no_verify {
+        shader.check_checksum(&bytes);
+    }
+    Ok(shader)
 }
 
 fn run(cli: Cli) -> Result<()> {

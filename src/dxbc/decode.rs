@@ -96,7 +96,7 @@ fn decode_instruction(words: &[u32], pos: usize, base: usize) -> Result<(Instruc
             opcode: info.code,
             controls: token & 0x00ff_f800,
             extended: Vec::new(),
-            operands: Vec::new(),
+            operands: Operands::new(),
             decl: DeclKind::Plain,
             custom: Some(custom),
             trailing: Vec::new(),
@@ -134,7 +134,7 @@ fn decode_instruction(words: &[u32], pos: usize, base: usize) -> Result<(Instruc
         opcode: info.code,
         controls: token & 0x00ff_f800,
         extended,
-        operands: Vec::new(),
+        operands: Operands::new(),
         decl: DeclKind::Plain,
         custom: None,
         trailing: Vec::new(),
@@ -359,12 +359,12 @@ fn decode_operand(cur: &mut Cursor, depth: u32) -> Result<Operand> {
         ty,
         components,
         selection,
-        indices: Vec::new(),
+        indices: Indices::new(),
         modifier: Modifier::None,
         min_precision: MinPrecision::Default,
         nonuniform: false,
         extended: false,
-        imm: Vec::new(),
+        imm: Lanes::new(),
     };
 
     let mut more = tok & 0x8000_0000 != 0;
@@ -477,7 +477,7 @@ fn decode_shader_message(data: Vec<u32>, offset: usize) -> Result<CustomData> {
         pos: 5,
         base: offset,
     };
-    let mut operands = Vec::with_capacity(operand_count);
+    let mut operands = Vec::new();
     for _ in 0..operand_count {
         operands.push(decode_operand(&mut cur, 0)?);
     }

@@ -152,10 +152,10 @@ pub fn report(name: &str, shader: &Shader) -> String {
         out,
         "checksum:   {} ({})",
         format_checksum(&shader.stored_checksum),
-        if shader.checksum_ok {
-            "verified"
-        } else {
-            "MISMATCH"
+        match shader.checksum_ok {
+            Some(true) => "verified",
+            Some(false) => "MISMATCH",
+            None => "not checked",
         }
     );
     let _ = writeln!(

@@ -5,7 +5,16 @@
 //! the opcode token's control field) so that an instruction re-encodes to the
 //! same tokens, while giving consumers decoded, typed views.
 
+use smallvec::SmallVec;
+
 use super::opcodes::{self, OpInfo};
+
+/// Operand indices: at most three, usually one or two.
+pub type Indices = SmallVec<[Index; 2]>;
+/// Immediate lanes: four 32-bit values cover all but 64-bit immediates.
+pub type Lanes = SmallVec<[u32; 4]>;
+/// An instruction's operands: four cover nearly every instruction.
+pub type Operands = SmallVec<[Operand; 4]>;
 
 /// Program type from the version token (bits 16..31).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -312,7 +321,7 @@ pub struct Operand {
     pub ty: OperandType,
     pub components: Components,
     pub selection: Selection,
-    pub indices: Vec<Index>,
+    pub indices: Indices,
     pub modifier: Modifier,
     pub min_precision: MinPrecision,
     /// SM5.1 `nonuniform` flag of the extended operand token.
@@ -322,7 +331,7 @@ pub struct Operand {
     pub extended: bool,
     /// Immediate values (`l(...)` 32-bit lanes; 64-bit values are split
     /// low/high into consecutive lanes).
-    pub imm: Vec<u32>,
+    pub imm: Lanes,
 }
 
 impl Operand {
@@ -506,7 +515,7 @@ pub struct Instruction {
     /// Bits 11..23 of the opcode token, unshifted (i.e. `token & 0x00fff800`).
     pub controls: u32,
     pub extended: Vec<ExtendedOpcode>,
-    pub operands: Vec<Operand>,
+    pub operands: Operands,
     pub decl: DeclKind,
     pub custom: Option<CustomData>,
     /// Dwords inside the instruction's declared length that the decoder did

@@ -45,7 +45,10 @@ impl ChunkInfo {
 pub struct Shader {
     pub size: usize,
     pub stored_checksum: [u32; 4],
-    pub checksum_ok: bool,
+    /// Some(true) when the hash was verified while parsing, None when the
+    /// caller asked not to verify (hashing costs as much as decoding, so it
+    /// is only done on request; see [`Shader::check_checksum`]).
+    pub checksum_ok: Option<bool>,
     pub chunks: Vec<ChunkInfo>,
     pub rdef: Option<Rdef>,
     pub signatures: Vec<Signature>,
@@ -92,7 +95,7 @@ impl Shader {
         Ok(Shader {
             size: bytes.len(),
             stored_checksum: container.checksum,
-            checksum_ok: Container::checksum_ok(bytes),
+            checksum_ok: opts.verify_checksum.then_some(true),
             chunks: container.chunks.iter().map(chunk).collect(),
             rdef,
             signatures,
@@ -100,6 +103,12 @@ impl Shader {
             stat,
             features,
         })
+    }
+
+    /// Records whether `bytes` (the input this was parsed from) carries a
+    /// matching hash.
+    pub fn check_checksum(&mut self, bytes: &[u8]) {
+        self.checksum_ok = Some(Container::checksum_ok(bytes));
     }
 
     /// The fxc printing style that matches the compiler that built this.
