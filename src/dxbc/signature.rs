@@ -46,6 +46,26 @@ impl SignatureElement {
     }
 }
 
+impl SignatureElement {
+    /// The system value fxc shows. Pixel shader outputs are stored with 0
+    /// (the runtime infers them), yet fxc lists SV_Target and friends by
+    /// their system value, so for those it is recovered from the name.
+    pub fn effective_system_value(&self, pixel_shader_output: bool) -> u32 {
+        if self.system_value != 0 || !pixel_shader_output {
+            return self.system_value;
+        }
+        match self.semantic_name.to_ascii_uppercase().as_str() {
+            "SV_TARGET" => 64,
+            "SV_DEPTH" => 65,
+            "SV_COVERAGE" => 66,
+            "SV_DEPTHGREATEREQUAL" => 67,
+            "SV_DEPTHLESSEQUAL" => 68,
+            "SV_STENCILREF" => 69,
+            _ => 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
     pub fourcc: [u8; 4],
@@ -277,6 +297,13 @@ mod tests {
         assert_eq!(el.used_mask(true), 0b0011);
         assert_eq!(mask_columns(0b0101), "x z ");
         assert_eq!(system_value_name(64), "TARGET");
+        let target = SignatureElement {
+            semantic_name: "SV_Target".into(),
+            system_value: 0,
+            ..el.clone()
+        };
+        assert_eq!(target.effective_system_value(true), 64);
+        assert_eq!(target.effective_system_value(false), 0);
         assert_eq!(system_value_name(1000), "SV1000");
     }
 
