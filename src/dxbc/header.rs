@@ -501,11 +501,7 @@ fn signature_row(e: &SignatureElement, is_output: bool, pixel_output: bool) -> S
             69 => "oStencilRef",
             _ => "N/A",
         };
-        let yes = if used != 0 || e.mask & !e.rw_mask != 0 {
-            "YES"
-        } else {
-            "NO"
-        };
+        let yes = if used != 0 { "YES" } else { "NO" };
         ("N/A".to_string(), reg.to_string(), yes.to_string())
     } else {
         (
