@@ -2,7 +2,7 @@
 //! (FourCC + size + data). Only the layout is checked here; each chunk's
 //! contents are parsed by its own module.
 
-use super::checksum::{dxbc_checksum, format_checksum, stored_checksum};
+use super::checksum::{dxbc_checksum, format_checksum};
 use super::error::{DxbcError, Result};
 use super::reader::Reader;
 
@@ -211,11 +211,6 @@ impl<'a> Container<'a> {
 
     pub fn chunk_names(&self) -> Vec<String> {
         self.chunks.iter().map(Chunk::name).collect()
-    }
-
-    /// Whether the stored hash matches the contents.
-    pub fn checksum_ok(bytes: &[u8]) -> bool {
-        stored_checksum(bytes) == Some(dxbc_checksum(bytes))
     }
 }
 

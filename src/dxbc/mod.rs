@@ -5,6 +5,7 @@
 pub mod checksum;
 pub mod container;
 pub mod error;
+pub mod header;
 pub mod rdef;
 pub mod reader;
 pub mod signature;

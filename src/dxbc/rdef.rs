@@ -436,6 +436,15 @@ struct Parser<'a> {
     strides: Strides,
     sm5: bool,
     types_left: usize,
+    /// Bytes still allowed to be copied out as strings and default values.
+    copy_left: usize,
+}
+
+/// How many bytes of strings and default values an RDEF of `len` bytes may
+/// expand to. Many records may point at one long string; without a cap a
+/// small chunk could make the parser copy it thousands of times.
+fn copy_budget(len: usize) -> usize {
+    len.saturating_mul(16).saturating_add(1 << 20)
 }
 
 impl<'a> Parser<'a> {
@@ -456,14 +465,32 @@ impl<'a> Parser<'a> {
         Ok(r)
     }
 
-    fn string(&self, pos: u32, field_at: usize, what: &'static str) -> Result<String> {
-        self.r.cstr_at(pos as usize, what).map_err(|e| match e {
+    fn charge(&mut self, n: usize, field_at: usize) -> Result<()> {
+        match self.copy_left.checked_sub(n) {
+            Some(left) => {
+                self.copy_left = left;
+                Ok(())
+            }
+            None => Err(DxbcError::malformed(
+                field_at,
+                format!(
+                    "RDEF strings and default values expand past {} bytes",
+                    copy_budget(self.r.data().len())
+                ),
+            )),
+        }
+    }
+
+    fn string(&mut self, pos: u32, field_at: usize, what: &'static str) -> Result<String> {
+        let s = self.r.cstr_at(pos as usize, what).map_err(|e| match e {
             DxbcError::Malformed { msg, .. } => DxbcError::Malformed {
                 offset: field_at,
                 msg,
             },
             other => other,
-        })
+        })?;
+        self.charge(s.len() + 1, field_at)?;
+        Ok(s)
     }
 
     fn ty(&mut self, pos: u32, field_at: usize, chain: &mut Vec<u32>) -> Result<Type> {
@@ -574,7 +601,9 @@ impl<'a> Parser<'a> {
         let ty = self.ty(type_at, type_field, &mut Vec::new())?;
         let default_value = if default_at != 0 {
             let mut d = self.at(default_at, default_field, "default value")?;
-            Some(d.bytes(size as usize, "default value")?.to_vec())
+            let bytes = d.bytes(size as usize, "default value")?;
+            self.charge(bytes.len(), default_field)?;
+            Some(bytes.to_vec())
         } else {
             None
         };
@@ -664,6 +693,7 @@ impl Rdef {
             strides,
             sm5: target.major >= 5,
             types_left: MAX_TYPE_NODES,
+            copy_left: copy_budget(data.len()),
         };
 
         let creator = if creator_at != 0 {
@@ -992,6 +1022,28 @@ pub(crate) mod tests {
         }
         let e = Rdef::parse(&b.buf, 0).unwrap_err();
         assert!(e.to_string().contains("type descriptors"), "{e}");
+    }
+
+    #[test]
+    fn many_records_sharing_one_long_string_hit_the_copy_budget() {
+        // 4096 bindings whose names all point at one 64 KiB string: 256 MiB
+        // of copies if unchecked.
+        let mut b = Builder::new();
+        b.u32(0)
+            .u32(0)
+            .u32(4096)
+            .u32(28)
+            .u32(0xFFFF_0400)
+            .u32(0)
+            .u32(0);
+        let name = 28 + 4096 * 32;
+        for _ in 0..4096 {
+            b.u32(name).u32(2).u32(5).u32(4).u32(0).u32(0).u32(1).u32(0);
+        }
+        b.buf.extend(std::iter::repeat_n(b'a', 65536));
+        b.buf.push(0);
+        let e = Rdef::parse(&b.buf, 0).unwrap_err();
+        assert!(e.to_string().contains("expand past"), "{e}");
     }
 
     #[test]

@@ -46,6 +46,26 @@ impl SignatureElement {
     }
 }
 
+impl SignatureElement {
+    /// The system value fxc shows. Pixel shader outputs are stored with 0
+    /// (the runtime infers them), yet fxc lists SV_Target and friends by
+    /// their system value, so for those it is recovered from the name.
+    pub fn effective_system_value(&self, pixel_shader_output: bool) -> u32 {
+        if self.system_value != 0 || !pixel_shader_output {
+            return self.system_value;
+        }
+        match self.semantic_name.to_ascii_uppercase().as_str() {
+            "SV_TARGET" => 64,
+            "SV_DEPTH" => 65,
+            "SV_COVERAGE" => 66,
+            "SV_DEPTHGREATEREQUAL" => 67,
+            "SV_DEPTHLESSEQUAL" => 68,
+            "SV_STENCILREF" => 69,
+            _ => 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
     pub fourcc: [u8; 4],
@@ -100,6 +120,9 @@ impl Signature {
         })?;
         t.need_items(count, stride, "signature elements")?;
         let has_stream = stride >= 28;
+        // Elements may all point at one long name; cap what is copied so a
+        // small chunk cannot expand into gigabytes of strings.
+        let mut copy_left = data.len().saturating_mul(16).saturating_add(1 << 20);
         let mut elements = Vec::with_capacity(count);
         for _ in 0..count {
             let stream = if has_stream {
@@ -129,6 +152,11 @@ impl Signature {
                         msg,
                     },
                     other => other,
+                })?;
+            copy_left = copy_left
+                .checked_sub(semantic_name.len() + 1)
+                .ok_or_else(|| {
+                    DxbcError::malformed(name_at, "signature names expand past the copy limit")
                 })?;
             elements.push(SignatureElement {
                 semantic_name,
@@ -277,6 +305,13 @@ mod tests {
         assert_eq!(el.used_mask(true), 0b0011);
         assert_eq!(mask_columns(0b0101), "x z ");
         assert_eq!(system_value_name(64), "TARGET");
+        let target = SignatureElement {
+            semantic_name: "SV_Target".into(),
+            system_value: 0,
+            ..el.clone()
+        };
+        assert_eq!(target.effective_system_value(true), 64);
+        assert_eq!(target.effective_system_value(false), 0);
         assert_eq!(system_value_name(1000), "SV1000");
     }
 
@@ -304,6 +339,21 @@ mod tests {
             1004
         );
         assert!(Signature::parse(b"RDEF", &data, 0).is_err());
+        // Many elements sharing one long name stop at the copy limit.
+        let n = 8192usize;
+        let mut d = Vec::new();
+        d.extend_from_slice(&(n as u32).to_le_bytes());
+        d.extend_from_slice(&8u32.to_le_bytes());
+        let name = (8 + n * 24) as u32;
+        for _ in 0..n {
+            for v in [name, 0, 0, 3, 0, 0x0f0f] {
+                d.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        d.extend(std::iter::repeat_n(b'N', 32768));
+        d.push(0);
+        let e = Signature::parse(b"ISGN", &d, 0).unwrap_err();
+        assert!(e.to_string().contains("copy limit"), "{e}");
         for len in 0..data.len() {
             let _ = Signature::parse(b"ISGN", &data[..len], 0);
         }

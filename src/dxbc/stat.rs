@@ -232,8 +232,8 @@ pub fn tessellator_partitioning_name(v: u32) -> &'static str {
     match v {
         1 => "Integer",
         2 => "Pow2",
-        3 => "Fractional Odd",
-        4 => "Fractional Even",
+        3 => "Odd Fractional",
+        4 => "Even Fractional",
         _ => "Undefined",
     }
 }
