@@ -97,3 +97,33 @@ fn every_program_reencodes_to_its_own_tokens() {
     println!("re-encode: {same}/{total} programs token-identical");
     assert_eq!(same, total);
 }
+
+/// The whole listing, comment header included, against fxc's. The header
+/// is informational (the acceptance is on instruction lines), so this
+/// reports the count and guards against regressions rather than demanding
+/// every one: the three interface shaders need IFCE tables not yet printed.
+#[test]
+fn whole_listings_match_fxc() {
+    let Some(root) = common::corpus() else { return };
+    let (mut total, mut same) = (0, 0);
+    for blob in common::manifest(&root).iter().filter(|b| b.has_listing) {
+        let dxbc = root.join(&blob.file);
+        let bytes = std::fs::read(&dxbc).expect("read blob");
+        let shader = Shader::parse(&bytes, NO_VERIFY).expect("parses");
+        let mine: Vec<String> = dxbc_dbg::dxbc::listing::listing(&shader)
+            .lines()
+            .map(normalise)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let text = std::fs::read_to_string(dxbc.with_extension("asm")).expect("listing");
+        let theirs: Vec<String> = text.lines().map(normalise).filter(|l| !l.is_empty()).collect();
+        total += 1;
+        if mine == theirs {
+            same += 1;
+        } else {
+            println!("header differs: {}", blob.file);
+        }
+    }
+    println!("whole fxc listings (header included): {same}/{total} identical");
+    assert!(same + 3 >= total);
+}

@@ -1,6 +1,7 @@
 //! A whole shader container read into owned, typed parts: the entry point
 //! for every command and for the layers above `dxbc`.
 
+use super::checksum::checksum_matches;
 use super::container::{Chunk, Container, fourcc_name};
 use super::decode::decode_program;
 use super::disasm::{self, Style};
@@ -108,7 +109,7 @@ impl Shader {
     /// Records whether `bytes` (the input this was parsed from) carries a
     /// matching hash.
     pub fn check_checksum(&mut self, bytes: &[u8]) {
-        self.checksum_ok = Some(Container::checksum_ok(bytes));
+        self.checksum_ok = Some(checksum_matches(bytes));
     }
 
     /// The fxc printing style that matches the compiler that built this.
