@@ -116,7 +116,11 @@ fn whole_listings_match_fxc() {
             .filter(|l| !l.is_empty())
             .collect();
         let text = std::fs::read_to_string(dxbc.with_extension("asm")).expect("listing");
-        let theirs: Vec<String> = text.lines().map(normalise).filter(|l| !l.is_empty()).collect();
+        let theirs: Vec<String> = text
+            .lines()
+            .map(normalise)
+            .filter(|l| !l.is_empty())
+            .collect();
         total += 1;
         if mine == theirs {
             same += 1;

@@ -153,7 +153,9 @@ fn reader_survives_truncation_and_mutation() {
                 }
             } else if &c.fourcc == b"RDEF" {
                 for cut in 0..data.len() {
-                    t.run("truncated RDEF", cut, || Rdef::parse(&data[..cut], base).is_ok());
+                    t.run("truncated RDEF", cut, || {
+                        Rdef::parse(&data[..cut], base).is_ok()
+                    });
                 }
             } else if is_signature(&c.fourcc) {
                 for cut in 0..data.len() {

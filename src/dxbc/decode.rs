@@ -41,12 +41,13 @@ pub fn decode_program(data: &[u8], base: usize, shex: bool) -> Result<Program> {
         ));
     }
     let words: Vec<u32> = (0..declared).map(word).collect();
-    let mut instructions = Vec::new();
+    // Instructions average well over three dwords; reserving up front avoids
+    // re-copying the (large, inline-operand) instructions as the Vec grows.
+    // The reservation is bounded by the input's own size.
+    let mut instructions = Vec::with_capacity(declared / 3);
     let mut pos = 2;
     while pos < declared {
-        let (inst, len) = decode_instruction(&words, pos, base)?;
-        instructions.push(inst);
-        pos += len;
+        pos += decode_instruction(&words, pos, base, &mut instructions)?;
     }
     Ok(Program {
         kind,
@@ -57,8 +58,16 @@ pub fn decode_program(data: &[u8], base: usize, shex: bool) -> Result<Program> {
     })
 }
 
-/// Decodes the instruction starting at dword `pos`; returns it and its length.
-fn decode_instruction(words: &[u32], pos: usize, base: usize) -> Result<(Instruction, usize)> {
+/// Decodes the instruction starting at dword `pos` onto the end of `out`;
+/// returns its length. Instructions are built in place: they carry their
+/// operands inline and are large enough that moving each one shows up in
+/// decode throughput.
+fn decode_instruction(
+    words: &[u32],
+    pos: usize,
+    base: usize,
+    out: &mut Vec<Instruction>,
+) -> Result<usize> {
     let offset = base + pos * 4;
     let token = words[pos];
     let opcode = token & 0x7ff;
@@ -92,7 +101,7 @@ fn decode_instruction(words: &[u32], pos: usize, base: usize) -> Result<(Instruc
             3 => CustomData::ImmediateConstantBuffer(data),
             _ => CustomData::Other { class, data },
         };
-        let inst = Instruction {
+        out.push(Instruction {
             opcode: info.code,
             controls: token & 0x00ff_f800,
             extended: Vec::new(),
@@ -102,8 +111,8 @@ fn decode_instruction(words: &[u32], pos: usize, base: usize) -> Result<(Instruc
             trailing: Vec::new(),
             offset,
             length: len as u32,
-        };
-        return Ok((inst, len));
+        });
+        return Ok(len);
     }
 
     let len = ((token >> 24) & 0x7f) as usize;
@@ -130,7 +139,7 @@ fn decode_instruction(words: &[u32], pos: usize, base: usize) -> Result<(Instruc
         extended.push(decode_extended_opcode(ext));
     }
 
-    let mut inst = Instruction {
+    out.push(Instruction {
         opcode: info.code,
         controls: token & 0x00ff_f800,
         extended,
@@ -140,10 +149,13 @@ fn decode_instruction(words: &[u32], pos: usize, base: usize) -> Result<(Instruc
         trailing: Vec::new(),
         offset,
         length: len as u32,
+    });
+    let Some(inst) = out.last_mut() else {
+        unreachable!("an instruction was just pushed")
     };
 
     if info.layout == Layout::Decl {
-        decode_decl(&mut inst, &mut cur)?;
+        decode_decl(inst, &mut cur)?;
     } else {
         // The table's operand count, not the instruction length, decides how
         // many operands there are: fxc sometimes pads an instruction with
@@ -153,14 +165,13 @@ fn decode_instruction(words: &[u32], pos: usize, base: usize) -> Result<(Instruc
             if cur.done() {
                 break;
             }
-            let op = decode_operand(&mut cur, 0)?;
-            inst.operands.push(op);
+            push_operand(&mut cur, &mut inst.operands)?;
         }
     }
     while !cur.done() {
         inst.trailing.push(cur.next("declaration payload")?);
     }
-    Ok((inst, len))
+    Ok(len)
 }
 
 fn decode_extended_opcode(ext: u32) -> ExtendedOpcode {
@@ -193,8 +204,7 @@ fn return_types(word: u32) -> [ReturnType; 4] {
 fn decode_decl(inst: &mut Instruction, cur: &mut Cursor) -> Result<()> {
     let op = inst.opcode;
     let operand = |cur: &mut Cursor, inst: &mut Instruction| -> Result<()> {
-        let o = decode_operand(cur, 0)?;
-        inst.operands.push(o);
+        push_operand(cur, &mut inst.operands)?;
         Ok(())
     };
     inst.decl = match op {
@@ -320,6 +330,22 @@ impl Cursor<'_> {
 }
 
 fn decode_operand(cur: &mut Cursor, depth: u32) -> Result<Operand> {
+    let mut op = Operand::default();
+    decode_operand_into(cur, depth, &mut op)?;
+    Ok(op)
+}
+
+/// Appends one decoded operand to `ops`, built in place (see
+/// `decode_instruction` for why).
+fn push_operand(cur: &mut Cursor, ops: &mut Operands) -> Result<()> {
+    ops.push(Operand::default());
+    let Some(op) = ops.last_mut() else {
+        unreachable!("an operand was just pushed")
+    };
+    decode_operand_into(cur, 0, op)
+}
+
+fn decode_operand_into(cur: &mut Cursor, depth: u32, op: &mut Operand) -> Result<()> {
     let offset = cur.offset();
     if depth > MAX_OPERAND_DEPTH {
         return Err(DxbcError::malformed(
@@ -355,17 +381,9 @@ fn decode_operand(cur: &mut Cursor, depth: u32) -> Result<Operand> {
         _ => Selection::None,
     };
 
-    let mut op = Operand {
-        ty,
-        components,
-        selection,
-        indices: Indices::new(),
-        modifier: Modifier::None,
-        min_precision: MinPrecision::Default,
-        nonuniform: false,
-        extended: false,
-        imm: Lanes::new(),
-    };
+    op.ty = ty;
+    op.components = components;
+    op.selection = selection;
 
     let mut more = tok & 0x8000_0000 != 0;
     while more {
@@ -446,7 +464,7 @@ fn decode_operand(cur: &mut Cursor, depth: u32) -> Result<Operand> {
             op.imm.push(cur.next("immediate value")?);
         }
     }
-    Ok(op)
+    Ok(())
 }
 
 /// Class-4 customdata: a `printf`/`errorf` message with operands and a format

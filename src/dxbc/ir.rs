@@ -88,8 +88,9 @@ impl Program {
 }
 
 /// Operand token bits 0..1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Components {
+    #[default]
     Zero,
     One,
     Four,
@@ -98,9 +99,10 @@ pub enum Components {
 }
 
 /// How the operand's components are chosen (bits 2..3 and 4..11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Selection {
     /// No selection bits (0- and 1-component operands).
+    #[default]
     None,
     /// Write mask, bit 0 = x.
     Mask(u8),
@@ -208,7 +210,7 @@ impl Index {
 }
 
 /// Operand register files (`D3D10_SB_OPERAND_TYPE`). The numbers are the token values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct OperandType(pub u8);
 
 impl OperandType {
@@ -316,7 +318,7 @@ impl OperandType {
 }
 
 /// One operand, as decoded from its token(s).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Operand {
     pub ty: OperandType,
     pub components: Components,

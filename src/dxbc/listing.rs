@@ -19,7 +19,9 @@ pub fn listing(shader: &Shader) -> String {
     }
     // fxc takes the count from STAT and prints 0 when there is none.
     let slots = shader.stat.as_ref().map_or(0, |s| s.instruction_count());
-    out.push_str(&format!("// Approximately {slots} instruction slots used\n"));
+    out.push_str(&format!(
+        "// Approximately {slots} instruction slots used\n"
+    ));
     out
 }
 
@@ -36,7 +38,9 @@ pub fn header_lines(shader: &Shader) -> Vec<String> {
         signatures: &signatures,
         stat: shader.stat.as_ref(),
         features: shader.features.as_ref(),
-        program: Some(ProgramType::from_program(shader.program.kind.to_u32() as u16)),
+        program: Some(ProgramType::from_program(
+            shader.program.kind.to_u32() as u16
+        )),
         debug_layer_note,
     })
 }
