@@ -276,3 +276,74 @@ fn shadow_pcf_example_is_current() {
     let asm = std::fs::read_to_string(dir.join("shadow_pcf.asm")).expect("shaders/shadow_pcf.asm");
     assert_eq!(listing::listing(&shader), asm);
 }
+
+/// A vertex shader exercising block indentation, an immediate constant
+/// buffer, relative constant-buffer indexing and integer immediates.
+fn control_flow_vs() -> Program {
+    use OperandType as T;
+    let mut icb = inst(53, 3 << 11, vec![], vec![], DeclKind::Plain);
+    icb.custom = Some(CustomData::ImmediateConstantBuffer(vec![
+        1.0f32.to_bits(),
+        0,
+        0x7f80_0000,
+        u32::MAX,
+        0.5f32.to_bits(),
+        16,
+        0x8000_0000,
+        0x7fc0_0000,
+    ]));
+    let mut rel = swz(T::CONSTANT_BUFFER, &[2, 0], [0, 1, 2, 3]);
+    rel.indices[1] = Index::Imm32Relative(3, Box::new(sel(T::TEMP, &[0], 0)));
+    let mut int1 = operand(T::IMMEDIATE32, &[], Components::One, Selection::None);
+    int1.imm = [4u32].into_iter().collect();
+    let mut neg = sel(T::TEMP, &[0], 1);
+    neg.modifier = Modifier::Neg;
+    neg.extended = true;
+    let instructions = vec![
+        icb,
+        inst(89, 1 << 11, vec![], vec![operand(T::CONSTANT_BUFFER, &[2, 8], Components::Four, Selection::Swizzle([0, 1, 2, 3]))], DeclKind::Plain),
+        inst(95, 0, vec![], vec![mask(T::INPUT, &[0], 0b0001)], DeclKind::Plain),
+        inst(103, 0, vec![], vec![mask(T::OUTPUT, &[0], 0b1111)], DeclKind::SystemValue(1)),
+        inst(104, 0, vec![], vec![], DeclKind::Count(1)),
+        inst(43, 0, vec![], vec![mask(T::TEMP, &[0], 0b0001), sel(T::INPUT, &[0], 0)], DeclKind::Plain),
+        inst(48, 0, vec![], vec![], DeclKind::Plain),
+        inst(33, 0, vec![], vec![mask(T::TEMP, &[0], 0b0010), sel(T::TEMP, &[0], 0), int1.clone()], DeclKind::Plain),
+        inst(3, 1 << 18, vec![], vec![sel(T::TEMP, &[0], 1)], DeclKind::Plain),
+        inst(31, 0, vec![], vec![neg.clone()], DeclKind::Plain),
+        inst(54, 1 << 13, vec![], vec![mask(T::OUTPUT, &[0], 0b1111), rel], DeclKind::Plain),
+        inst(18, 0, vec![], vec![], DeclKind::Plain),
+        inst(30, 0, vec![], vec![mask(T::TEMP, &[0], 0b0001), sel(T::TEMP, &[0], 0), int1], DeclKind::Plain),
+        inst(21, 0, vec![], vec![], DeclKind::Plain),
+        inst(22, 0, vec![], vec![], DeclKind::Plain),
+        inst(62, 0, vec![], vec![], DeclKind::Plain),
+    ];
+    Program { kind: ShaderKind::Vertex, major: 4, minor: 0, shex: false, instructions }
+}
+
+#[test]
+fn snapshots_of_disasm_and_info() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let bytes = std::fs::read(dir.join("shadow_pcf.dxbc")).expect("example");
+    let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+    insta::assert_snapshot!("shadow_pcf_disasm", listing::listing(&shader));
+    insta::assert_snapshot!(
+        "shadow_pcf_info",
+        dxbc_dbg::dxbc::info::report("shaders/shadow_pcf.dxbc", &shader)
+    );
+
+    let shdr: Vec<u8> = encode_program(&control_flow_vs()).iter().flat_map(|w| w.to_le_bytes()).collect();
+    let blob = build_container(&[(b"SHDR", &shdr)]);
+    let vs = Shader::parse(&blob, ParseOptions::default()).expect("parses");
+    insta::assert_snapshot!("control_flow_vs_disasm", vs.program_lines().join("\n"));
+    insta::assert_snapshot!(
+        "control_flow_vs_info",
+        dxbc_dbg::dxbc::info::report("control_flow_vs", &vs)
+    );
+
+    // Errors name the byte offset.
+    let mut cut = blob[..blob.len() - 6].to_vec();
+    let len = cut.len() as u32;
+    cut[24..28].copy_from_slice(&len.to_le_bytes());
+    let err = Shader::parse(&cut, ParseOptions { verify_checksum: false }).expect_err("truncated");
+    insta::assert_snapshot!("truncated_error", err.to_string());
+}

@@ -56,7 +56,7 @@ fn peak_growth(f: impl FnOnce()) -> usize {
 /// printed text are a small constant factor of the input; a count read from
 /// the file must never be able to ask for more.
 fn budget(len: usize) -> usize {
-    1 << 16 | len * 512
+    (1 << 16) | (len * 512)
 }
 
 struct XorShift(u64);

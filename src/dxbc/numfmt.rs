@@ -244,7 +244,7 @@ mod tests {
             "3.14159274"
         );
         assert_eq!(
-            format_float(0.000976562500f32.to_bits(), m),
+            format_float(0.000_976_562_5_f32.to_bits(), m),
             "0.000976562500"
         );
         assert_eq!(format_float(1.0e-7f32.to_bits(), m), "1.000000012E-007");
@@ -278,7 +278,7 @@ mod tests {
         assert_eq!(format_untyped(1.0f32.to_bits(), c, 0), "1.000000");
         assert_eq!(format_untyped(0x8000_0000, c, 0), "-0.000000");
         assert_eq!(
-            format_untyped((-0.229850411f32).to_bits(), FloatStyle::Modern, 2),
+            format_untyped((-0.229_850_41_f32).to_bits(), FloatStyle::Modern, 2),
             "--0.229850411"
         );
     }
