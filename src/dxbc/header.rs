@@ -391,13 +391,7 @@ fn binding_format(b: &ResourceBinding) -> String {
         InputType::ByteAddress | InputType::UavRwByteAddress => "byte".to_string(),
         _ => {
             let base = match b.return_type {
-                1 => "unorm",
-                2 => "snorm",
-                3 => "sint",
-                4 => "uint",
-                5 => "float",
-                6 => "mixed",
-                7 => "double",
+                1..=7 => super::ir::ReturnType(b.return_type as u8).name(),
                 8 => return "continued".to_string(),
                 _ => return "NA".to_string(),
             };
