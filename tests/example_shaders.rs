@@ -301,23 +301,86 @@ fn control_flow_vs() -> Program {
     neg.extended = true;
     let instructions = vec![
         icb,
-        inst(89, 1 << 11, vec![], vec![operand(T::CONSTANT_BUFFER, &[2, 8], Components::Four, Selection::Swizzle([0, 1, 2, 3]))], DeclKind::Plain),
-        inst(95, 0, vec![], vec![mask(T::INPUT, &[0], 0b0001)], DeclKind::Plain),
-        inst(103, 0, vec![], vec![mask(T::OUTPUT, &[0], 0b1111)], DeclKind::SystemValue(1)),
+        inst(
+            89,
+            1 << 11,
+            vec![],
+            vec![operand(
+                T::CONSTANT_BUFFER,
+                &[2, 8],
+                Components::Four,
+                Selection::Swizzle([0, 1, 2, 3]),
+            )],
+            DeclKind::Plain,
+        ),
+        inst(
+            95,
+            0,
+            vec![],
+            vec![mask(T::INPUT, &[0], 0b0001)],
+            DeclKind::Plain,
+        ),
+        inst(
+            103,
+            0,
+            vec![],
+            vec![mask(T::OUTPUT, &[0], 0b1111)],
+            DeclKind::SystemValue(1),
+        ),
         inst(104, 0, vec![], vec![], DeclKind::Count(1)),
-        inst(43, 0, vec![], vec![mask(T::TEMP, &[0], 0b0001), sel(T::INPUT, &[0], 0)], DeclKind::Plain),
+        inst(
+            43,
+            0,
+            vec![],
+            vec![mask(T::TEMP, &[0], 0b0001), sel(T::INPUT, &[0], 0)],
+            DeclKind::Plain,
+        ),
         inst(48, 0, vec![], vec![], DeclKind::Plain),
-        inst(33, 0, vec![], vec![mask(T::TEMP, &[0], 0b0010), sel(T::TEMP, &[0], 0), int1.clone()], DeclKind::Plain),
-        inst(3, 1 << 18, vec![], vec![sel(T::TEMP, &[0], 1)], DeclKind::Plain),
+        inst(
+            33,
+            0,
+            vec![],
+            vec![
+                mask(T::TEMP, &[0], 0b0010),
+                sel(T::TEMP, &[0], 0),
+                int1.clone(),
+            ],
+            DeclKind::Plain,
+        ),
+        inst(
+            3,
+            1 << 18,
+            vec![],
+            vec![sel(T::TEMP, &[0], 1)],
+            DeclKind::Plain,
+        ),
         inst(31, 0, vec![], vec![neg.clone()], DeclKind::Plain),
-        inst(54, 1 << 13, vec![], vec![mask(T::OUTPUT, &[0], 0b1111), rel], DeclKind::Plain),
+        inst(
+            54,
+            1 << 13,
+            vec![],
+            vec![mask(T::OUTPUT, &[0], 0b1111), rel],
+            DeclKind::Plain,
+        ),
         inst(18, 0, vec![], vec![], DeclKind::Plain),
-        inst(30, 0, vec![], vec![mask(T::TEMP, &[0], 0b0001), sel(T::TEMP, &[0], 0), int1], DeclKind::Plain),
+        inst(
+            30,
+            0,
+            vec![],
+            vec![mask(T::TEMP, &[0], 0b0001), sel(T::TEMP, &[0], 0), int1],
+            DeclKind::Plain,
+        ),
         inst(21, 0, vec![], vec![], DeclKind::Plain),
         inst(22, 0, vec![], vec![], DeclKind::Plain),
         inst(62, 0, vec![], vec![], DeclKind::Plain),
     ];
-    Program { kind: ShaderKind::Vertex, major: 4, minor: 0, shex: false, instructions }
+    Program {
+        kind: ShaderKind::Vertex,
+        major: 4,
+        minor: 0,
+        shex: false,
+        instructions,
+    }
 }
 
 #[test]
@@ -331,7 +394,10 @@ fn snapshots_of_disasm_and_info() {
         dxbc_dbg::dxbc::info::report("shaders/shadow_pcf.dxbc", &shader)
     );
 
-    let shdr: Vec<u8> = encode_program(&control_flow_vs()).iter().flat_map(|w| w.to_le_bytes()).collect();
+    let shdr: Vec<u8> = encode_program(&control_flow_vs())
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
     let blob = build_container(&[(b"SHDR", &shdr)]);
     let vs = Shader::parse(&blob, ParseOptions::default()).expect("parses");
     insta::assert_snapshot!("control_flow_vs_disasm", vs.program_lines().join("\n"));
@@ -344,6 +410,12 @@ fn snapshots_of_disasm_and_info() {
     let mut cut = blob[..blob.len() - 6].to_vec();
     let len = cut.len() as u32;
     cut[24..28].copy_from_slice(&len.to_le_bytes());
-    let err = Shader::parse(&cut, ParseOptions { verify_checksum: false }).expect_err("truncated");
+    let err = Shader::parse(
+        &cut,
+        ParseOptions {
+            verify_checksum: false,
+        },
+    )
+    .expect_err("truncated");
     insta::assert_snapshot!("truncated_error", err.to_string());
 }
