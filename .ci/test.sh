@@ -22,4 +22,4 @@ fi
 
 cargo fmt --check
 cargo clippy --all-targets --quiet -- -D warnings
-cargo test --release
+cargo test --release -- --show-output
