@@ -22,3 +22,4 @@ pub mod shader;
 pub use shader::{ParseOptions, Shader};
 pub mod info;
 pub mod listing;
+pub mod asm;
