@@ -31,6 +31,13 @@ enum Command {
         #[arg(long)]
         no_header: bool,
     },
+    /// Assemble fxc-syntax assembly (a `disasm` listing or an fxc /Fc listing) into a DXBC container.
+    Asm {
+        file: PathBuf,
+        /// Where to write the container.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Summarise a shader: chunks, resources, constant buffers, signatures, instruction counts.
     Info {
         file: PathBuf,
@@ -71,6 +78,14 @@ fn run(cli: Cli) -> Result<()> {
                 dxbc::listing::listing(&shader)
             };
             print!("{text}");
+        }
+        Command::Asm { file, output } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("{}: cannot read", file.display()))?;
+            let bytes = dxbc::asm::assemble(&text)
+                .map_err(|e| anyhow::anyhow!(e.in_file(&file.display().to_string())))?;
+            std::fs::write(&output, bytes)
+                .with_context(|| format!("{}: cannot write", output.display()))?;
         }
         Command::Info { file, no_verify } => {
             let shader = load(&file, no_verify)?;

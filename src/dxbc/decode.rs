@@ -136,7 +136,8 @@ fn decode_instruction(
     while more {
         let ext = cur.next("extended opcode token")?;
         more = ext & 0x8000_0000 != 0;
-        extended.push(decode_extended_opcode(ext));
+        // The continuation bit is layout, not content: the encoder sets it.
+        extended.push(decode_extended_opcode(ext & 0x7fff_ffff));
     }
 
     out.push(Instruction {

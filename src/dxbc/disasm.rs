@@ -6,12 +6,64 @@ use super::numfmt::{self, FloatStyle};
 use super::opcodes::{Block, Class, ImmKind, code};
 
 /// Printing options: the details in which fxc versions differ.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
     pub floats: FloatStyle,
     /// HLSL compiler 10.1 names constant-buffer declarations `CB0[n]`
     /// (upper case) while instructions still say `cb0[i]`.
     pub upper_cb_decl: bool,
+    /// The modern disassembler's stray character before repeated nine-digit
+    /// typeless values (see `numfmt::format_untyped`); most releases have it.
+    pub stray_prefix: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            floats: FloatStyle::default(),
+            upper_cb_decl: false,
+            stray_prefix: true,
+        }
+    }
+}
+
+/// The `LSTY` chunk: printing-style facts the assembler read from a listing
+/// that the compiler named in RDEF would not imply. Written only when they
+/// differ, so fxc's containers never carry it.
+pub mod style_chunk {
+    use super::{FloatStyle, Style};
+
+    pub const FOURCC: [u8; 4] = *b"LSTY";
+    const VERSION: u32 = 1;
+
+    pub fn write(style: Style) -> Vec<u8> {
+        let floats = match style.floats {
+            FloatStyle::Classic => 1,
+            FloatStyle::Modern => 2,
+        };
+        let flags = floats | (style.upper_cb_decl as u32) << 2 | (!style.stray_prefix as u32) << 3;
+        [VERSION, flags]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+
+    /// Reads the chunk; None when it is not a version this reader knows.
+    pub fn read(data: &[u8]) -> Option<Style> {
+        if data.len() < 8 || data[..4] != VERSION.to_le_bytes() {
+            return None;
+        }
+        let flags = u32::from_le_bytes([data[4], data[5], data[6], data[7]]);
+        Some(Style {
+            floats: if flags & 3 == 1 {
+                FloatStyle::Classic
+            } else {
+                FloatStyle::Modern
+            },
+            upper_cb_decl: flags & 4 != 0,
+            stray_prefix: flags & 8 == 0,
+        })
+    }
 }
 
 impl Style {
@@ -28,6 +80,7 @@ impl Style {
         Style {
             floats: FloatStyle::from_creator(creator),
             upper_cb_decl: version.len() == 2 && version[0] == 10 && version[1] >= 1,
+            stray_prefix: true,
         }
     }
 }
@@ -107,17 +160,18 @@ fn immediate_list(op: &Operand, kind: ImmKind, style: Style) -> String {
         return format!("d({})", vals.join(", "));
     }
     let sep = if kind == ImmKind::Untyped { "," } else { ", " };
-    let vals: Vec<String> = op
-        .imm
-        .iter()
-        .enumerate()
-        .map(|(lane, &b)| match kind {
-            ImmKind::Float | ImmKind::Double => numfmt::format_float(b, style.floats),
-            ImmKind::Int => numfmt::format_int(b),
-            ImmKind::Uint => numfmt::format_uint(b),
-            ImmKind::Untyped => numfmt::format_untyped(b, style.floats, lane),
-        })
-        .collect();
+    let vals: Vec<String> = match kind {
+        ImmKind::Untyped => numfmt::format_untyped_list(&op.imm, style.floats, style.stray_prefix),
+        _ => op
+            .imm
+            .iter()
+            .map(|&b| match kind {
+                ImmKind::Int => numfmt::format_int(b),
+                ImmKind::Uint => numfmt::format_uint(b),
+                _ => numfmt::format_float(b, style.floats),
+            })
+            .collect(),
+    };
     format!("l({})", vals.join(sep))
 }
 
@@ -606,7 +660,7 @@ fn format_icb(data: &[u32], style: Style) -> String {
         .map(|row| {
             let vals: Vec<String> = row
                 .iter()
-                .map(|&b| numfmt::format_untyped(b, style.floats, 0))
+                .map(|&b| numfmt::format_untyped(b, style.floats, false))
                 .collect();
             format!("{{ {}}}", vals.join(", "))
         })
@@ -641,11 +695,9 @@ fn format_custom(custom: &CustomData, style: Style) -> String {
             }
             s
         }
-        other => format!(
-            "// customdata class {} ({} dwords)",
-            other.class(),
-            other.data().len()
-        ),
+        // fxc's own words for customdata it does not show; the payload is
+        // kept in the IR (and re-encoded) but cannot be written as text.
+        _ => "undecipherable custom data".to_string(),
     }
 }
 
@@ -724,7 +776,7 @@ pub fn format_instruction(inst: &Instruction, style: Style) -> String {
     }
     match inst.opcode {
         code::RESINFO => match (c >> 11) & 3 {
-            1 => head.push_str("_rcpFloat"),
+            1 => head.push_str("_rcpfloat"),
             2 => head.push_str("_uint"),
             _ => {}
         },

@@ -2,6 +2,7 @@
 //! definitions, resource bindings, signatures), the program, and the
 //! instruction-slot count fxc ends with.
 
+use super::asm::{EXACT_PREFIX, lossy_immediates};
 use super::header::{HeaderParts, listing_header_from};
 use super::ir::CustomData;
 use super::rdef::ProgramType;
@@ -16,6 +17,11 @@ pub fn listing(shader: &Shader) -> String {
     for line in shader.program_lines() {
         out.push_str(&line);
         out.push('\n');
+    }
+    // Floats whose text would not read back as the same bits are pinned, so
+    // that assembling this listing gives back the original program.
+    for (i, o, lane, bits) in lossy_immediates(&shader.program, shader.style()) {
+        out.push_str(&format!("{EXACT_PREFIX}{i}.{o}.{lane} 0x{bits:08x}\n"));
     }
     // fxc takes the count from STAT and prints 0 when there is none.
     let slots = shader.stat.as_ref().map_or(0, |s| s.instruction_count());

@@ -20,6 +20,6 @@ pub mod numfmt;
 pub mod opcodes;
 pub mod shader;
 pub use shader::{ParseOptions, Shader};
+pub mod asm;
 pub mod info;
 pub mod listing;
-pub mod asm;

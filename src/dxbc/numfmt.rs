@@ -142,7 +142,7 @@ fn special(f: f32, style: FloatStyle) -> Option<&'static str> {
 fn precise(f: f32) -> String {
     let v = f as f64;
     let exp10 = v.abs().log10().floor() as i32;
-    if exp10 < -5 {
+    if exp10 < -6 {
         let s = format!("{v:.9E}");
         match s.split_once('E') {
             Some((m, e)) => {
@@ -185,29 +185,57 @@ pub fn looks_like_float(bits: u32) -> bool {
     bits == 0x8000_0000 || (exponent != 0 && exponent != 0xff)
 }
 
-/// A typeless immediate (`mov`, `movc`, immediate constant buffers). `lane`
-/// is its position in the `l(...)` list: the modern disassembler prefixes a
-/// stray character to nine-digit values after the first lane, which fxc's
-/// own listings show and this reproduces.
-pub fn format_untyped(bits: u32, style: FloatStyle, lane: usize) -> String {
+/// Whether the modern disassembler prints this typeless value with nine
+/// significant digits (its `%f` would not read back).
+pub fn untyped_is_precise(bits: u32, style: FloatStyle) -> bool {
+    if style == FloatStyle::Classic || !looks_like_float(bits) {
+        return false;
+    }
+    let f = f32::from_bits(bits);
+    f != 0.0
+        && msvc_fixed(f as f64, 6)
+            .parse::<f32>()
+            .ok()
+            .map(f32::to_bits)
+            != Some(bits)
+}
+
+/// A typeless immediate (`mov`, `movc`, immediate constant buffers).
+///
+/// `stray` reproduces a quirk of the modern disassembler visible in fxc's
+/// own listings: once a list has printed one nine-digit value, each later
+/// nine-digit value in the same list gets a stray character in front, `-`
+/// when negative and `0` otherwise (`l(0.444036931,00.0614556149,
+/// --0.229850411,0)`). Callers pass whether an earlier lane was precise.
+pub fn format_untyped(bits: u32, style: FloatStyle, stray: bool) -> String {
     if !looks_like_float(bits) {
         return format_int(bits);
     }
     let f = f32::from_bits(bits);
-    let fixed = msvc_fixed(f as f64, 6);
-    match style {
-        FloatStyle::Classic => fixed,
-        FloatStyle::Modern => {
-            if fixed.parse::<f32>().ok().map(f32::to_bits) == Some(bits) || f == 0.0 {
-                fixed
-            } else if lane > 0 {
-                let p = precise(f);
-                format!("{}{p}", if f < 0.0 { '-' } else { '0' })
-            } else {
-                precise(f)
-            }
+    if untyped_is_precise(bits, style) {
+        let p = precise(f);
+        if stray {
+            format!("{}{p}", if f < 0.0 { '-' } else { '0' })
+        } else {
+            p
         }
+    } else {
+        msvc_fixed(f as f64, 6)
     }
+}
+
+/// Formats a typeless list lane by lane, applying the stray-character quirk
+/// when `stray` (some releases of the modern disassembler have it, some not).
+pub fn format_untyped_list(values: &[u32], style: FloatStyle, stray: bool) -> Vec<String> {
+    let mut seen_precise = false;
+    values
+        .iter()
+        .map(|&b| {
+            let s = format_untyped(b, style, stray && seen_precise);
+            seen_precise |= untyped_is_precise(b, style);
+            s
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -273,13 +301,24 @@ mod tests {
     #[test]
     fn untyped_heuristic() {
         let c = FloatStyle::Classic;
-        assert_eq!(format_untyped(0, c, 0), "0");
-        assert_eq!(format_untyped(u32::MAX, c, 0), "-1");
-        assert_eq!(format_untyped(1.0f32.to_bits(), c, 0), "1.000000");
-        assert_eq!(format_untyped(0x8000_0000, c, 0), "-0.000000");
+        assert_eq!(format_untyped(0, c, false), "0");
+        assert_eq!(format_untyped(u32::MAX, c, false), "-1");
+        assert_eq!(format_untyped(1.0f32.to_bits(), c, false), "1.000000");
+        assert_eq!(format_untyped(0x8000_0000, c, false), "-0.000000");
+        let list = [
+            0.444_036_93_f32.to_bits(),
+            0.061_455_615_f32.to_bits(),
+            (-0.229_850_41_f32).to_bits(),
+            0,
+        ];
         assert_eq!(
-            format_untyped((-0.229_850_41_f32).to_bits(), FloatStyle::Modern, 2),
-            "--0.229850411"
+            format_untyped_list(&list, FloatStyle::Modern, true).join(","),
+            "0.444036931,00.0614556149,--0.229850411,0"
+        );
+        let late = [0, 0, 0, 0.129_411_77_f32.to_bits()];
+        assert_eq!(
+            format_untyped_list(&late, FloatStyle::Modern, true).join(","),
+            "0,0,0,0.129411772"
         );
     }
 

@@ -56,11 +56,13 @@ pub struct Shader {
     pub program: Program,
     pub stat: Option<Stat>,
     pub features: Option<ShaderFeatures>,
+    /// Printing style recorded by the assembler (`LSTY` chunk), if any.
+    pub listing_style: Option<Style>,
 }
 
 const KNOWN_CHUNKS: [&[u8; 4]; 13] = [
     b"RDEF", b"ISGN", b"OSGN", b"OSG5", b"ISG1", b"OSG1", b"PCSG", b"PSG1", b"SHDR", b"SHEX",
-    b"STAT", b"SFI0", b"IFCE",
+    b"STAT", b"SFI0", b"LSTY",
 ];
 
 impl Shader {
@@ -71,18 +73,22 @@ impl Shader {
             fourcc: c.fourcc,
             offset: c.header_offset(),
             size: c.data.len(),
-            known: KNOWN_CHUNKS.contains(&&c.fourcc) && &c.fourcc != b"IFCE",
+            known: KNOWN_CHUNKS.contains(&&c.fourcc),
         };
         let mut rdef = None;
         let mut signatures = Vec::new();
         let mut stat = None;
         let mut features = None;
+        let mut listing_style = None;
         for c in &container.chunks {
             match &c.fourcc {
                 b"RDEF" if rdef.is_none() => rdef = Some(Rdef::parse(c.data, c.offset)?),
                 b"STAT" if stat.is_none() => stat = Some(Stat::parse(c.data, c.offset)?),
                 b"SFI0" if features.is_none() => {
                     features = Some(ShaderFeatures::parse(c.data, c.offset)?)
+                }
+                f if *f == disasm::style_chunk::FOURCC => {
+                    listing_style = disasm::style_chunk::read(c.data)
                 }
                 f if is_signature(f) => signatures.push(Signature::parse(f, c.data, c.offset)?),
                 _ => {}
@@ -103,6 +109,7 @@ impl Shader {
             program,
             stat,
             features,
+            listing_style,
         })
     }
 
@@ -114,6 +121,9 @@ impl Shader {
 
     /// The fxc printing style that matches the compiler that built this.
     pub fn style(&self) -> Style {
+        if let Some(s) = self.listing_style {
+            return s;
+        }
         self.rdef
             .as_ref()
             .map(|r| Style::from_creator(&r.creator))
