@@ -11,6 +11,7 @@
 //! `// dxbc-dbg exact I.O.L 0xBITS` lines `disasm` adds when a printed float
 //! does not read back as the same bits (see `docs/assembler.md`).
 
+mod decl;
 pub mod error;
 pub mod inst;
 pub mod operand;

@@ -491,8 +491,8 @@ mod tests {
             P,
         )
         .unwrap();
-        assert_eq!(q.imm[1], 0.0614556149f32.to_bits());
-        assert_eq!(q.imm[2], (-0.229850411f32).to_bits());
+        assert_eq!(q.imm[1], 0.061_455_615_f32.to_bits());
+        assert_eq!(q.imm[2], (-0.229_850_41_f32).to_bits());
         assert!(parse_operand("l(1, 2)", Role::Src, ImmKind::Int, false, P).is_err());
     }
 

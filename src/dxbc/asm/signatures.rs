@@ -169,7 +169,7 @@ impl Reflection {
                     Some(n) => (
                         n.to_string(),
                         0,
-                        if matches!(sv, 6..=10 | 4 | 5) { 1 } else { 3 },
+                        if matches!(sv, 4..=10) { 1 } else { 3 },
                     ),
                     None if pixel_target => ("SV_Target".to_string(), register, 3),
                     None => ("TEXCOORD".to_string(), register, 3),

@@ -1,0 +1,461 @@
+//! Declaration lines (`dcl_*`, `fcall`) → [`Instruction`]: the inverse of
+//! the declaration half of the disassembler. Each declaration's payload
+//! (return types, system values, counts, tables) goes where `decode` would
+//! have put it.
+
+use super::error::AsmResult;
+use super::inst::{Head, blank_decl, operands, parse_u32, return_types};
+use super::operand::{Pos, Role, parse_number, parse_operand, split_top_level};
+use crate::dxbc::disasm::{
+    GLOBAL_FLAGS, interpolation_name, primitive_name, system_value_name, topology_name,
+};
+use crate::dxbc::ir::*;
+use crate::dxbc::opcodes::{ImmKind, OPCODES, code};
+
+pub(super) fn typed_resource_decl(
+    opcode: u16,
+    dim: u32,
+    flags: &str,
+    head: &Head,
+    pos: Pos,
+) -> AsmResult<Instruction> {
+    let info = &OPCODES[opcode as usize];
+    let mut inst = blank_decl(info);
+    inst.controls = dim << 11;
+    match flags {
+        "" => {}
+        "_glc" => inst.controls |= 1 << 16,
+        "_rov" => inst.controls |= 1 << 17,
+        "_glc_rov" => inst.controls |= 3 << 16,
+        f => return Err(pos.err(f, "unknown UAV flag")),
+    }
+    let mut groups = head.groups.iter();
+    if dim == 4 || dim == 9 {
+        let samples = groups.next().ok_or_else(|| {
+            pos.err(
+                head.word,
+                "multisampled resources need a sample count `(N)`",
+            )
+        })?;
+        inst.controls |= (parse_u32(samples, pos)? & 0x7f) << 16;
+    }
+    // The return types follow after a space: `(float,float,float,float) t0`.
+    let rest = head.rest;
+    let (types, after) = if let Some(r) = rest.strip_prefix('(') {
+        let close = r.find(')').ok_or_else(|| pos.err(rest, "missing `)`"))?;
+        (return_types(&r[..close], pos)?, r[close + 1..].trim_start())
+    } else {
+        return Err(pos.err(
+            rest,
+            "expected return types such as (float,float,float,float)",
+        ));
+    };
+    inst.decl = DeclKind::ReturnTypes(types);
+    let col = head.rest_col + (rest.len() - after.len());
+    sm51_or_operand(&mut inst, after, col, pos)?;
+    Ok(inst)
+}
+
+/// The declared register, with the SM5.1 `, space=N` (and constant-buffer
+/// size) payload when present.
+fn sm51_or_operand(
+    inst: &mut Instruction,
+    text: &str,
+    col: usize,
+    pos: Pos,
+) -> AsmResult<Vec<String>> {
+    let parts = split_top_level(text);
+    let Some(&(off, reg)) = parts.first() else {
+        return Err(pos.err(text, "expected a register"));
+    };
+    let p = Pos {
+        line: pos.line,
+        column: col + off,
+    };
+    let mut rest: Vec<String> = parts[1..].iter().map(|(_, s)| s.to_string()).collect();
+    let mut op = parse_operand(reg, Role::Decl, ImmKind::Uint, true, p)?;
+    let sm51 = reg.contains(':');
+    if sm51 {
+        // SM5.1 range declarations carry a full swizzle whatever the file.
+        op.components = Components::Four;
+        op.selection = Selection::Swizzle([0, 1, 2, 3]);
+    }
+    if sm51 && op.indices.len() == 4 {
+        // `CB0[0:0][size]`: the size is payload, not an index.
+        if let Some(Index::Imm32(size)) = op.indices.pop() {
+            inst.trailing.push(size);
+        }
+    }
+    inst.operands.push(op);
+    if let Some(space) = rest
+        .last()
+        .and_then(|s| s.strip_prefix("space="))
+        .filter(|_| sm51)
+    {
+        let space = parse_u32(space, pos)?;
+        rest.pop();
+        inst.trailing.push(space);
+    }
+    if !sm51 && rest.iter().any(|r| r.starts_with("space=")) {
+        return Err(pos.err(text, "`space=` needs an SM5.1 register range"));
+    }
+    Ok(rest)
+}
+
+pub(super) fn declaration(
+    mut inst: Instruction,
+    suffix: &str,
+    head: &Head,
+    pos: Pos,
+) -> AsmResult<Instruction> {
+    let info = inst.info();
+    let rest = head.rest;
+    let col = head.rest_col;
+    let expect_empty = |s: &str| -> AsmResult<()> {
+        if s.is_empty() {
+            Ok(())
+        } else {
+            Err(pos.err(s, format!("unknown suffix for `{}`", info.name)))
+        }
+    };
+    let int = |s: &str| parse_u32(s, pos);
+    match info.code {
+        code::DCL_RESOURCE | code::DCL_UAV_TYPED => {
+            return Err(pos.err(
+                head.word,
+                format!(
+                    "expected `{}_<dimension>` such as `{}_texture2d`",
+                    info.name, info.name
+                ),
+            ));
+        }
+        code::DCL_GLOBAL_FLAGS => {
+            expect_empty(suffix)?;
+            for flag in rest.split('|').map(str::trim).filter(|f| !f.is_empty()) {
+                let bit = GLOBAL_FLAGS
+                    .iter()
+                    .find(|(_, n)| *n == flag)
+                    .map(|(b, _)| *b)
+                    .or_else(|| {
+                        flag.strip_prefix("0x")
+                            .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    })
+                    .ok_or_else(|| pos.err(flag, "unknown global flag"))?;
+                inst.controls |= bit;
+            }
+        }
+        code::DCL_CONSTANT_BUFFER => {
+            expect_empty(suffix)?;
+            let leftover = sm51_or_operand(&mut inst, rest, col, pos)?;
+            let mut leftover = leftover.into_iter();
+            let access = leftover.next().unwrap_or_default();
+            match access.as_str() {
+                "immediateIndexed" => {}
+                "dynamicIndexed" => inst.controls |= 1 << 11,
+                other => return Err(pos.err(other, "expected immediateIndexed or dynamicIndexed")),
+            }
+            // Constant buffers are declared with a four-component operand.
+            let op = &mut inst.operands[0];
+            op.components = Components::Four;
+            op.selection = Selection::Swizzle([0, 1, 2, 3]);
+        }
+        code::DCL_SAMPLER => {
+            expect_empty(suffix)?;
+            let leftover = sm51_or_operand(&mut inst, rest, col, pos)?;
+            let mode = leftover.first().map(String::as_str).unwrap_or("");
+            inst.controls |= match mode {
+                "mode_default" => 0,
+                "mode_comparison" => 1,
+                "mode_mono" => 2,
+                m => return Err(pos.err(m, "expected mode_default, mode_comparison or mode_mono")),
+            } << 11;
+        }
+        code::DCL_RESOURCE_RAW | code::DCL_UAV_RAW | code::DCL_STREAM => {
+            uav_flags(&mut inst, suffix, pos)?;
+            sm51_or_operand(&mut inst, rest, col, pos)?;
+        }
+        code::DCL_RESOURCE_STRUCTURED | code::DCL_UAV_STRUCTURED | code::DCL_TGSM_RAW => {
+            let mut s = suffix;
+            if let Some(r) = s.strip_suffix("_opc") {
+                inst.controls |= 1 << 23;
+                s = r;
+            }
+            uav_flags(&mut inst, s, pos)?;
+            let leftover = sm51_or_operand(&mut inst, rest, col, pos)?;
+            let n = leftover
+                .first()
+                .ok_or_else(|| pos.err(rest, "expected a size"))?;
+            inst.decl = DeclKind::Count(int(n)?);
+        }
+        code::DCL_TGSM_STRUCTURED => {
+            expect_empty(suffix)?;
+            let leftover = sm51_or_operand(&mut inst, rest, col, pos)?;
+            if leftover.len() != 2 {
+                return Err(pos.err(rest, "expected `gN, stride, count`"));
+            }
+            inst.decl = DeclKind::Pair(int(&leftover[0])?, int(&leftover[1])?);
+        }
+        code::DCL_INPUT_PS | code::DCL_INPUT_PS_SIV | code::DCL_INPUT_PS_SGV => {
+            expect_empty(suffix)?;
+            // Interpolation words come before the register.
+            let mut words = rest;
+            let mut mode = 0;
+            for m in (1..=7).rev() {
+                let name = interpolation_name(m);
+                if let Some(r) = words
+                    .strip_prefix(name)
+                    .filter(|r| r.starts_with([' ', '\t']))
+                {
+                    mode = m;
+                    words = r.trim_start();
+                    break;
+                }
+            }
+            if mode == 0 && inst.opcode == code::DCL_INPUT_PS_SGV {
+                // fxc does not print it, but encodes system-generated pixel
+                // inputs as constant-interpolated.
+                mode = 1;
+            }
+            inst.controls |= mode << 11;
+            let c = col + (rest.len() - words.len());
+            let leftover = sm51_or_operand(&mut inst, words, c, pos)?;
+            system_value(&mut inst, &leftover, pos)?;
+        }
+        code::DCL_INPUT
+        | code::DCL_OUTPUT
+        | code::DCL_INPUT_SGV
+        | code::DCL_INPUT_SIV
+        | code::DCL_OUTPUT_SGV
+        | code::DCL_OUTPUT_SIV => {
+            expect_empty(suffix)?;
+            let leftover = sm51_or_operand(&mut inst, rest, col, pos)?;
+            system_value(&mut inst, &leftover, pos)?;
+        }
+        code::DCL_INDEX_RANGE => {
+            expect_empty(suffix)?;
+            let (reg, n) = rest
+                .rsplit_once([' ', '\t'])
+                .ok_or_else(|| pos.err(rest, "expected `register count`"))?;
+            sm51_or_operand(&mut inst, reg.trim(), col, pos)?;
+            inst.decl = DeclKind::Count(int(n)?);
+        }
+        code::DCL_TEMPS
+        | code::DCL_MAX_OUTPUT_VERTEX_COUNT
+        | code::DCL_HS_FORK_PHASE_INSTANCE_COUNT
+        | code::DCL_HS_JOIN_PHASE_INSTANCE_COUNT
+        | code::DCL_GS_INSTANCE_COUNT => {
+            expect_empty(suffix)?;
+            inst.decl = DeclKind::Count(int(rest)?);
+        }
+        code::DCL_FUNCTION_BODY => {
+            expect_empty(suffix)?;
+            let n = rest
+                .strip_prefix("fb")
+                .ok_or_else(|| pos.err(rest, "expected fbN"))?;
+            inst.decl = DeclKind::Count(int(n)?);
+        }
+        code::DCL_HS_MAX_TESSFACTOR => {
+            expect_empty(suffix)?;
+            let v = rest
+                .strip_prefix("l(")
+                .and_then(|r| r.strip_suffix(')'))
+                .ok_or_else(|| pos.err(rest, "expected l(value)"))?;
+            inst.decl = DeclKind::Count(parse_number(v, ImmKind::Float, 0, pos)?);
+        }
+        code::DCL_INDEXABLE_TEMP => {
+            expect_empty(suffix)?;
+            let parts = split_top_level(rest);
+            let (reg, comps) = match parts.as_slice() {
+                [(_, r), (_, c)] => (*r, *c),
+                _ => return Err(pos.err(rest, "expected `xN[size], components`")),
+            };
+            let r = reg
+                .strip_prefix('x')
+                .ok_or_else(|| pos.err(reg, "expected xN[size]"))?;
+            let (n, size) = r
+                .split_once('[')
+                .and_then(|(n, s)| s.strip_suffix(']').map(|s| (n, s)))
+                .ok_or_else(|| pos.err(reg, "expected xN[size]"))?;
+            inst.decl = DeclKind::IndexableTemp {
+                reg: int(n)?,
+                size: int(size)?,
+                components: int(comps)?,
+            };
+        }
+        code::DCL_THREAD_GROUP => {
+            expect_empty(suffix)?;
+            let v: Vec<&str> = rest.split(',').collect();
+            if v.len() != 3 {
+                return Err(pos.err(rest, "expected `x, y, z`"));
+            }
+            inst.decl = DeclKind::ThreadGroup([int(v[0])?, int(v[1])?, int(v[2])?]);
+        }
+        code::DCL_FUNCTION_TABLE => {
+            expect_empty(suffix)?;
+            let (t, list) = rest
+                .split_once('=')
+                .ok_or_else(|| pos.err(rest, "expected `ftN = {fb...}`"))?;
+            let table = int(t
+                .trim()
+                .strip_prefix("ft")
+                .ok_or_else(|| pos.err(t, "expected ftN"))?)?;
+            let bodies = brace_list(list, "fb", pos)?;
+            inst.decl = DeclKind::FunctionTable { table, bodies };
+        }
+        code::DCL_INTERFACE => {
+            match suffix {
+                "" => {}
+                "_dynamicindexed" => inst.controls |= 1 << 11,
+                s => return Err(pos.err(s, "unknown suffix for dcl_interface")),
+            }
+            let (head_text, list) = rest
+                .split_once('=')
+                .ok_or_else(|| pos.err(rest, "expected `fpN[a][b] = {ft...}`"))?;
+            let h = head_text
+                .trim()
+                .strip_prefix("fp")
+                .ok_or_else(|| pos.err(head_text, "expected fpN"))?;
+            let nums: Vec<&str> = h.split(['[', ']']).filter(|s| !s.is_empty()).collect();
+            if nums.len() != 3 {
+                return Err(pos.err(head_text, "expected fpN[array][calls]"));
+            }
+            inst.decl = DeclKind::Interface {
+                index: int(nums[0])?,
+                array_length: int(nums[1])?,
+                table_length: int(nums[2])?,
+                tables: brace_list(list, "ft", pos)?,
+            };
+        }
+        code::INTERFACE_CALL => {
+            expect_empty(suffix)?;
+            let mut op = parse_operand(
+                rest,
+                Role::Src,
+                ImmKind::Uint,
+                false,
+                Pos {
+                    line: pos.line,
+                    column: col,
+                },
+            )?;
+            let function = match op.indices.pop() {
+                Some(Index::Imm32(f)) => f,
+                _ => return Err(pos.err(rest, "expected fpN[i][function]")),
+            };
+            inst.operands.push(op);
+            inst.decl = DeclKind::InterfaceCall { function };
+        }
+        code::DCL_GS_INPUT_PRIMITIVE => {
+            expect_empty(suffix)?;
+            let v = (0..64)
+                .find(|&v| primitive_name(v) == rest)
+                .ok_or_else(|| pos.err(rest, "unknown input primitive"))?;
+            inst.controls |= v << 11;
+        }
+        code::DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY => {
+            expect_empty(suffix)?;
+            let v = (0..128)
+                .find(|&v| topology_name(v) == rest)
+                .ok_or_else(|| pos.err(rest, "unknown output topology"))?;
+            inst.controls |= v << 11;
+        }
+        code::DCL_INPUT_CONTROL_POINT_COUNT | code::DCL_OUTPUT_CONTROL_POINT_COUNT => {
+            expect_empty(suffix)?;
+            inst.controls |= (int(rest)? & 0x3f) << 11;
+        }
+        code::DCL_TESS_DOMAIN | code::DCL_TESS_PARTITIONING | code::DCL_TESS_OUTPUT_PRIMITIVE => {
+            expect_empty(suffix)?;
+            let names: &[&str] = match info.code {
+                code::DCL_TESS_DOMAIN => &[
+                    "domain_undefined",
+                    "domain_isoline",
+                    "domain_tri",
+                    "domain_quad",
+                ],
+                code::DCL_TESS_PARTITIONING => &[
+                    "partitioning_undefined",
+                    "partitioning_integer",
+                    "partitioning_pow2",
+                    "partitioning_fractional_odd",
+                    "partitioning_fractional_even",
+                ],
+                _ => &[
+                    "output_undefined",
+                    "output_point",
+                    "output_line",
+                    "output_triangle_cw",
+                    "output_triangle_ccw",
+                ],
+            };
+            let v = names
+                .iter()
+                .position(|n| *n == rest)
+                .ok_or_else(|| pos.err(rest, "unknown tessellator setting"))?;
+            inst.controls |= (v as u32) << 11;
+        }
+        _ => {
+            expect_empty(suffix)?;
+            if !rest.is_empty() {
+                operands(&mut inst, rest, col, pos, true)?;
+            }
+        }
+    }
+    Ok(inst)
+}
+
+fn uav_flags(inst: &mut Instruction, suffix: &str, pos: Pos) -> AsmResult<()> {
+    match suffix {
+        "" => {}
+        "_glc" => inst.controls |= 1 << 16,
+        "_rov" => inst.controls |= 1 << 17,
+        "_glc_rov" => inst.controls |= 3 << 16,
+        s => return Err(pos.err(s, "unknown declaration suffix")),
+    }
+    Ok(())
+}
+
+fn system_value(inst: &mut Instruction, leftover: &[String], pos: Pos) -> AsmResult<()> {
+    let takes = matches!(
+        inst.opcode,
+        code::DCL_INPUT_SGV
+            | code::DCL_INPUT_SIV
+            | code::DCL_INPUT_PS_SGV
+            | code::DCL_INPUT_PS_SIV
+            | code::DCL_OUTPUT_SGV
+            | code::DCL_OUTPUT_SIV
+    );
+    match (takes, leftover.first()) {
+        (false, None) => Ok(()),
+        (true, Some(name)) => {
+            let v = (0..=22)
+                .find(|&v| system_value_name(v) == *name)
+                .or_else(|| {
+                    name.strip_prefix("system_value_")
+                        .and_then(|n| n.parse().ok())
+                })
+                .ok_or_else(|| pos.err(name, "unknown system value"))?;
+            inst.decl = DeclKind::SystemValue(v);
+            Ok(())
+        }
+        (true, None) => Err(pos.err(inst.name(), "expected `, system_value_name`")),
+        (false, Some(extra)) => Err(pos.err(extra, "unexpected text after the register")),
+    }
+}
+
+fn brace_list(text: &str, prefix: &str, pos: Pos) -> AsmResult<Vec<u32>> {
+    let inner = text
+        .trim()
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .ok_or_else(|| pos.err(text, "expected `{...}`"))?;
+    inner
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.strip_prefix(prefix)
+                .ok_or_else(|| pos.err(s, format!("expected {prefix}N")))
+                .and_then(|n| parse_u32(n, pos))
+        })
+        .collect()
+}
