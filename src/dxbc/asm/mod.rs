@@ -131,8 +131,16 @@ pub fn parse(text: &str) -> AsmResult<Assembly> {
     let (line_no, profile_line) = lines[profile_at];
     let (kind, major, minor) = parse_profile(strip_comment(profile_line))
         .ok_or_else(|| AsmError::new(line_no, 1, "expected a profile line"))?;
-    let mut header =
-        signatures::Reflection::from_header(&lines[..profile_at], (kind, major, minor))?;
+    // `.semantic` directives may stand before the profile line too.
+    let (directives, header_lines): (Vec<(usize, &str)>, Vec<(usize, &str)>) = lines[..profile_at]
+        .iter()
+        .partition(|(_, l)| l.trim_start().starts_with(".semantic"));
+    let mut header = signatures::Reflection::from_header(&header_lines, (kind, major, minor))?;
+    for (n, l) in directives {
+        let t = l.trim_start();
+        let column = l.len() - t.len() + 1;
+        header.semantic_directive(strip_comment(t).trim_start_matches(".semantic"), n, column)?;
+    }
 
     let mut instructions = Vec::new();
     let mut sources: Vec<&str> = Vec::new();

@@ -166,11 +166,7 @@ impl Reflection {
             let (name, index, component_type) = match self.directive(file, register) {
                 Some(d) => (d.name.clone(), d.index, d.component_type),
                 None => match sv_semantic(sv) {
-                    Some(n) => (
-                        n.to_string(),
-                        0,
-                        if matches!(sv, 4..=10) { 1 } else { 3 },
-                    ),
+                    Some(n) => (n.to_string(), 0, if matches!(sv, 4..=10) { 1 } else { 3 }),
                     None if pixel_target => ("SV_Target".to_string(), register, 3),
                     None => ("TEXCOORD".to_string(), register, 3),
                 },
