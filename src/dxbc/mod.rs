@@ -10,6 +10,7 @@ pub mod rdef;
 pub mod reader;
 pub mod signature;
 pub mod stat;
+pub mod write;
 
 pub use error::{DxbcError, Result};
 pub mod decode;
@@ -20,6 +21,6 @@ pub mod numfmt;
 pub mod opcodes;
 pub mod shader;
 pub use shader::{ParseOptions, Shader};
+pub mod asm;
 pub mod info;
 pub mod listing;
-pub mod asm;
