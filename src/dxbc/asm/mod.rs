@@ -4,5 +4,6 @@
 //! description of the opcodes.
 
 pub mod error;
+pub mod header;
 
 pub use error::{AsmError, AsmResult};
