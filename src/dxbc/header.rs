@@ -36,6 +36,9 @@ pub struct HeaderParts<'a> {
     /// The program emits shader messages (printf/errorf), which only run
     /// under the debug layer; fxc then adds a note saying so.
     pub debug_layer_note: bool,
+    /// The program declares `forceEarlyDepthStencil`; fxc lists it among
+    /// the "additional functionality" notes although it is no SFI0 bit.
+    pub early_depth_stencil: bool,
 }
 
 /// The header from RDEF and signatures alone.
@@ -84,6 +87,16 @@ pub fn container_listing_header(c: &Container) -> Result<Vec<String>> {
         features: features.as_ref(),
         program,
         debug_layer_note,
+        early_depth_stencil: c.program_chunk().is_some_and(|p| {
+            super::decode::decode_program(p.data, p.offset, &p.fourcc == b"SHEX").is_ok_and(
+                |prog| {
+                    prog.instructions.iter().any(|i| {
+                        i.opcode == super::opcodes::code::DCL_GLOBAL_FLAGS
+                            && i.controls & (1 << 13) != 0
+                    })
+                },
+            )
+        }),
     }))
 }
 
@@ -150,7 +163,7 @@ pub fn listing_header_from(parts: &HeaderParts) -> Vec<String> {
             out.push("//".to_string());
             out.push("//".to_string());
         }
-        feature_notes(&mut out, parts.features);
+        feature_notes(&mut out, parts.features, parts.early_depth_stencil);
         if !rdef.constant_buffers.is_empty() {
             buffer_definitions(&mut out, rdef);
         }
@@ -158,7 +171,7 @@ pub fn listing_header_from(parts: &HeaderParts) -> Vec<String> {
             binding_table(&mut out, rdef);
         }
     } else {
-        feature_notes(&mut out, parts.features);
+        feature_notes(&mut out, parts.features, parts.early_depth_stencil);
     }
 
     let program = parts.program.or(parts.rdef.map(|r| r.target.program));
@@ -178,9 +191,12 @@ pub fn listing_header_from(parts: &HeaderParts) -> Vec<String> {
     out
 }
 
-fn feature_notes(out: &mut Vec<String>, features: Option<&ShaderFeatures>) {
-    let Some(f) = features else { return };
-    let names = f.names();
+fn feature_notes(out: &mut Vec<String>, features: Option<&ShaderFeatures>, early: bool) {
+    let mut names = Vec::new();
+    if early {
+        names.push("Early depth-stencil".to_string());
+    }
+    names.extend(features.map(ShaderFeatures::names).unwrap_or_default());
     if names.is_empty() {
         return;
     }

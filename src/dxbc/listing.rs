@@ -48,5 +48,8 @@ pub fn header_lines(shader: &Shader) -> Vec<String> {
             shader.program.kind.to_u32() as u16
         )),
         debug_layer_note,
+        early_depth_stencil: shader.program.instructions.iter().any(|i| {
+            i.opcode == super::opcodes::code::DCL_GLOBAL_FLAGS && i.controls & (1 << 13) != 0
+        }),
     })
 }

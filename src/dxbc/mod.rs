@@ -10,6 +10,7 @@ pub mod rdef;
 pub mod reader;
 pub mod signature;
 pub mod stat;
+pub mod write;
 
 pub use error::{DxbcError, Result};
 pub mod decode;

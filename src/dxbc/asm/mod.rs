@@ -13,10 +13,10 @@
 
 mod decl;
 pub mod error;
+pub mod header;
 pub mod inst;
 pub mod operand;
 pub mod signatures;
-mod tmp_support;
 
 pub use error::{AsmError, AsmResult};
 
@@ -25,6 +25,7 @@ use crate::dxbc::encode::encode_program;
 use crate::dxbc::ir::*;
 use crate::dxbc::numfmt;
 use crate::dxbc::opcodes::{ImmKind, code};
+use header::NumberedLine;
 use operand::{Pos, parse_number};
 
 /// Prefix of the lines that pin float immediates to exact bits.
@@ -45,6 +46,7 @@ pub struct Assembly {
 /// The style the header's compiler implies.
 fn creator_style(header: &signatures::Reflection) -> Style {
     header
+        .header
         .rdef
         .as_ref()
         .map(|r| Style::from_creator(&r.creator))
@@ -68,12 +70,46 @@ fn detect_style(program: &Program, sources: &[&str], base: Style) -> Style {
             }
         }
         let info = inst.info();
+        // Float style: where classic and modern text differ, the line says
+        // which one printed it (3Dmigoto dumps keep the compiler's banner but
+        // were disassembled by a modern d3dcompiler).
+        for (o, op) in inst.operands.iter().enumerate() {
+            if op.ty != OperandType::IMMEDIATE32 {
+                continue;
+            }
+            let render = |floats: numfmt::FloatStyle| -> String {
+                let vals: Vec<String> = match info.imm_kind(o) {
+                    ImmKind::Float => op
+                        .imm
+                        .iter()
+                        .map(|&b| numfmt::format_float(b, floats))
+                        .collect(),
+                    ImmKind::Untyped => {
+                        numfmt::format_untyped_list(&op.imm, floats, style.stray_prefix)
+                    }
+                    _ => return String::new(),
+                };
+                format!("l({})", vals.join(","))
+            };
+            let (classic, modern) = (
+                render(numfmt::FloatStyle::Classic),
+                render(numfmt::FloatStyle::Modern),
+            );
+            if classic != modern {
+                let line = squash(src);
+                if line.contains(&modern) {
+                    style.floats = numfmt::FloatStyle::Modern;
+                } else if line.contains(&classic) {
+                    style.floats = numfmt::FloatStyle::Classic;
+                }
+            }
+        }
         for (o, op) in inst.operands.iter().enumerate() {
             if op.ty != OperandType::IMMEDIATE32 || info.imm_kind(o) != ImmKind::Untyped {
                 continue;
             }
-            let with = numfmt::format_untyped_list(&op.imm, base.floats, true).join(",");
-            let without = numfmt::format_untyped_list(&op.imm, base.floats, false).join(",");
+            let with = numfmt::format_untyped_list(&op.imm, style.floats, true).join(",");
+            let without = numfmt::format_untyped_list(&op.imm, style.floats, false).join(",");
             if with != without {
                 let line = squash(src);
                 if line.contains(&format!("l({with})")) {
@@ -132,7 +168,7 @@ pub fn parse(text: &str) -> AsmResult<Assembly> {
     let (kind, major, minor) = parse_profile(strip_comment(profile_line))
         .ok_or_else(|| AsmError::new(line_no, 1, "expected a profile line"))?;
     // `.semantic` directives may stand before the profile line too.
-    let (directives, header_lines): (Vec<(usize, &str)>, Vec<(usize, &str)>) = lines[..profile_at]
+    let (directives, header_lines): (Vec<NumberedLine>, Vec<NumberedLine>) = lines[..profile_at]
         .iter()
         .partition(|(_, l)| l.trim_start().starts_with(".semantic"));
     let mut header = signatures::Reflection::from_header(&header_lines, (kind, major, minor))?;

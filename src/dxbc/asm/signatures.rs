@@ -4,14 +4,13 @@
 //! `.semantic` directives naming what the bytecode alone cannot.
 
 use super::error::{AsmError, AsmResult};
-use super::tmp_support as support;
+use super::header::{ParsedHeader, Profile, parse_header};
 use crate::dxbc::container::build_container;
 use crate::dxbc::disasm::{Style, style_chunk};
 use crate::dxbc::ir::*;
 use crate::dxbc::opcodes::code;
-use crate::dxbc::rdef::Rdef;
+use crate::dxbc::rdef::ProgramType;
 use crate::dxbc::signature::{Signature, SignatureElement, SignatureKind};
-use crate::dxbc::stat::{ShaderFeatures, Stat};
 
 /// A `.semantic REG NAME [INDEX] [float|int|uint]` directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,12 +24,10 @@ pub struct SemanticDirective {
     pub component_type: u32,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Reflection {
-    pub rdef: Option<Rdef>,
-    pub signatures: Vec<Signature>,
-    pub stat: Option<Stat>,
-    pub features: Option<ShaderFeatures>,
+    /// What fxc's comment header said (empty when there was none).
+    pub header: ParsedHeader,
     pub semantics: Vec<SemanticDirective>,
 }
 
@@ -69,7 +66,16 @@ impl Reflection {
         lines: &[(usize, &str)],
         profile: (ShaderKind, u8, u8),
     ) -> AsmResult<Reflection> {
-        support::parse_header(lines, profile)
+        let (kind, major, minor) = profile;
+        let profile = Profile {
+            program: ProgramType::from_program(kind.to_u32() as u16),
+            major,
+            minor,
+        };
+        Ok(Reflection {
+            header: parse_header(lines, Some(profile))?,
+            semantics: Vec::new(),
+        })
     }
 
     /// Handles `.semantic REG NAME [INDEX] [TYPE]`.
@@ -213,7 +219,8 @@ impl Reflection {
         ]
     }
 
-    /// The container: RDEF, signatures, program, SFI0, STAT, in fxc's order.
+    /// The container: RDEF, signatures, program, SFI0, STAT in fxc's
+    /// order, then `LSTY` when the text's printing style needs recording.
     pub fn container(
         &self,
         program: &Program,
@@ -221,48 +228,17 @@ impl Reflection {
         style: Option<Style>,
         words: &[u32],
     ) -> Vec<u8> {
-        let mut chunks: Vec<([u8; 4], Vec<u8>)> = Vec::new();
-        if let Some(rdef) = &self.rdef {
-            chunks.push((*b"RDEF", support::write_rdef(rdef)));
+        let mut header = self.header.clone();
+        if header.signatures.is_empty() {
+            header.signatures = self.derived_signatures(program);
         }
-        let signatures = if self.signatures.is_empty() {
-            self.derived_signatures(program)
-        } else {
-            self.signatures.clone()
-        };
-        let mut sigs: Vec<&Signature> = signatures.iter().collect();
-        sigs.sort_by_key(|s| match s.kind {
-            SignatureKind::Input => 0,
-            SignatureKind::Output => 1,
-            SignatureKind::PatchConstant => 2,
-        });
-        for s in sigs {
-            chunks.push((s.fourcc, support::write_signature(s)));
+        match slots {
+            Some(n) if n > 0 || header.stat.is_some() => header.set_instruction_count(n),
+            _ => {}
         }
         let name = if program.shex { *b"SHEX" } else { *b"SHDR" };
-        chunks.push((name, words.iter().flat_map(|w| w.to_le_bytes()).collect()));
-        if let Some(f) = &self.features {
-            chunks.push((*b"SFI0", support::write_features(f)));
-        }
-        let stat = match (&self.stat, slots) {
-            (Some(s), n) => {
-                let mut s = s.clone();
-                if let (Some(n), Some(w)) = (n, s.words.first_mut()) {
-                    *w = n;
-                }
-                Some(s)
-            }
-            (None, Some(n)) if n > 0 => {
-                let len = if program.major >= 5 { 37 } else { 29 };
-                let mut words = vec![0; len];
-                words[0] = n;
-                Some(Stat { words })
-            }
-            _ => None,
-        };
-        if let Some(s) = &stat {
-            chunks.push((*b"STAT", support::write_stat(s)));
-        }
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut chunks = header.container_chunks(name, &bytes);
         if let Some(style) = style {
             chunks.push((style_chunk::FOURCC, style_chunk::write(style)));
         }
