@@ -17,6 +17,11 @@
 // SV_TARGET                0   xyzw        0   TARGET   float   xyzw
 //
 ps_5_0
+// Shadow PCF example: one hardware-filtered comparison at the pixel's
+// shadow-map coordinate (v1.xy, reference depth v1.z) averaged with a
+// gather4_c of the 2x2 footprint one texel to the right; the result
+// scales the colour in cb0[0]. It touches two of the hard spots the
+// translator must get exactly right: sample_c_lz and gather4_c.
 dcl_globalFlags refactoringAllowed
 dcl_constantbuffer cb0[1], immediateIndexed
 dcl_sampler s0, mode_comparison
@@ -30,4 +35,3 @@ dp4 r0.y, r1.xyzw, l(0.250000, 0.250000, 0.250000, 0.250000)
 add r0.x, r0.y, r0.x
 mul o0.xyzw, r0.xxxx, cb0[0].xyzw
 ret
-// Approximately 0 instruction slots used
