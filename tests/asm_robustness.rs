@@ -5,20 +5,9 @@
 
 mod common;
 
-use dxbc_dbg::dxbc::{ParseOptions, Shader, asm};
+use common::Rng;
 
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use dxbc_dbg::dxbc::{ParseOptions, Shader, asm};
 
 const SYNTAX: &[&str] = &[
     "(",
@@ -52,7 +41,7 @@ const SYNTAX: &[&str] = &[
     "(texture2d)",
 ];
 
-fn mutate(line: &str, rng: &mut XorShift) -> String {
+fn mutate(line: &str, rng: &mut Rng) -> String {
     let mut chars: Vec<char> = line.chars().collect();
     for _ in 0..1 + rng.below(3) {
         let at = rng.below(chars.len() + 1);
@@ -95,7 +84,7 @@ fn mutated_listing_lines_never_panic() {
         .filter(|p| p.extension().is_some_and(|e| e == "asm"))
         .collect();
     files.sort();
-    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let (mut inputs, mut ok, mut errors) = (0usize, 0usize, 0usize);
     // A few hundred listings; in each, many single lines mutated in turn.
     for path in files.iter().step_by(8) {

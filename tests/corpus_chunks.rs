@@ -3,6 +3,10 @@
 //! The corpus lives outside the crate; when it is absent these tests say so
 //! and pass.
 
+mod common;
+
+use common::Rng;
+
 use std::path::{Path, PathBuf};
 
 use dxbc_dbg::dxbc::checksum::checksum_matches;
@@ -123,21 +127,6 @@ fn every_corpus_blob_parses() {
     println!("bad checksum: {}", bad_checksum.join(", "));
     assert!(failures.is_empty(), "failures:\n{}", failures.join("\n"));
     assert_eq!(parsed, shaders);
-}
-
-/// Deterministic xorshift64* so failures reproduce without a crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Feeds bytes to every parser; only panics (not errors) are failures.

@@ -30,7 +30,8 @@ fn every_shader_source_assembles_and_binaries_are_current() {
     assert!(!sources.is_empty());
     for src in &sources {
         let bytes = assemble(src);
-        let shader = Shader::parse(&bytes, ParseOptions::default()).expect("assembled shader reads back");
+        let shader =
+            Shader::parse(&bytes, ParseOptions::default()).expect("assembled shader reads back");
         let stem = src.file_stem().and_then(|s| s.to_str()).expect("file name");
         insta::assert_snapshot!(format!("{stem}_listing"), listing::listing(&shader));
         let bin = src.with_extension("dxbc");
@@ -39,7 +40,12 @@ fn every_shader_source_assembles_and_binaries_are_current() {
         }
         if bin.exists() {
             let committed = std::fs::read(&bin).expect("read binary");
-            assert_eq!(committed, bytes, "{} is stale: regenerate it", bin.display());
+            assert_eq!(
+                committed,
+                bytes,
+                "{} is stale: regenerate it",
+                bin.display()
+            );
         }
     }
 }
@@ -49,7 +55,10 @@ fn report_and_error_snapshots() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
     let bytes = std::fs::read(dir.join("shadow_pcf.dxbc")).expect("example binary");
     let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
-    insta::assert_snapshot!("shadow_pcf_info", info::report("shaders/shadow_pcf.dxbc", &shader));
+    insta::assert_snapshot!(
+        "shadow_pcf_info",
+        info::report("shaders/shadow_pcf.dxbc", &shader)
+    );
 
     let vs = assemble(&dir.join("control_flow_vs.asm"));
     let vs = Shader::parse(&vs, ParseOptions::default()).expect("parses");
@@ -59,7 +68,13 @@ fn report_and_error_snapshots() {
     let mut cut = bytes[..bytes.len() - 6].to_vec();
     let len = cut.len() as u32;
     cut[24..28].copy_from_slice(&len.to_le_bytes());
-    let err = Shader::parse(&cut, ParseOptions { verify_checksum: false }).expect_err("truncated");
+    let err = Shader::parse(
+        &cut,
+        ParseOptions {
+            verify_checksum: false,
+        },
+    )
+    .expect_err("truncated");
     insta::assert_snapshot!("truncated_error", err.to_string());
 
     // ... and the assembler's the line, column and token.

@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::Rng;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -345,25 +347,6 @@ fn slot_counts_match_stat() {
     }
     println!("slot counts: {same}/{total} equal STAT's instruction count");
     assert_eq!(same, total);
-}
-
-/// Deterministic xorshift64* so failures reproduce without a crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
 }
 
 /// Tokens that sit on the edges of what the header grammar accepts.

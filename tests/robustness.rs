@@ -11,6 +11,8 @@
 
 mod common;
 
+use common::Rng;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -57,19 +59,6 @@ fn peak_growth(f: impl FnOnce()) -> usize {
 /// the file must never be able to ask for more.
 fn budget(len: usize) -> usize {
     (1 << 16) | (len * 512)
-}
-
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 const NO_VERIFY: ParseOptions = ParseOptions {
@@ -170,7 +159,7 @@ fn reader_survives_truncation_and_mutation() {
 
     // Random mutations: bytes, dwords set to hostile counts, chunk-sized
     // windows of noise. Deterministic, so a failure reproduces.
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let hostile = [0, 1, 2, 0x7f, 0xffff, 0x7fff_ffff, 0x8000_0000, u32::MAX];
     let mutations = 200_000;
     for _ in 0..mutations {

@@ -63,3 +63,25 @@ pub fn manifest(root: &Path) -> Vec<Blob> {
 pub fn normalise(line: &str) -> String {
     line.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// Deterministic xorshift64* so a failing mutation reproduces, without a
+/// crate for it.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
