@@ -137,24 +137,18 @@ fn strip_comment(line: &str) -> &str {
     line.trim()
 }
 
-/// `ps_5_0` → (kind, major, minor); only SM4/SM5 profiles.
+/// `ps_5_0` → (kind, major, minor); only SM4/SM5 profiles, so that a
+/// listing's Level9 (`ps_2_x`) section is not taken for the program.
 pub fn parse_profile(text: &str) -> Option<(ShaderKind, u8, u8)> {
-    let mut parts = text.trim().split('_');
-    let kind = match parts.next()? {
-        "ps" => ShaderKind::Pixel,
-        "vs" => ShaderKind::Vertex,
-        "gs" => ShaderKind::Geometry,
-        "hs" => ShaderKind::Hull,
-        "ds" => ShaderKind::Domain,
-        "cs" => ShaderKind::Compute,
-        _ => return None,
-    };
-    let major: u8 = parts.next()?.parse().ok()?;
-    let minor: u8 = parts.next()?.parse().ok()?;
-    if parts.next().is_some() || !(4..=5).contains(&major) || minor > 1 {
+    let p = header::Profile::parse(text)?;
+    if !(4..=5).contains(&p.major) || p.minor > 1 {
         return None;
     }
-    Some((kind, major, minor))
+    Some((
+        ShaderKind::from_u32(p.program_token() >> 16)?,
+        p.major,
+        p.minor,
+    ))
 }
 
 /// Parses assembly text into the IR and the reflection data around it.
