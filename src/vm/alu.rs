@@ -1,0 +1,310 @@
+//! What each opcode computes, as one table from opcode number to an
+//! [`Exec`] entry. The machine reads sources, applies modifiers of the
+//! entry's number kind, runs the entry per component and writes the masked
+//! destination; control flow and texture access have their own modules.
+
+use super::float::{self, f, out};
+use crate::dxbc::opcodes::code;
+
+/// How source modifiers (`-`, `|x|`) and denormal flushing apply to an
+/// instruction's inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Float arithmetic: modifiers flip/clear the sign bit; denormals flush.
+    Float,
+    /// Integer arithmetic: `-` is two's-complement negation, `|x|` integer abs.
+    Int,
+    /// Typeless moves: modifiers act as on floats but nothing is flushed.
+    Bits,
+}
+
+/// The semantics of one opcode.
+#[derive(Clone, Copy)]
+pub enum Exec {
+    /// Nothing to compute (declarations, `nop`, `label`, customdata).
+    Nop,
+    F1(fn(f32) -> f32),
+    F2(fn(f32, f32) -> f32),
+    F3(fn(f32, f32, f32) -> f32),
+    /// Float comparison producing 0xFFFFFFFF / 0.
+    FCmp(fn(f32, f32) -> bool),
+    /// Dot product over the first N components, replicated.
+    Dot(usize),
+    I1(fn(u32) -> u32),
+    I2(fn(u32, u32) -> u32),
+    I3(fn(u32, u32, u32) -> u32),
+    /// Integer comparison producing 0xFFFFFFFF / 0.
+    ICmp(fn(u32, u32) -> bool),
+    /// A conversion reading its source as `Kind`.
+    Conv(Kind, fn(u32) -> u32),
+    Mov,
+    Movc,
+    Swapc,
+    Sincos,
+    /// `imul`/`umul`: high and low halves of the 64-bit product.
+    MulWide { signed: bool },
+    /// `udiv`: quotient and remainder.
+    Udiv,
+    /// `uaddc`/`usubb`: result and carry/borrow.
+    Carry { sub: bool },
+    /// `bfi` (four sources).
+    Bfi,
+    Deriv { x: bool, fine: bool },
+    /// Handled by the control-flow code.
+    Flow,
+    /// Handled by the texture glue.
+    Texture,
+    /// Interpolation at a sample or the centroid (pixel shaders).
+    Eval,
+    /// Not emulated; the reason is shown to the user.
+    Unsupported(&'static str),
+}
+
+impl Exec {
+    /// The number kind of the sources.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Exec::F1(_) | Exec::F2(_) | Exec::F3(_) | Exec::FCmp(_) | Exec::Dot(_) => Kind::Float,
+            Exec::Sincos | Exec::Deriv { .. } | Exec::Eval => Kind::Float,
+            Exec::I1(_) | Exec::I2(_) | Exec::I3(_) | Exec::ICmp(_) => Kind::Int,
+            Exec::MulWide { .. } | Exec::Udiv | Exec::Carry { .. } | Exec::Bfi => Kind::Int,
+            Exec::Conv(k, _) => *k,
+            _ => Kind::Bits,
+        }
+    }
+
+    /// Whether results are float arithmetic results (flushed, `_sat`-able).
+    pub fn float_result(&self) -> bool {
+        matches!(
+            self,
+            Exec::F1(_)
+                | Exec::F2(_)
+                | Exec::F3(_)
+                | Exec::Dot(_)
+                | Exec::Sincos
+                | Exec::Deriv { .. }
+                | Exec::Eval
+        ) || matches!(self, Exec::Conv(Kind::Int, _))
+    }
+}
+
+fn ishl(a: u32, b: u32) -> u32 {
+    a.wrapping_shl(b & 31)
+}
+fn ishr(a: u32, b: u32) -> u32 {
+    ((a as i32) >> (b & 31)) as u32
+}
+fn ushr(a: u32, b: u32) -> u32 {
+    a >> (b & 31)
+}
+fn imax(a: u32, b: u32) -> u32 {
+    (a as i32).max(b as i32) as u32
+}
+fn imin(a: u32, b: u32) -> u32 {
+    (a as i32).min(b as i32) as u32
+}
+fn imad(a: u32, b: u32, c: u32) -> u32 {
+    a.wrapping_mul(b).wrapping_add(c)
+}
+
+/// `ubfe width, offset, value`: width and offset use their low 5 bits; a
+/// zero width gives 0 and width + offset past 32 takes the bits up to 31.
+fn ubfe(width: u32, offset: u32, v: u32) -> u32 {
+    let (w, o) = (width & 31, offset & 31);
+    if w == 0 {
+        0
+    } else if w + o < 32 {
+        (v << (32 - w - o)) >> (32 - w)
+    } else {
+        v >> o
+    }
+}
+
+fn ibfe(width: u32, offset: u32, v: u32) -> u32 {
+    let (w, o) = (width & 31, offset & 31);
+    if w == 0 {
+        0
+    } else if w + o < 32 {
+        (((v << (32 - w - o)) as i32) >> (32 - w)) as u32
+    } else {
+        ((v as i32) >> o) as u32
+    }
+}
+
+/// `bfi width, offset, insert, base`.
+pub fn bfi(width: u32, offset: u32, insert: u32, base: u32) -> u32 {
+    let (w, o) = (width & 31, offset & 31);
+    let mask = (((1u64 << w) - 1) as u32).wrapping_shl(o);
+    ((insert << o) & mask) | (base & !mask)
+}
+
+/// `firstbit_hi`: index of the highest set bit counted from the MSB; none → -1.
+fn firstbit_hi(v: u32) -> u32 {
+    if v == 0 { u32::MAX } else { v.leading_zeros() }
+}
+
+fn firstbit_lo(v: u32) -> u32 {
+    if v == 0 { u32::MAX } else { v.trailing_zeros() }
+}
+
+/// `firstbit_shi`: like `firstbit_hi` on the bits that differ from the sign.
+fn firstbit_shi(v: u32) -> u32 {
+    let x = if (v as i32) < 0 { !v } else { v };
+    firstbit_hi(x)
+}
+
+fn msad(reference: u32, source: u32, accum: u32) -> u32 {
+    let mut sum = accum;
+    for i in 0..4 {
+        let r = (reference >> (8 * i)) & 0xff;
+        let s = (source >> (8 * i)) & 0xff;
+        if r != 0 {
+            sum = sum.wrapping_add(r.abs_diff(s));
+        }
+    }
+    sum
+}
+
+/// The table.
+pub fn exec_of(opcode: u16) -> Exec {
+    use Exec::*;
+    match opcode {
+        0 => F2(|a, b| a + b),
+        1 => I2(|a, b| a & b),
+        14 => F2(|a, b| a / b),
+        15 => Dot(2),
+        16 => Dot(3),
+        17 => Dot(4),
+        24 => FCmp(|a, b| a == b),
+        25 => F1(float::exp),
+        26 => F1(float::frc),
+        27 => Conv(Kind::Float, |b| float::ftoi(f(b))),
+        28 => Conv(Kind::Float, |b| float::ftou(f(b))),
+        29 => FCmp(|a, b| a >= b),
+        30 => I2(|a, b| a.wrapping_add(b)),
+        32 => ICmp(|a, b| a == b),
+        33 => ICmp(|a, b| a as i32 >= b as i32),
+        34 => ICmp(|a, b| (a as i32) < (b as i32)),
+        35 => I3(imad),
+        36 => I2(imax),
+        37 => I2(imin),
+        38 => MulWide { signed: true },
+        39 => ICmp(|a, b| a != b),
+        40 => I1(|a| a.wrapping_neg()),
+        41 => I2(ishl),
+        42 => I2(ishr),
+        43 => Conv(Kind::Int, |b| out(b as i32 as f32)),
+        47 => F1(float::log),
+        49 => FCmp(|a, b| a < b),
+        50 => F3(|a, b, c| a * b + c),
+        51 => F2(float::min),
+        52 => F2(float::max),
+        54 => Mov,
+        55 => Movc,
+        56 => F2(|a, b| a * b),
+        // `ne` is the one comparison that is true for NaN.
+        57 => FCmp(|a, b| a != b),
+        59 => I1(|a| !a),
+        60 => I2(|a, b| a | b),
+        64 => F1(float::round_ne),
+        65 => F1(f32::floor),
+        66 => F1(f32::ceil),
+        67 => F1(f32::trunc),
+        68 => F1(float::rsq),
+        75 => F1(f32::sqrt),
+        77 => Sincos,
+        78 => Udiv,
+        79 => ICmp(|a, b| a < b),
+        80 => ICmp(|a, b| a >= b),
+        81 => MulWide { signed: false },
+        82 => I3(imad),
+        83 => I2(u32::max),
+        84 => I2(u32::min),
+        85 => I2(ushr),
+        86 => Conv(Kind::Int, |b| out(b as f32)),
+        87 => I2(|a, b| a ^ b),
+        11 => Deriv { x: true, fine: false },
+        12 => Deriv { x: false, fine: false },
+        122 => Deriv { x: true, fine: false },
+        123 => Deriv { x: true, fine: true },
+        124 => Deriv { x: false, fine: false },
+        125 => Deriv { x: false, fine: true },
+        129 => F1(float::rcp),
+        130 => Conv(Kind::Float, |b| float::f32_to_f16(f(b))),
+        131 => Conv(Kind::Int, float::f16_to_f32),
+        132 => Carry { sub: false },
+        133 => Carry { sub: true },
+        134 => I1(|a| a.count_ones()),
+        135 => I1(firstbit_hi),
+        136 => I1(firstbit_lo),
+        137 => I1(firstbit_shi),
+        138 => I3(ubfe),
+        139 => I3(ibfe),
+        140 => Bfi,
+        141 => I1(u32::reverse_bits),
+        142 => Swapc,
+        213 => I3(msad),
+        203..=205 => Eval,
+        code::CUSTOMDATA | 58 | 44 | 107 | 112 => Nop,
+        2..=10 | 13 | 18 | 21..=23 | 31 | 48 | 62 | 63 | 76 | 120 => Flow,
+        45 | 46 | 61 | 69..=74 | 108..=111 | 121 | 126..=128 => Texture,
+        88..=106 | 113..=116 | 143..=162 | 206 => Nop,
+        19 | 20 | 117..=119 => Unsupported("stream output (geometry shaders) is not emulated"),
+        163..=190 => Unsupported("UAVs, raw/structured buffers, shared memory and atomics are not emulated"),
+        191..=202 | 210..=212 | 214..=217 => Unsupported("double precision is not emulated"),
+        219..=234 => Unsupported("tiled-resource feedback instructions are not emulated"),
+        _ => Unsupported("this instruction is not emulated"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn i2(op: u16, a: u32, b: u32) -> u32 {
+        match exec_of(op) {
+            Exec::I2(g) => g(a, b),
+            _ => panic!("not I2"),
+        }
+    }
+
+    #[test]
+    fn shifts_use_the_low_five_bits() {
+        assert_eq!(i2(41, 1, 33), 2);
+        assert_eq!(i2(85, 0x8000_0000, 63), 1);
+        assert_eq!(i2(42, 0x8000_0000, 31), u32::MAX);
+    }
+
+    #[test]
+    fn bitfields() {
+        assert_eq!(ubfe(8, 8, 0x1234_5678), 0x56);
+        assert_eq!(ibfe(4, 4, 0x0000_00f0), u32::MAX);
+        assert_eq!(ubfe(0, 3, 0xffff_ffff), 0);
+        assert_eq!(ubfe(16, 24, 0xab00_0000), 0xab);
+        assert_eq!(bfi(8, 8, 0xff, 0x1234_5678), 0x1234_ff78);
+        assert_eq!(firstbit_hi(1), 31);
+        assert_eq!(firstbit_lo(8), 3);
+        assert_eq!(firstbit_hi(0), u32::MAX);
+        assert_eq!(firstbit_shi(u32::MAX), u32::MAX);
+        assert_eq!(firstbit_shi(0xffff_fff0), 28);
+    }
+
+    #[test]
+    fn comparisons_and_nan() {
+        let cmp = |op: u16, a: f32, b: f32| match exec_of(op) {
+            Exec::FCmp(g) => g(a, b),
+            _ => panic!(),
+        };
+        assert!(!cmp(24, f32::NAN, f32::NAN));
+        assert!(!cmp(49, f32::NAN, 1.0));
+        assert!(!cmp(29, f32::NAN, 1.0));
+        assert!(cmp(57, f32::NAN, 1.0));
+        assert!(cmp(24, -0.0, 0.0));
+    }
+
+    #[test]
+    fn msad_skips_zero_reference_bytes() {
+        assert_eq!(msad(0x0000_0010, 0x0000_0005, 1), 12);
+        assert_eq!(msad(0x0100_0000, 0x0500_00ff, 0), 4);
+    }
+}

@@ -1,0 +1,850 @@
+//! The stepping machine: executes the IR one instruction at a time for all
+//! four lanes of a quad in lockstep, with per-lane execution state for
+//! divergent control flow, and an undo log so stepping back costs what
+//! stepping forward did.
+
+use std::rc::Rc;
+
+use super::alu::{Exec, Kind, exec_of};
+use super::float;
+use super::state::{LANES, Loc, Reg, Setup, State};
+use super::structure::Structure;
+use super::{Resources, VmError};
+use crate::dxbc::ir::*;
+
+/// Why a lane is not executing, and where it resumes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resume {
+    /// At the `else` (or `endif`) of the `if` frame.
+    Else,
+    /// At the `endif`.
+    End,
+    /// At the `endloop`, for the next iteration.
+    Continue,
+    /// After the loop or switch.
+    Exit,
+    /// At a matching `case`/`default` of the switch.
+    Case,
+    /// When the subroutine returns.
+    Return,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaneState {
+    Active,
+    /// Waiting on the frame at this depth.
+    Waiting(usize, Resume),
+    /// Returned from the shader.
+    Retired,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Frame {
+    If,
+    Loop { start: usize },
+    Switch { open: usize, selector: [u32; LANES] },
+    Call { ret: usize },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Control {
+    frames: Vec<Frame>,
+    lanes: [LaneState; LANES],
+    discarded: [bool; LANES],
+    finished: bool,
+}
+
+/// One component a step changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub loc: Loc,
+    pub lane: usize,
+    pub component: usize,
+    pub old: u32,
+    pub new: u32,
+}
+
+struct Undo {
+    pc: usize,
+    control: Control,
+    writes: Vec<Change>,
+}
+
+/// What a step did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// Instruction `index` ran (for the lanes that were active).
+    Executed { index: usize },
+    /// The shader has finished; nothing ran.
+    Finished,
+}
+
+pub struct Machine {
+    program: Rc<Program>,
+    structure: Structure,
+    setup: Setup,
+    resources: Resources,
+    pub state: State,
+    pc: usize,
+    control: Control,
+    history: Vec<Undo>,
+    writes: Vec<Change>,
+    budget: usize,
+}
+
+/// Default limit on executed instructions before a run is called endless.
+pub const DEFAULT_BUDGET: usize = 1_000_000;
+
+impl Machine {
+    pub fn new(program: Rc<Program>, setup: Setup, resources: Resources) -> Result<Machine, VmError> {
+        let structure = Structure::of(&program)?;
+        let state = State::new(&program, &setup);
+        let mut lanes = [LaneState::Active; LANES];
+        for (l, lane) in lanes.iter_mut().enumerate() {
+            if program.kind != ShaderKind::Pixel && l >= setup.lanes_used.max(1) {
+                *lane = LaneState::Retired;
+            }
+        }
+        Ok(Machine {
+            pc: structure.entry,
+            structure,
+            program,
+            setup,
+            resources,
+            state,
+            control: Control {
+                frames: Vec::new(),
+                lanes,
+                discarded: [false; LANES],
+                finished: false,
+            },
+            history: Vec::new(),
+            writes: Vec::new(),
+            budget: DEFAULT_BUDGET,
+        })
+    }
+
+    pub fn set_budget(&mut self, budget: usize) {
+        self.budget = budget;
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Index of the next instruction to run.
+    pub fn pc(&self) -> usize {
+        self.pc
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.control.finished || self.pc >= self.program.instructions.len()
+    }
+
+    /// Steps taken so far (the length of the undo history).
+    pub fn position(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Lanes that run the next instruction.
+    pub fn execution_mask(&self) -> [bool; LANES] {
+        self.control.lanes.map(|l| l == LaneState::Active)
+    }
+
+    pub fn lane_states(&self) -> [LaneState; LANES] {
+        self.control.lanes
+    }
+
+    pub fn discarded(&self) -> [bool; LANES] {
+        self.control.discarded
+    }
+
+    pub fn helper(&self) -> [bool; LANES] {
+        self.setup.helper
+    }
+
+    /// Components the last step changed.
+    pub fn changes(&self) -> &[Change] {
+        self.history.last().map(|u| u.writes.as_slice()).unwrap_or(&[])
+    }
+
+    /// Index of the instruction the last step ran.
+    pub fn last_index(&self) -> Option<usize> {
+        self.history.last().map(|u| u.pc)
+    }
+
+    /// Runs one instruction for all active lanes.
+    pub fn step(&mut self) -> Result<Event, VmError> {
+        if self.is_finished() {
+            self.control.finished = true;
+            return Ok(Event::Finished);
+        }
+        if self.history.len() >= self.budget {
+            return Err(VmError::Budget {
+                limit: self.budget,
+                index: self.pc,
+            });
+        }
+        let index = self.pc;
+        let saved = Control {
+            frames: self.control.frames.clone(),
+            ..self.control.clone()
+        };
+        self.writes.clear();
+        let program = Rc::clone(&self.program);
+        let inst = &program.instructions[index];
+        let result = match exec_of(inst.opcode) {
+            Exec::Nop => {
+                self.pc += 1;
+                Ok(())
+            }
+            Exec::Flow => self.flow(index, inst),
+            Exec::Texture => self.texture(index, inst).map(|_| self.pc += 1),
+            Exec::Unsupported(reason) => Err(VmError::Unsupported {
+                index,
+                mnemonic: inst.name().to_string(),
+                reason: reason.to_string(),
+            }),
+            exec => self.alu(index, inst, exec).map(|_| self.pc += 1),
+        };
+        if let Err(e) = result {
+            // Leave the machine where it was.
+            self.undo_writes();
+            self.control = saved;
+            self.pc = index;
+            return Err(e);
+        }
+        if self.control.lanes.iter().all(|l| *l == LaneState::Retired) {
+            self.control.finished = true;
+        }
+        self.history.push(Undo {
+            pc: index,
+            control: saved,
+            writes: std::mem::take(&mut self.writes),
+        });
+        Ok(Event::Executed { index })
+    }
+
+    fn undo_writes(&mut self) {
+        for w in self.writes.drain(..).rev() {
+            if let Some(c) = self.state.lanes[w.lane].component_mut(w.loc, w.component) {
+                *c = w.old;
+            }
+        }
+    }
+
+    /// Undoes the last step; false at the start.
+    pub fn step_back(&mut self) -> bool {
+        let Some(undo) = self.history.pop() else {
+            return false;
+        };
+        for w in undo.writes.iter().rev() {
+            if let Some(c) = self.state.lanes[w.lane].component_mut(w.loc, w.component) {
+                *c = w.old;
+            }
+        }
+        self.pc = undo.pc;
+        self.control = undo.control;
+        true
+    }
+
+    /// Steps back to `position` steps from the start.
+    pub fn restore(&mut self, position: usize) {
+        while self.history.len() > position && self.step_back() {}
+    }
+
+    /// Runs until the shader finishes; returns the number of steps taken.
+    pub fn run_to_end(&mut self) -> Result<usize, VmError> {
+        let start = self.history.len();
+        while self.step()? != Event::Finished {}
+        Ok(self.history.len() - start)
+    }
+
+    /// Runs until instruction `index` is next (or the shader finishes).
+    pub fn run_to(&mut self, index: usize) -> Result<(), VmError> {
+        loop {
+            if self.step()? == Event::Finished || self.pc == index {
+                return Ok(());
+            }
+        }
+    }
+
+    // ---- operands -------------------------------------------------------
+
+    fn index_value(&self, idx: &Index, lane: usize) -> Result<u32, VmError> {
+        Ok(match idx {
+            Index::Imm32(v) => *v,
+            Index::Imm64(v) => *v as u32,
+            Index::Relative(r) => self.read(r, lane, Kind::Bits)?[0],
+            Index::Imm32Relative(v, r) => v.wrapping_add(self.read(r, lane, Kind::Bits)?[0]),
+            Index::Imm64Relative(v, r) => (*v as u32).wrapping_add(self.read(r, lane, Kind::Bits)?[0]),
+        })
+    }
+
+    fn indices(&self, op: &Operand, lane: usize) -> Result<[u32; 3], VmError> {
+        let mut out = [0; 3];
+        for (i, idx) in op.indices.iter().take(3).enumerate() {
+            out[i] = self.index_value(idx, lane)?;
+        }
+        Ok(out)
+    }
+
+    /// The register's four components before swizzle and modifiers.
+    fn fetch(&self, op: &Operand, lane: usize) -> Result<Reg, VmError> {
+        let zero = [0u32; 4];
+        let i = self.indices(op, lane)?;
+        let row = |v: Option<&Reg>| *v.unwrap_or(&zero);
+        let l = &self.state.lanes[lane];
+        Ok(match op.ty {
+            OperandType::IMMEDIATE32 => match op.imm.len() {
+                1 => [op.imm[0]; 4],
+                n if n >= 4 => [op.imm[0], op.imm[1], op.imm[2], op.imm[3]],
+                _ => zero,
+            },
+            OperandType::TEMP => row(l.temps.get(i[0] as usize)),
+            OperandType::INPUT => row(self.state.inputs[lane].get(i[0] as usize)),
+            OperandType::OUTPUT => row(l.outputs.get(i[0] as usize)),
+            OperandType::INDEXABLE_TEMP => {
+                row(l.indexable.get(i[0] as usize).and_then(|x| x.get(i[1] as usize)))
+            }
+            OperandType::CONSTANT_BUFFER => row(
+                self.state
+                    .constant_buffers
+                    .get(i[0] as usize)
+                    .and_then(|cb| cb.get(i[1] as usize)),
+            ),
+            OperandType::IMMEDIATE_CONSTANT_BUFFER => row(self.state.icb.get(i[0] as usize)),
+            OperandType::INPUT_PRIMITIVEID => [self.setup.primitive_id; 4],
+            OperandType::INPUT_COVERAGE_MASK => [self.setup.coverage[lane]; 4],
+            OperandType::OUTPUT_DEPTH
+            | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+            | OperandType::OUTPUT_DEPTH_LESS_EQUAL => [l.depth; 4],
+            OperandType::OUTPUT_COVERAGE_MASK => [l.coverage; 4],
+            OperandType::NULL => zero,
+            other => {
+                return Err(VmError::Operand {
+                    index: self.pc,
+                    message: format!(
+                        "reading {} registers is not emulated",
+                        other.prefix().unwrap_or("unknown")
+                    ),
+                });
+            }
+        })
+    }
+
+    /// A source operand: swizzled, with modifiers applied as `kind` reads them.
+    pub(super) fn read(&self, op: &Operand, lane: usize, kind: Kind) -> Result<Reg, VmError> {
+        let raw = self.fetch(op, lane)?;
+        let v = match op.selection {
+            Selection::Swizzle(s) => s.map(|c| raw[c as usize & 3]),
+            Selection::Select1(c) => [raw[c as usize & 3]; 4],
+            _ => raw,
+        };
+        Ok(v.map(|b| {
+            let b = if kind == Kind::Float { float::flush(b) } else { b };
+            match (kind, op.modifier) {
+                (_, Modifier::None) => b,
+                (Kind::Int, Modifier::Neg) => b.wrapping_neg(),
+                (Kind::Int, Modifier::Abs) => (b as i32).wrapping_abs() as u32,
+                (Kind::Int, Modifier::AbsNeg) => (b as i32).wrapping_abs().wrapping_neg() as u32,
+                (_, Modifier::Neg) => b ^ 0x8000_0000,
+                (_, Modifier::Abs) => b & 0x7fff_ffff,
+                (_, Modifier::AbsNeg) => b | 0x8000_0000,
+            }
+        }))
+    }
+
+    /// Where a destination operand writes, and its write mask.
+    fn target(&self, op: &Operand, lane: usize) -> Result<Option<(Loc, u8)>, VmError> {
+        let mask = match op.selection {
+            Selection::Mask(m) => m,
+            _ if op.components == Components::One => 1,
+            _ => 0xf,
+        };
+        let i = self.indices(op, lane)?;
+        Ok(match op.ty {
+            OperandType::TEMP => Some((Loc::Temp(i[0]), mask)),
+            OperandType::OUTPUT => Some((Loc::Output(i[0]), mask)),
+            OperandType::INDEXABLE_TEMP => Some((Loc::Indexable(i[0], i[1]), mask)),
+            OperandType::OUTPUT_DEPTH
+            | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+            | OperandType::OUTPUT_DEPTH_LESS_EQUAL => Some((Loc::Depth, 1)),
+            OperandType::OUTPUT_COVERAGE_MASK => Some((Loc::Coverage, 1)),
+            OperandType::OUTPUT_STENCIL_REF => Some((Loc::StencilRef, 1)),
+            OperandType::NULL => None,
+            other => {
+                return Err(VmError::Operand {
+                    index: self.pc,
+                    message: format!(
+                        "writing {} registers is not emulated",
+                        other.prefix().unwrap_or("unknown")
+                    ),
+                });
+            }
+        })
+    }
+
+    /// Writes `value` through destination `op` for `lane`, recording changes.
+    pub(super) fn write(&mut self, op: &Operand, lane: usize, value: Reg, saturate: bool) -> Result<(), VmError> {
+        let Some((loc, mask)) = self.target(op, lane)? else {
+            return Ok(());
+        };
+        let scalar = matches!(loc, Loc::Depth | Loc::Coverage | Loc::StencilRef);
+        for c in 0..4 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let mut v = value[c];
+            if saturate {
+                v = float::saturate(v);
+            }
+            let comp = if scalar { 0 } else { c };
+            if let Some(slot) = self.state.lanes[lane].component_mut(loc, comp) {
+                if *slot != v {
+                    self.writes.push(Change {
+                        loc,
+                        lane,
+                        component: comp,
+                        old: *slot,
+                        new: v,
+                    });
+                    *slot = v;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn active_lanes(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..LANES).filter(|&l| self.control.lanes[l] == LaneState::Active)
+    }
+
+    // ---- arithmetic -----------------------------------------------------
+
+    fn alu(&mut self, _index: usize, inst: &Instruction, exec: Exec) -> Result<(), VmError> {
+        let info = inst.info();
+        let ndst = (info.dst as usize).min(inst.operands.len());
+        let (dsts, srcs) = inst.operands.split_at(ndst);
+        let kind = exec.kind();
+        let sat = inst.controls & (1 << 13) != 0;
+        let lanes: Vec<usize> = self.active_lanes().collect();
+        // Derivatives read every lane of the quad, active or not.
+        if let Exec::Deriv { x, fine } = exec {
+            let src = srcs.first().ok_or_else(|| self.missing(inst))?;
+            let mut v = [[0u32; 4]; LANES];
+            for (l, slot) in v.iter_mut().enumerate() {
+                *slot = self.read(src, l, Kind::Float)?;
+            }
+            for &l in &lanes {
+                let (a, b) = derivative_pair(l, x, fine);
+                let r = std::array::from_fn(|c| float::out(float::f(v[b][c]) - float::f(v[a][c])));
+                if let Some(d) = dsts.first() {
+                    self.write(d, l, r, sat)?;
+                }
+            }
+            return Ok(());
+        }
+        for l in lanes {
+            let s: Vec<Reg> = srcs
+                .iter()
+                .map(|op| self.read(op, l, kind))
+                .collect::<Result<_, _>>()?;
+            let arg = |i: usize| -> Result<Reg, VmError> { s.get(i).copied().ok_or_else(|| self.missing(inst)) };
+            let per = |g: &dyn Fn(usize) -> u32| -> Reg { std::array::from_fn(g) };
+            let results: Vec<Reg> = match exec {
+                Exec::F1(g) => {
+                    let a = arg(0)?;
+                    vec![per(&|c| float::out(g(f32::from_bits(a[c]))))]
+                }
+                Exec::F2(g) => {
+                    let (a, b) = (arg(0)?, arg(1)?);
+                    vec![per(&|c| float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c]))))]
+                }
+                Exec::F3(g) => {
+                    let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
+                    vec![per(&|c| {
+                        float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c]), f32::from_bits(d[c])))
+                    })]
+                }
+                Exec::FCmp(g) => {
+                    let (a, b) = (arg(0)?, arg(1)?);
+                    vec![per(&|c| mask(g(f32::from_bits(a[c]), f32::from_bits(b[c]))))]
+                }
+                Exec::Dot(n) => {
+                    let (a, b) = (arg(0)?, arg(1)?);
+                    let mut sum = 0.0f32;
+                    for c in 0..n {
+                        sum = f32::from_bits(float::out(sum + f32::from_bits(a[c]) * f32::from_bits(b[c])));
+                    }
+                    vec![[float::out(sum); 4]]
+                }
+                Exec::I1(g) => {
+                    let a = arg(0)?;
+                    vec![per(&|c| g(a[c]))]
+                }
+                Exec::I2(g) => {
+                    let (a, b) = (arg(0)?, arg(1)?);
+                    vec![per(&|c| g(a[c], b[c]))]
+                }
+                Exec::I3(g) => {
+                    let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
+                    vec![per(&|c| g(a[c], b[c], d[c]))]
+                }
+                Exec::ICmp(g) => {
+                    let (a, b) = (arg(0)?, arg(1)?);
+                    vec![per(&|c| mask(g(a[c], b[c])))]
+                }
+                Exec::Conv(_, g) => {
+                    let a = arg(0)?;
+                    vec![per(&|c| g(a[c]))]
+                }
+                Exec::Mov => vec![arg(0)?],
+                Exec::Movc => {
+                    let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
+                    vec![per(&|c| if cond[c] != 0 { a[c] } else { b[c] })]
+                }
+                Exec::Swapc => {
+                    let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
+                    vec![
+                        per(&|c| if cond[c] != 0 { b[c] } else { a[c] }),
+                        per(&|c| if cond[c] != 0 { a[c] } else { b[c] }),
+                    ]
+                }
+                Exec::Sincos => {
+                    let a = arg(0)?;
+                    vec![
+                        per(&|c| float::out(f32::from_bits(a[c]).sin())),
+                        per(&|c| float::out(f32::from_bits(a[c]).cos())),
+                    ]
+                }
+                Exec::MulWide { signed } => {
+                    let (a, b) = (arg(0)?, arg(1)?);
+                    let wide = |c: usize| -> u64 {
+                        if signed {
+                            ((a[c] as i32 as i64) * (b[c] as i32 as i64)) as u64
+                        } else {
+                            a[c] as u64 * b[c] as u64
+                        }
+                    };
+                    vec![per(&|c| (wide(c) >> 32) as u32), per(&|c| wide(c) as u32)]
+                }
+                Exec::Udiv => {
+                    let (a, b) = (arg(0)?, arg(1)?);
+                    vec![
+                        per(&|c| a[c].checked_div(b[c]).unwrap_or(u32::MAX)),
+                        per(&|c| a[c].checked_rem(b[c]).unwrap_or(a[c])),
+                    ]
+                }
+                Exec::Carry { sub } => {
+                    let (a, b) = (arg(0)?, arg(1)?);
+                    if sub {
+                        vec![per(&|c| a[c].wrapping_sub(b[c])), per(&|c| (a[c] < b[c]) as u32)]
+                    } else {
+                        vec![per(&|c| a[c].wrapping_add(b[c])), per(&|c| a[c].overflowing_add(b[c]).1 as u32)]
+                    }
+                }
+                Exec::Bfi => {
+                    let (w, o, i, b) = (arg(0)?, arg(1)?, arg(2)?, arg(3)?);
+                    vec![per(&|c| super::alu::bfi(w[c], o[c], i[c], b[c]))]
+                }
+                // Interpolation at a sample or the centroid: the quad's
+                // inputs are already the pixel-centre values.
+                Exec::Eval => vec![arg(0)?],
+                _ => return Err(self.missing(inst)),
+            };
+            for (d, r) in dsts.iter().zip(results) {
+                self.write(d, l, r, sat && info.sat)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn missing(&self, inst: &Instruction) -> VmError {
+        VmError::Malformed {
+            index: self.pc,
+            message: format!("`{}` is missing operands", inst.name()),
+        }
+    }
+
+    // ---- control flow -----------------------------------------------------
+
+    /// The test of a conditional instruction for one lane.
+    fn condition(&self, inst: &Instruction, lane: usize) -> Result<bool, VmError> {
+        let Some(src) = inst.operands.last() else {
+            return Err(self.missing(inst));
+        };
+        // `call`/`callc` have the label last; the condition comes first.
+        let src = if matches!(inst.opcode, 5) {
+            inst.operands.first().unwrap_or(src)
+        } else {
+            src
+        };
+        let v = self.read(src, lane, Kind::Bits)?[0];
+        Ok((v != 0) == inst.test_nonzero())
+    }
+
+    fn set_lanes(&mut self, from: impl Fn(LaneState) -> bool, to: LaneState) {
+        for l in self.control.lanes.iter_mut() {
+            if from(*l) {
+                *l = to;
+            }
+        }
+    }
+
+    fn innermost(&self, pred: impl Fn(&Frame) -> bool) -> Option<usize> {
+        self.control.frames.iter().rposition(pred)
+    }
+
+    fn flow(&mut self, index: usize, inst: &Instruction) -> Result<(), VmError> {
+        let depth = self.control.frames.len();
+        let next = index + 1;
+        let malformed = |m: &str| VmError::Malformed {
+            index,
+            message: m.to_string(),
+        };
+        match inst.opcode {
+            // if
+            31 => {
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                for l in lanes {
+                    if !self.condition(inst, l)? {
+                        self.control.lanes[l] = LaneState::Waiting(depth, Resume::Else);
+                    }
+                }
+                self.control.frames.push(Frame::If);
+                self.pc = if self.active_lanes().next().is_none() {
+                    self.structure.else_of[index]
+                        .or(self.structure.end_of[index])
+                        .ok_or_else(|| malformed("`if` without `endif`"))?
+                } else {
+                    next
+                };
+            }
+            // else
+            18 => {
+                let d = depth.checked_sub(1).ok_or_else(|| malformed("`else` outside `if`"))?;
+                for l in self.control.lanes.iter_mut() {
+                    *l = match *l {
+                        LaneState::Active => LaneState::Waiting(d, Resume::End),
+                        LaneState::Waiting(fd, Resume::Else) if fd == d => LaneState::Active,
+                        other => other,
+                    };
+                }
+                self.pc = if self.active_lanes().next().is_none() {
+                    self.structure.end_of[index].ok_or_else(|| malformed("`else` without `endif`"))?
+                } else {
+                    next
+                };
+            }
+            // endif
+            21 => {
+                let d = depth.checked_sub(1).ok_or_else(|| malformed("`endif` outside `if`"))?;
+                self.set_lanes(
+                    |l| matches!(l, LaneState::Waiting(fd, Resume::Else | Resume::End) if fd == d),
+                    LaneState::Active,
+                );
+                self.control.frames.pop();
+                self.pc = next;
+            }
+            // loop
+            48 => {
+                self.control.frames.push(Frame::Loop { start: index });
+                self.pc = next;
+            }
+            // endloop
+            22 => {
+                let d = depth.checked_sub(1).ok_or_else(|| malformed("`endloop` outside `loop`"))?;
+                let Some(Frame::Loop { start }) = self.control.frames.last().cloned() else {
+                    return Err(malformed("`endloop` does not close a `loop`"));
+                };
+                self.set_lanes(
+                    |l| l == LaneState::Waiting(d, Resume::Continue),
+                    LaneState::Active,
+                );
+                if self.active_lanes().next().is_some() {
+                    self.pc = start + 1;
+                } else {
+                    self.set_lanes(|l| l == LaneState::Waiting(d, Resume::Exit), LaneState::Active);
+                    self.control.frames.pop();
+                    self.pc = next;
+                }
+            }
+            // break, breakc, continue, continuec
+            2 | 3 | 7 | 8 => {
+                let is_break = matches!(inst.opcode, 2 | 3);
+                let target = if is_break {
+                    self.innermost(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }))
+                } else {
+                    self.innermost(|f| matches!(f, Frame::Loop { .. }))
+                }
+                .ok_or_else(|| malformed("`break`/`continue` outside a loop or switch"))?;
+                let resume = if is_break { Resume::Exit } else { Resume::Continue };
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                for l in lanes {
+                    if matches!(inst.opcode, 2 | 7) || self.condition(inst, l)? {
+                        self.control.lanes[l] = LaneState::Waiting(target, resume);
+                    }
+                }
+                self.pc = next;
+            }
+            // switch
+            76 => {
+                let mut selector = [0u32; LANES];
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                let src = inst.operands.first().ok_or_else(|| self.missing(inst))?;
+                for l in lanes {
+                    selector[l] = self.read(src, l, Kind::Bits)?[0];
+                    self.control.lanes[l] = LaneState::Waiting(depth, Resume::Case);
+                }
+                self.control.frames.push(Frame::Switch { open: index, selector });
+                self.pc = next;
+            }
+            // case, default
+            6 | 10 => {
+                let d = self
+                    .innermost(|f| matches!(f, Frame::Switch { .. }))
+                    .ok_or_else(|| malformed("`case` outside `switch`"))?;
+                let Frame::Switch { open, selector } = self.control.frames[d].clone() else {
+                    return Err(malformed("`case` outside `switch`"));
+                };
+                let value = inst.operands.first().and_then(|o| o.imm.first().copied());
+                let cases = &self.structure.cases[open];
+                for l in 0..LANES {
+                    if self.control.lanes[l] == LaneState::Waiting(d, Resume::Case) {
+                        let hit = match value {
+                            Some(v) => selector[l] == v,
+                            None => !cases.contains(&selector[l]),
+                        };
+                        if hit {
+                            self.control.lanes[l] = LaneState::Active;
+                        }
+                    }
+                }
+                self.pc = next;
+            }
+            // endswitch
+            23 => {
+                let d = depth.checked_sub(1).ok_or_else(|| malformed("`endswitch` outside `switch`"))?;
+                self.set_lanes(
+                    |l| matches!(l, LaneState::Waiting(fd, Resume::Exit | Resume::Case) if fd == d),
+                    LaneState::Active,
+                );
+                self.control.frames.pop();
+                self.pc = next;
+            }
+            // discard: the lane keeps running (its neighbours' derivatives
+            // need it) but its outputs are dropped.
+            13 => {
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                for l in lanes {
+                    if self.condition(inst, l)? {
+                        self.control.discarded[l] = true;
+                    }
+                }
+                self.pc = next;
+            }
+            // ret, retc
+            62 | 63 => {
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                let call = self.innermost(|f| matches!(f, Frame::Call { .. }));
+                for l in lanes {
+                    if inst.opcode == 62 || self.condition(inst, l)? {
+                        self.control.lanes[l] = match call {
+                            Some(d) => LaneState::Waiting(d, Resume::Return),
+                            None => LaneState::Retired,
+                        };
+                    }
+                }
+                self.pc = next;
+                if let Some(d) = call {
+                    let waiting_deeper = self
+                        .control
+                        .lanes
+                        .iter()
+                        .any(|l| matches!(l, LaneState::Waiting(fd, _) if *fd > d));
+                    if self.active_lanes().next().is_none() && !waiting_deeper {
+                        self.set_lanes(|l| l == LaneState::Waiting(d, Resume::Return), LaneState::Active);
+                        let Frame::Call { ret } = self.control.frames[d] else {
+                            return Err(malformed("bad call frame"));
+                        };
+                        self.control.frames.truncate(d);
+                        self.pc = ret;
+                    }
+                } else if self.active_lanes().next().is_none()
+                    && !self.control.lanes.iter().any(|l| matches!(l, LaneState::Waiting(..)))
+                {
+                    self.control.finished = true;
+                }
+                if call.is_none() && matches!(inst.opcode, 62) && depth == 0 {
+                    self.control.finished = true;
+                }
+            }
+            // call, callc
+            4 | 5 => {
+                let label = inst
+                    .operands
+                    .last()
+                    .and_then(|o| o.reg())
+                    .ok_or_else(|| self.missing(inst))?;
+                let at = self
+                    .structure
+                    .label(label)
+                    .ok_or_else(|| malformed("call to a label that does not exist"))?;
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                for l in lanes {
+                    if inst.opcode == 5 && !self.condition(inst, l)? {
+                        self.control.lanes[l] = LaneState::Waiting(depth, Resume::Return);
+                    }
+                }
+                self.control.frames.push(Frame::Call { ret: next });
+                if self.active_lanes().next().is_none() {
+                    self.set_lanes(|l| l == LaneState::Waiting(depth, Resume::Return), LaneState::Active);
+                    self.control.frames.pop();
+                    self.pc = next;
+                } else {
+                    self.pc = at + 1;
+                }
+            }
+            120 => {
+                return Err(VmError::Unsupported {
+                    index,
+                    mnemonic: inst.name().to_string(),
+                    reason: "interface calls (class linkage) are not emulated".to_string(),
+                });
+            }
+            _ => self.pc = next,
+        }
+        Ok(())
+    }
+
+    fn texture(&mut self, index: usize, inst: &Instruction) -> Result<(), VmError> {
+        super::sampling::execute(self, index, inst)
+    }
+
+    pub(super) fn resources(&self) -> &Resources {
+        &self.resources
+    }
+}
+
+fn mask(b: bool) -> u32 {
+    if b { u32::MAX } else { 0 }
+}
+
+/// The lanes a derivative subtracts for `lane` (b − a). Coarse derivatives
+/// use the quad's top row / left column for every lane; fine ones the
+/// lane's own row or column.
+fn derivative_pair(lane: usize, x: bool, fine: bool) -> (usize, usize) {
+    match (x, fine) {
+        (true, false) => (0, 1),
+        (false, false) => (0, 2),
+        (true, true) => {
+            let row = lane / 2 * 2;
+            (row, row + 1)
+        }
+        (false, true) => {
+            let col = lane % 2;
+            (col, col + 2)
+        }
+    }
+}

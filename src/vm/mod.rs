@@ -1,0 +1,38 @@
+//! The `vm` layer: the reference emulator. It executes the IR directly
+//! (never the GLSL) with D3D11's arithmetic rules, pixel shaders as 2x2
+//! quads in lockstep, and a CPU texture unit. The debugger steps it and the
+//! harness compares the GPU against it, so it defines "correct".
+
+pub mod alu;
+pub mod float;
+pub mod machine;
+pub mod sampling;
+pub mod state;
+pub mod structure;
+
+pub use machine::{Change, DEFAULT_BUDGET, Event, LaneState, Machine};
+pub use state::{LANES, Loc, Reg, Setup, State};
+
+use thiserror::Error;
+
+/// Why a run stopped with an error. `index` is the instruction's position
+/// in the program (as listed by `disasm`, counting declarations).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum VmError {
+    #[error("instruction {index} (`{mnemonic}`): {reason}")]
+    Unsupported {
+        index: usize,
+        mnemonic: String,
+        reason: String,
+    },
+    #[error("instruction budget of {limit} exceeded at instruction {index}: an endless loop?")]
+    Budget { limit: usize, index: usize },
+    #[error("instruction {index}: {message}")]
+    Malformed { index: usize, message: String },
+    #[error("instruction {index}: {message}")]
+    Operand { index: usize, message: String },
+}
+
+/// Textures and samplers bound by register (`t#`, `s#`).
+#[derive(Debug, Clone, Default)]
+pub struct Resources {}

@@ -1,0 +1,115 @@
+//! The block structure of a program, computed once: which `else`/`endif`
+//! belongs to which `if`, loop bounds, switch cases, subroutine labels.
+//! Control flow then jumps by table lookup instead of scanning.
+
+use super::VmError;
+use crate::dxbc::ir::{Index, Program};
+
+#[derive(Debug, Clone, Default)]
+pub struct Structure {
+    /// For `if`: its `else`, if any.
+    pub else_of: Vec<Option<usize>>,
+    /// For `if`/`else`/`loop`/`switch`: the closing instruction.
+    pub end_of: Vec<Option<usize>>,
+    /// For `endloop`: its `loop`.
+    pub loop_of: Vec<Option<usize>>,
+    /// For `switch`: every `case` value (the `default` is implied by the rest).
+    pub cases: Vec<Vec<u32>>,
+    /// Label number → instruction index of the `label`.
+    pub labels: Vec<(u32, usize)>,
+    /// Index of the first executable instruction (after the declarations).
+    pub entry: usize,
+}
+
+impl Structure {
+    pub fn of(program: &Program) -> Result<Structure, VmError> {
+        let n = program.instructions.len();
+        let mut s = Structure {
+            else_of: vec![None; n],
+            end_of: vec![None; n],
+            loop_of: vec![None; n],
+            cases: vec![Vec::new(); n],
+            labels: Vec::new(),
+            entry: 0,
+        };
+        // (opening instruction, kind) stack.
+        let mut stack: Vec<(usize, u16)> = Vec::new();
+        let malformed = |index: usize, msg: &str| VmError::Malformed {
+            index,
+            message: msg.to_string(),
+        };
+        let mut entry = None;
+        for (i, inst) in program.instructions.iter().enumerate() {
+            let info = inst.info();
+            if entry.is_none()
+                && !info.is_decl()
+                && inst.custom.is_none()
+                && info.class != crate::dxbc::opcodes::Class::Decl
+            {
+                entry = Some(i);
+            }
+            match inst.opcode {
+                31 | 48 | 76 => stack.push((i, inst.opcode)),
+                18 => match stack.last() {
+                    Some(&(open, 31)) => {
+                        s.else_of[open] = Some(i);
+                        s.end_of[i] = None;
+                    }
+                    _ => return Err(malformed(i, "`else` without `if`")),
+                },
+                21 => match stack.pop() {
+                    Some((open, 31)) => {
+                        s.end_of[open] = Some(i);
+                        if let Some(e) = s.else_of[open] {
+                            s.end_of[e] = Some(i);
+                        }
+                    }
+                    _ => return Err(malformed(i, "`endif` without `if`")),
+                },
+                22 => match stack.pop() {
+                    Some((open, 48)) => {
+                        s.end_of[open] = Some(i);
+                        s.loop_of[i] = Some(open);
+                    }
+                    _ => return Err(malformed(i, "`endloop` without `loop`")),
+                },
+                23 => match stack.pop() {
+                    Some((open, 76)) => s.end_of[open] = Some(i),
+                    _ => return Err(malformed(i, "`endswitch` without `switch`")),
+                },
+                6 => {
+                    let Some(&(open, 76)) = stack.iter().rev().find(|(_, k)| *k == 76) else {
+                        return Err(malformed(i, "`case` outside `switch`"));
+                    };
+                    let value = inst
+                        .operands
+                        .first()
+                        .and_then(|o| o.imm.first().copied())
+                        .ok_or_else(|| malformed(i, "`case` without a value"))?;
+                    s.cases[open].push(value);
+                }
+                44 => {
+                    let id = inst
+                        .operands
+                        .first()
+                        .and_then(|o| match o.indices.first() {
+                            Some(Index::Imm32(v)) => Some(*v),
+                            _ => None,
+                        })
+                        .ok_or_else(|| malformed(i, "`label` without a number"))?;
+                    s.labels.push((id, i));
+                }
+                _ => {}
+            }
+        }
+        if let Some(&(open, _)) = stack.last() {
+            return Err(malformed(open, "block is never closed"));
+        }
+        s.entry = entry.unwrap_or(n);
+        Ok(s)
+    }
+
+    pub fn label(&self, id: u32) -> Option<usize> {
+        self.labels.iter().find(|(l, _)| *l == id).map(|(_, i)| *i)
+    }
+}
