@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
+use dxbc_dbg::vm;
 
 #[derive(Parser)]
 #[command(
@@ -38,6 +39,21 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Run a shader on the reference emulator for the quad holding a pixel and
+    /// print every executed instruction with the components it changed.
+    Trace {
+        /// A .dxbc container or .asm source.
+        file: PathBuf,
+        /// The pixel whose quad is run (pixel shaders), e.g. `--pixel 10,4`.
+        #[arg(long, value_parser = parse_pixel, default_value = "0,0")]
+        pixel: (u32, u32),
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Read the shader even if its container checksum does not match.
+        #[arg(long)]
+        no_verify: bool,
+    },
     /// Summarise a shader: chunks, resources, constant buffers, signatures, instruction counts.
     Info {
         file: PathBuf,
@@ -47,8 +63,25 @@ enum Command {
     },
 }
 
+fn parse_pixel(s: &str) -> Result<(u32, u32), String> {
+    let (x, y) = s.split_once(',').ok_or("expected X,Y")?;
+    let n = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{v}` is not a pixel coordinate"))
+    };
+    Ok((n(x)?, n(y)?))
+}
+
+/// Reads a shader from a container, or assembles it when the file is text.
 fn load(path: &Path, no_verify: bool) -> Result<Shader> {
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let mut bytes =
+        std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    if path.extension().is_some_and(|e| e == "asm") {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        bytes = dxbc::asm::assemble(&text)
+            .map_err(|e| anyhow::anyhow!(e.in_file(&path.display().to_string())))?;
+    }
     let mut shader = Shader::parse(
         &bytes,
         ParseOptions {
@@ -86,6 +119,36 @@ fn run(cli: Cli) -> Result<()> {
                 .map_err(|e| anyhow::anyhow!(e.in_file(&file.display().to_string())))?;
             std::fs::write(&output, bytes)
                 .with_context(|| format!("{}: cannot write", output.display()))?;
+        }
+        Command::Trace {
+            file,
+            pixel,
+            json,
+            no_verify,
+        } => {
+            let shader = load(&file, no_verify)?;
+            let choice = vm::defaults::PixelChoice {
+                x: pixel.0,
+                y: pixel.1,
+                ..Default::default()
+            };
+            let setup = vm::defaults::default_setup(&shader, choice);
+            let style = shader.style();
+            let mut machine = vm::Machine::new(
+                std::rc::Rc::new(shader.program),
+                setup,
+                vm::Resources::default(),
+            )
+            .with_context(|| file.display().to_string())?;
+            let trace = vm::trace::record(&mut machine, style);
+            if json {
+                print!("{}", vm::trace::json(&trace, &machine));
+            } else {
+                print!("{}", vm::trace::text(&trace, &machine));
+            }
+            if let Err(e) = trace.outcome {
+                return Err(anyhow::anyhow!("{}: {e}", file.display()));
+            }
         }
         Command::Info { file, no_verify } => {
             let shader = load(&file, no_verify)?;

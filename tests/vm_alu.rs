@@ -10,8 +10,12 @@ use dxbc_dbg::vm::{LaneState, Loc, Machine, Resources, Setup, VmError};
 /// Assembles `body` as a pixel shader and runs it to the end for a quad
 /// whose lane `l` has `v0 = inputs[l]`.
 fn run(body: &str, inputs: [[u32; 4]; 4]) -> Machine {
-    let text = format!("ps_5_0\ndcl_input_ps constant v0.xyzw\ndcl_output o0.xyzw\ndcl_output o1.xyzw\ndcl_temps 4\n{body}\nret\n");
-    let program = asm::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}")).program;
+    let text = format!(
+        "ps_5_0\ndcl_input_ps constant v0.xyzw\ndcl_output o0.xyzw\ndcl_output o1.xyzw\ndcl_temps 4\n{body}\nret\n"
+    );
+    let program = asm::parse(&text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+        .program;
     let mut setup = Setup::empty();
     for (l, v) in inputs.iter().enumerate() {
         setup.inputs[l] = vec![*v];
@@ -115,7 +119,10 @@ fn integer_comparisons_and_bit_ops() {
     assert_eq!(out(&m, 0, 0), [u32::MAX, 0, 0x56, 0x1234_ff78]);
     let o1 = out(&m, 0, 1);
     assert_eq!(o1[..3], [16, 31, 0x8000_0000]);
-    assert_eq!(o1[3], 5, "swapc with a false condition keeps the first source");
+    assert_eq!(
+        o1[3], 5,
+        "swapc with a false condition keeps the first source"
+    );
 }
 
 #[test]
@@ -138,7 +145,9 @@ fn divergent_if_else_runs_each_lane_down_its_branch() {
         "and r0.x, v0.x, l(1)\nif_nz r0.x\n  mov o0.x, l(10)\nelse\n  mov o0.x, l(20)\nendif\nmov o0.y, l(30)",
         lanes([0, 1, 2, 3]),
     );
-    let got: Vec<[u32; 2]> = (0..4).map(|l| [out(&m, l, 0)[0], out(&m, l, 0)[1]]).collect();
+    let got: Vec<[u32; 2]> = (0..4)
+        .map(|l| [out(&m, l, 0)[0], out(&m, l, 0)[1]])
+        .collect();
     assert_eq!(got, [[20, 30], [10, 30], [20, 30], [10, 30]]);
 }
 
@@ -149,7 +158,10 @@ fn loops_break_per_lane() {
         "mov r0.x, l(0)\nloop\n  uge r0.y, r0.x, v0.x\n  breakc_nz r0.y\n  iadd r0.x, r0.x, l(1)\nendloop\nmov o0.x, r0.x",
         lanes([0, 3, 1, 7]),
     );
-    assert_eq!((0..4).map(|l| out(&m, l, 0)[0]).collect::<Vec<_>>(), [0, 3, 1, 7]);
+    assert_eq!(
+        (0..4).map(|l| out(&m, l, 0)[0]).collect::<Vec<_>>(),
+        [0, 3, 1, 7]
+    );
 }
 
 #[test]
@@ -158,7 +170,10 @@ fn continue_skips_the_rest_of_an_iteration() {
         "mov r0.xy, l(0,0,0,0)\nloop\n  uge r0.z, r0.x, l(4)\n  breakc_nz r0.z\n  iadd r0.x, r0.x, l(1)\n  ieq r0.w, r0.x, v0.x\n  continuec_nz r0.w\n  iadd r0.y, r0.y, l(1)\nendloop\nmov o0.x, r0.y",
         lanes([2, 9, 2, 9]),
     );
-    assert_eq!((0..4).map(|l| out(&m, l, 0)[0]).collect::<Vec<_>>(), [3, 4, 3, 4]);
+    assert_eq!(
+        (0..4).map(|l| out(&m, l, 0)[0]).collect::<Vec<_>>(),
+        [3, 4, 3, 4]
+    );
 }
 
 #[test]
@@ -167,7 +182,10 @@ fn switch_falls_through_and_takes_default() {
         "mov o0.x, l(0)\nswitch v0.x\n  case l(1)\n  iadd o0.x, o0.x, l(1)\n  case l(2)\n  iadd o0.x, o0.x, l(10)\n  break\n  default\n  mov o0.x, l(100)\n  break\nendswitch",
         lanes([1, 2, 5, 1]),
     );
-    assert_eq!((0..4).map(|l| out(&m, l, 0)[0]).collect::<Vec<_>>(), [11, 10, 100, 11]);
+    assert_eq!(
+        (0..4).map(|l| out(&m, l, 0)[0]).collect::<Vec<_>>(),
+        [11, 10, 100, 11]
+    );
 }
 
 #[test]
@@ -176,7 +194,10 @@ fn ret_inside_a_branch_retires_only_those_lanes() {
         "mov o0.x, l(1)\nif_nz v0.x\n  ret\nendif\nmov o0.x, l(2)",
         lanes([0, 1, 0, 1]),
     );
-    assert_eq!((0..4).map(|l| out(&m, l, 0)[0]).collect::<Vec<_>>(), [2, 1, 2, 1]);
+    assert_eq!(
+        (0..4).map(|l| out(&m, l, 0)[0]).collect::<Vec<_>>(),
+        [2, 1, 2, 1]
+    );
     assert!(m.lane_states().iter().all(|s| *s == LaneState::Retired));
 }
 
@@ -205,7 +226,10 @@ fn stepping_back_restores_every_register() {
     let mut m = Machine::new(program, Setup::empty(), Resources::default()).expect("machine");
     let initial = m.state.clone();
     let steps = m.run_to_end().expect("runs");
-    assert_eq!(f32::from_bits(m.state.lanes[0].get(Loc::Output(0)).unwrap()[0]), 128.0);
+    assert_eq!(
+        f32::from_bits(m.state.lanes[0].get(Loc::Output(0)).unwrap()[0]),
+        128.0
+    );
     for _ in 0..steps {
         assert!(m.step_back());
     }

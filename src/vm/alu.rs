@@ -42,14 +42,21 @@ pub enum Exec {
     Swapc,
     Sincos,
     /// `imul`/`umul`: high and low halves of the 64-bit product.
-    MulWide { signed: bool },
+    MulWide {
+        signed: bool,
+    },
     /// `udiv`: quotient and remainder.
     Udiv,
     /// `uaddc`/`usubb`: result and carry/borrow.
-    Carry { sub: bool },
+    Carry {
+        sub: bool,
+    },
     /// `bfi` (four sources).
     Bfi,
-    Deriv { x: bool, fine: bool },
+    Deriv {
+        x: bool,
+        fine: bool,
+    },
     /// Handled by the control-flow code.
     Flow,
     /// Handled by the texture glue.
@@ -223,12 +230,30 @@ pub fn exec_of(opcode: u16) -> Exec {
         85 => I2(ushr),
         86 => Conv(Kind::Int, |b| out(b as f32)),
         87 => I2(|a, b| a ^ b),
-        11 => Deriv { x: true, fine: false },
-        12 => Deriv { x: false, fine: false },
-        122 => Deriv { x: true, fine: false },
-        123 => Deriv { x: true, fine: true },
-        124 => Deriv { x: false, fine: false },
-        125 => Deriv { x: false, fine: true },
+        11 => Deriv {
+            x: true,
+            fine: false,
+        },
+        12 => Deriv {
+            x: false,
+            fine: false,
+        },
+        122 => Deriv {
+            x: true,
+            fine: false,
+        },
+        123 => Deriv {
+            x: true,
+            fine: true,
+        },
+        124 => Deriv {
+            x: false,
+            fine: false,
+        },
+        125 => Deriv {
+            x: false,
+            fine: true,
+        },
         129 => F1(float::rcp),
         130 => Conv(Kind::Float, |b| float::f32_to_f16(f(b))),
         131 => Conv(Kind::Int, float::f16_to_f32),
@@ -250,7 +275,9 @@ pub fn exec_of(opcode: u16) -> Exec {
         45 | 46 | 61 | 69..=74 | 108..=111 | 121 | 126..=128 => Texture,
         88..=106 | 113..=116 | 143..=162 | 206 => Nop,
         19 | 20 | 117..=119 => Unsupported("stream output (geometry shaders) is not emulated"),
-        163..=190 => Unsupported("UAVs, raw/structured buffers, shared memory and atomics are not emulated"),
+        163..=190 => {
+            Unsupported("UAVs, raw/structured buffers, shared memory and atomics are not emulated")
+        }
         191..=202 | 210..=212 | 214..=217 => Unsupported("double precision is not emulated"),
         219..=234 => Unsupported("tiled-resource feedback instructions are not emulated"),
         _ => Unsupported("this instruction is not emulated"),

@@ -104,7 +104,11 @@ pub fn exp(x: f32) -> f32 {
 pub fn frc(x: f32) -> f32 {
     let r = x - x.floor();
     // Tiny negative inputs round up to exactly 1.0; keep the result below 1.
-    if r >= 1.0 { f32::from_bits(0x3f7f_ffff) } else { r }
+    if r >= 1.0 {
+        f32::from_bits(0x3f7f_ffff)
+    } else {
+        r
+    }
 }
 
 /// `round_ne`: to nearest, ties to even.
@@ -153,12 +157,20 @@ pub fn f32_to_f16(x: f32) -> u32 {
         let half = m >> shift;
         let rem = m & ((1 << shift) - 1);
         let mid = 1 << (shift - 1);
-        let rounded = if rem > mid || (rem == mid && half & 1 != 0) { half + 1 } else { half };
+        let rounded = if rem > mid || (rem == mid && half & 1 != 0) {
+            half + 1
+        } else {
+            half
+        };
         return sign | rounded;
     }
     let half = ((e as u32) << 10) | (man >> 13);
     let rem = man & 0x1fff;
-    let rounded = if rem > 0x1000 || (rem == 0x1000 && half & 1 != 0) { half + 1 } else { half };
+    let rounded = if rem > 0x1000 || (rem == 0x1000 && half & 1 != 0) {
+        half + 1
+    } else {
+        half
+    };
     sign | rounded
 }
 
@@ -238,7 +250,10 @@ mod tests {
         for v in [0.0f32, 1.0, -2.5, 65504.0, 0.000_061_035_156, 1.0e-7] {
             let h = f32_to_f16(v);
             let back = f32::from_bits(f16_to_f32(h));
-            assert!((back - v).abs() <= v.abs() * 1e-3 + 6e-8, "{v} -> {h:#x} -> {back}");
+            assert!(
+                (back - v).abs() <= v.abs() * 1e-3 + 6e-8,
+                "{v} -> {h:#x} -> {back}"
+            );
         }
         assert_eq!(f32_to_f16(1.0), 0x3c00);
         assert_eq!(f32_to_f16(f32::INFINITY), 0x7c00);

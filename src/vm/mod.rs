@@ -4,11 +4,13 @@
 //! harness compares the GPU against it, so it defines "correct".
 
 pub mod alu;
+pub mod defaults;
 pub mod float;
 pub mod machine;
 pub mod sampling;
 pub mod state;
 pub mod structure;
+pub mod trace;
 
 pub use machine::{Change, DEFAULT_BUDGET, Event, LaneState, Machine};
 pub use state::{LANES, Loc, Reg, Setup, State};

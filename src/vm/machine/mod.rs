@@ -3,6 +3,8 @@
 //! divergent control flow, and an undo log so stepping back costs what
 //! stepping forward did.
 
+mod flow;
+
 use std::rc::Rc;
 
 use super::alu::{Exec, Kind, exec_of};
@@ -39,7 +41,7 @@ pub enum LaneState {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Frame {
+pub(super) enum Frame {
     If,
     Loop { start: usize },
     Switch { open: usize, selector: [u32; LANES] },
@@ -96,7 +98,11 @@ pub struct Machine {
 pub const DEFAULT_BUDGET: usize = 1_000_000;
 
 impl Machine {
-    pub fn new(program: Rc<Program>, setup: Setup, resources: Resources) -> Result<Machine, VmError> {
+    pub fn new(
+        program: Rc<Program>,
+        setup: Setup,
+        resources: Resources,
+    ) -> Result<Machine, VmError> {
         let structure = Structure::of(&program)?;
         let state = State::new(&program, &setup);
         let mut lanes = [LaneState::Active; LANES];
@@ -165,7 +171,10 @@ impl Machine {
 
     /// Components the last step changed.
     pub fn changes(&self) -> &[Change] {
-        self.history.last().map(|u| u.writes.as_slice()).unwrap_or(&[])
+        self.history
+            .last()
+            .map(|u| u.writes.as_slice())
+            .unwrap_or(&[])
     }
 
     /// Index of the instruction the last step ran.
@@ -277,7 +286,9 @@ impl Machine {
             Index::Imm64(v) => *v as u32,
             Index::Relative(r) => self.read(r, lane, Kind::Bits)?[0],
             Index::Imm32Relative(v, r) => v.wrapping_add(self.read(r, lane, Kind::Bits)?[0]),
-            Index::Imm64Relative(v, r) => (*v as u32).wrapping_add(self.read(r, lane, Kind::Bits)?[0]),
+            Index::Imm64Relative(v, r) => {
+                (*v as u32).wrapping_add(self.read(r, lane, Kind::Bits)?[0])
+            }
         })
     }
 
@@ -304,15 +315,15 @@ impl Machine {
             OperandType::TEMP => row(l.temps.get(i[0] as usize)),
             OperandType::INPUT => row(self.state.inputs[lane].get(i[0] as usize)),
             OperandType::OUTPUT => row(l.outputs.get(i[0] as usize)),
-            OperandType::INDEXABLE_TEMP => {
-                row(l.indexable.get(i[0] as usize).and_then(|x| x.get(i[1] as usize)))
-            }
-            OperandType::CONSTANT_BUFFER => row(
-                self.state
-                    .constant_buffers
-                    .get(i[0] as usize)
-                    .and_then(|cb| cb.get(i[1] as usize)),
-            ),
+            OperandType::INDEXABLE_TEMP => row(l
+                .indexable
+                .get(i[0] as usize)
+                .and_then(|x| x.get(i[1] as usize))),
+            OperandType::CONSTANT_BUFFER => row(self
+                .state
+                .constant_buffers
+                .get(i[0] as usize)
+                .and_then(|cb| cb.get(i[1] as usize))),
             OperandType::IMMEDIATE_CONSTANT_BUFFER => row(self.state.icb.get(i[0] as usize)),
             OperandType::INPUT_PRIMITIVEID => [self.setup.primitive_id; 4],
             OperandType::INPUT_COVERAGE_MASK => [self.setup.coverage[lane]; 4],
@@ -342,7 +353,11 @@ impl Machine {
             _ => raw,
         };
         Ok(v.map(|b| {
-            let b = if kind == Kind::Float { float::flush(b) } else { b };
+            let b = if kind == Kind::Float {
+                float::flush(b)
+            } else {
+                b
+            };
             match (kind, op.modifier) {
                 (_, Modifier::None) => b,
                 (Kind::Int, Modifier::Neg) => b.wrapping_neg(),
@@ -386,7 +401,13 @@ impl Machine {
     }
 
     /// Writes `value` through destination `op` for `lane`, recording changes.
-    pub(super) fn write(&mut self, op: &Operand, lane: usize, value: Reg, saturate: bool) -> Result<(), VmError> {
+    pub(super) fn write(
+        &mut self,
+        op: &Operand,
+        lane: usize,
+        value: Reg,
+        saturate: bool,
+    ) -> Result<(), VmError> {
         let Some((loc, mask)) = self.target(op, lane)? else {
             return Ok(());
         };
@@ -450,7 +471,9 @@ impl Machine {
                 .iter()
                 .map(|op| self.read(op, l, kind))
                 .collect::<Result<_, _>>()?;
-            let arg = |i: usize| -> Result<Reg, VmError> { s.get(i).copied().ok_or_else(|| self.missing(inst)) };
+            let arg = |i: usize| -> Result<Reg, VmError> {
+                s.get(i).copied().ok_or_else(|| self.missing(inst))
+            };
             let per = |g: &dyn Fn(usize) -> u32| -> Reg { std::array::from_fn(g) };
             let results: Vec<Reg> = match exec {
                 Exec::F1(g) => {
@@ -459,23 +482,33 @@ impl Machine {
                 }
                 Exec::F2(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    vec![per(&|c| float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c]))))]
+                    vec![per(&|c| {
+                        float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
+                    })]
                 }
                 Exec::F3(g) => {
                     let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
                     vec![per(&|c| {
-                        float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c]), f32::from_bits(d[c])))
+                        float::out(g(
+                            f32::from_bits(a[c]),
+                            f32::from_bits(b[c]),
+                            f32::from_bits(d[c]),
+                        ))
                     })]
                 }
                 Exec::FCmp(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    vec![per(&|c| mask(g(f32::from_bits(a[c]), f32::from_bits(b[c]))))]
+                    vec![per(&|c| {
+                        mask(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
+                    })]
                 }
                 Exec::Dot(n) => {
                     let (a, b) = (arg(0)?, arg(1)?);
                     let mut sum = 0.0f32;
                     for c in 0..n {
-                        sum = f32::from_bits(float::out(sum + f32::from_bits(a[c]) * f32::from_bits(b[c])));
+                        sum = f32::from_bits(float::out(
+                            sum + f32::from_bits(a[c]) * f32::from_bits(b[c]),
+                        ));
                     }
                     vec![[float::out(sum); 4]]
                 }
@@ -539,9 +572,15 @@ impl Machine {
                 Exec::Carry { sub } => {
                     let (a, b) = (arg(0)?, arg(1)?);
                     if sub {
-                        vec![per(&|c| a[c].wrapping_sub(b[c])), per(&|c| (a[c] < b[c]) as u32)]
+                        vec![
+                            per(&|c| a[c].wrapping_sub(b[c])),
+                            per(&|c| (a[c] < b[c]) as u32),
+                        ]
                     } else {
-                        vec![per(&|c| a[c].wrapping_add(b[c])), per(&|c| a[c].overflowing_add(b[c]).1 as u32)]
+                        vec![
+                            per(&|c| a[c].wrapping_add(b[c])),
+                            per(&|c| a[c].overflowing_add(b[c]).1 as u32),
+                        ]
                     }
                 }
                 Exec::Bfi => {
@@ -565,257 +604,6 @@ impl Machine {
             index: self.pc,
             message: format!("`{}` is missing operands", inst.name()),
         }
-    }
-
-    // ---- control flow -----------------------------------------------------
-
-    /// The test of a conditional instruction for one lane.
-    fn condition(&self, inst: &Instruction, lane: usize) -> Result<bool, VmError> {
-        let Some(src) = inst.operands.last() else {
-            return Err(self.missing(inst));
-        };
-        // `call`/`callc` have the label last; the condition comes first.
-        let src = if matches!(inst.opcode, 5) {
-            inst.operands.first().unwrap_or(src)
-        } else {
-            src
-        };
-        let v = self.read(src, lane, Kind::Bits)?[0];
-        Ok((v != 0) == inst.test_nonzero())
-    }
-
-    fn set_lanes(&mut self, from: impl Fn(LaneState) -> bool, to: LaneState) {
-        for l in self.control.lanes.iter_mut() {
-            if from(*l) {
-                *l = to;
-            }
-        }
-    }
-
-    fn innermost(&self, pred: impl Fn(&Frame) -> bool) -> Option<usize> {
-        self.control.frames.iter().rposition(pred)
-    }
-
-    fn flow(&mut self, index: usize, inst: &Instruction) -> Result<(), VmError> {
-        let depth = self.control.frames.len();
-        let next = index + 1;
-        let malformed = |m: &str| VmError::Malformed {
-            index,
-            message: m.to_string(),
-        };
-        match inst.opcode {
-            // if
-            31 => {
-                let lanes: Vec<usize> = self.active_lanes().collect();
-                for l in lanes {
-                    if !self.condition(inst, l)? {
-                        self.control.lanes[l] = LaneState::Waiting(depth, Resume::Else);
-                    }
-                }
-                self.control.frames.push(Frame::If);
-                self.pc = if self.active_lanes().next().is_none() {
-                    self.structure.else_of[index]
-                        .or(self.structure.end_of[index])
-                        .ok_or_else(|| malformed("`if` without `endif`"))?
-                } else {
-                    next
-                };
-            }
-            // else
-            18 => {
-                let d = depth.checked_sub(1).ok_or_else(|| malformed("`else` outside `if`"))?;
-                for l in self.control.lanes.iter_mut() {
-                    *l = match *l {
-                        LaneState::Active => LaneState::Waiting(d, Resume::End),
-                        LaneState::Waiting(fd, Resume::Else) if fd == d => LaneState::Active,
-                        other => other,
-                    };
-                }
-                self.pc = if self.active_lanes().next().is_none() {
-                    self.structure.end_of[index].ok_or_else(|| malformed("`else` without `endif`"))?
-                } else {
-                    next
-                };
-            }
-            // endif
-            21 => {
-                let d = depth.checked_sub(1).ok_or_else(|| malformed("`endif` outside `if`"))?;
-                self.set_lanes(
-                    |l| matches!(l, LaneState::Waiting(fd, Resume::Else | Resume::End) if fd == d),
-                    LaneState::Active,
-                );
-                self.control.frames.pop();
-                self.pc = next;
-            }
-            // loop
-            48 => {
-                self.control.frames.push(Frame::Loop { start: index });
-                self.pc = next;
-            }
-            // endloop
-            22 => {
-                let d = depth.checked_sub(1).ok_or_else(|| malformed("`endloop` outside `loop`"))?;
-                let Some(Frame::Loop { start }) = self.control.frames.last().cloned() else {
-                    return Err(malformed("`endloop` does not close a `loop`"));
-                };
-                self.set_lanes(
-                    |l| l == LaneState::Waiting(d, Resume::Continue),
-                    LaneState::Active,
-                );
-                if self.active_lanes().next().is_some() {
-                    self.pc = start + 1;
-                } else {
-                    self.set_lanes(|l| l == LaneState::Waiting(d, Resume::Exit), LaneState::Active);
-                    self.control.frames.pop();
-                    self.pc = next;
-                }
-            }
-            // break, breakc, continue, continuec
-            2 | 3 | 7 | 8 => {
-                let is_break = matches!(inst.opcode, 2 | 3);
-                let target = if is_break {
-                    self.innermost(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }))
-                } else {
-                    self.innermost(|f| matches!(f, Frame::Loop { .. }))
-                }
-                .ok_or_else(|| malformed("`break`/`continue` outside a loop or switch"))?;
-                let resume = if is_break { Resume::Exit } else { Resume::Continue };
-                let lanes: Vec<usize> = self.active_lanes().collect();
-                for l in lanes {
-                    if matches!(inst.opcode, 2 | 7) || self.condition(inst, l)? {
-                        self.control.lanes[l] = LaneState::Waiting(target, resume);
-                    }
-                }
-                self.pc = next;
-            }
-            // switch
-            76 => {
-                let mut selector = [0u32; LANES];
-                let lanes: Vec<usize> = self.active_lanes().collect();
-                let src = inst.operands.first().ok_or_else(|| self.missing(inst))?;
-                for l in lanes {
-                    selector[l] = self.read(src, l, Kind::Bits)?[0];
-                    self.control.lanes[l] = LaneState::Waiting(depth, Resume::Case);
-                }
-                self.control.frames.push(Frame::Switch { open: index, selector });
-                self.pc = next;
-            }
-            // case, default
-            6 | 10 => {
-                let d = self
-                    .innermost(|f| matches!(f, Frame::Switch { .. }))
-                    .ok_or_else(|| malformed("`case` outside `switch`"))?;
-                let Frame::Switch { open, selector } = self.control.frames[d].clone() else {
-                    return Err(malformed("`case` outside `switch`"));
-                };
-                let value = inst.operands.first().and_then(|o| o.imm.first().copied());
-                let cases = &self.structure.cases[open];
-                for l in 0..LANES {
-                    if self.control.lanes[l] == LaneState::Waiting(d, Resume::Case) {
-                        let hit = match value {
-                            Some(v) => selector[l] == v,
-                            None => !cases.contains(&selector[l]),
-                        };
-                        if hit {
-                            self.control.lanes[l] = LaneState::Active;
-                        }
-                    }
-                }
-                self.pc = next;
-            }
-            // endswitch
-            23 => {
-                let d = depth.checked_sub(1).ok_or_else(|| malformed("`endswitch` outside `switch`"))?;
-                self.set_lanes(
-                    |l| matches!(l, LaneState::Waiting(fd, Resume::Exit | Resume::Case) if fd == d),
-                    LaneState::Active,
-                );
-                self.control.frames.pop();
-                self.pc = next;
-            }
-            // discard: the lane keeps running (its neighbours' derivatives
-            // need it) but its outputs are dropped.
-            13 => {
-                let lanes: Vec<usize> = self.active_lanes().collect();
-                for l in lanes {
-                    if self.condition(inst, l)? {
-                        self.control.discarded[l] = true;
-                    }
-                }
-                self.pc = next;
-            }
-            // ret, retc
-            62 | 63 => {
-                let lanes: Vec<usize> = self.active_lanes().collect();
-                let call = self.innermost(|f| matches!(f, Frame::Call { .. }));
-                for l in lanes {
-                    if inst.opcode == 62 || self.condition(inst, l)? {
-                        self.control.lanes[l] = match call {
-                            Some(d) => LaneState::Waiting(d, Resume::Return),
-                            None => LaneState::Retired,
-                        };
-                    }
-                }
-                self.pc = next;
-                if let Some(d) = call {
-                    let waiting_deeper = self
-                        .control
-                        .lanes
-                        .iter()
-                        .any(|l| matches!(l, LaneState::Waiting(fd, _) if *fd > d));
-                    if self.active_lanes().next().is_none() && !waiting_deeper {
-                        self.set_lanes(|l| l == LaneState::Waiting(d, Resume::Return), LaneState::Active);
-                        let Frame::Call { ret } = self.control.frames[d] else {
-                            return Err(malformed("bad call frame"));
-                        };
-                        self.control.frames.truncate(d);
-                        self.pc = ret;
-                    }
-                } else if self.active_lanes().next().is_none()
-                    && !self.control.lanes.iter().any(|l| matches!(l, LaneState::Waiting(..)))
-                {
-                    self.control.finished = true;
-                }
-                if call.is_none() && matches!(inst.opcode, 62) && depth == 0 {
-                    self.control.finished = true;
-                }
-            }
-            // call, callc
-            4 | 5 => {
-                let label = inst
-                    .operands
-                    .last()
-                    .and_then(|o| o.reg())
-                    .ok_or_else(|| self.missing(inst))?;
-                let at = self
-                    .structure
-                    .label(label)
-                    .ok_or_else(|| malformed("call to a label that does not exist"))?;
-                let lanes: Vec<usize> = self.active_lanes().collect();
-                for l in lanes {
-                    if inst.opcode == 5 && !self.condition(inst, l)? {
-                        self.control.lanes[l] = LaneState::Waiting(depth, Resume::Return);
-                    }
-                }
-                self.control.frames.push(Frame::Call { ret: next });
-                if self.active_lanes().next().is_none() {
-                    self.set_lanes(|l| l == LaneState::Waiting(depth, Resume::Return), LaneState::Active);
-                    self.control.frames.pop();
-                    self.pc = next;
-                } else {
-                    self.pc = at + 1;
-                }
-            }
-            120 => {
-                return Err(VmError::Unsupported {
-                    index,
-                    mnemonic: inst.name().to_string(),
-                    reason: "interface calls (class linkage) are not emulated".to_string(),
-                });
-            }
-            _ => self.pc = next,
-        }
-        Ok(())
     }
 
     fn texture(&mut self, index: usize, inst: &Instruction) -> Result<(), VmError> {

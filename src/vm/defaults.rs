@@ -1,0 +1,173 @@
+//! Inputs for running any shader at once, without a case file: the
+//! documented defaults (`docs/emulator.md`). A pixel shader runs for the 2x2
+//! quad holding the chosen pixel of a `width`x`height` target; each input
+//! gets values that vary across the target so stepping shows something.
+
+use super::state::{LANES, Reg, Setup};
+use crate::dxbc::Shader;
+use crate::dxbc::ir::{DeclKind, OperandType, Program, ShaderKind};
+use crate::dxbc::opcodes::code;
+use crate::dxbc::signature::SignatureKind;
+
+/// The pixel (and its quad) a pixel shader is run for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PixelChoice {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Default for PixelChoice {
+    fn default() -> Self {
+        PixelChoice {
+            x: 0,
+            y: 0,
+            width: 64,
+            height: 64,
+        }
+    }
+}
+
+impl PixelChoice {
+    /// The lane of the quad that holds the chosen pixel.
+    pub fn lane(&self) -> usize {
+        (self.x & 1) as usize + 2 * (self.y & 1) as usize
+    }
+
+    /// Pixel coordinates of each lane of the quad.
+    pub fn lane_pixels(&self) -> [(u32, u32); LANES] {
+        let (qx, qy) = (self.x & !1, self.y & !1);
+        [(qx, qy), (qx + 1, qy), (qx, qy + 1), (qx + 1, qy + 1)]
+    }
+}
+
+const F1: u32 = 0x3f80_0000;
+
+fn f(v: f32) -> u32 {
+    v.to_bits()
+}
+
+/// D3D_NAME values the defaults treat specially.
+const SV_POSITION: u32 = 1;
+const SV_VERTEX_ID: u32 = 6;
+const SV_PRIMITIVE_ID: u32 = 7;
+const SV_INSTANCE_ID: u32 = 8;
+const SV_IS_FRONT_FACE: u32 = 9;
+
+/// Inputs for `shader`: signature-driven when it has an input signature,
+/// declaration-driven otherwise.
+pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
+    let program = &shader.program;
+    let mut setup = Setup::empty();
+    // Which registers exist and, where known, their system value and type.
+    let mut regs: Vec<(u32, u32, u32)> = Vec::new(); // (register, sv, component type)
+    if let Some(sig) = shader
+        .signatures
+        .iter()
+        .find(|s| s.kind == SignatureKind::Input)
+    {
+        for e in &sig.elements {
+            if e.register != u32::MAX {
+                regs.push((e.register, e.system_value, e.component_type));
+            }
+        }
+    }
+    for inst in &program.instructions {
+        let is_input = matches!(
+            inst.opcode,
+            code::DCL_INPUT
+                | code::DCL_INPUT_PS
+                | code::DCL_INPUT_SGV
+                | code::DCL_INPUT_SIV
+                | code::DCL_INPUT_PS_SGV
+                | code::DCL_INPUT_PS_SIV
+        );
+        let Some(op) = inst.operands.first().filter(|_| is_input) else {
+            continue;
+        };
+        if op.ty != OperandType::INPUT || op.indices.len() != 1 {
+            continue;
+        }
+        let Some(r) = op.reg() else { continue };
+        if !regs.iter().any(|(reg, _, _)| *reg == r) {
+            let sv = match inst.decl {
+                DeclKind::SystemValue(v) => v,
+                _ => 0,
+            };
+            regs.push((r, sv, 3));
+        }
+    }
+    let count = regs
+        .iter()
+        .map(|(r, _, _)| r + 1)
+        .max()
+        .unwrap_or(0)
+        .min(64) as usize;
+    let lane_pixels = pixel.lane_pixels();
+    for lane in 0..LANES {
+        let mut v: Vec<Reg> = vec![[0; 4]; count];
+        for &(r, sv, ty) in &regs {
+            let Some(slot) = v.get_mut(r as usize) else {
+                continue;
+            };
+            *slot = match program.kind {
+                ShaderKind::Pixel => pixel_input(sv, ty, lane_pixels[lane], pixel),
+                _ => vertex_input(sv, ty, r, lane),
+            };
+        }
+        setup.inputs[lane] = v;
+    }
+    setup.constant_buffers = constant_buffers(program);
+    setup
+}
+
+fn pixel_input(sv: u32, ty: u32, (px, py): (u32, u32), p: PixelChoice) -> Reg {
+    let (cx, cy) = (px as f32 + 0.5, py as f32 + 0.5);
+    match sv {
+        SV_POSITION => [f(cx), f(cy), f(0.5), F1],
+        SV_IS_FRONT_FACE => [u32::MAX; 4],
+        SV_PRIMITIVE_ID => [0; 4],
+        _ if ty == 1 || ty == 2 => [px, py, 0, 1],
+        _ => [
+            f(cx / p.width.max(1) as f32),
+            f(cy / p.height.max(1) as f32),
+            0,
+            F1,
+        ],
+    }
+}
+
+/// A vertex shader's four lanes are the corners of a full-screen quad.
+fn vertex_input(sv: u32, ty: u32, register: u32, lane: usize) -> Reg {
+    let (u, v) = ((lane & 1) as f32, (lane >> 1) as f32);
+    match sv {
+        SV_VERTEX_ID => [lane as u32; 4],
+        SV_INSTANCE_ID => [0; 4],
+        _ if ty == 1 || ty == 2 => [lane as u32, 0, 0, 1],
+        _ if register == 0 => [f(u * 2.0 - 1.0), f(1.0 - v * 2.0), f(0.5), F1],
+        _ => [f(u), f(v), 0, F1],
+    }
+}
+
+/// Every declared constant buffer, zero-filled at its declared size.
+fn constant_buffers(program: &Program) -> Vec<Vec<Reg>> {
+    let mut cbs: Vec<Vec<Reg>> = Vec::new();
+    for inst in &program.instructions {
+        if inst.opcode != code::DCL_CONSTANT_BUFFER {
+            continue;
+        }
+        let Some(op) = inst.operands.first() else {
+            continue;
+        };
+        let (Some(slot), Some(size)) = (op.reg(), op.indices.get(1).and_then(|i| i.imm())) else {
+            continue;
+        };
+        let slot = slot.min(15) as usize;
+        if cbs.len() <= slot {
+            cbs.resize(slot + 1, Vec::new());
+        }
+        cbs[slot] = vec![[0; 4]; size.min(4096) as usize];
+    }
+    cbs
+}

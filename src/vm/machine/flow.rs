@@ -1,0 +1,290 @@
+//! Control flow for a quad: each lane either runs or waits on a block
+//! frame (`if`, `loop`, `switch`, `call`) with the place it resumes, so
+//! `break`, `continue`, `ret` and `discard` inside nested blocks resume
+//! exactly where D3D resumes them.
+
+use super::{Frame, LaneState, Machine, Resume};
+use crate::dxbc::ir::Instruction;
+use crate::vm::VmError;
+use crate::vm::alu::Kind;
+use crate::vm::state::LANES;
+
+impl Machine {
+    /// The test of a conditional instruction for one lane.
+    fn condition(&self, inst: &Instruction, lane: usize) -> Result<bool, VmError> {
+        let Some(src) = inst.operands.last() else {
+            return Err(self.missing(inst));
+        };
+        // `call`/`callc` have the label last; the condition comes first.
+        let src = if matches!(inst.opcode, 5) {
+            inst.operands.first().unwrap_or(src)
+        } else {
+            src
+        };
+        let v = self.read(src, lane, Kind::Bits)?[0];
+        Ok((v != 0) == inst.test_nonzero())
+    }
+
+    fn set_lanes(&mut self, from: impl Fn(LaneState) -> bool, to: LaneState) {
+        for l in self.control.lanes.iter_mut() {
+            if from(*l) {
+                *l = to;
+            }
+        }
+    }
+
+    fn innermost(&self, pred: impl Fn(&Frame) -> bool) -> Option<usize> {
+        self.control.frames.iter().rposition(pred)
+    }
+
+    pub(super) fn flow(&mut self, index: usize, inst: &Instruction) -> Result<(), VmError> {
+        let depth = self.control.frames.len();
+        let next = index + 1;
+        let malformed = |m: &str| VmError::Malformed {
+            index,
+            message: m.to_string(),
+        };
+        match inst.opcode {
+            // if
+            31 => {
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                for l in lanes {
+                    if !self.condition(inst, l)? {
+                        self.control.lanes[l] = LaneState::Waiting(depth, Resume::Else);
+                    }
+                }
+                self.control.frames.push(Frame::If);
+                self.pc = if self.active_lanes().next().is_none() {
+                    self.structure.else_of[index]
+                        .or(self.structure.end_of[index])
+                        .ok_or_else(|| malformed("`if` without `endif`"))?
+                } else {
+                    next
+                };
+            }
+            // else
+            18 => {
+                let d = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| malformed("`else` outside `if`"))?;
+                for l in self.control.lanes.iter_mut() {
+                    *l = match *l {
+                        LaneState::Active => LaneState::Waiting(d, Resume::End),
+                        LaneState::Waiting(fd, Resume::Else) if fd == d => LaneState::Active,
+                        other => other,
+                    };
+                }
+                self.pc = if self.active_lanes().next().is_none() {
+                    self.structure.end_of[index]
+                        .ok_or_else(|| malformed("`else` without `endif`"))?
+                } else {
+                    next
+                };
+            }
+            // endif
+            21 => {
+                let d = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| malformed("`endif` outside `if`"))?;
+                self.set_lanes(
+                    |l| matches!(l, LaneState::Waiting(fd, Resume::Else | Resume::End) if fd == d),
+                    LaneState::Active,
+                );
+                self.control.frames.pop();
+                self.pc = next;
+            }
+            // loop
+            48 => {
+                self.control.frames.push(Frame::Loop { start: index });
+                self.pc = next;
+            }
+            // endloop
+            22 => {
+                let d = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| malformed("`endloop` outside `loop`"))?;
+                let Some(Frame::Loop { start }) = self.control.frames.last().cloned() else {
+                    return Err(malformed("`endloop` does not close a `loop`"));
+                };
+                self.set_lanes(
+                    |l| l == LaneState::Waiting(d, Resume::Continue),
+                    LaneState::Active,
+                );
+                if self.active_lanes().next().is_some() {
+                    self.pc = start + 1;
+                } else {
+                    self.set_lanes(
+                        |l| l == LaneState::Waiting(d, Resume::Exit),
+                        LaneState::Active,
+                    );
+                    self.control.frames.pop();
+                    self.pc = next;
+                }
+            }
+            // break, breakc, continue, continuec
+            2 | 3 | 7 | 8 => {
+                let is_break = matches!(inst.opcode, 2 | 3);
+                let target = if is_break {
+                    self.innermost(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }))
+                } else {
+                    self.innermost(|f| matches!(f, Frame::Loop { .. }))
+                }
+                .ok_or_else(|| malformed("`break`/`continue` outside a loop or switch"))?;
+                let resume = if is_break {
+                    Resume::Exit
+                } else {
+                    Resume::Continue
+                };
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                for l in lanes {
+                    if matches!(inst.opcode, 2 | 7) || self.condition(inst, l)? {
+                        self.control.lanes[l] = LaneState::Waiting(target, resume);
+                    }
+                }
+                self.pc = next;
+            }
+            // switch
+            76 => {
+                let mut selector = [0u32; LANES];
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                let src = inst.operands.first().ok_or_else(|| self.missing(inst))?;
+                for l in lanes {
+                    selector[l] = self.read(src, l, Kind::Bits)?[0];
+                    self.control.lanes[l] = LaneState::Waiting(depth, Resume::Case);
+                }
+                self.control.frames.push(Frame::Switch {
+                    open: index,
+                    selector,
+                });
+                self.pc = next;
+            }
+            // case, default
+            6 | 10 => {
+                let d = self
+                    .innermost(|f| matches!(f, Frame::Switch { .. }))
+                    .ok_or_else(|| malformed("`case` outside `switch`"))?;
+                let Frame::Switch { open, selector } = self.control.frames[d].clone() else {
+                    return Err(malformed("`case` outside `switch`"));
+                };
+                let value = inst.operands.first().and_then(|o| o.imm.first().copied());
+                let cases = &self.structure.cases[open];
+                for l in 0..LANES {
+                    if self.control.lanes[l] == LaneState::Waiting(d, Resume::Case) {
+                        let hit = match value {
+                            Some(v) => selector[l] == v,
+                            None => !cases.contains(&selector[l]),
+                        };
+                        if hit {
+                            self.control.lanes[l] = LaneState::Active;
+                        }
+                    }
+                }
+                self.pc = next;
+            }
+            // endswitch
+            23 => {
+                let d = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| malformed("`endswitch` outside `switch`"))?;
+                self.set_lanes(
+                    |l| matches!(l, LaneState::Waiting(fd, Resume::Exit | Resume::Case) if fd == d),
+                    LaneState::Active,
+                );
+                self.control.frames.pop();
+                self.pc = next;
+            }
+            // discard: the lane keeps running (its neighbours' derivatives
+            // need it) but its outputs are dropped.
+            13 => {
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                for l in lanes {
+                    if self.condition(inst, l)? {
+                        self.control.discarded[l] = true;
+                    }
+                }
+                self.pc = next;
+            }
+            // ret, retc
+            62 | 63 => {
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                let call = self.innermost(|f| matches!(f, Frame::Call { .. }));
+                for l in lanes {
+                    if inst.opcode == 62 || self.condition(inst, l)? {
+                        self.control.lanes[l] = match call {
+                            Some(d) => LaneState::Waiting(d, Resume::Return),
+                            None => LaneState::Retired,
+                        };
+                    }
+                }
+                self.pc = next;
+                if let Some(d) = call {
+                    let waiting_deeper = self
+                        .control
+                        .lanes
+                        .iter()
+                        .any(|l| matches!(l, LaneState::Waiting(fd, _) if *fd > d));
+                    if self.active_lanes().next().is_none() && !waiting_deeper {
+                        self.set_lanes(
+                            |l| l == LaneState::Waiting(d, Resume::Return),
+                            LaneState::Active,
+                        );
+                        let Frame::Call { ret } = self.control.frames[d] else {
+                            return Err(malformed("bad call frame"));
+                        };
+                        self.control.frames.truncate(d);
+                        self.pc = ret;
+                    }
+                } else if self.active_lanes().next().is_none()
+                    && !self
+                        .control
+                        .lanes
+                        .iter()
+                        .any(|l| matches!(l, LaneState::Waiting(..)))
+                {
+                    self.control.finished = true;
+                }
+                if call.is_none() && matches!(inst.opcode, 62) && depth == 0 {
+                    self.control.finished = true;
+                }
+            }
+            // call, callc
+            4 | 5 => {
+                let label = inst
+                    .operands
+                    .last()
+                    .and_then(|o| o.reg())
+                    .ok_or_else(|| self.missing(inst))?;
+                let at = self
+                    .structure
+                    .label(label)
+                    .ok_or_else(|| malformed("call to a label that does not exist"))?;
+                let lanes: Vec<usize> = self.active_lanes().collect();
+                for l in lanes {
+                    if inst.opcode == 5 && !self.condition(inst, l)? {
+                        self.control.lanes[l] = LaneState::Waiting(depth, Resume::Return);
+                    }
+                }
+                self.control.frames.push(Frame::Call { ret: next });
+                if self.active_lanes().next().is_none() {
+                    self.set_lanes(
+                        |l| l == LaneState::Waiting(depth, Resume::Return),
+                        LaneState::Active,
+                    );
+                    self.control.frames.pop();
+                    self.pc = next;
+                } else {
+                    self.pc = at + 1;
+                }
+            }
+            120 => {
+                return Err(VmError::Unsupported {
+                    index,
+                    mnemonic: inst.name().to_string(),
+                    reason: "interface calls (class linkage) are not emulated".to_string(),
+                });
+            }
+            _ => self.pc = next,
+        }
+        Ok(())
+    }
+}
