@@ -47,7 +47,8 @@ impl Machine {
         match inst.opcode {
             // if
             31 => {
-                let lanes: Vec<usize> = self.active_lanes().collect();
+                let running = self.execution_mask();
+                let lanes = (0..LANES).filter(|&l| running[l]);
                 for l in lanes {
                     if !self.condition(inst, l)? {
                         self.control.lanes[l] = LaneState::Waiting(depth, Resume::Else);
@@ -135,7 +136,8 @@ impl Machine {
                 } else {
                     Resume::Continue
                 };
-                let lanes: Vec<usize> = self.active_lanes().collect();
+                let running = self.execution_mask();
+                let lanes = (0..LANES).filter(|&l| running[l]);
                 for l in lanes {
                     if matches!(inst.opcode, 2 | 7) || self.condition(inst, l)? {
                         self.control.lanes[l] = LaneState::Waiting(target, resume);
@@ -146,7 +148,8 @@ impl Machine {
             // switch
             76 => {
                 let mut selector = [0u32; LANES];
-                let lanes: Vec<usize> = self.active_lanes().collect();
+                let running = self.execution_mask();
+                let lanes = (0..LANES).filter(|&l| running[l]);
                 let src = inst.operands.first().ok_or_else(|| self.missing(inst))?;
                 for l in lanes {
                     selector[l] = self.read(src, l, Kind::Bits)?[0];
@@ -196,7 +199,8 @@ impl Machine {
             // discard: the lane keeps running (its neighbours' derivatives
             // need it) but its outputs are dropped.
             13 => {
-                let lanes: Vec<usize> = self.active_lanes().collect();
+                let running = self.execution_mask();
+                let lanes = (0..LANES).filter(|&l| running[l]);
                 for l in lanes {
                     if self.condition(inst, l)? {
                         self.control.discarded[l] = true;
@@ -206,7 +210,8 @@ impl Machine {
             }
             // ret, retc
             62 | 63 => {
-                let lanes: Vec<usize> = self.active_lanes().collect();
+                let running = self.execution_mask();
+                let lanes = (0..LANES).filter(|&l| running[l]);
                 let call = self.innermost(|f| matches!(f, Frame::Call { .. }));
                 for l in lanes {
                     if inst.opcode == 62 || self.condition(inst, l)? {
@@ -258,7 +263,8 @@ impl Machine {
                     .structure
                     .label(label)
                     .ok_or_else(|| malformed("call to a label that does not exist"))?;
-                let lanes: Vec<usize> = self.active_lanes().collect();
+                let running = self.execution_mask();
+                let lanes = (0..LANES).filter(|&l| running[l]);
                 for l in lanes {
                     if inst.opcode == 5 && !self.condition(inst, l)? {
                         self.control.lanes[l] = LaneState::Waiting(depth, Resume::Return);

@@ -92,6 +92,10 @@ pub struct Machine {
     history: Vec<Undo>,
     writes: Vec<Change>,
     budget: usize,
+    /// Instructions executed so far (for the budget).
+    executed: usize,
+    /// Keep the undo log (stepping back). Off for rendering whole frames.
+    recording: bool,
 }
 
 /// Default limit on executed instructions before a run is called endless.
@@ -127,7 +131,15 @@ impl Machine {
             history: Vec::new(),
             writes: Vec::new(),
             budget: DEFAULT_BUDGET,
+            executed: 0,
+            recording: true,
         })
+    }
+
+    /// Turns the undo log off (or on): rendering a frame needs no stepping
+    /// back, and skipping the log is several times faster.
+    pub fn set_recording(&mut self, on: bool) {
+        self.recording = on;
     }
 
     pub fn set_budget(&mut self, budget: usize) {
@@ -188,17 +200,16 @@ impl Machine {
             self.control.finished = true;
             return Ok(Event::Finished);
         }
-        if self.history.len() >= self.budget {
+        if self.executed >= self.budget {
             return Err(VmError::Budget {
                 limit: self.budget,
                 index: self.pc,
             });
         }
         let index = self.pc;
-        let saved = Control {
-            frames: self.control.frames.clone(),
-            ..self.control.clone()
-        };
+        // The control state is small (a few frames); it is saved whole so a
+        // failed step and stepping back can restore it.
+        let saved = self.recording.then(|| self.control.clone());
         self.writes.clear();
         let program = Rc::clone(&self.program);
         let inst = &program.instructions[index];
@@ -217,20 +228,25 @@ impl Machine {
             exec => self.alu(index, inst, exec).map(|_| self.pc += 1),
         };
         if let Err(e) = result {
-            // Leave the machine where it was.
-            self.undo_writes();
-            self.control = saved;
-            self.pc = index;
+            // Leave the machine where it was (when it keeps a log to do so).
+            if let Some(saved) = saved {
+                self.undo_writes();
+                self.control = saved;
+                self.pc = index;
+            }
             return Err(e);
         }
         if self.control.lanes.iter().all(|l| *l == LaneState::Retired) {
             self.control.finished = true;
         }
-        self.history.push(Undo {
-            pc: index,
-            control: saved,
-            writes: std::mem::take(&mut self.writes),
-        });
+        self.executed += 1;
+        if let Some(control) = saved {
+            self.history.push(Undo {
+                pc: index,
+                control,
+                writes: std::mem::take(&mut self.writes),
+            });
+        }
         Ok(Event::Executed { index })
     }
 
@@ -254,6 +270,7 @@ impl Machine {
         }
         self.pc = undo.pc;
         self.control = undo.control;
+        self.executed -= 1;
         true
     }
 
@@ -264,9 +281,9 @@ impl Machine {
 
     /// Runs until the shader finishes; returns the number of steps taken.
     pub fn run_to_end(&mut self) -> Result<usize, VmError> {
-        let start = self.history.len();
+        let start = self.executed;
         while self.step()? != Event::Finished {}
-        Ok(self.history.len() - start)
+        Ok(self.executed - start)
     }
 
     /// Runs until instruction `index` is next (or the shader finishes).
@@ -422,7 +439,7 @@ impl Machine {
             }
             let comp = if scalar { 0 } else { c };
             if let Some(slot) = self.state.lanes[lane].component_mut(loc, comp) {
-                if *slot != v {
+                if *slot != v && self.recording {
                     self.writes.push(Change {
                         loc,
                         lane,
@@ -430,8 +447,8 @@ impl Machine {
                         old: *slot,
                         new: v,
                     });
-                    *slot = v;
                 }
+                *slot = v;
             }
         }
         Ok(())
@@ -449,7 +466,8 @@ impl Machine {
         let (dsts, srcs) = inst.operands.split_at(ndst);
         let kind = exec.kind();
         let sat = inst.controls & (1 << 13) != 0;
-        let lanes: Vec<usize> = self.active_lanes().collect();
+        let running = self.execution_mask();
+        let lanes = (0..LANES).filter(|&l| running[l]);
         // Derivatives read every lane of the quad, active or not.
         if let Exec::Deriv { x, fine } = exec {
             let src = srcs.first().ok_or_else(|| self.missing(inst))?;
@@ -457,7 +475,7 @@ impl Machine {
             for (l, slot) in v.iter_mut().enumerate() {
                 *slot = self.read(src, l, Kind::Float)?;
             }
-            for &l in &lanes {
+            for l in lanes {
                 let (a, b) = derivative_pair(l, x, fine);
                 let r = std::array::from_fn(|c| float::out(float::f(v[b][c]) - float::f(v[a][c])));
                 if let Some(d) = dsts.first() {
@@ -467,28 +485,28 @@ impl Machine {
             return Ok(());
         }
         for l in lanes {
-            let s: Vec<Reg> = srcs
-                .iter()
-                .map(|op| self.read(op, l, kind))
-                .collect::<Result<_, _>>()?;
+            let mut s: smallvec::SmallVec<[Reg; 5]> = smallvec::SmallVec::new();
+            for op in srcs {
+                s.push(self.read(op, l, kind)?);
+            }
             let arg = |i: usize| -> Result<Reg, VmError> {
                 s.get(i).copied().ok_or_else(|| self.missing(inst))
             };
             let per = |g: &dyn Fn(usize) -> u32| -> Reg { std::array::from_fn(g) };
-            let results: Vec<Reg> = match exec {
+            let results: smallvec::SmallVec<[Reg; 2]> = match exec {
                 Exec::F1(g) => {
                     let a = arg(0)?;
-                    vec![per(&|c| float::out(g(f32::from_bits(a[c]))))]
+                    smallvec::smallvec![per(&|c| float::out(g(f32::from_bits(a[c]))))]
                 }
                 Exec::F2(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    vec![per(&|c| {
+                    smallvec::smallvec![per(&|c| {
                         float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
                     })]
                 }
                 Exec::F3(g) => {
                     let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
-                    vec![per(&|c| {
+                    smallvec::smallvec![per(&|c| {
                         float::out(g(
                             f32::from_bits(a[c]),
                             f32::from_bits(b[c]),
@@ -498,7 +516,7 @@ impl Machine {
                 }
                 Exec::FCmp(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    vec![per(&|c| {
+                    smallvec::smallvec![per(&|c| {
                         mask(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
                     })]
                 }
@@ -510,43 +528,43 @@ impl Machine {
                             sum + f32::from_bits(a[c]) * f32::from_bits(b[c]),
                         ));
                     }
-                    vec![[float::out(sum); 4]]
+                    smallvec::smallvec![[float::out(sum); 4]]
                 }
                 Exec::I1(g) => {
                     let a = arg(0)?;
-                    vec![per(&|c| g(a[c]))]
+                    smallvec::smallvec![per(&|c| g(a[c]))]
                 }
                 Exec::I2(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    vec![per(&|c| g(a[c], b[c]))]
+                    smallvec::smallvec![per(&|c| g(a[c], b[c]))]
                 }
                 Exec::I3(g) => {
                     let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
-                    vec![per(&|c| g(a[c], b[c], d[c]))]
+                    smallvec::smallvec![per(&|c| g(a[c], b[c], d[c]))]
                 }
                 Exec::ICmp(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    vec![per(&|c| mask(g(a[c], b[c])))]
+                    smallvec::smallvec![per(&|c| mask(g(a[c], b[c])))]
                 }
                 Exec::Conv(_, g) => {
                     let a = arg(0)?;
-                    vec![per(&|c| g(a[c]))]
+                    smallvec::smallvec![per(&|c| g(a[c]))]
                 }
-                Exec::Mov => vec![arg(0)?],
+                Exec::Mov => smallvec::smallvec![arg(0)?],
                 Exec::Movc => {
                     let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
-                    vec![per(&|c| if cond[c] != 0 { a[c] } else { b[c] })]
+                    smallvec::smallvec![per(&|c| if cond[c] != 0 { a[c] } else { b[c] })]
                 }
                 Exec::Swapc => {
                     let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
-                    vec![
+                    smallvec::smallvec![
                         per(&|c| if cond[c] != 0 { b[c] } else { a[c] }),
                         per(&|c| if cond[c] != 0 { a[c] } else { b[c] }),
                     ]
                 }
                 Exec::Sincos => {
                     let a = arg(0)?;
-                    vec![
+                    smallvec::smallvec![
                         per(&|c| float::out(f32::from_bits(a[c]).sin())),
                         per(&|c| float::out(f32::from_bits(a[c]).cos())),
                     ]
@@ -560,11 +578,11 @@ impl Machine {
                             a[c] as u64 * b[c] as u64
                         }
                     };
-                    vec![per(&|c| (wide(c) >> 32) as u32), per(&|c| wide(c) as u32)]
+                    smallvec::smallvec![per(&|c| (wide(c) >> 32) as u32), per(&|c| wide(c) as u32)]
                 }
                 Exec::Udiv => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    vec![
+                    smallvec::smallvec![
                         per(&|c| a[c].checked_div(b[c]).unwrap_or(u32::MAX)),
                         per(&|c| a[c].checked_rem(b[c]).unwrap_or(a[c])),
                     ]
@@ -572,12 +590,12 @@ impl Machine {
                 Exec::Carry { sub } => {
                     let (a, b) = (arg(0)?, arg(1)?);
                     if sub {
-                        vec![
+                        smallvec::smallvec![
                             per(&|c| a[c].wrapping_sub(b[c])),
                             per(&|c| (a[c] < b[c]) as u32),
                         ]
                     } else {
-                        vec![
+                        smallvec::smallvec![
                             per(&|c| a[c].wrapping_add(b[c])),
                             per(&|c| a[c].overflowing_add(b[c]).1 as u32),
                         ]
@@ -585,11 +603,11 @@ impl Machine {
                 }
                 Exec::Bfi => {
                     let (w, o, i, b) = (arg(0)?, arg(1)?, arg(2)?, arg(3)?);
-                    vec![per(&|c| super::alu::bfi(w[c], o[c], i[c], b[c]))]
+                    smallvec::smallvec![per(&|c| super::alu::bfi(w[c], o[c], i[c], b[c]))]
                 }
                 // Interpolation at a sample or the centroid: the quad's
                 // inputs are already the pixel-centre values.
-                Exec::Eval => vec![arg(0)?],
+                Exec::Eval => smallvec::smallvec![arg(0)?],
                 _ => return Err(self.missing(inst)),
             };
             for (d, r) in dsts.iter().zip(results) {
