@@ -309,7 +309,15 @@ impl Machine {
         })
     }
 
+    #[inline]
     fn indices(&self, op: &Operand, lane: usize) -> Result<[u32; 3], VmError> {
+        // Most operands are `r3`, `cb0[4]`: plain immediates.
+        match op.indices.as_slice() {
+            [] => return Ok([0; 3]),
+            [Index::Imm32(a)] => return Ok([*a, 0, 0]),
+            [Index::Imm32(a), Index::Imm32(b)] => return Ok([*a, *b, 0]),
+            _ => {}
+        }
         let mut out = [0; 3];
         for (i, idx) in op.indices.iter().take(3).enumerate() {
             out[i] = self.index_value(idx, lane)?;
@@ -369,22 +377,20 @@ impl Machine {
             Selection::Select1(c) => [raw[c as usize & 3]; 4],
             _ => raw,
         };
-        Ok(v.map(|b| {
-            let b = if kind == Kind::Float {
-                float::flush(b)
-            } else {
-                b
-            };
-            match (kind, op.modifier) {
-                (_, Modifier::None) => b,
-                (Kind::Int, Modifier::Neg) => b.wrapping_neg(),
-                (Kind::Int, Modifier::Abs) => (b as i32).wrapping_abs() as u32,
-                (Kind::Int, Modifier::AbsNeg) => (b as i32).wrapping_abs().wrapping_neg() as u32,
-                (_, Modifier::Neg) => b ^ 0x8000_0000,
-                (_, Modifier::Abs) => b & 0x7fff_ffff,
-                (_, Modifier::AbsNeg) => b | 0x8000_0000,
+        let flush = kind == Kind::Float;
+        let m = |b: u32| if flush { float::flush(b) } else { b };
+        // The modifier is decided once per operand, not per component.
+        Ok(match (kind, op.modifier) {
+            (_, Modifier::None) => v.map(m),
+            (Kind::Int, Modifier::Neg) => v.map(|b| b.wrapping_neg()),
+            (Kind::Int, Modifier::Abs) => v.map(|b| (b as i32).wrapping_abs() as u32),
+            (Kind::Int, Modifier::AbsNeg) => {
+                v.map(|b| (b as i32).wrapping_abs().wrapping_neg() as u32)
             }
-        }))
+            (_, Modifier::Neg) => v.map(|b| m(b) ^ 0x8000_0000),
+            (_, Modifier::Abs) => v.map(|b| m(b) & 0x7fff_ffff),
+            (_, Modifier::AbsNeg) => v.map(|b| m(b) | 0x8000_0000),
+        })
     }
 
     /// Where a destination operand writes, and its write mask.
@@ -492,21 +498,23 @@ impl Machine {
             let arg = |i: usize| -> Result<Reg, VmError> {
                 s.get(i).copied().ok_or_else(|| self.missing(inst))
             };
-            let per = |g: &dyn Fn(usize) -> u32| -> Reg { std::array::from_fn(g) };
+            fn per(g: impl Fn(usize) -> u32) -> Reg {
+                [g(0), g(1), g(2), g(3)]
+            }
             let results: smallvec::SmallVec<[Reg; 2]> = match exec {
                 Exec::F1(g) => {
                     let a = arg(0)?;
-                    smallvec::smallvec![per(&|c| float::out(g(f32::from_bits(a[c]))))]
+                    smallvec::smallvec![per(|c| float::out(g(f32::from_bits(a[c]))))]
                 }
                 Exec::F2(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    smallvec::smallvec![per(&|c| {
+                    smallvec::smallvec![per(|c| {
                         float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
                     })]
                 }
                 Exec::F3(g) => {
                     let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
-                    smallvec::smallvec![per(&|c| {
+                    smallvec::smallvec![per(|c| {
                         float::out(g(
                             f32::from_bits(a[c]),
                             f32::from_bits(b[c]),
@@ -516,7 +524,7 @@ impl Machine {
                 }
                 Exec::FCmp(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    smallvec::smallvec![per(&|c| {
+                    smallvec::smallvec![per(|c| {
                         mask(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
                     })]
                 }
@@ -532,41 +540,41 @@ impl Machine {
                 }
                 Exec::I1(g) => {
                     let a = arg(0)?;
-                    smallvec::smallvec![per(&|c| g(a[c]))]
+                    smallvec::smallvec![per(|c| g(a[c]))]
                 }
                 Exec::I2(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    smallvec::smallvec![per(&|c| g(a[c], b[c]))]
+                    smallvec::smallvec![per(|c| g(a[c], b[c]))]
                 }
                 Exec::I3(g) => {
                     let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
-                    smallvec::smallvec![per(&|c| g(a[c], b[c], d[c]))]
+                    smallvec::smallvec![per(|c| g(a[c], b[c], d[c]))]
                 }
                 Exec::ICmp(g) => {
                     let (a, b) = (arg(0)?, arg(1)?);
-                    smallvec::smallvec![per(&|c| mask(g(a[c], b[c])))]
+                    smallvec::smallvec![per(|c| mask(g(a[c], b[c])))]
                 }
                 Exec::Conv(_, g) => {
                     let a = arg(0)?;
-                    smallvec::smallvec![per(&|c| g(a[c]))]
+                    smallvec::smallvec![per(|c| g(a[c]))]
                 }
                 Exec::Mov => smallvec::smallvec![arg(0)?],
                 Exec::Movc => {
                     let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
-                    smallvec::smallvec![per(&|c| if cond[c] != 0 { a[c] } else { b[c] })]
+                    smallvec::smallvec![per(|c| if cond[c] != 0 { a[c] } else { b[c] })]
                 }
                 Exec::Swapc => {
                     let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
                     smallvec::smallvec![
-                        per(&|c| if cond[c] != 0 { b[c] } else { a[c] }),
-                        per(&|c| if cond[c] != 0 { a[c] } else { b[c] }),
+                        per(|c| if cond[c] != 0 { b[c] } else { a[c] }),
+                        per(|c| if cond[c] != 0 { a[c] } else { b[c] }),
                     ]
                 }
                 Exec::Sincos => {
                     let a = arg(0)?;
                     smallvec::smallvec![
-                        per(&|c| float::out(f32::from_bits(a[c]).sin())),
-                        per(&|c| float::out(f32::from_bits(a[c]).cos())),
+                        per(|c| float::out(f32::from_bits(a[c]).sin())),
+                        per(|c| float::out(f32::from_bits(a[c]).cos())),
                     ]
                 }
                 Exec::MulWide { signed } => {
@@ -578,32 +586,32 @@ impl Machine {
                             a[c] as u64 * b[c] as u64
                         }
                     };
-                    smallvec::smallvec![per(&|c| (wide(c) >> 32) as u32), per(&|c| wide(c) as u32)]
+                    smallvec::smallvec![per(|c| (wide(c) >> 32) as u32), per(|c| wide(c) as u32)]
                 }
                 Exec::Udiv => {
                     let (a, b) = (arg(0)?, arg(1)?);
                     smallvec::smallvec![
-                        per(&|c| a[c].checked_div(b[c]).unwrap_or(u32::MAX)),
-                        per(&|c| a[c].checked_rem(b[c]).unwrap_or(a[c])),
+                        per(|c| a[c].checked_div(b[c]).unwrap_or(u32::MAX)),
+                        per(|c| a[c].checked_rem(b[c]).unwrap_or(a[c])),
                     ]
                 }
                 Exec::Carry { sub } => {
                     let (a, b) = (arg(0)?, arg(1)?);
                     if sub {
                         smallvec::smallvec![
-                            per(&|c| a[c].wrapping_sub(b[c])),
-                            per(&|c| (a[c] < b[c]) as u32),
+                            per(|c| a[c].wrapping_sub(b[c])),
+                            per(|c| (a[c] < b[c]) as u32),
                         ]
                     } else {
                         smallvec::smallvec![
-                            per(&|c| a[c].wrapping_add(b[c])),
-                            per(&|c| a[c].overflowing_add(b[c]).1 as u32),
+                            per(|c| a[c].wrapping_add(b[c])),
+                            per(|c| a[c].overflowing_add(b[c]).1 as u32),
                         ]
                     }
                 }
                 Exec::Bfi => {
                     let (w, o, i, b) = (arg(0)?, arg(1)?, arg(2)?, arg(3)?);
-                    smallvec::smallvec![per(&|c| super::alu::bfi(w[c], o[c], i[c], b[c]))]
+                    smallvec::smallvec![per(|c| super::alu::bfi(w[c], o[c], i[c], b[c]))]
                 }
                 // Interpolation at a sample or the centroid: the quad's
                 // inputs are already the pixel-centre values.
