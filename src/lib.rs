@@ -4,3 +4,4 @@
 //! every other layer consumes.
 
 pub mod dxbc;
+pub mod vm;
