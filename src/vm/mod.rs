@@ -10,6 +10,7 @@ pub mod machine;
 pub mod sampling;
 pub mod state;
 pub mod structure;
+pub mod texture;
 pub mod trace;
 
 pub use machine::{Change, DEFAULT_BUDGET, Event, LaneState, Machine};

@@ -1,0 +1,177 @@
+//! Resource queries: `resinfo`, `sampleinfo`, `bufinfo`.
+
+use super::texture::{Dimension, Texture};
+
+/// `resinfo`'s return-type modifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResinfoReturn {
+    /// Default: every value as float.
+    Float,
+    /// `_rcpFloat`: width, height and depth as 1/value (so +inf when an
+    /// out-of-range mip makes them 0); array size and mip count as float.
+    RcpFloat,
+    /// `_uint`: every value as integer.
+    Uint,
+}
+
+/// `sampleinfo`'s return-type modifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SampleinfoReturn {
+    Float,
+    Uint,
+}
+
+/// `resinfo`: (width, height, depth or array size, mip count) of the level
+/// `mip`, laid out per dimension — 1D `(w, 0, 0)`, 1D array `(w, layers,
+/// 0)`, 2D / 2D MS / cube `(w, h, 0)`, 2D array / 2D MS array `(w, h,
+/// layers)`, cube array `(w, h, cubes)`, 3D `(w, h, d)` — and the total
+/// mip count in `.w`. For an out-of-range `mip` the first three are 0 (the
+/// array size too) while `.w` still holds the mip count. Buffers (which
+/// `bufinfo` is for) report `(elements, 0, 0, 1)`.
+pub fn resinfo(tex: &Texture, mip: u32, ret: ResinfoReturn) -> [u32; 4] {
+    let size = tex.level_size(mip);
+    let [w, h, d] = size.unwrap_or([0; 3]);
+    let layers = if size.is_some() {
+        tex.desc().array_size
+    } else {
+        0
+    };
+    // (value, is_a_size): only sizes take the reciprocal.
+    let xyz: [(u32, bool); 3] = match tex.dimension() {
+        Dimension::Buffer | Dimension::Tex1D => [(w, true), (0, false), (0, false)],
+        Dimension::Tex1DArray => [(w, true), (layers, false), (0, false)],
+        Dimension::Tex2D | Dimension::Tex2DMS | Dimension::Cube => {
+            [(w, true), (h, true), (0, false)]
+        }
+        Dimension::Tex2DArray | Dimension::Tex2DMSArray | Dimension::CubeArray => {
+            [(w, true), (h, true), (layers, false)]
+        }
+        Dimension::Tex3D => [(w, true), (h, true), (d, true)],
+    };
+    let encode = |(v, is_size): (u32, bool)| match ret {
+        ResinfoReturn::Uint => v,
+        ResinfoReturn::Float => (v as f32).to_bits(),
+        ResinfoReturn::RcpFloat if is_size => (1.0 / v as f32).to_bits(),
+        ResinfoReturn::RcpFloat => (v as f32).to_bits(),
+    };
+    let mips = encode((tex.mip_levels(), false));
+    [encode(xyz[0]), encode(xyz[1]), encode(xyz[2]), mips]
+}
+
+/// `sampleinfo`: (sample count, 0, 0, 0). Only multisampled textures have
+/// a sample count to report; anything else gives zeros, like an unbound
+/// slot.
+pub fn sampleinfo(tex: &Texture, ret: SampleinfoReturn) -> [u32; 4] {
+    if !tex.dimension().is_multisampled() {
+        return [0; 4];
+    }
+    let n = tex.sample_count();
+    let n = match ret {
+        SampleinfoReturn::Uint => n,
+        SampleinfoReturn::Float => (n as f32).to_bits(),
+    };
+    [n, 0, 0, 0]
+}
+
+/// `bufinfo`: the element count of a typed buffer in every lane (integer).
+/// Textures give zeros.
+pub fn bufinfo(tex: &Texture) -> [u32; 4] {
+    if tex.dimension() == Dimension::Buffer {
+        [tex.desc().width; 4]
+    } else {
+        [0; 4]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vm::texture::{Format, TextureDesc};
+
+    fn fl(v: [f32; 4]) -> [u32; 4] {
+        v.map(f32::to_bits)
+    }
+
+    fn make(desc: TextureDesc) -> Texture {
+        Texture::zeroed(desc).unwrap()
+    }
+
+    #[test]
+    fn mip_chain_all_return_types() {
+        // 10x6 2D array of 3 layers, full chain: 10x6, 5x3, 2x1, 1x1.
+        let t = make(TextureDesc::tex2d_array(Format::R8Unorm, 10, 6, 3).with_mips(0));
+        use ResinfoReturn::*;
+        assert_eq!(resinfo(&t, 0, Uint), [10, 6, 3, 4]);
+        assert_eq!(resinfo(&t, 1, Uint), [5, 3, 3, 4]);
+        assert_eq!(resinfo(&t, 2, Uint), [2, 1, 3, 4]);
+        assert_eq!(resinfo(&t, 3, Uint), [1, 1, 3, 4]);
+        assert_eq!(resinfo(&t, 1, Float), fl([5.0, 3.0, 3.0, 4.0]));
+        assert_eq!(resinfo(&t, 1, RcpFloat), fl([0.2, 1.0 / 3.0, 3.0, 4.0]));
+        // Out of range: sizes (and array size) 0, mip count kept.
+        assert_eq!(resinfo(&t, 4, Uint), [0, 0, 0, 4]);
+        assert_eq!(resinfo(&t, u32::MAX, Float), fl([0.0, 0.0, 0.0, 4.0]));
+        assert_eq!(
+            resinfo(&t, 4, RcpFloat),
+            fl([f32::INFINITY, f32::INFINITY, 0.0, 4.0])
+        );
+    }
+
+    #[test]
+    fn layout_per_dimension() {
+        use ResinfoReturn::*;
+        let f = Format::R32Float;
+        assert_eq!(
+            resinfo(&make(TextureDesc::tex1d(f, 8).with_mips(2)), 1, Uint),
+            [4, 0, 0, 2]
+        );
+        assert_eq!(
+            resinfo(&make(TextureDesc::tex1d_array(f, 8, 5)), 0, Uint),
+            [8, 5, 0, 1]
+        );
+        assert_eq!(
+            resinfo(&make(TextureDesc::tex3d(f, 8, 4, 2).with_mips(0)), 2, Uint),
+            [2, 1, 1, 4]
+        );
+        assert_eq!(
+            resinfo(&make(TextureDesc::tex3d(f, 8, 4, 2)), 0, RcpFloat),
+            fl([0.125, 0.25, 0.5, 1.0])
+        );
+        assert_eq!(
+            resinfo(&make(TextureDesc::cube(f, 4).with_mips(0)), 1, Uint),
+            [2, 2, 0, 3]
+        );
+        assert_eq!(
+            resinfo(&make(TextureDesc::cube_array(f, 4, 2)), 0, Uint),
+            [4, 4, 2, 1]
+        );
+        assert_eq!(
+            resinfo(&make(TextureDesc::tex2d_ms(f, 4, 2, 4)), 0, Uint),
+            [4, 2, 0, 1]
+        );
+        assert_eq!(
+            resinfo(&make(TextureDesc::tex2d(f, 4, 2)), 0, RcpFloat),
+            fl([0.25, 0.5, 0.0, 1.0])
+        );
+        assert_eq!(
+            resinfo(&make(TextureDesc::buffer(f, 7)), 0, Uint),
+            [7, 0, 0, 1]
+        );
+    }
+
+    #[test]
+    fn sample_and_buffer_info() {
+        let f = Format::R32Float;
+        let ms = make(TextureDesc::tex2d_ms(f, 2, 2, 4));
+        assert_eq!(sampleinfo(&ms, SampleinfoReturn::Uint), [4, 0, 0, 0]);
+        assert_eq!(
+            sampleinfo(&ms, SampleinfoReturn::Float),
+            fl([4.0, 0.0, 0.0, 0.0])
+        );
+        assert_eq!(
+            sampleinfo(&make(TextureDesc::tex2d(f, 2, 2)), SampleinfoReturn::Uint),
+            [0; 4]
+        );
+        assert_eq!(bufinfo(&make(TextureDesc::buffer(f, 9))), [9; 4]);
+        assert_eq!(bufinfo(&ms), [0; 4]);
+    }
+}

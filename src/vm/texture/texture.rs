@@ -1,0 +1,603 @@
+//! Texture resources: shape (dimension, sizes, mips, layers, samples) and
+//! decoded texel storage.
+//!
+//! Memory layout, for bytes in and out and for the decoded store: D3D
+//! subresource order — array layer by layer (a cube's six faces are six
+//! consecutive layers in D3D face order +X, −X, +Y, −Y, +Z, −Z; a cube
+//! array is cube after cube), each layer holding its mip chain from level 0
+//! down, each level tightly packed slice by slice (3D), row by row, texel by
+//! texel, and for multisampled textures every texel's samples consecutively.
+
+use thiserror::Error;
+
+use super::format::Format;
+use crate::dxbc::ir::ResourceDim;
+
+/// Resource dimension, as a shader declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dimension {
+    Buffer,
+    Tex1D,
+    Tex1DArray,
+    Tex2D,
+    Tex2DArray,
+    Tex2DMS,
+    Tex2DMSArray,
+    Tex3D,
+    Cube,
+    CubeArray,
+}
+
+impl Dimension {
+    /// Maps a `dcl_resource` dimension; raw and structured buffers are not
+    /// typed textures and give `None`.
+    pub fn from_resource_dim(dim: ResourceDim) -> Option<Dimension> {
+        Some(match dim.0 {
+            1 => Dimension::Buffer,
+            2 => Dimension::Tex1D,
+            3 => Dimension::Tex2D,
+            4 => Dimension::Tex2DMS,
+            5 => Dimension::Tex3D,
+            6 => Dimension::Cube,
+            7 => Dimension::Tex1DArray,
+            8 => Dimension::Tex2DArray,
+            9 => Dimension::Tex2DMSArray,
+            10 => Dimension::CubeArray,
+            _ => return None,
+        })
+    }
+
+    pub fn is_array(self) -> bool {
+        matches!(
+            self,
+            Dimension::Tex1DArray
+                | Dimension::Tex2DArray
+                | Dimension::Tex2DMSArray
+                | Dimension::CubeArray
+        )
+    }
+
+    pub fn is_cube(self) -> bool {
+        matches!(self, Dimension::Cube | Dimension::CubeArray)
+    }
+
+    pub fn is_multisampled(self) -> bool {
+        matches!(self, Dimension::Tex2DMS | Dimension::Tex2DMSArray)
+    }
+
+    /// How many of width/height/depth the dimension uses.
+    pub(crate) fn size_axes(self) -> usize {
+        match self {
+            Dimension::Buffer | Dimension::Tex1D | Dimension::Tex1DArray => 1,
+            Dimension::Tex3D => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// The shape of a texture. Fields a dimension does not use are normalized
+/// to 1 when the texture is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureDesc {
+    pub dimension: Dimension,
+    pub format: Format,
+    /// Texels (buffer: elements).
+    pub width: u32,
+    pub height: u32,
+    /// 3D textures only.
+    pub depth: u32,
+    /// Array elements: layers for 1D/2D arrays, whole cubes for cube arrays.
+    pub array_size: u32,
+    /// 0 means the full chain, as in `D3D11_TEXTURE2D_DESC`.
+    pub mip_levels: u32,
+    /// Multisampled textures only.
+    pub sample_count: u32,
+}
+
+impl TextureDesc {
+    fn new(dimension: Dimension, format: Format, size: [u32; 3], array_size: u32) -> Self {
+        TextureDesc {
+            dimension,
+            format,
+            width: size[0],
+            height: size[1],
+            depth: size[2],
+            array_size,
+            mip_levels: 1,
+            sample_count: 1,
+        }
+    }
+    pub fn buffer(format: Format, elements: u32) -> Self {
+        Self::new(Dimension::Buffer, format, [elements, 1, 1], 1)
+    }
+    pub fn tex1d(format: Format, width: u32) -> Self {
+        Self::new(Dimension::Tex1D, format, [width, 1, 1], 1)
+    }
+    pub fn tex1d_array(format: Format, width: u32, layers: u32) -> Self {
+        Self::new(Dimension::Tex1DArray, format, [width, 1, 1], layers)
+    }
+    pub fn tex2d(format: Format, width: u32, height: u32) -> Self {
+        Self::new(Dimension::Tex2D, format, [width, height, 1], 1)
+    }
+    pub fn tex2d_array(format: Format, width: u32, height: u32, layers: u32) -> Self {
+        Self::new(Dimension::Tex2DArray, format, [width, height, 1], layers)
+    }
+    pub fn tex2d_ms(format: Format, width: u32, height: u32, samples: u32) -> Self {
+        let mut d = Self::new(Dimension::Tex2DMS, format, [width, height, 1], 1);
+        d.sample_count = samples;
+        d
+    }
+    pub fn tex2d_ms_array(
+        format: Format,
+        width: u32,
+        height: u32,
+        layers: u32,
+        samples: u32,
+    ) -> Self {
+        let mut d = Self::new(Dimension::Tex2DMSArray, format, [width, height, 1], layers);
+        d.sample_count = samples;
+        d
+    }
+    pub fn tex3d(format: Format, width: u32, height: u32, depth: u32) -> Self {
+        Self::new(Dimension::Tex3D, format, [width, height, depth], 1)
+    }
+    pub fn cube(format: Format, size: u32) -> Self {
+        Self::new(Dimension::Cube, format, [size, size, 1], 1)
+    }
+    pub fn cube_array(format: Format, size: u32, cubes: u32) -> Self {
+        Self::new(Dimension::CubeArray, format, [size, size, 1], cubes)
+    }
+    /// Sets the mip count (0 = full chain).
+    pub fn with_mips(mut self, mip_levels: u32) -> Self {
+        self.mip_levels = mip_levels;
+        self
+    }
+}
+
+/// Why a texture could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TextureError {
+    #[error("{what} is 0; every texture dimension must be at least 1")]
+    ZeroSize { what: &'static str },
+    #[error("{what} is {value}, above Direct3D 11's limit of {max}")]
+    TooLarge {
+        what: &'static str,
+        value: u64,
+        max: u64,
+    },
+    #[error("a cube texture needs width == height, got {width}x{height}")]
+    CubeNotSquare { width: u32, height: u32 },
+    #[error("{mips} mip levels asked for, but a chain for this size has at most {max}")]
+    TooManyMips { mips: u32, max: u32 },
+    #[error("{dimension:?} resources have exactly one mip level, got {mips}")]
+    MipsNotAllowed { dimension: Dimension, mips: u32 },
+    #[error("sample count {count} is outside 1..=32 (multisampled) or not 1 (otherwise)")]
+    BadSampleCount { count: u32 },
+    #[error("expected {expected} bytes of {format} texel data, got {got}")]
+    ByteLength {
+        format: &'static str,
+        expected: usize,
+        got: usize,
+    },
+    #[error("expected {expected} texels, got {got}")]
+    TexelCount { expected: usize, got: usize },
+    #[error("could not allocate storage for {texels} texels")]
+    OutOfMemory { texels: usize },
+}
+
+/// Direct3D 11 resource limits (D3D11_REQ_*). They also bound every index
+/// computation, so the arithmetic below cannot overflow.
+const MAX_1D_2D: u32 = 16384;
+const MAX_3D: u32 = 2048;
+const MAX_LAYERS: u32 = 2048;
+const MAX_BUFFER_ELEMENTS: u32 = 1 << 27;
+const MAX_SAMPLES: u32 = 32;
+/// 16384 has 15 levels; one spare keeps the table a round size.
+pub(crate) const MAX_MIPS: usize = 16;
+
+/// A texture with decoded texels. Immutable once built.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Texture {
+    desc: TextureDesc,
+    /// Internal layer count: array layers, ×6 for cubes, 1 for 3D.
+    layers: u32,
+    texels: Vec<[u32; 4]>,
+    /// Offset of each level's first texel within one layer's chain.
+    level_offsets: [usize; MAX_MIPS],
+    layer_stride: usize,
+}
+
+fn check_size(what: &'static str, value: u32, max: u32) -> Result<(), TextureError> {
+    if value == 0 {
+        Err(TextureError::ZeroSize { what })
+    } else if value > max {
+        Err(TextureError::TooLarge {
+            what,
+            value: u64::from(value),
+            max: u64::from(max),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Levels in a full chain for the largest extent: floor(log2(n)) + 1.
+fn full_chain(largest: u32) -> u32 {
+    32 - largest.max(1).leading_zeros()
+}
+
+impl TextureDesc {
+    /// Checks limits and returns the normalized description plus the
+    /// internal layer count.
+    fn normalized(mut self) -> Result<(TextureDesc, u32), TextureError> {
+        use Dimension::*;
+        let dim = self.dimension;
+        if dim.size_axes() < 2 {
+            self.height = 1;
+        }
+        if dim.size_axes() < 3 {
+            self.depth = 1;
+        }
+        if !dim.is_array() {
+            self.array_size = 1;
+        }
+        if !dim.is_multisampled() {
+            if self.sample_count > 1 {
+                return Err(TextureError::BadSampleCount {
+                    count: self.sample_count,
+                });
+            }
+            self.sample_count = 1;
+        } else if !(1..=MAX_SAMPLES).contains(&self.sample_count) {
+            return Err(TextureError::BadSampleCount {
+                count: self.sample_count,
+            });
+        }
+        let max_extent = match dim {
+            Buffer => MAX_BUFFER_ELEMENTS,
+            Tex3D => MAX_3D,
+            _ => MAX_1D_2D,
+        };
+        check_size("width", self.width, max_extent)?;
+        check_size("height", self.height, max_extent)?;
+        check_size("depth", self.depth, max_extent)?;
+        let max_elements = if dim.is_cube() {
+            MAX_LAYERS / 6
+        } else {
+            MAX_LAYERS
+        };
+        check_size("array size", self.array_size, max_elements)?;
+        if dim.is_cube() && self.width != self.height {
+            return Err(TextureError::CubeNotSquare {
+                width: self.width,
+                height: self.height,
+            });
+        }
+        let full = full_chain(self.width.max(self.height).max(self.depth));
+        if matches!(dim, Buffer | Tex2DMS | Tex2DMSArray) {
+            if self.mip_levels > 1 {
+                return Err(TextureError::MipsNotAllowed {
+                    dimension: dim,
+                    mips: self.mip_levels,
+                });
+            }
+            self.mip_levels = 1;
+        } else if self.mip_levels == 0 {
+            self.mip_levels = full;
+        } else if self.mip_levels > full {
+            return Err(TextureError::TooManyMips {
+                mips: self.mip_levels,
+                max: full,
+            });
+        }
+        let layers = if dim.is_cube() {
+            self.array_size * 6
+        } else {
+            self.array_size
+        };
+        Ok((self, layers))
+    }
+}
+
+impl Texture {
+    /// Builds the shape with an empty store.
+    fn with_shape(desc: TextureDesc) -> Result<Texture, TextureError> {
+        let (desc, layers) = desc.normalized()?;
+        let mut level_offsets = [0usize; MAX_MIPS];
+        let mut per_layer = 0usize;
+        for (level, slot) in level_offsets
+            .iter_mut()
+            .enumerate()
+            .take(desc.mip_levels as usize)
+        {
+            *slot = per_layer;
+            let [w, h, d] = level_extent(&desc, level as u32);
+            // Limits keep this under 2^45 per layer.
+            per_layer += w as usize * h as usize * d as usize * desc.sample_count as usize;
+        }
+        Ok(Texture {
+            desc,
+            layers,
+            texels: Vec::new(),
+            level_offsets,
+            layer_stride: per_layer,
+        })
+    }
+
+    /// Reserves the texel store once the input has been checked against
+    /// the shape, so a bogus description fails before anything is allocated.
+    fn reserve(&mut self) -> Result<(), TextureError> {
+        let total = self.texel_count();
+        self.texels
+            .try_reserve_exact(total)
+            .map_err(|_| TextureError::OutOfMemory { texels: total })
+    }
+
+    /// Texels (samples included) the texture holds.
+    pub fn texel_count(&self) -> usize {
+        self.layer_stride * self.layers as usize
+    }
+
+    /// Builds a texture from bytes in the format's memory layout, in the
+    /// order described in the module documentation.
+    pub fn from_bytes(desc: TextureDesc, bytes: &[u8]) -> Result<Texture, TextureError> {
+        let mut tex = Texture::with_shape(desc)?;
+        let format = tex.desc.format;
+        let bpt = format.bytes_per_texel();
+        let expected = tex.texel_count() * bpt;
+        if bytes.len() != expected {
+            return Err(TextureError::ByteLength {
+                format: format.name(),
+                expected,
+                got: bytes.len(),
+            });
+        }
+        tex.reserve()?;
+        tex.texels
+            .extend(bytes.chunks_exact(bpt).map(|c| format.decode(c)));
+        Ok(tex)
+    }
+
+    /// Builds a texture from one float4 per texel (same order as bytes).
+    /// Values are first stored in the format (unorm clamps and rounds, half
+    /// rounds to nearest even, integers convert with saturation), so the
+    /// texture holds exactly what a GPU would hold for the same input.
+    pub fn from_f32(desc: TextureDesc, texels: &[[f32; 4]]) -> Result<Texture, TextureError> {
+        Texture::from_encoded(desc, texels, |f, v, out| f.encode_f32(*v, out))
+    }
+
+    /// Builds a texture from one lane vector per texel in the decoded
+    /// representation (float bits, or integer bits for uint/sint formats);
+    /// values are stored in the format first, as in [`Texture::from_f32`].
+    pub fn from_lanes(desc: TextureDesc, texels: &[[u32; 4]]) -> Result<Texture, TextureError> {
+        Texture::from_encoded(desc, texels, |f, v, out| f.encode_lanes(*v, out))
+    }
+
+    fn from_encoded<T>(
+        desc: TextureDesc,
+        texels: &[T],
+        encode: impl Fn(Format, &T, &mut [u8]),
+    ) -> Result<Texture, TextureError> {
+        let mut tex = Texture::with_shape(desc)?;
+        if texels.len() != tex.texel_count() {
+            return Err(TextureError::TexelCount {
+                expected: tex.texel_count(),
+                got: texels.len(),
+            });
+        }
+        tex.reserve()?;
+        let format = tex.desc.format;
+        let mut buf = [0u8; 16];
+        tex.texels.extend(texels.iter().map(|t| {
+            encode(format, t, &mut buf);
+            format.decode(&buf[..format.bytes_per_texel()])
+        }));
+        Ok(tex)
+    }
+
+    /// A texture whose bytes are all zero (every stored component 0, the
+    /// missing ones at their defaults).
+    pub fn zeroed(desc: TextureDesc) -> Result<Texture, TextureError> {
+        let mut tex = Texture::with_shape(desc)?;
+        tex.reserve()?;
+        let zero = tex.desc.format.decode(&[]);
+        tex.texels.resize(tex.texel_count(), zero);
+        Ok(tex)
+    }
+
+    /// The texel data in the format's memory layout (the inverse of
+    /// [`Texture::from_bytes`]), for uploading the same texture to a GPU.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let bpt = self.desc.format.bytes_per_texel();
+        let mut out = vec![0u8; self.texels.len() * bpt];
+        for (t, chunk) in self.texels.iter().zip(out.chunks_exact_mut(bpt)) {
+            self.desc.format.encode_lanes(*t, chunk);
+        }
+        out
+    }
+
+    pub fn desc(&self) -> &TextureDesc {
+        &self.desc
+    }
+    pub fn format(&self) -> Format {
+        self.desc.format
+    }
+    pub fn dimension(&self) -> Dimension {
+        self.desc.dimension
+    }
+    pub fn mip_levels(&self) -> u32 {
+        self.desc.mip_levels
+    }
+    /// Stored layers: array layers, six per cube, 1 for 3D textures.
+    pub fn layers(&self) -> u32 {
+        self.layers
+    }
+    pub fn sample_count(&self) -> u32 {
+        self.desc.sample_count
+    }
+
+    /// [width, height, depth] of a mip level, `None` past the chain.
+    pub fn level_size(&self, level: u32) -> Option<[u32; 3]> {
+        (level < self.desc.mip_levels).then(|| level_extent(&self.desc, level))
+    }
+
+    /// The decoded lanes of one texel sample, `None` when any index is out
+    /// of range.
+    pub fn texel(&self, layer: u32, level: u32, xyz: [u32; 3], sample: u32) -> Option<[u32; 4]> {
+        let [w, h, d] = self.level_size(level)?;
+        if layer >= self.layers || xyz[0] >= w || xyz[1] >= h || xyz[2] >= d {
+            return None;
+        }
+        if sample >= self.desc.sample_count {
+            return None;
+        }
+        let s = self.desc.sample_count as usize;
+        let index = layer as usize * self.layer_stride
+            + self.level_offsets[level as usize]
+            + ((xyz[2] as usize * h as usize + xyz[1] as usize) * w as usize + xyz[0] as usize) * s
+            + sample as usize;
+        self.texels.get(index).copied()
+    }
+}
+
+/// Size of a level: max(1, size >> level) on every axis.
+fn level_extent(desc: &TextureDesc, level: u32) -> [u32; 3] {
+    let shrink = |n: u32| n.checked_shr(level).unwrap_or(0).max(1);
+    [shrink(desc.width), shrink(desc.height), shrink(desc.depth)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mip_chain_sizes_and_offsets() {
+        let desc = TextureDesc::tex2d(Format::R8Unorm, 5, 3).with_mips(0);
+        let bytes: Vec<u8> = (0..(15 + 2 + 1) as u8).collect();
+        let tex = Texture::from_bytes(desc, &bytes).unwrap();
+        assert_eq!(tex.mip_levels(), 3); // 5x3, 2x1, 1x1
+        assert_eq!(tex.level_size(0), Some([5, 3, 1]));
+        assert_eq!(tex.level_size(1), Some([2, 1, 1]));
+        assert_eq!(tex.level_size(2), Some([1, 1, 1]));
+        assert_eq!(tex.level_size(3), None);
+        // Level 1's second texel is byte 16; level 2's only texel byte 17.
+        let r = |l, x, y| f32::from_bits(tex.texel(0, l, [x, y, 0], 0).unwrap()[0]);
+        assert_eq!(r(0, 4, 2), 14.0 / 255.0);
+        assert_eq!(r(1, 1, 0), 16.0 / 255.0);
+        assert_eq!(r(2, 0, 0), 17.0 / 255.0);
+        assert_eq!(tex.texel(0, 1, [2, 0, 0], 0), None);
+        assert_eq!(tex.to_bytes(), bytes);
+    }
+
+    #[test]
+    fn layers_hold_whole_chains() {
+        // 2 layers of a 2x1 texture with 2 mips: layer-major order.
+        let desc = TextureDesc::tex2d_array(Format::R32Uint, 2, 1, 2).with_mips(2);
+        let lanes: Vec<[u32; 4]> = (0..6).map(|i| [i, 0, 0, 0]).collect();
+        let tex = Texture::from_lanes(desc, &lanes).unwrap();
+        assert_eq!(tex.texel(1, 0, [0, 0, 0], 0).unwrap()[0], 3);
+        assert_eq!(tex.texel(1, 1, [0, 0, 0], 0).unwrap()[0], 5);
+        assert_eq!(tex.texel(0, 1, [0, 0, 0], 0).unwrap(), [2, 0, 0, 1]);
+        assert_eq!(tex.texel(2, 0, [0, 0, 0], 0), None);
+    }
+
+    #[test]
+    fn cube_layers_are_faces() {
+        let desc = TextureDesc::cube_array(Format::R32Float, 1, 2);
+        let texels: Vec<[f32; 4]> = (0..12).map(|i| [i as f32, 0.0, 0.0, 0.0]).collect();
+        let tex = Texture::from_f32(desc, &texels).unwrap();
+        assert_eq!(tex.layers(), 12);
+        assert_eq!(
+            f32::from_bits(tex.texel(7, 0, [0, 0, 0], 0).unwrap()[0]),
+            7.0
+        );
+    }
+
+    #[test]
+    fn multisample_texels_interleave_samples() {
+        let desc = TextureDesc::tex2d_ms(Format::R32Uint, 2, 1, 2);
+        let lanes: Vec<[u32; 4]> = (0..4).map(|i| [10 + i, 0, 0, 0]).collect();
+        let tex = Texture::from_lanes(desc, &lanes).unwrap();
+        assert_eq!(tex.texel(0, 0, [1, 0, 0], 0).unwrap()[0], 12);
+        assert_eq!(tex.texel(0, 0, [1, 0, 0], 1).unwrap()[0], 13);
+        assert_eq!(tex.texel(0, 0, [1, 0, 0], 2), None);
+    }
+
+    #[test]
+    fn bad_descriptions_are_typed_errors() {
+        let f = Format::R8Unorm;
+        let e = |d: TextureDesc| Texture::from_bytes(d, &[]).unwrap_err();
+        assert_eq!(
+            e(TextureDesc::tex2d(f, 0, 4)),
+            TextureError::ZeroSize { what: "width" }
+        );
+        assert!(matches!(
+            e(TextureDesc::tex2d(f, 16385, 1)),
+            TextureError::TooLarge { .. }
+        ));
+        assert!(matches!(
+            e(TextureDesc::tex3d(f, 4, 4, 4096)),
+            TextureError::TooLarge { .. }
+        ));
+        assert!(matches!(
+            e(TextureDesc::cube_array(f, 4, 400)),
+            TextureError::TooLarge { .. }
+        ));
+        let mut not_square = TextureDesc::cube(f, 4);
+        not_square.height = 2;
+        assert!(matches!(e(not_square), TextureError::CubeNotSquare { .. }));
+        assert_eq!(
+            e(TextureDesc::tex2d(f, 4, 4).with_mips(4)),
+            TextureError::TooManyMips { mips: 4, max: 3 }
+        );
+        assert!(matches!(
+            e(TextureDesc::tex2d_ms(f, 4, 4, 1).with_mips(2)),
+            TextureError::MipsNotAllowed { .. }
+        ));
+        assert!(matches!(
+            e(TextureDesc::tex2d_ms(f, 4, 4, 0)),
+            TextureError::BadSampleCount { .. }
+        ));
+        assert_eq!(
+            e(TextureDesc::tex2d(f, 2, 2)),
+            TextureError::ByteLength {
+                format: "R8_UNORM",
+                expected: 4,
+                got: 0
+            }
+        );
+        assert_eq!(
+            Texture::from_f32(TextureDesc::tex1d(f, 3), &[[0.0; 4]]).unwrap_err(),
+            TextureError::TexelCount {
+                expected: 3,
+                got: 1
+            }
+        );
+    }
+
+    #[test]
+    fn unused_fields_are_normalized() {
+        let mut d = TextureDesc::tex1d(Format::R8Unorm, 2);
+        d.height = 9;
+        d.depth = 0;
+        d.array_size = 0;
+        let tex = Texture::from_bytes(d, &[1, 2]).unwrap();
+        assert_eq!(
+            (tex.desc().height, tex.desc().depth, tex.desc().array_size),
+            (1, 1, 1)
+        );
+    }
+
+    #[test]
+    fn dimension_from_dxbc() {
+        assert_eq!(
+            Dimension::from_resource_dim(ResourceDim(8)),
+            Some(Dimension::Tex2DArray)
+        );
+        assert_eq!(
+            Dimension::from_resource_dim(ResourceDim(10)),
+            Some(Dimension::CubeArray)
+        );
+        assert_eq!(Dimension::from_resource_dim(ResourceDim(11)), None);
+    }
+}
