@@ -43,10 +43,10 @@ fn shader() -> Option<(Shader, String)> {
             continue;
         };
         m.set_recording(false);
-        if let Ok(steps) = m.run_to_end() {
-            if best.as_ref().is_none_or(|b| steps > b.0) {
-                best = Some((steps, s, file.to_string()));
-            }
+        if let Ok(steps) = m.run_to_end()
+            && best.as_ref().is_none_or(|b| steps > b.0)
+        {
+            best = Some((steps, s, file.to_string()));
         }
     }
     best.map(|(_, s, f)| (s, f))

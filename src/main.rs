@@ -133,13 +133,13 @@ fn run(cli: Cli) -> Result<()> {
                 ..Default::default()
             };
             let setup = vm::defaults::default_setup(&shader, choice);
+            let resources = vm::defaults::default_resources(
+                &shader.program,
+                vm::defaults::DefaultTextures::Checker,
+            );
             let style = shader.style();
-            let mut machine = vm::Machine::new(
-                std::rc::Rc::new(shader.program),
-                setup,
-                vm::Resources::default(),
-            )
-            .with_context(|| file.display().to_string())?;
+            let mut machine = vm::Machine::new(std::rc::Rc::new(shader.program), setup, resources)
+                .with_context(|| file.display().to_string())?;
             let trace = vm::trace::record(&mut machine, style);
             if json {
                 print!("{}", vm::trace::json(&trace, &machine));

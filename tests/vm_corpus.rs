@@ -1,5 +1,5 @@
 //! Every pixel and vertex shader in the corpus runs to completion on a quad
-//! with zeroed inputs (or stops with a clear error for a feature the
+//! with zeroed inputs and 1x1 black textures on every declared slot (or stops with a clear error for a feature the
 //! emulator does not cover); counts by reason are printed. No panic.
 
 mod common;
@@ -9,7 +9,8 @@ use std::rc::Rc;
 
 use dxbc_dbg::dxbc::ir::ShaderKind;
 use dxbc_dbg::dxbc::{ParseOptions, Shader};
-use dxbc_dbg::vm::{Machine, Resources, Setup, VmError};
+use dxbc_dbg::vm::defaults::{DefaultTextures, default_resources};
+use dxbc_dbg::vm::{Machine, Setup, VmError};
 
 #[test]
 fn corpus_shaders_run_on_a_zeroed_quad() {
@@ -29,12 +30,9 @@ fn corpus_shaders_run_on_a_zeroed_quad() {
             continue;
         }
         total += 1;
-        let result = Machine::new(
-            Rc::new(shader.program),
-            Setup::empty(),
-            Resources::default(),
-        )
-        .and_then(|mut m| m.run_to_end());
+        let resources = default_resources(&shader.program, DefaultTextures::Black);
+        let result = Machine::new(Rc::new(shader.program), Setup::empty(), resources)
+            .and_then(|mut m| m.run_to_end());
         match result {
             Ok(_) => completed += 1,
             Err(e) => {

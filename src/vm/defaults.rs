@@ -3,6 +3,7 @@
 //! quad holding the chosen pixel of a `width`x`height` target; each input
 //! gets values that vary across the target so stepping shows something.
 
+use super::Resources;
 use super::state::{LANES, Reg, Setup};
 use crate::dxbc::Shader;
 use crate::dxbc::ir::{DeclKind, OperandType, Program, ShaderKind};
@@ -105,14 +106,14 @@ pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
         .unwrap_or(0)
         .min(64) as usize;
     let lane_pixels = pixel.lane_pixels();
-    for lane in 0..LANES {
+    for (lane, &lane_pixel) in lane_pixels.iter().enumerate() {
         let mut v: Vec<Reg> = vec![[0; 4]; count];
         for &(r, sv, ty) in &regs {
             let Some(slot) = v.get_mut(r as usize) else {
                 continue;
             };
             *slot = match program.kind {
-                ShaderKind::Pixel => pixel_input(sv, ty, lane_pixels[lane], pixel),
+                ShaderKind::Pixel => pixel_input(sv, ty, lane_pixel, pixel),
                 _ => vertex_input(sv, ty, r, lane),
             };
         }
@@ -170,4 +171,109 @@ fn constant_buffers(program: &Program) -> Vec<Vec<Reg>> {
         cbs[slot] = vec![[0; 4]; size.min(4096) as usize];
     }
     cbs
+}
+
+/// What the default textures hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefaultTextures {
+    /// 1x1 (per dimension) black, alpha 1: the neutral input.
+    Black,
+    /// 8x8 (per dimension) black-and-white checker with a full mip chain, so
+    /// stepping through a sample shows filtering.
+    Checker,
+}
+
+/// A texture of the declared dimension on every `dcl_resource` slot, and a
+/// sampler on every `dcl_sampler` slot (D3D's default state; comparison
+/// samplers compare with `less_equal`, the usual shadow-map test).
+pub fn default_resources(program: &Program, kind: DefaultTextures) -> Resources {
+    use super::texture::{ComparisonFunc, Dimension, Format, Texture, TextureDesc};
+    let mut res = Resources::default();
+    for inst in &program.instructions {
+        let Some(slot) = inst.operands.first().and_then(|o| o.reg()) else {
+            continue;
+        };
+        let slot = slot.min(127) as usize;
+        match inst.opcode {
+            code::DCL_RESOURCE => {
+                let dim = crate::dxbc::ir::ResourceDim(((inst.controls >> 11) & 0x1f) as u8);
+                let Some(dimension) = Dimension::from_resource_dim(dim) else {
+                    continue;
+                };
+                let integer = match &inst.decl {
+                    DeclKind::ReturnTypes(t) => matches!(t[0].0, 3 | 4),
+                    _ => false,
+                };
+                let format = if integer {
+                    Format::R32Uint
+                } else {
+                    Format::Rgba8Unorm
+                };
+                let n = if kind == DefaultTextures::Checker {
+                    8
+                } else {
+                    1
+                };
+                let desc = match dimension {
+                    Dimension::Buffer => TextureDesc::buffer(format, n),
+                    Dimension::Tex1D => TextureDesc::tex1d(format, n),
+                    Dimension::Tex1DArray => TextureDesc::tex1d_array(format, n, 2),
+                    Dimension::Tex2D => TextureDesc::tex2d(format, n, n),
+                    Dimension::Tex2DArray => TextureDesc::tex2d_array(format, n, n, 2),
+                    Dimension::Tex2DMS => TextureDesc::tex2d_ms(format, n, n, 1),
+                    Dimension::Tex2DMSArray => TextureDesc::tex2d_ms_array(format, n, n, 2, 1),
+                    Dimension::Tex3D => TextureDesc::tex3d(format, n, n, n),
+                    Dimension::Cube => TextureDesc::cube(format, n),
+                    Dimension::CubeArray => TextureDesc::cube_array(format, n, 1),
+                };
+                let desc = if kind == DefaultTextures::Checker
+                    && !dimension.is_multisampled()
+                    && dimension != Dimension::Buffer
+                {
+                    desc.with_mips(0)
+                } else {
+                    desc
+                };
+                let texels = desc_texels(&desc, kind, integer);
+                if let Ok(t) = Texture::from_lanes(desc, &texels) {
+                    if res.textures.len() <= slot {
+                        res.textures.resize(slot + 1, None);
+                    }
+                    res.textures[slot] = Some(t);
+                }
+            }
+            code::DCL_SAMPLER => {
+                let mut s = super::texture::Sampler::default();
+                if (inst.controls >> 11) & 0xf == 1 {
+                    s.comparison = ComparisonFunc::LessEqual;
+                }
+                if res.samplers.len() <= slot {
+                    res.samplers.resize(slot + 1, None);
+                }
+                res.samplers[slot] = Some(s);
+            }
+            _ => {}
+        }
+    }
+    res
+}
+
+/// Texel lanes for a default texture: black (alpha 1), or a checker of
+/// 0/1 per texel parity across every level and layer.
+fn desc_texels(
+    desc: &super::texture::TextureDesc,
+    kind: DefaultTextures,
+    integer: bool,
+) -> Vec<[u32; 4]> {
+    let count = super::texture::Texture::zeroed(*desc)
+        .map(|t| t.texel_count())
+        .unwrap_or(0);
+    let one = if integer { 1 } else { F1 };
+    (0..count)
+        .map(|i| {
+            let on = kind == DefaultTextures::Checker && (i + i / 8) % 2 == 1;
+            let v = if on { one } else { 0 };
+            [v, v, v, one]
+        })
+        .collect()
 }

@@ -36,6 +36,4 @@ pub enum VmError {
     Operand { index: usize, message: String },
 }
 
-/// Textures and samplers bound by register (`t#`, `s#`).
-#[derive(Debug, Clone, Default)]
-pub struct Resources {}
+pub use sampling::Resources;

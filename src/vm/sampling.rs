@@ -1,15 +1,289 @@
-//! Texture instructions: reading coordinates, offsets and LODs from the
-//! operands, calling the texture unit per lane, applying the resource
-//! operand's swizzle and the destination mask.
+//! Texture instructions: reading coordinates, offsets, LODs and references
+//! from the operands, calling the texture unit per lane, then applying the
+//! resource operand's swizzle and the destination mask. Implicit LODs use
+//! the quad's coarse derivatives of the coordinate (top row for x, left
+//! column for y), as the hardware's quad does.
 
 use super::VmError;
+use super::alu::Kind;
 use super::machine::Machine;
-use crate::dxbc::ir::Instruction;
+use super::state::{LANES, Reg};
+use super::texture::{self, Lod, ResinfoReturn, SampleinfoReturn, Sampler, Texture};
+use crate::dxbc::ir::{Instruction, Operand, Selection};
 
-pub fn execute(_m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), VmError> {
-    Err(VmError::Unsupported {
+/// Textures and samplers bound by register (`t#`, `s#`). An unbound
+/// texture reads as zeros, as in D3D; an unbound sampler uses D3D's
+/// default sampler state.
+#[derive(Debug, Clone, Default)]
+pub struct Resources {
+    pub textures: Vec<Option<Texture>>,
+    pub samplers: Vec<Option<Sampler>>,
+}
+
+impl Resources {
+    pub fn texture(&self, slot: u32) -> Option<&Texture> {
+        self.textures.get(slot as usize)?.as_ref()
+    }
+
+    pub fn sampler(&self, slot: u32) -> Sampler {
+        self.samplers
+            .get(slot as usize)
+            .and_then(Option::as_ref)
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+fn floats(r: Reg) -> [f32; 4] {
+    r.map(|b| f32::from_bits(super::float::flush(b)))
+}
+
+/// The resource operand's swizzle applied to a fetched texel.
+fn swizzle(op: &Operand, v: Reg) -> Reg {
+    match op.selection {
+        Selection::Swizzle(s) => s.map(|c| v[c as usize & 3]),
+        Selection::Select1(c) => [v[c as usize & 3]; 4],
+        _ => v,
+    }
+}
+
+/// The component a sampler operand selects for gather (`s0.y` → 1).
+fn channel(op: &Operand) -> u32 {
+    match op.selection {
+        Selection::Select1(c) => c as u32,
+        Selection::Swizzle(s) => s[0] as u32,
+        _ => 0,
+    }
+}
+
+fn unsupported(index: usize, inst: &Instruction, reason: &str) -> VmError {
+    VmError::Unsupported {
         index,
         mnemonic: inst.name().to_string(),
-        reason: "texture access is not emulated yet".to_string(),
-    })
+        reason: reason.to_string(),
+    }
+}
+
+pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), VmError> {
+    let ops = &inst.operands;
+    let op = |i: usize| -> Result<&Operand, VmError> {
+        ops.get(i).ok_or_else(|| VmError::Malformed {
+            index,
+            message: format!("`{}` is missing operands", inst.name()),
+        })
+    };
+    let offsets = inst.offsets().map(|o| o.map(i32::from)).unwrap_or([0; 3]);
+    let dst = op(0)?;
+    let running = m.execution_mask();
+
+    // Coordinates for all four lanes (implicit LODs need the neighbours).
+    let coords = |m: &Machine, src: &Operand| -> Result<[Reg; LANES], VmError> {
+        let mut c = [[0; 4]; LANES];
+        for (l, slot) in c.iter_mut().enumerate() {
+            *slot = m.read(src, l, Kind::Bits)?;
+        }
+        Ok(c)
+    };
+    let scalar = |m: &Machine, src: &Operand, l: usize| -> Result<f32, VmError> {
+        Ok(f32::from_bits(super::float::flush(
+            m.read(src, l, Kind::Float)?[0],
+        )))
+    };
+    let gradients = |c: &[Reg; LANES]| -> ([f32; 3], [f32; 3]) {
+        let (a, bx, by) = (floats(c[0]), floats(c[1]), floats(c[2]));
+        (
+            [bx[0] - a[0], bx[1] - a[1], bx[2] - a[2]],
+            [by[0] - a[0], by[1] - a[1], by[2] - a[2]],
+        )
+    };
+    let slot_of = |o: &Operand| o.reg().unwrap_or(u32::MAX);
+
+    let mut results = [None::<Reg>; LANES];
+    match inst.opcode {
+        // sample, sample_b, sample_l, sample_d, sample_c, sample_c_lz
+        69..=74 => {
+            let c = coords(m, op(1)?)?;
+            let (res, smp) = (op(2)?, op(3)?);
+            let sampler = m.resources().sampler(slot_of(smp));
+            let (ddx, ddy) = gradients(&c);
+            for l in (0..LANES).filter(|&l| running[l]) {
+                let lod = match inst.opcode {
+                    72 => Lod::Explicit(scalar(m, op(4)?, l)?),
+                    73 => {
+                        let (gx, gy) = (
+                            floats(m.read(op(4)?, l, Kind::Float)?),
+                            floats(m.read(op(5)?, l, Kind::Float)?),
+                        );
+                        Lod::FromGradients {
+                            ddx: [gx[0], gx[1], gx[2]],
+                            ddy: [gy[0], gy[1], gy[2]],
+                            bias: 0.0,
+                        }
+                    }
+                    71 => Lod::Zero,
+                    74 => Lod::FromGradients {
+                        ddx,
+                        ddy,
+                        bias: scalar(m, op(4)?, l)?,
+                    },
+                    _ => Lod::FromGradients {
+                        ddx,
+                        ddy,
+                        bias: 0.0,
+                    },
+                };
+                let r = match m.resources().texture(slot_of(res)) {
+                    None => [0; 4],
+                    Some(tex) if matches!(inst.opcode, 70 | 71) => {
+                        let reference = scalar(m, op(4)?, l)?;
+                        texture::sample_c(tex, &sampler, floats(c[l]), offsets, reference, lod)
+                    }
+                    Some(tex) => texture::sample(tex, &sampler, floats(c[l]), offsets, lod),
+                };
+                results[l] = Some(swizzle(res, r));
+            }
+        }
+        // gather4, gather4_c, gather4_po, gather4_po_c
+        109 | 126 | 127 | 128 => {
+            let po = matches!(inst.opcode, 127 | 128);
+            let compare = matches!(inst.opcode, 126 | 128);
+            let (res_i, smp_i) = if po { (3, 4) } else { (2, 3) };
+            let (res, smp) = (op(res_i)?, op(smp_i)?);
+            let sampler = m.resources().sampler(slot_of(smp));
+            let ch = channel(smp);
+            for l in (0..LANES).filter(|&l| running[l]) {
+                let coord = floats(m.read(op(1)?, l, Kind::Float)?);
+                let programmable = if po {
+                    let o = m.read(op(2)?, l, Kind::Int)?;
+                    [o[0] as i32, o[1] as i32]
+                } else {
+                    [offsets[0], offsets[1]]
+                };
+                let r = match m.resources().texture(slot_of(res)) {
+                    None => [0; 4],
+                    Some(tex) => {
+                        if compare {
+                            let reference = scalar(m, op(smp_i + 1)?, l)?;
+                            if po {
+                                texture::gather4_po_c(
+                                    tex,
+                                    &sampler,
+                                    coord,
+                                    programmable,
+                                    ch,
+                                    reference,
+                                )
+                            } else {
+                                texture::gather4_c(
+                                    tex,
+                                    &sampler,
+                                    coord,
+                                    programmable,
+                                    ch,
+                                    reference,
+                                )
+                            }
+                        } else if po {
+                            texture::gather4_po(tex, &sampler, coord, programmable, ch)
+                        } else {
+                            texture::gather4(tex, &sampler, coord, programmable, ch)
+                        }
+                    }
+                };
+                results[l] = Some(swizzle(res, r));
+            }
+        }
+        // ld, ldms
+        45 | 46 => {
+            let res = op(2)?;
+            for l in (0..LANES).filter(|&l| running[l]) {
+                let coord = m.read(op(1)?, l, Kind::Int)?;
+                let r = match m.resources().texture(slot_of(res)) {
+                    None => [0; 4],
+                    Some(tex) if inst.opcode == 46 => {
+                        let sample = m.read(op(3)?, l, Kind::Int)?[0];
+                        texture::ldms(tex, coord, sample, offsets)
+                    }
+                    Some(tex) => texture::ld(tex, coord, offsets),
+                };
+                results[l] = Some(swizzle(res, r));
+            }
+        }
+        // resinfo
+        61 => {
+            let res = op(2)?;
+            let ret = match (inst.controls >> 11) & 3 {
+                1 => ResinfoReturn::RcpFloat,
+                2 => ResinfoReturn::Uint,
+                _ => ResinfoReturn::Float,
+            };
+            for l in (0..LANES).filter(|&l| running[l]) {
+                let mip = m.read(op(1)?, l, Kind::Int)?[0];
+                let r = m
+                    .resources()
+                    .texture(slot_of(res))
+                    .map_or([0; 4], |t| texture::resinfo(t, mip, ret));
+                results[l] = Some(swizzle(res, r));
+            }
+        }
+        // sampleinfo
+        111 => {
+            let res = op(1)?;
+            let ret = if inst.controls & (1 << 11) != 0 {
+                SampleinfoReturn::Uint
+            } else {
+                SampleinfoReturn::Float
+            };
+            for l in (0..LANES).filter(|&l| running[l]) {
+                let r = m
+                    .resources()
+                    .texture(slot_of(res))
+                    .map_or([0; 4], |t| texture::sampleinfo(t, ret));
+                results[l] = Some(swizzle(res, r));
+            }
+        }
+        // bufinfo
+        121 => {
+            let res = op(1)?;
+            for l in (0..LANES).filter(|&l| running[l]) {
+                let r = m
+                    .resources()
+                    .texture(slot_of(res))
+                    .map_or([0; 4], texture::bufinfo);
+                results[l] = Some(swizzle(res, r));
+            }
+        }
+        // samplepos: single-sampled targets have one sample at the centre.
+        110 => {
+            for l in (0..LANES).filter(|&l| running[l]) {
+                results[l] = Some([0; 4]);
+            }
+        }
+        // lod
+        108 => {
+            let c = coords(m, op(1)?)?;
+            let (res, smp) = (op(2)?, op(3)?);
+            let sampler = m.resources().sampler(slot_of(smp));
+            let (ddx, ddy) = gradients(&c);
+            for l in (0..LANES).filter(|&l| running[l]) {
+                let r = m.resources().texture(slot_of(res)).map_or([0; 4], |t| {
+                    texture::calc_lod(t, &sampler, floats(c[l]), ddx, ddy)
+                });
+                results[l] = Some(swizzle(res, r));
+            }
+        }
+        _ => {
+            return Err(unsupported(
+                index,
+                inst,
+                "this texture instruction is not emulated",
+            ));
+        }
+    }
+    for (l, r) in results.iter().enumerate() {
+        if let Some(r) = r {
+            m.write(dst, l, *r, false)?;
+        }
+    }
+    Ok(())
 }

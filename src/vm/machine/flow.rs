@@ -171,14 +171,14 @@ impl Machine {
                 };
                 let value = inst.operands.first().and_then(|o| o.imm.first().copied());
                 let cases = &self.structure.cases[open];
-                for l in 0..LANES {
-                    if self.control.lanes[l] == LaneState::Waiting(d, Resume::Case) {
+                for (lane, sel) in self.control.lanes.iter_mut().zip(selector) {
+                    if *lane == LaneState::Waiting(d, Resume::Case) {
                         let hit = match value {
-                            Some(v) => selector[l] == v,
-                            None => !cases.contains(&selector[l]),
+                            Some(v) => sel == v,
+                            None => !cases.contains(&sel),
                         };
                         if hit {
-                            self.control.lanes[l] = LaneState::Active;
+                            *lane = LaneState::Active;
                         }
                     }
                 }

@@ -435,11 +435,11 @@ impl Machine {
             return Ok(());
         };
         let scalar = matches!(loc, Loc::Depth | Loc::Coverage | Loc::StencilRef);
-        for c in 0..4 {
+        for (c, &written) in value.iter().enumerate() {
             if mask & (1 << c) == 0 {
                 continue;
             }
-            let mut v = value[c];
+            let mut v = written;
             if saturate {
                 v = float::saturate(v);
             }
