@@ -107,7 +107,7 @@ fn decode_instruction(
             extended: Vec::new(),
             operands: Operands::new(),
             decl: DeclKind::Plain,
-            custom: Some(custom),
+            custom: Some(Box::new(custom)),
             trailing: Vec::new(),
             offset,
             length: len as u32,

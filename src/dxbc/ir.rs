@@ -13,8 +13,9 @@ use super::opcodes::{self, OpInfo};
 pub type Indices = SmallVec<[Index; 2]>;
 /// Immediate lanes: four 32-bit values cover all but 64-bit immediates.
 pub type Lanes = SmallVec<[u32; 4]>;
-/// An instruction's operands: four cover nearly every instruction.
-pub type Operands = SmallVec<[Operand; 4]>;
+/// An instruction's operands: three cover most instructions inline (the
+/// instruction stays small enough to build quickly); more spill to the heap.
+pub type Operands = SmallVec<[Operand; 3]>;
 
 /// Program type from the version token (bits 16..31).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -519,7 +520,8 @@ pub struct Instruction {
     pub extended: Vec<ExtendedOpcode>,
     pub operands: Operands,
     pub decl: DeclKind,
-    pub custom: Option<CustomData>,
+    /// Boxed: rare, and large enough to slow building every instruction.
+    pub custom: Option<Box<CustomData>>,
     /// Dwords inside the instruction's declared length that the decoder did
     /// not interpret; kept so nothing is lost and the listing can show them.
     pub trailing: Vec<u32>,

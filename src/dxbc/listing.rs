@@ -38,7 +38,7 @@ pub fn header_lines(shader: &Shader) -> Vec<String> {
         .program
         .instructions
         .iter()
-        .any(|i| matches!(i.custom, Some(CustomData::ShaderMessage { .. })));
+        .any(|i| matches!(i.custom.as_deref(), Some(CustomData::ShaderMessage { .. })));
     listing_header_from(&HeaderParts {
         rdef: shader.rdef.as_ref(),
         signatures: &signatures,

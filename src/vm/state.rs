@@ -145,7 +145,9 @@ impl State {
                 }
                 _ => {}
             }
-            if let Some(crate::dxbc::ir::CustomData::ImmediateConstantBuffer(d)) = &inst.custom {
+            if let Some(crate::dxbc::ir::CustomData::ImmediateConstantBuffer(d)) =
+                inst.custom.as_deref()
+            {
                 icb = d
                     .chunks(4)
                     .map(|c| {

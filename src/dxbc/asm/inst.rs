@@ -219,7 +219,7 @@ pub fn parse_instruction(line: &str, line_no: usize, column: usize) -> AsmResult
     if word == "undecipherable" {
         // fxc prints this for customdata it cannot show; the payload is gone.
         let mut inst = blank(opcodes::lookup(code::CUSTOMDATA as u32).unwrap_or(&OPCODES[53]));
-        inst.custom = Some(CustomData::Comment(Vec::new()));
+        inst.custom = Some(Box::new(CustomData::Comment(Vec::new())));
         return Ok(inst);
     }
     if let Some(flags) = word.strip_prefix("sync") {
@@ -450,13 +450,13 @@ fn shader_message(word: &str, rest: &str, col: usize, pos: Pos) -> AsmResult<Ins
     );
     let mut inst = blank(&OPCODES[code::CUSTOMDATA as usize]);
     inst.controls = 4 << 11;
-    inst.custom = Some(CustomData::ShaderMessage {
+    inst.custom = Some(Box::new(CustomData::ShaderMessage {
         id,
         format: 1,
         text: text.to_string(),
         operands,
         raw,
-    });
+    }));
     Ok(inst)
 }
 
@@ -485,7 +485,7 @@ pub fn immediate_constant_buffer(body: &str, pos: Pos) -> AsmResult<Instruction>
     }
     let mut inst = blank(&OPCODES[code::CUSTOMDATA as usize]);
     inst.controls = 3 << 11;
-    inst.custom = Some(CustomData::ImmediateConstantBuffer(data));
+    inst.custom = Some(Box::new(CustomData::ImmediateConstantBuffer(data)));
     Ok(inst)
 }
 

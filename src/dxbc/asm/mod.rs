@@ -331,7 +331,7 @@ fn parse_exact(rest: &str, line: usize) -> AsmResult<(usize, usize, usize, u32, 
 /// data-carrying instructions (ICB, `dcl_hs_max_tessfactor`) `o` = 0.
 fn lane_mut(program: &mut Program, i: usize, o: usize, lane: usize) -> Option<&mut u32> {
     let inst = program.instructions.get_mut(i)?;
-    if let Some(CustomData::ImmediateConstantBuffer(d)) = &mut inst.custom {
+    if let Some(CustomData::ImmediateConstantBuffer(d)) = inst.custom.as_deref_mut() {
         return d.get_mut(lane);
     }
     if inst.opcode == code::DCL_HS_MAX_TESSFACTOR {
@@ -379,7 +379,7 @@ pub fn lossy_immediates(program: &Program, style: Style) -> Vec<(usize, usize, u
             .collect()
     };
     for (i, inst) in program.instructions.iter().enumerate() {
-        if let Some(CustomData::ImmediateConstantBuffer(d)) = &inst.custom {
+        if let Some(CustomData::ImmediateConstantBuffer(d)) = inst.custom.as_deref() {
             let texts = d
                 .iter()
                 .map(|&b| numfmt::format_untyped(b, style.floats, false))
