@@ -4,4 +4,5 @@
 //! every other layer consumes.
 
 pub mod dxbc;
+pub mod harness;
 pub mod vm;

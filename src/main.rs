@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
-use dxbc_dbg::vm;
+use dxbc_dbg::{harness, vm};
 
 #[derive(Parser)]
 #[command(
@@ -47,6 +47,10 @@ enum Command {
         /// The pixel whose quad is run (pixel shaders), e.g. `--pixel 10,4`.
         #[arg(long, value_parser = parse_pixel, default_value = "0,0")]
         pixel: (u32, u32),
+        /// Take inputs, textures, samplers and constant buffers from a case
+        /// file (docs/cases.md) instead of the documented defaults.
+        #[arg(long)]
+        case: Option<PathBuf>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -123,20 +127,60 @@ fn run(cli: Cli) -> Result<()> {
         Command::Trace {
             file,
             pixel,
+            case,
             json,
             no_verify,
         } => {
             let shader = load(&file, no_verify)?;
-            let choice = vm::defaults::PixelChoice {
-                x: pixel.0,
-                y: pixel.1,
-                ..Default::default()
+            let (setup, resources) = match case {
+                Some(path) => {
+                    let case = harness::case::Case::load(&path)?;
+                    let choice = vm::defaults::PixelChoice {
+                        x: pixel.0,
+                        y: pixel.1,
+                        width: case.width,
+                        height: case.height,
+                    };
+                    let mut setup = harness::raster::quad_setup(&case, &shader, choice);
+                    for (slot, rows) in &case.constant_buffers {
+                        let slot = *slot as usize;
+                        if setup.constant_buffers.len() <= slot {
+                            setup.constant_buffers.resize(slot + 1, Vec::new());
+                        }
+                        setup.constant_buffers[slot] = rows.clone();
+                    }
+                    let mut resources = vm::Resources::default();
+                    for (slot, tex) in &case.textures {
+                        let slot = *slot as usize;
+                        if resources.textures.len() <= slot {
+                            resources.textures.resize(slot + 1, None);
+                        }
+                        resources.textures[slot] = Some(tex.clone());
+                    }
+                    for (slot, smp) in &case.samplers {
+                        let slot = *slot as usize;
+                        if resources.samplers.len() <= slot {
+                            resources.samplers.resize(slot + 1, None);
+                        }
+                        resources.samplers[slot] = Some(smp.clone());
+                    }
+                    (setup, resources)
+                }
+                None => {
+                    let choice = vm::defaults::PixelChoice {
+                        x: pixel.0,
+                        y: pixel.1,
+                        ..Default::default()
+                    };
+                    (
+                        vm::defaults::default_setup(&shader, choice),
+                        vm::defaults::default_resources(
+                            &shader.program,
+                            vm::defaults::DefaultTextures::Checker,
+                        ),
+                    )
+                }
             };
-            let setup = vm::defaults::default_setup(&shader, choice);
-            let resources = vm::defaults::default_resources(
-                &shader.program,
-                vm::defaults::DefaultTextures::Checker,
-            );
             let style = shader.style();
             let mut machine = vm::Machine::new(std::rc::Rc::new(shader.program), setup, resources)
                 .with_context(|| file.display().to_string())?;

@@ -249,3 +249,41 @@ fn an_endless_loop_hits_the_budget() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn trace_with_a_case_runs_the_case_inputs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
+        .current_dir(root)
+        .args([
+            "trace",
+            "shaders/shadow_pcf.asm",
+            "--case",
+            "tests/cases/shadow_pcf_edge.case",
+            "--pixel",
+            "7,7",
+        ])
+        .output()
+        .expect("run dxbc-dbg");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Every texel at the right edge is at depth 0.75 >= 0.5: full light.
+    assert!(
+        text.contains("lane 3: o0 = (1.000000, 1.000000, 1.000000, 1.000000)"),
+        "{text}"
+    );
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
+        .current_dir(root)
+        .args(["trace", "shaders/shadow_pcf.asm", "--case", "Cargo.toml"])
+        .output()
+        .expect("run dxbc-dbg");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        !bad.status.success() && err.contains("Cargo.toml:1:"),
+        "{err}"
+    );
+}

@@ -1,0 +1,667 @@
+//! Case files: one readable text file per test case (format in
+//! `docs/cases.md`, modelled on vkd3d's `.shader_test` sections). A case
+//! gives the shader, the quad, textures, samplers, constant buffers, the
+//! render target, tolerances and probes. Every error names the file and
+//! line.
+
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::vm::texture::{
+    AddressMode, ComparisonFunc, Dimension, Filter, Format, Sampler, Texture, TextureDesc,
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{file}:{line}: {message}")]
+pub struct CaseError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+/// A shader given inline or by path (relative to the case file).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShaderSource {
+    Inline { text: String, line: usize },
+    File(PathBuf),
+}
+
+/// One corner of the quad: clip-space position and per-register attributes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vertex {
+    pub position: [f32; 4],
+    /// (input register, four raw lanes).
+    pub attributes: Vec<(u32, [u32; 4])>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probe {
+    pub line: usize,
+    pub rect: [u32; 4],
+    pub expected: [f32; 4],
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tolerance {
+    pub abs: f32,
+    pub ulp: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub path: PathBuf,
+    pub pixel_shader: Option<ShaderSource>,
+    pub vertex_shader: Option<ShaderSource>,
+    pub width: u32,
+    pub height: u32,
+    /// Four corners: top-left, top-right, bottom-left, bottom-right.
+    pub quad: Vec<Vertex>,
+    pub textures: Vec<(u32, Texture)>,
+    pub samplers: Vec<(u32, Sampler)>,
+    pub constant_buffers: Vec<(u32, Vec<[u32; 4]>)>,
+    pub tolerance: Tolerance,
+    pub probes: Vec<Probe>,
+    /// Whether the rendered image is compared with a golden.
+    pub golden: bool,
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, line: usize, message: impl Into<String>) -> CaseError {
+        CaseError {
+            file: self.file.to_string(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    fn f32(&self, line: usize, t: &str) -> Result<f32, CaseError> {
+        t.parse()
+            .map_err(|_| self.err(line, format!("expected a number, found `{t}`")))
+    }
+
+    fn u32(&self, line: usize, t: &str) -> Result<u32, CaseError> {
+        t.parse().map_err(|_| {
+            self.err(
+                line,
+                format!("expected a non-negative integer, found `{t}`"),
+            )
+        })
+    }
+
+    /// A lane given as a float (`0.5`), hex bits (`0x3f800000`), or an
+    /// integer with a `u`/`i` suffix (`7u`, `-1i`).
+    fn lane(&self, line: usize, t: &str) -> Result<u32, CaseError> {
+        if let Some(h) = t.strip_prefix("0x") {
+            return u32::from_str_radix(h, 16)
+                .map_err(|_| self.err(line, format!("bad hex value `{t}`")));
+        }
+        if let Some(i) = t.strip_suffix('i') {
+            return i
+                .parse::<i32>()
+                .map(|v| v as u32)
+                .map_err(|_| self.err(line, format!("bad integer `{t}`")));
+        }
+        if let Some(u) = t.strip_suffix('u') {
+            return u
+                .parse::<u32>()
+                .map_err(|_| self.err(line, format!("bad integer `{t}`")));
+        }
+        Ok(self.f32(line, t)?.to_bits())
+    }
+
+    fn lanes4(&self, line: usize, toks: &[&str]) -> Result<[u32; 4], CaseError> {
+        if toks.len() != 4 {
+            return Err(self.err(line, format!("expected four values, found {}", toks.len())));
+        }
+        let mut v = [0; 4];
+        for (i, t) in toks.iter().enumerate() {
+            v[i] = self.lane(line, t)?;
+        }
+        Ok(v)
+    }
+}
+
+fn format_named(name: &str) -> Option<Format> {
+    Some(match name {
+        "r8_unorm" => Format::R8Unorm,
+        "rg8_unorm" => Format::Rg8Unorm,
+        "rgba8_unorm" => Format::Rgba8Unorm,
+        "r32_float" => Format::R32Float,
+        "rg32_float" => Format::Rg32Float,
+        "rgba16_float" => Format::Rgba16Float,
+        "rgba32_float" => Format::Rgba32Float,
+        "r32_uint" => Format::R32Uint,
+        "r32_sint" => Format::R32Sint,
+        "d32_float" => Format::D32Float,
+        "d16_unorm" => Format::D16Unorm,
+        _ => return None,
+    })
+}
+
+fn address_named(name: &str) -> Option<AddressMode> {
+    Some(match name {
+        "wrap" => AddressMode::Wrap,
+        "mirror" => AddressMode::Mirror,
+        "clamp" => AddressMode::Clamp,
+        "border" => AddressMode::Border,
+        "mirror_once" => AddressMode::MirrorOnce,
+        _ => return None,
+    })
+}
+
+fn compare_named(name: &str) -> Option<ComparisonFunc> {
+    Some(match name {
+        "never" => ComparisonFunc::Never,
+        "less" => ComparisonFunc::Less,
+        "equal" => ComparisonFunc::Equal,
+        "less_equal" => ComparisonFunc::LessEqual,
+        "greater" => ComparisonFunc::Greater,
+        "not_equal" => ComparisonFunc::NotEqual,
+        "greater_equal" => ComparisonFunc::GreaterEqual,
+        "always" => ComparisonFunc::Always,
+        _ => return None,
+    })
+}
+
+fn filter_named(name: &str) -> Option<Filter> {
+    match name {
+        "point" => Some(Filter::Point),
+        "linear" => Some(Filter::Linear),
+        _ => None,
+    }
+}
+
+/// A section's lines: (line number, text without comment).
+type Lines<'a> = Vec<(usize, &'a str)>;
+
+fn strip(line: &str) -> &str {
+    match line.find('#') {
+        Some(p) => line[..p].trim(),
+        None => line.trim(),
+    }
+}
+
+impl Case {
+    pub fn load(path: &Path) -> Result<Case, CaseError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| CaseError {
+            file: name.clone(),
+            line: 0,
+            message: format!("cannot read: {e}"),
+        })?;
+        Case::parse(&text, path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Case, CaseError> {
+        let name = path.display().to_string();
+        let ctx = Ctx { file: &name };
+        let mut case = Case {
+            path: path.to_path_buf(),
+            pixel_shader: None,
+            vertex_shader: None,
+            width: 64,
+            height: 64,
+            quad: Vec::new(),
+            textures: Vec::new(),
+            samplers: Vec::new(),
+            constant_buffers: Vec::new(),
+            tolerance: Tolerance::default(),
+            probes: Vec::new(),
+            golden: false,
+        };
+        // Split into sections; shader sections keep their raw lines.
+        let mut sections: Vec<(usize, String, Lines)> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            let t = raw.trim();
+            if t.starts_with('[') && t.ends_with(']') {
+                sections.push((n, t[1..t.len() - 1].trim().to_string(), Vec::new()));
+            } else if let Some(s) = sections.last_mut() {
+                s.2.push((n, raw));
+            } else if !strip(raw).is_empty() {
+                return Err(ctx.err(n, "text before the first [section]"));
+            }
+        }
+        for (n, title, body) in sections {
+            let words: Vec<&str> = title.split_whitespace().collect();
+            let stripped: Lines = body
+                .iter()
+                .map(|(l, t)| (*l, strip(t)))
+                .filter(|(_, t)| !t.is_empty())
+                .collect();
+            match words.as_slice() {
+                ["pixel", "shader"] | ["vertex", "shader"] => {
+                    let text: String = body.iter().map(|(_, t)| format!("{t}\n")).collect();
+                    let src = ShaderSource::Inline { text, line: n + 1 };
+                    if words[0] == "pixel" {
+                        case.pixel_shader = Some(src);
+                    } else {
+                        case.vertex_shader = Some(src);
+                    }
+                }
+                ["pixel", "shader", "file"] | ["vertex", "shader", "file"] => {
+                    let (l, p) = stripped
+                        .first()
+                        .ok_or_else(|| ctx.err(n, "expected a shader path"))?;
+                    let _ = l;
+                    let base = path.parent().unwrap_or(Path::new("."));
+                    let src = ShaderSource::File(base.join(p));
+                    if words[0] == "pixel" {
+                        case.pixel_shader = Some(src);
+                    } else {
+                        case.vertex_shader = Some(src);
+                    }
+                }
+                ["render", "target"] => {
+                    for (l, t) in &stripped {
+                        let toks: Vec<&str> = t.split_whitespace().collect();
+                        match toks.as_slice() {
+                            ["size", w, h] => {
+                                case.width = ctx.u32(*l, w)?.clamp(1, 4096);
+                                case.height = ctx.u32(*l, h)?.clamp(1, 4096);
+                            }
+                            ["format", _] => {}
+                            _ => return Err(ctx.err(*l, "expected `size W H` or `format F`")),
+                        }
+                    }
+                }
+                ["quad"] => case.quad = parse_quad(&ctx, &stripped)?,
+                ["texture", slot] => {
+                    let slot = ctx.u32(n, slot)?;
+                    case.textures
+                        .push((slot, parse_texture(&ctx, n, &stripped)?));
+                }
+                ["sampler", slot] => {
+                    let slot = ctx.u32(n, slot)?;
+                    case.samplers.push((slot, parse_sampler(&ctx, &stripped)?));
+                }
+                ["constant", "buffer", slot] => {
+                    let slot = ctx.u32(n, slot)?;
+                    case.constant_buffers
+                        .push((slot, parse_rows(&ctx, &stripped)?));
+                }
+                ["tolerance"] => {
+                    for (l, t) in &stripped {
+                        let toks: Vec<&str> = t.split_whitespace().collect();
+                        match toks.as_slice() {
+                            ["abs", v] => case.tolerance.abs = ctx.f32(*l, v)?,
+                            ["ulp", v] => case.tolerance.ulp = ctx.u32(*l, v)?,
+                            _ => return Err(ctx.err(*l, "expected `abs X` or `ulp N`")),
+                        }
+                    }
+                }
+                ["test"] => {
+                    for (l, t) in &stripped {
+                        let toks: Vec<&str> = t.split_whitespace().collect();
+                        let probe = match toks.as_slice() {
+                            ["golden"] => {
+                                case.golden = true;
+                                continue;
+                            }
+                            ["probe", "rect", x, y, w, h, r, g, b, a] => Probe {
+                                line: *l,
+                                rect: [
+                                    ctx.u32(*l, x)?,
+                                    ctx.u32(*l, y)?,
+                                    ctx.u32(*l, w)?,
+                                    ctx.u32(*l, h)?,
+                                ],
+                                expected: [
+                                    ctx.f32(*l, r)?,
+                                    ctx.f32(*l, g)?,
+                                    ctx.f32(*l, b)?,
+                                    ctx.f32(*l, a)?,
+                                ],
+                            },
+                            ["probe", x, y, r, g, b, a] => Probe {
+                                line: *l,
+                                rect: [ctx.u32(*l, x)?, ctx.u32(*l, y)?, 1, 1],
+                                expected: [
+                                    ctx.f32(*l, r)?,
+                                    ctx.f32(*l, g)?,
+                                    ctx.f32(*l, b)?,
+                                    ctx.f32(*l, a)?,
+                                ],
+                            },
+                            _ => {
+                                return Err(ctx.err(
+                                    *l,
+                                    "expected `probe X Y r g b a`, `probe rect X Y W H r g b a` or `golden`",
+                                ));
+                            }
+                        };
+                        case.probes.push(probe);
+                    }
+                }
+                _ => return Err(ctx.err(n, format!("unknown section [{title}]"))),
+            }
+        }
+        if case.pixel_shader.is_none() {
+            return Err(ctx.err(
+                1,
+                "a case needs a [pixel shader] or [pixel shader file] section",
+            ));
+        }
+        if case.quad.is_empty() {
+            case.quad = default_quad();
+        }
+        Ok(case)
+    }
+}
+
+/// A full-screen quad at w = 1 with no attributes.
+pub fn default_quad() -> Vec<Vertex> {
+    [(-1.0, 1.0), (1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+        .iter()
+        .map(|&(x, y)| Vertex {
+            position: [x, y, 0.5, 1.0],
+            attributes: Vec::new(),
+        })
+        .collect()
+}
+
+/// `vertex X Y Z W [vN a b c d]...`, four lines.
+fn parse_quad(ctx: &Ctx, lines: &Lines) -> Result<Vec<Vertex>, CaseError> {
+    let mut quad = Vec::new();
+    for (l, t) in lines {
+        let toks: Vec<&str> = t.split_whitespace().collect();
+        if toks.first() != Some(&"vertex") || toks.len() < 5 {
+            return Err(ctx.err(*l, "expected `vertex X Y Z W [vN a b c d]...`"));
+        }
+        let mut position = [0.0; 4];
+        for i in 0..4 {
+            position[i] = ctx.f32(*l, toks[1 + i])?;
+        }
+        let mut attributes = Vec::new();
+        let mut rest = &toks[5..];
+        while let Some(reg) = rest.first() {
+            let r = reg.strip_prefix('v').ok_or_else(|| {
+                ctx.err(
+                    *l,
+                    format!("expected an input register like v1, found `{reg}`"),
+                )
+            })?;
+            let r = ctx.u32(*l, r)?;
+            if rest.len() < 5 {
+                return Err(ctx.err(*l, format!("{reg} needs four values")));
+            }
+            attributes.push((r, ctx.lanes4(*l, &rest[1..5])?));
+            rest = &rest[5..];
+        }
+        quad.push(Vertex {
+            position,
+            attributes,
+        });
+    }
+    if quad.len() != 4 {
+        let line = lines.first().map(|(l, _)| *l).unwrap_or(0);
+        return Err(ctx.err(
+            line,
+            format!("a quad has four vertices, found {}", quad.len()),
+        ));
+    }
+    Ok(quad)
+}
+
+/// `row N float|uint|int|hex a b c d` lines.
+fn parse_rows(ctx: &Ctx, lines: &Lines) -> Result<Vec<[u32; 4]>, CaseError> {
+    let mut rows: Vec<[u32; 4]> = Vec::new();
+    for (l, t) in lines {
+        let toks: Vec<&str> = t.split_whitespace().collect();
+        let (idx, kind, vals) = match toks.as_slice() {
+            ["row", i, kind, rest @ ..] => (ctx.u32(*l, i)?, *kind, rest),
+            _ => return Err(ctx.err(*l, "expected `row N float|uint|int|hex a b c d`")),
+        };
+        if vals.len() != 4 {
+            return Err(ctx.err(*l, "a row has four values"));
+        }
+        let mut v = [0u32; 4];
+        for (i, t) in vals.iter().enumerate() {
+            v[i] = match kind {
+                "float" => ctx.f32(*l, t)?.to_bits(),
+                "uint" => ctx.u32(*l, t)?,
+                "int" => t
+                    .parse::<i32>()
+                    .map_err(|_| ctx.err(*l, format!("bad integer `{t}`")))?
+                    as u32,
+                "hex" => ctx.lane(*l, t)?,
+                k => return Err(ctx.err(*l, format!("unknown row type `{k}`"))),
+            };
+        }
+        let idx = idx.min(4095) as usize;
+        if rows.len() <= idx {
+            rows.resize(idx + 1, [0; 4]);
+        }
+        rows[idx] = v;
+    }
+    Ok(rows)
+}
+
+fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<Sampler, CaseError> {
+    let mut s = Sampler::default();
+    for (l, t) in lines {
+        let toks: Vec<&str> = t.split_whitespace().collect();
+        let bad = |what: &str| ctx.err(*l, format!("unknown {what} in `{t}`"));
+        match toks.as_slice() {
+            ["filter", f] => {
+                let f = filter_named(f).ok_or_else(|| bad("filter"))?;
+                s.min_filter = f;
+                s.mag_filter = f;
+                s.mip_filter = f;
+            }
+            ["filter", "min", a, "mag", b, "mip", c] => {
+                s.min_filter = filter_named(a).ok_or_else(|| bad("filter"))?;
+                s.mag_filter = filter_named(b).ok_or_else(|| bad("filter"))?;
+                s.mip_filter = filter_named(c).ok_or_else(|| bad("filter"))?;
+            }
+            ["address", modes @ ..] if !modes.is_empty() && modes.len() <= 3 => {
+                let m: Vec<AddressMode> = modes
+                    .iter()
+                    .map(|m| address_named(m).ok_or_else(|| bad("address mode")))
+                    .collect::<Result<_, _>>()?;
+                for i in 0..3 {
+                    s.address[i] = m[i.min(m.len() - 1)];
+                }
+            }
+            ["border", r, g, b, a] => {
+                s.border_color = [
+                    ctx.f32(*l, r)?,
+                    ctx.f32(*l, g)?,
+                    ctx.f32(*l, b)?,
+                    ctx.f32(*l, a)?,
+                ]
+            }
+            ["compare", f] => s.comparison = compare_named(f).ok_or_else(|| bad("comparison"))?,
+            ["lod_bias", v] => s.mip_lod_bias = ctx.f32(*l, v)?,
+            ["min_lod", v] => s.min_lod = ctx.f32(*l, v)?,
+            ["max_lod", v] => s.max_lod = ctx.f32(*l, v)?,
+            _ => return Err(ctx.err(*l, format!("unknown sampler setting `{t}`"))),
+        }
+    }
+    Ok(s)
+}
+
+fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Texture, CaseError> {
+    let mut format = Format::Rgba8Unorm;
+    let mut dimension = Dimension::Tex2D;
+    let mut size = [1u32, 1, 1];
+    let mut mips = 1u32;
+    let mut fill: Option<(usize, Vec<String>)> = None;
+    let mut values: Vec<[u32; 4]> = Vec::new();
+    let mut in_values = false;
+    for (l, t) in lines {
+        let toks: Vec<&str> = t.split_whitespace().collect();
+        if in_values {
+            if !toks.len().is_multiple_of(4) {
+                return Err(ctx.err(*l, "texel values come four to a texel"));
+            }
+            for c in toks.chunks(4) {
+                values.push(ctx.lanes4(*l, c)?);
+            }
+            continue;
+        }
+        match toks.as_slice() {
+            ["format", f] => {
+                format =
+                    format_named(f).ok_or_else(|| ctx.err(*l, format!("unknown format `{f}`")))?
+            }
+            ["dimension", d] => {
+                dimension = match *d {
+                    "1d" => Dimension::Tex1D,
+                    "1darray" => Dimension::Tex1DArray,
+                    "2d" => Dimension::Tex2D,
+                    "2darray" => Dimension::Tex2DArray,
+                    "3d" => Dimension::Tex3D,
+                    "cube" => Dimension::Cube,
+                    "cubearray" => Dimension::CubeArray,
+                    _ => return Err(ctx.err(*l, format!("unknown dimension `{d}`"))),
+                }
+            }
+            ["size", dims @ ..] if !dims.is_empty() && dims.len() <= 3 => {
+                for (i, d) in dims.iter().enumerate() {
+                    size[i] = ctx.u32(*l, d)?.clamp(1, 4096);
+                }
+            }
+            ["mips", "full"] => mips = 0,
+            ["mips", n] => mips = ctx.u32(*l, n)?.clamp(1, 16),
+            ["fill", rest @ ..] => fill = Some((*l, rest.iter().map(|s| s.to_string()).collect())),
+            ["values"] => in_values = true,
+            _ => return Err(ctx.err(*l, format!("unknown texture setting `{t}`"))),
+        }
+    }
+    let [w, h, d] = size;
+    let desc = match dimension {
+        Dimension::Tex1D => TextureDesc::tex1d(format, w),
+        Dimension::Tex1DArray => TextureDesc::tex1d_array(format, w, h),
+        Dimension::Tex2DArray => TextureDesc::tex2d_array(format, w, h, d),
+        Dimension::Tex3D => TextureDesc::tex3d(format, w, h, d),
+        Dimension::Cube => TextureDesc::cube(format, w),
+        Dimension::CubeArray => TextureDesc::cube_array(format, w, d),
+        _ => TextureDesc::tex2d(format, w, h),
+    }
+    .with_mips(mips);
+    let count = Texture::zeroed(desc)
+        .map_err(|e| ctx.err(at, format!("texture: {e}")))?
+        .texel_count();
+    let texels: Vec<[u32; 4]> = match fill {
+        Some((l, f)) => generate(ctx, l, &f, count, [w, h])?,
+        None if !values.is_empty() => {
+            if values.len() != count {
+                return Err(ctx.err(
+                    at,
+                    format!("texture needs {count} texel values, found {}", values.len()),
+                ));
+            }
+            values
+        }
+        None => vec![[0, 0, 0, 1.0f32.to_bits()]; count],
+    };
+    let floats: Vec<[f32; 4]> = texels.iter().map(|t| t.map(f32::from_bits)).collect();
+    let integer = matches!(format, Format::R32Uint | Format::R32Sint);
+    let tex = if integer {
+        Texture::from_lanes(desc, &texels)
+    } else {
+        Texture::from_f32(desc, &floats)
+    };
+    tex.map_err(|e| ctx.err(at, format!("texture: {e}")))
+}
+
+/// Texels for `fill checker | gradient | ramp | constant r g b a`. Texels
+/// are laid out level by level, layer by layer, row-major; patterns are
+/// computed from the index within the top level's rows.
+fn generate(
+    ctx: &Ctx,
+    l: usize,
+    what: &[String],
+    count: usize,
+    [w, h]: [u32; 2],
+) -> Result<Vec<[u32; 4]>, CaseError> {
+    let one = 1.0f32.to_bits();
+    let per_image = (w * h).max(1) as usize;
+    Ok(match what.first().map(String::as_str) {
+        Some("checker") => (0..count)
+            .map(|i| {
+                let j = i % per_image;
+                let (x, y) = (j % w as usize, j / w as usize);
+                let v = if (x + y) % 2 == 1 { one } else { 0 };
+                [v, v, v, one]
+            })
+            .collect(),
+        Some("gradient") => (0..count)
+            .map(|i| {
+                let j = i % per_image;
+                let (x, y) = ((j % w as usize) as f32, (j / w as usize) as f32);
+                [
+                    ((x + 0.5) / w as f32).to_bits(),
+                    ((y + 0.5) / h as f32).to_bits(),
+                    0,
+                    one,
+                ]
+            })
+            .collect(),
+        Some("ramp") => (0..count)
+            .map(|i| {
+                let j = (i % per_image) as f32;
+                let v = (j + 0.5) / per_image as f32;
+                [v.to_bits(), 0, 0, one]
+            })
+            .collect(),
+        Some("constant") if what.len() == 5 => {
+            let toks: Vec<&str> = what[1..].iter().map(String::as_str).collect();
+            vec![ctx.lanes4(l, &toks)?; count]
+        }
+        _ => {
+            return Err(ctx.err(
+                l,
+                "expected `fill checker`, `fill gradient`, `fill ramp` or `fill constant r g b a`",
+            ));
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Case, CaseError> {
+        Case::parse(text, Path::new("t.case"))
+    }
+
+    #[test]
+    fn a_complete_case_parses() {
+        let c = parse(
+            "[pixel shader]\nps_5_0\nret\n[render target]\nsize 8 4\n[quad]\nvertex -1 1 0 1 v1 0 0 0 1\nvertex 1 1 0 2 v1 1 0 0 1\nvertex -1 -1 0 1 v1 0 1 0 1\nvertex 1 -1 0 2 v1 1 1 0 1\n[texture 0]\nformat r32_float\nsize 2 2\nvalues\n0 0 0 1  1 0 0 1\n0.5 0 0 1  0.25 0 0 1\n[sampler 0]\nfilter point\naddress border clamp\ncompare less_equal\n[constant buffer 1]\nrow 2 uint 1 2 3 4\n[tolerance]\nabs 0.001\n[test]\nprobe 1 2 0 0 0 1\nprobe rect 0 0 4 4 1 1 1 1\n",
+        )
+        .expect("parses");
+        assert_eq!((c.width, c.height), (8, 4));
+        assert_eq!(c.quad[1].position[3], 2.0);
+        assert_eq!(c.quad[3].attributes[0].0, 1);
+        assert_eq!(c.constant_buffers[0].1[2], [1, 2, 3, 4]);
+        assert_eq!(c.samplers[0].1.address[1], AddressMode::Clamp);
+        assert_eq!(c.probes.len(), 2);
+        assert_eq!(c.tolerance.abs, 0.001);
+    }
+
+    #[test]
+    fn errors_name_file_and_line() {
+        let e = parse("[pixel shader]\nps_5_0\n[quad]\nvertex 1 2 3\n").unwrap_err();
+        assert_eq!(e.line, 4);
+        assert_eq!(e.to_string().split(':').next(), Some("t.case"));
+        let e =
+            parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 2 2\nvalues\n1 2 3\n").unwrap_err();
+        assert_eq!(e.line, 6);
+        let e = parse("[sampler 0]\nfilter blurry\n[pixel shader]\nps_5_0\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(
+            parse("[render target]\nsize 4 4\n")
+                .unwrap_err()
+                .message
+                .contains("pixel shader")
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! The CPU side of drawing a case's quad: D3D pixel centres (x + 0.5,
+//! y + 0.5, y down from the top), two triangles (corners 0-1-2 and 1-3-2),
+//! perspective-correct attribute interpolation, `SV_Position` with xy the
+//! pixel centre, z the interpolated depth and w the clip-space w. This
+//! module produces the emulator inputs for one 2x2 quad.
+
+use super::case::Case;
+use crate::dxbc::Shader;
+use crate::dxbc::opcodes::code;
+use crate::vm::defaults::PixelChoice;
+use crate::vm::state::{LANES, Setup};
+
+/// How an input register is interpolated (from `dcl_input_ps`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Interp {
+    Constant,
+    Perspective,
+    Linear,
+}
+
+struct Window {
+    pos: [f64; 3],
+    inv_w: f64,
+}
+
+fn to_window(clip: [f32; 4], width: u32, height: u32) -> Window {
+    let w = clip[3] as f64;
+    let inv_w = if w == 0.0 { 0.0 } else { 1.0 / w };
+    let (x, y, z) = (
+        clip[0] as f64 * inv_w,
+        clip[1] as f64 * inv_w,
+        clip[2] as f64 * inv_w,
+    );
+    Window {
+        pos: [
+            (x + 1.0) * 0.5 * width as f64,
+            (1.0 - y) * 0.5 * height as f64,
+            z,
+        ],
+        inv_w,
+    }
+}
+
+/// Screen-space barycentrics of `p` in triangle `t` (None if degenerate).
+fn barycentric(t: [&Window; 3], p: [f64; 2]) -> Option<[f64; 3]> {
+    let [a, b, c] = t.map(|w| w.pos);
+    let area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    if area.abs() < 1e-12 {
+        return None;
+    }
+    let w0 = ((b[0] - p[0]) * (c[1] - p[1]) - (b[1] - p[1]) * (c[0] - p[0])) / area;
+    let w1 = ((c[0] - p[0]) * (a[1] - p[1]) - (c[1] - p[1]) * (a[0] - p[0])) / area;
+    Some([w0, w1, 1.0 - w0 - w1])
+}
+
+const TRIANGLES: [[usize; 3]; 2] = [[0, 1, 2], [1, 3, 2]];
+
+/// Inputs for the quad holding `pixel`: interpolated attributes per lane,
+/// `SV_Position` where the shader declares it, helper lanes where a pixel
+/// centre lies outside both triangles.
+pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
+    let mut setup = Setup::empty();
+    let mut modes: Vec<(u32, Interp)> = Vec::new();
+    let mut position_reg = None;
+    for inst in &shader.program.instructions {
+        let Some(reg) = inst.operands.first().and_then(|o| o.reg()) else {
+            continue;
+        };
+        match inst.opcode {
+            code::DCL_INPUT_PS | code::DCL_INPUT_PS_SIV => {
+                let mode = match (inst.controls >> 11) & 0xf {
+                    1 => Interp::Constant,
+                    4 | 5 | 7 => Interp::Linear,
+                    _ => Interp::Perspective,
+                };
+                modes.push((reg, mode));
+                if inst.opcode == code::DCL_INPUT_PS_SIV
+                    && matches!(inst.decl, crate::dxbc::ir::DeclKind::SystemValue(1))
+                {
+                    position_reg = Some(reg);
+                }
+            }
+            code::DCL_INPUT_PS_SGV => modes.push((reg, Interp::Constant)),
+            _ => {}
+        }
+    }
+    let count = modes
+        .iter()
+        .map(|(r, _)| r + 1)
+        .chain(
+            case.quad
+                .iter()
+                .flat_map(|v| v.attributes.iter().map(|(r, _)| r + 1)),
+        )
+        .max()
+        .unwrap_or(0)
+        .min(64) as usize;
+    let win: Vec<Window> = case
+        .quad
+        .iter()
+        .map(|v| to_window(v.position, case.width, case.height))
+        .collect();
+    for (lane, (px, py)) in pixel.lane_pixels().into_iter().enumerate().take(LANES) {
+        let p = [px as f64 + 0.5, py as f64 + 0.5];
+        // The covering triangle, or the first one for helper lanes.
+        let mut chosen = None;
+        for tri in TRIANGLES {
+            if let Some(b) = barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], p) {
+                let inside = b.iter().all(|&w| w >= -1e-9);
+                if inside || chosen.is_none() {
+                    chosen = Some((tri, b, inside));
+                }
+                if inside {
+                    break;
+                }
+            }
+        }
+        let mut regs = vec![[0u32; 4]; count];
+        if let Some((tri, b, inside)) = chosen {
+            setup.helper[lane] = !inside || px >= case.width || py >= case.height;
+            let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
+            for (r, slot) in regs.iter_mut().enumerate() {
+                let mode = modes
+                    .iter()
+                    .find(|(m, _)| *m as usize == r)
+                    .map(|(_, m)| *m)
+                    .unwrap_or(Interp::Perspective);
+                let attr = |k: usize| -> [u32; 4] {
+                    case.quad[tri[k]]
+                        .attributes
+                        .iter()
+                        .find(|(reg, _)| *reg as usize == r)
+                        .map(|(_, v)| *v)
+                        .unwrap_or([0; 4])
+                };
+                *slot = match mode {
+                    // The provoking vertex is the triangle's first.
+                    Interp::Constant => attr(0),
+                    _ => std::array::from_fn(|c| {
+                        let v = |k: usize| f32::from_bits(attr(k)[c]) as f64;
+                        let value = if mode == Interp::Linear || persp_den == 0.0 {
+                            (0..3).map(|k| b[k] * v(k)).sum::<f64>()
+                        } else {
+                            (0..3).map(|k| b[k] * v(k) * win[tri[k]].inv_w).sum::<f64>() / persp_den
+                        };
+                        (value as f32).to_bits()
+                    }),
+                };
+            }
+            if let Some(slot) = position_reg.and_then(|r| regs.get_mut(r as usize)) {
+                let z: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
+                let w = if persp_den == 0.0 {
+                    0.0
+                } else {
+                    1.0 / persp_den
+                };
+                *slot = [p[0] as f32, p[1] as f32, z as f32, w as f32].map(f32::to_bits);
+            }
+        } else {
+            setup.helper[lane] = true;
+        }
+        setup.inputs[lane] = regs;
+    }
+    setup
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dxbc::{ParseOptions, asm};
+    use std::path::Path;
+
+    fn lanes(case_text: &str, x: u32, y: u32) -> Setup {
+        let case = Case::parse(case_text, Path::new("t.case")).expect("case");
+        let Some(super::super::case::ShaderSource::Inline { text, .. }) = &case.pixel_shader else {
+            panic!()
+        };
+        let bytes = asm::assemble(text).expect("assembles");
+        let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+        quad_setup(
+            &case,
+            &shader,
+            PixelChoice {
+                x,
+                y,
+                width: case.width,
+                height: case.height,
+            },
+        )
+    }
+
+    const SHADER: &str = "[pixel shader]\nps_4_0\ndcl_input_ps_siv linear noperspective v0.xyzw, position\ndcl_input_ps linear v1.x\ndcl_output o0.xyzw\nmov o0.xyzw, v1.xxxx\nret\n[render target]\nsize 4 4\n";
+
+    #[test]
+    fn sv_position_is_the_pixel_centre_and_clip_w() {
+        let s = lanes(
+            &format!(
+                "{SHADER}[quad]\nvertex -2 2 0.25 2 v1 0 0 0 0\nvertex 2 2 0.25 2 v1 0 0 0 0\nvertex -2 -2 0.25 2 v1 0 0 0 0\nvertex 2 -2 0.25 2 v1 0 0 0 0\n"
+            ),
+            2,
+            0,
+        );
+        let pos = s.inputs[1][0].map(f32::from_bits);
+        assert_eq!(pos, [3.5, 0.5, 0.125, 2.0]);
+        assert!(!s.helper.iter().any(|h| *h));
+    }
+
+    #[test]
+    fn attributes_interpolate_with_perspective() {
+        // Left edge at w = 1 with v1 = 0, right edge at w = 3 with v1 = 1.
+        let s = lanes(
+            &format!(
+                "{SHADER}[quad]\nvertex -1 1 0 1 v1 0 0 0 0\nvertex 3 3 0 3 v1 1 0 0 0\nvertex -1 -1 0 1 v1 0 0 0 0\nvertex 3 -3 0 3 v1 1 0 0 0\n"
+            ),
+            2,
+            0,
+        );
+        let v = f32::from_bits(s.inputs[0][1][0]);
+        // Pixel centre (2.5, 0.5) of a 4x4 target lies in the triangle
+        // TL (0,0) w=1, TR (4,0) w=3, BL (0,4) w=1 with screen barycentrics
+        // 0.25, 0.625, 0.125; only TR has v1 = 1, so the perspective-correct
+        // value is (0.625/3) / (0.25/1 + 0.625/3 + 0.125/1).
+        let expected = (0.625 / 3.0) / (0.25 + 0.625 / 3.0 + 0.125);
+        assert!((v as f64 - expected).abs() < 1e-6, "{v} vs {expected}");
+    }
+}
