@@ -162,7 +162,7 @@ fn run(cli: Cli) -> Result<()> {
                         if resources.samplers.len() <= slot {
                             resources.samplers.resize(slot + 1, None);
                         }
-                        resources.samplers[slot] = Some(smp.clone());
+                        resources.samplers[slot] = Some(*smp);
                     }
                     (setup, resources)
                 }
