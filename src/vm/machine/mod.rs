@@ -83,6 +83,8 @@ pub enum Event {
 
 pub struct Machine {
     program: Rc<Program>,
+    /// Each instruction's table entry, looked up once.
+    execs: Vec<Exec>,
     structure: Structure,
     setup: Setup,
     resources: Resources,
@@ -115,7 +117,13 @@ impl Machine {
                 *lane = LaneState::Retired;
             }
         }
+        let execs = program
+            .instructions
+            .iter()
+            .map(|i| exec_of(i.opcode))
+            .collect();
         Ok(Machine {
+            execs,
             pc: structure.entry,
             structure,
             program,
@@ -213,7 +221,7 @@ impl Machine {
         self.writes.clear();
         let program = Rc::clone(&self.program);
         let inst = &program.instructions[index];
-        let result = match exec_of(inst.opcode) {
+        let result = match self.execs[index] {
             Exec::Nop => {
                 self.pc += 1;
                 Ok(())
