@@ -4,6 +4,7 @@
 //! stepping forward did.
 
 mod flow;
+mod plan;
 
 use std::rc::Rc;
 
@@ -85,6 +86,8 @@ pub struct Machine {
     program: Rc<Program>,
     /// Each instruction's table entry, looked up once.
     execs: Vec<Exec>,
+    /// Operand plans for instructions whose operands all have common shapes.
+    plans: Vec<Option<plan::Plan>>,
     structure: Structure,
     setup: Setup,
     resources: Resources,
@@ -122,8 +125,10 @@ impl Machine {
             .iter()
             .map(|i| exec_of(i.opcode))
             .collect();
+        let plans = program.instructions.iter().map(plan::plan).collect();
         Ok(Machine {
             execs,
+            plans,
             pc: structure.entry,
             structure,
             program,
@@ -385,10 +390,16 @@ impl Machine {
             Selection::Select1(c) => [raw[c as usize & 3]; 4],
             _ => raw,
         };
+        Ok(Self::modify(v, kind, op.modifier))
+    }
+
+    /// Denormal flushing (float reads) and the source modifier, decided once
+    /// per operand rather than per component.
+    #[inline]
+    fn modify(v: Reg, kind: Kind, modifier: Modifier) -> Reg {
         let flush = kind == Kind::Float;
         let m = |b: u32| if flush { float::flush(b) } else { b };
-        // The modifier is decided once per operand, not per component.
-        Ok(match (kind, op.modifier) {
+        match (kind, modifier) {
             (_, Modifier::None) => v.map(m),
             (Kind::Int, Modifier::Neg) => v.map(|b| b.wrapping_neg()),
             (Kind::Int, Modifier::Abs) => v.map(|b| (b as i32).wrapping_abs() as u32),
@@ -398,7 +409,7 @@ impl Machine {
             (_, Modifier::Neg) => v.map(|b| m(b) ^ 0x8000_0000),
             (_, Modifier::Abs) => v.map(|b| m(b) & 0x7fff_ffff),
             (_, Modifier::AbsNeg) => v.map(|b| m(b) | 0x8000_0000),
-        })
+        }
     }
 
     /// Where a destination operand writes, and its write mask.
@@ -474,7 +485,7 @@ impl Machine {
 
     // ---- arithmetic -----------------------------------------------------
 
-    fn alu(&mut self, _index: usize, inst: &Instruction, exec: Exec) -> Result<(), VmError> {
+    fn alu(&mut self, index: usize, inst: &Instruction, exec: Exec) -> Result<(), VmError> {
         let info = inst.info();
         let ndst = (info.dst as usize).min(inst.operands.len());
         let (dsts, srcs) = inst.operands.split_at(ndst);
@@ -498,136 +509,37 @@ impl Machine {
             }
             return Ok(());
         }
+        // Operands in the common shapes (temps, inputs, constant buffers,
+        // immediates with plain indices) are read and written through a plan
+        // made once per instruction; anything else takes the general path.
+        let planned = self.plans.get(index).is_some_and(Option::is_some);
         for l in lanes {
             let mut s: smallvec::SmallVec<[Reg; 5]> = smallvec::SmallVec::new();
-            for op in srcs {
-                s.push(self.read(op, l, kind)?);
+            if let Some(Some(p)) = self.plans.get(index) {
+                for src in &p.srcs {
+                    s.push(self.read_planned(src, l, kind));
+                }
+            } else {
+                for op in srcs {
+                    s.push(self.read(op, l, kind)?);
+                }
             }
-            let arg = |i: usize| -> Result<Reg, VmError> {
-                s.get(i).copied().ok_or_else(|| self.missing(inst))
-            };
-            fn per(g: impl Fn(usize) -> u32) -> Reg {
-                [g(0), g(1), g(2), g(3)]
-            }
-            let results: smallvec::SmallVec<[Reg; 2]> = match exec {
-                Exec::F1(g) => {
-                    let a = arg(0)?;
-                    smallvec::smallvec![per(|c| float::out(g(f32::from_bits(a[c]))))]
-                }
-                Exec::F2(g) => {
-                    let (a, b) = (arg(0)?, arg(1)?);
-                    smallvec::smallvec![per(|c| {
-                        float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
-                    })]
-                }
-                Exec::F3(g) => {
-                    let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
-                    smallvec::smallvec![per(|c| {
-                        float::out(g(
-                            f32::from_bits(a[c]),
-                            f32::from_bits(b[c]),
-                            f32::from_bits(d[c]),
-                        ))
-                    })]
-                }
-                Exec::FCmp(g) => {
-                    let (a, b) = (arg(0)?, arg(1)?);
-                    smallvec::smallvec![per(|c| {
-                        mask(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
-                    })]
-                }
-                Exec::Dot(n) => {
-                    let (a, b) = (arg(0)?, arg(1)?);
-                    let mut sum = 0.0f32;
-                    for c in 0..n {
-                        sum = f32::from_bits(float::out(
-                            sum + f32::from_bits(a[c]) * f32::from_bits(b[c]),
-                        ));
-                    }
-                    smallvec::smallvec![[float::out(sum); 4]]
-                }
-                Exec::I1(g) => {
-                    let a = arg(0)?;
-                    smallvec::smallvec![per(|c| g(a[c]))]
-                }
-                Exec::I2(g) => {
-                    let (a, b) = (arg(0)?, arg(1)?);
-                    smallvec::smallvec![per(|c| g(a[c], b[c]))]
-                }
-                Exec::I3(g) => {
-                    let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
-                    smallvec::smallvec![per(|c| g(a[c], b[c], d[c]))]
-                }
-                Exec::ICmp(g) => {
-                    let (a, b) = (arg(0)?, arg(1)?);
-                    smallvec::smallvec![per(|c| mask(g(a[c], b[c])))]
-                }
-                Exec::Conv(_, g) => {
-                    let a = arg(0)?;
-                    smallvec::smallvec![per(|c| g(a[c]))]
-                }
-                Exec::Mov => smallvec::smallvec![arg(0)?],
-                Exec::Movc => {
-                    let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
-                    smallvec::smallvec![per(|c| if cond[c] != 0 { a[c] } else { b[c] })]
-                }
-                Exec::Swapc => {
-                    let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
-                    smallvec::smallvec![
-                        per(|c| if cond[c] != 0 { b[c] } else { a[c] }),
-                        per(|c| if cond[c] != 0 { a[c] } else { b[c] }),
-                    ]
-                }
-                Exec::Sincos => {
-                    let a = arg(0)?;
-                    smallvec::smallvec![
-                        per(|c| float::out(f32::from_bits(a[c]).sin())),
-                        per(|c| float::out(f32::from_bits(a[c]).cos())),
-                    ]
-                }
-                Exec::MulWide { signed } => {
-                    let (a, b) = (arg(0)?, arg(1)?);
-                    let wide = |c: usize| -> u64 {
-                        if signed {
-                            ((a[c] as i32 as i64) * (b[c] as i32 as i64)) as u64
-                        } else {
-                            a[c] as u64 * b[c] as u64
-                        }
-                    };
-                    smallvec::smallvec![per(|c| (wide(c) >> 32) as u32), per(|c| wide(c) as u32)]
-                }
-                Exec::Udiv => {
-                    let (a, b) = (arg(0)?, arg(1)?);
-                    smallvec::smallvec![
-                        per(|c| a[c].checked_div(b[c]).unwrap_or(u32::MAX)),
-                        per(|c| a[c].checked_rem(b[c]).unwrap_or(a[c])),
-                    ]
-                }
-                Exec::Carry { sub } => {
-                    let (a, b) = (arg(0)?, arg(1)?);
-                    if sub {
-                        smallvec::smallvec![
-                            per(|c| a[c].wrapping_sub(b[c])),
-                            per(|c| (a[c] < b[c]) as u32),
-                        ]
-                    } else {
-                        smallvec::smallvec![
-                            per(|c| a[c].wrapping_add(b[c])),
-                            per(|c| a[c].overflowing_add(b[c]).1 as u32),
-                        ]
+            let results = compute(exec, &s).ok_or_else(|| self.missing(inst))?;
+            let saturate = sat && info.sat;
+            if planned {
+                for (i, r) in results.into_iter().enumerate() {
+                    let d = self.plans[index]
+                        .as_ref()
+                        .and_then(|p| p.dsts.get(i))
+                        .copied();
+                    if let Some(d) = d {
+                        self.write_planned(d, l, r, saturate);
                     }
                 }
-                Exec::Bfi => {
-                    let (w, o, i, b) = (arg(0)?, arg(1)?, arg(2)?, arg(3)?);
-                    smallvec::smallvec![per(|c| super::alu::bfi(w[c], o[c], i[c], b[c]))]
+            } else {
+                for (d, r) in dsts.iter().zip(results) {
+                    self.write(d, l, r, saturate)?;
                 }
-                // Interpolation at a sample or the centroid: the quad's
-                // inputs are already the pixel-centre values.
-                Exec::Eval => smallvec::smallvec![arg(0)?],
-                _ => return Err(self.missing(inst)),
-            };
-            for (d, r) in dsts.iter().zip(results) {
-                self.write(d, l, r, sat && info.sat)?;
             }
         }
         Ok(())
@@ -669,4 +581,130 @@ fn derivative_pair(lane: usize, x: bool, fine: bool) -> (usize, usize) {
             (col, col + 2)
         }
     }
+}
+
+/// What an ALU entry computes for one lane from its (already read) sources:
+/// one result per destination. None when sources are missing.
+fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
+    let arg = |i: usize| -> Option<Reg> { s.get(i).copied() };
+    fn per(g: impl Fn(usize) -> u32) -> Reg {
+        [g(0), g(1), g(2), g(3)]
+    }
+    Some(match exec {
+        Exec::F1(g) => {
+            let a = arg(0)?;
+            smallvec::smallvec![per(|c| float::out(g(f32::from_bits(a[c]))))]
+        }
+        Exec::F2(g) => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            smallvec::smallvec![per(|c| {
+                float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
+            })]
+        }
+        Exec::F3(g) => {
+            let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
+            smallvec::smallvec![per(|c| {
+                float::out(g(
+                    f32::from_bits(a[c]),
+                    f32::from_bits(b[c]),
+                    f32::from_bits(d[c]),
+                ))
+            })]
+        }
+        Exec::FCmp(g) => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            smallvec::smallvec![per(|c| {
+                mask(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
+            })]
+        }
+        Exec::Dot(n) => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            let mut sum = 0.0f32;
+            for c in 0..n {
+                sum = f32::from_bits(float::out(
+                    sum + f32::from_bits(a[c]) * f32::from_bits(b[c]),
+                ));
+            }
+            smallvec::smallvec![[float::out(sum); 4]]
+        }
+        Exec::I1(g) => {
+            let a = arg(0)?;
+            smallvec::smallvec![per(|c| g(a[c]))]
+        }
+        Exec::I2(g) => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            smallvec::smallvec![per(|c| g(a[c], b[c]))]
+        }
+        Exec::I3(g) => {
+            let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
+            smallvec::smallvec![per(|c| g(a[c], b[c], d[c]))]
+        }
+        Exec::ICmp(g) => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            smallvec::smallvec![per(|c| mask(g(a[c], b[c])))]
+        }
+        Exec::Conv(_, g) => {
+            let a = arg(0)?;
+            smallvec::smallvec![per(|c| g(a[c]))]
+        }
+        Exec::Mov => smallvec::smallvec![arg(0)?],
+        Exec::Movc => {
+            let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
+            smallvec::smallvec![per(|c| if cond[c] != 0 { a[c] } else { b[c] })]
+        }
+        Exec::Swapc => {
+            let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
+            smallvec::smallvec![
+                per(|c| if cond[c] != 0 { b[c] } else { a[c] }),
+                per(|c| if cond[c] != 0 { a[c] } else { b[c] }),
+            ]
+        }
+        Exec::Sincos => {
+            let a = arg(0)?;
+            smallvec::smallvec![
+                per(|c| float::out(f32::from_bits(a[c]).sin())),
+                per(|c| float::out(f32::from_bits(a[c]).cos())),
+            ]
+        }
+        Exec::MulWide { signed } => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            let wide = |c: usize| -> u64 {
+                if signed {
+                    ((a[c] as i32 as i64) * (b[c] as i32 as i64)) as u64
+                } else {
+                    a[c] as u64 * b[c] as u64
+                }
+            };
+            smallvec::smallvec![per(|c| (wide(c) >> 32) as u32), per(|c| wide(c) as u32)]
+        }
+        Exec::Udiv => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            smallvec::smallvec![
+                per(|c| a[c].checked_div(b[c]).unwrap_or(u32::MAX)),
+                per(|c| a[c].checked_rem(b[c]).unwrap_or(a[c])),
+            ]
+        }
+        Exec::Carry { sub } => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            if sub {
+                smallvec::smallvec![
+                    per(|c| a[c].wrapping_sub(b[c])),
+                    per(|c| (a[c] < b[c]) as u32),
+                ]
+            } else {
+                smallvec::smallvec![
+                    per(|c| a[c].wrapping_add(b[c])),
+                    per(|c| a[c].overflowing_add(b[c]).1 as u32),
+                ]
+            }
+        }
+        Exec::Bfi => {
+            let (w, o, i, b) = (arg(0)?, arg(1)?, arg(2)?, arg(3)?);
+            smallvec::smallvec![per(|c| super::alu::bfi(w[c], o[c], i[c], b[c]))]
+        }
+        // Interpolation at a sample or the centroid: the quad's
+        // inputs are already the pixel-centre values.
+        Exec::Eval => smallvec::smallvec![arg(0)?],
+        _ => return None,
+    })
 }

@@ -1,0 +1,142 @@
+//! Operand plans: for operands in the common shapes (temps, inputs,
+//! constant-buffer rows and immediates, all with plain indices), where to
+//! read or write is worked out once per instruction instead of on every
+//! step and lane.
+
+use super::Machine;
+use crate::dxbc::ir::*;
+use crate::vm::alu::Kind;
+use crate::vm::float;
+use crate::vm::state::{Loc, Reg};
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum From {
+    Temp(usize),
+    Input(usize),
+    Cb(usize, usize),
+    Imm(Reg),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SrcPlan {
+    from: From,
+    swizzle: [u8; 4],
+    modifier: Modifier,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct DstPlan {
+    loc: Loc,
+    mask: u8,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Plan {
+    pub srcs: smallvec::SmallVec<[SrcPlan; 4]>,
+    pub dsts: smallvec::SmallVec<[DstPlan; 2]>,
+}
+
+fn src_plan(op: &Operand) -> Option<SrcPlan> {
+    let idx = |i: usize| match op.indices.get(i) {
+        Some(Index::Imm32(v)) => Some(*v as usize),
+        _ => None,
+    };
+    let from = match op.ty {
+        OperandType::TEMP if op.indices.len() == 1 => From::Temp(idx(0)?),
+        OperandType::INPUT if op.indices.len() == 1 => From::Input(idx(0)?),
+        OperandType::CONSTANT_BUFFER if op.indices.len() == 2 => From::Cb(idx(0)?, idx(1)?),
+        OperandType::IMMEDIATE32 => From::Imm(match op.imm.len() {
+            1 => [op.imm[0]; 4],
+            4 => [op.imm[0], op.imm[1], op.imm[2], op.imm[3]],
+            _ => return None,
+        }),
+        _ => return None,
+    };
+    let swizzle = match op.selection {
+        Selection::Swizzle(s) => s,
+        Selection::Select1(c) => [c; 4],
+        _ => [0, 1, 2, 3],
+    };
+    Some(SrcPlan {
+        from,
+        swizzle,
+        modifier: op.modifier,
+    })
+}
+
+fn dst_plan(op: &Operand) -> Option<DstPlan> {
+    let reg = match op.indices.as_slice() {
+        [Index::Imm32(v)] => *v,
+        _ => return None,
+    };
+    let mask = match op.selection {
+        Selection::Mask(m) => m,
+        _ => return None,
+    };
+    let loc = match op.ty {
+        OperandType::TEMP => Loc::Temp(reg),
+        OperandType::OUTPUT => Loc::Output(reg),
+        _ => return None,
+    };
+    Some(DstPlan { loc, mask })
+}
+
+/// A plan for an instruction whose every operand has a common shape.
+pub(super) fn plan(inst: &Instruction) -> Option<Plan> {
+    let ndst = (inst.info().dst as usize).min(inst.operands.len());
+    let (dsts, srcs) = inst.operands.split_at(ndst);
+    Some(Plan {
+        srcs: srcs.iter().map(src_plan).collect::<Option<_>>()?,
+        dsts: dsts.iter().map(dst_plan).collect::<Option<_>>()?,
+    })
+}
+
+impl Machine {
+    /// `Machine::read` for a planned operand.
+    #[inline]
+    pub(super) fn read_planned(&self, p: &SrcPlan, lane: usize, kind: Kind) -> Reg {
+        let zero = [0u32; 4];
+        let raw = match p.from {
+            From::Temp(r) => *self.state.lanes[lane].temps.get(r).unwrap_or(&zero),
+            From::Input(r) => *self.state.inputs[lane].get(r).unwrap_or(&zero),
+            From::Cb(b, r) => *self
+                .state
+                .constant_buffers
+                .get(b)
+                .and_then(|cb| cb.get(r))
+                .unwrap_or(&zero),
+            From::Imm(v) => v,
+        };
+        let v = p.swizzle.map(|c| raw[c as usize & 3]);
+        Self::modify(v, kind, p.modifier)
+    }
+
+    /// `Machine::write` for a planned destination.
+    #[inline]
+    pub(super) fn write_planned(&mut self, d: DstPlan, lane: usize, value: Reg, saturate: bool) {
+        let recording = self.recording;
+        let regs = &mut self.state.lanes[lane];
+        let reg = match d.loc {
+            Loc::Temp(r) => regs.temps.get_mut(r as usize),
+            Loc::Output(r) => regs.outputs.get_mut(r as usize),
+            _ => None,
+        };
+        let Some(reg) = reg else { return };
+        for (c, &v) in value.iter().enumerate() {
+            if d.mask & (1 << c) == 0 {
+                continue;
+            }
+            let v = if saturate { float::saturate(v) } else { v };
+            if recording && reg[c] != v {
+                self.writes.push(super::Change {
+                    loc: d.loc,
+                    lane,
+                    component: c,
+                    old: reg[c],
+                    new: v,
+                });
+            }
+            reg[c] = v;
+        }
+    }
+}
