@@ -249,7 +249,10 @@ impl Machine {
             }
             return Err(e);
         }
-        if self.control.lanes.iter().all(|l| *l == LaneState::Retired) {
+        // Only control flow retires lanes.
+        if matches!(self.execs[index], Exec::Flow)
+            && self.control.lanes.iter().all(|l| *l == LaneState::Retired)
+        {
             self.control.finished = true;
         }
         self.executed += 1;
@@ -395,8 +398,21 @@ impl Machine {
 
     /// Denormal flushing (float reads) and the source modifier, decided once
     /// per operand rather than per component.
-    #[inline]
+    #[inline(always)]
     fn modify(v: Reg, kind: Kind, modifier: Modifier) -> Reg {
+        // The common case first: no modifier.
+        if modifier == Modifier::None {
+            return if kind == Kind::Float {
+                v.map(float::flush)
+            } else {
+                v
+            };
+        }
+        Self::modify_slow(v, kind, modifier)
+    }
+
+    #[cold]
+    fn modify_slow(v: Reg, kind: Kind, modifier: Modifier) -> Reg {
         let flush = kind == Kind::Float;
         let m = |b: u32| if flush { float::flush(b) } else { b };
         match (kind, modifier) {
