@@ -1,5 +1,6 @@
-//! Emulator throughput: lane-instructions per second on a corpus pixel
-//! shader, and the time to emulate a 256x256 frame (16,384 quads) of it.
+//! Emulator throughput: lane-instructions per second on the longest-running
+//! texture-free corpus pixel shader, and the time to emulate a 256x256 frame
+//! (16,384 quads) of the shipped shadow-PCF example.
 //! Run with `cargo bench --bench emulate`; needs ../shared/corpus.
 
 use std::path::Path;
@@ -8,7 +9,7 @@ use std::rc::Rc;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dxbc_dbg::dxbc::ir::ShaderKind;
 use dxbc_dbg::dxbc::{ParseOptions, Shader};
-use dxbc_dbg::vm::defaults::{PixelChoice, default_setup};
+use dxbc_dbg::vm::defaults::{DefaultTextures, PixelChoice, default_resources, default_setup};
 use dxbc_dbg::vm::{Machine, Resources};
 
 /// The corpus pixel shader that runs longest on the default quad without
@@ -75,9 +76,22 @@ fn bench(c: &mut Criterion) {
             m.run_to_end().expect("runs")
         })
     });
+    g.finish();
+
+    // A frame: the shipped shadow-PCF example (two texture reads per pixel)
+    // over a 256x256 target with the default checker textures.
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders/shadow_pcf.asm"),
+    )
+    .expect("shaders/shadow_pcf.asm");
+    let bytes = dxbc_dbg::dxbc::asm::assemble(&text).expect("assembles");
+    let example = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+    let resources = default_resources(&example.program, DefaultTextures::Checker);
+    let program = Rc::new(example.program.clone());
+    let mut g = c.benchmark_group("frame");
     g.sample_size(10);
     g.throughput(Throughput::Elements(256 * 256));
-    g.bench_function("256x256 frame (pixels)", |b| {
+    g.bench_function("256x256 shadow_pcf (pixels)", |b| {
         b.iter(|| {
             for qy in 0..128u32 {
                 for qx in 0..128u32 {
@@ -87,8 +101,8 @@ fn bench(c: &mut Criterion) {
                         width: 256,
                         height: 256,
                     };
-                    let setup = default_setup(&shader, choice);
-                    let mut m = Machine::new(Rc::clone(&program), setup, Resources::default())
+                    let setup = default_setup(&example, choice);
+                    let mut m = Machine::new(Rc::clone(&program), setup, resources.clone())
                         .expect("machine");
                     m.set_recording(false);
                     m.run_to_end().expect("runs");
