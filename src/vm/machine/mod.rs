@@ -530,17 +530,21 @@ impl Machine {
         // made once per instruction; anything else takes the general path.
         let planned = self.plans.get(index).is_some_and(Option::is_some);
         for l in lanes {
-            let mut s: smallvec::SmallVec<[Reg; 5]> = smallvec::SmallVec::new();
+            // Up to five sources (`sample_d`-sized); ALU entries use at most four.
+            let mut s = [[0u32; 4]; 5];
+            let mut n = 0;
             if let Some(Some(p)) = self.plans.get(index) {
-                for src in &p.srcs {
-                    s.push(self.read_planned(src, l, kind));
+                for src in p.srcs.iter().take(5) {
+                    s[n] = self.read_planned(src, l, kind);
+                    n += 1;
                 }
             } else {
-                for op in srcs {
-                    s.push(self.read(op, l, kind)?);
+                for op in srcs.iter().take(5) {
+                    s[n] = self.read(op, l, kind)?;
+                    n += 1;
                 }
             }
-            let results = compute(exec, &s).ok_or_else(|| self.missing(inst))?;
+            let results = compute(exec, &s[..n]).ok_or_else(|| self.missing(inst))?;
             let saturate = sat && info.sat;
             if planned {
                 for (i, r) in results.into_iter().enumerate() {
