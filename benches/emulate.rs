@@ -86,7 +86,10 @@ fn bench(c: &mut Criterion) {
     .expect("shaders/shadow_pcf.asm");
     let bytes = dxbc_dbg::dxbc::asm::assemble(&text).expect("assembles");
     let example = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
-    let resources = default_resources(&example.program, DefaultTextures::Checker);
+    let resources = Rc::new(default_resources(
+        &example.program,
+        DefaultTextures::Checker,
+    ));
     let program = Rc::new(example.program.clone());
     let mut g = c.benchmark_group("frame");
     g.sample_size(10);
@@ -102,7 +105,7 @@ fn bench(c: &mut Criterion) {
                         height: 256,
                     };
                     let setup = default_setup(&example, choice);
-                    let mut m = Machine::new(Rc::clone(&program), setup, resources.clone())
+                    let mut m = Machine::new(Rc::clone(&program), setup, Rc::clone(&resources))
                         .expect("machine");
                     m.set_recording(false);
                     m.run_to_end().expect("runs");

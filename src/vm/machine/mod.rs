@@ -90,7 +90,8 @@ pub struct Machine {
     plans: Vec<Option<plan::Plan>>,
     structure: Structure,
     setup: Setup,
-    resources: Resources,
+    /// Shared: a frame runs thousands of quads over the same textures.
+    resources: Rc<Resources>,
     pub state: State,
     pc: usize,
     control: Control,
@@ -110,7 +111,7 @@ impl Machine {
     pub fn new(
         program: Rc<Program>,
         setup: Setup,
-        resources: Resources,
+        resources: impl Into<Rc<Resources>>,
     ) -> Result<Machine, VmError> {
         let structure = Structure::of(&program)?;
         let state = State::new(&program, &setup);
@@ -133,7 +134,7 @@ impl Machine {
             structure,
             program,
             setup,
-            resources,
+            resources: resources.into(),
             state,
             control: Control {
                 frames: Vec::new(),
