@@ -11,8 +11,8 @@
 use std::collections::HashMap;
 
 use super::rdef::{
-    ConstantBuffer, RD11_MAGIC, RD11_MAGIC_5_1, Rd11Header, Rdef, ResourceBinding, Type, Variable,
-    VariableResources,
+    ConstantBuffer, RD11_MAGIC, RD11_MAGIC_5_1, Rd11Header, Rdef, ResourceBinding, Strides, Type,
+    Variable, VariableResources,
 };
 use super::signature::{Signature, SignatureKind, signature_layout};
 use super::stat::{ShaderFeatures, Stat};
@@ -25,13 +25,6 @@ const PAD: u8 = 0xab;
 const SM4_HEADER: usize = 28;
 const SM5_HEADER: usize = 60;
 
-/// Record sizes below which the RDEF parser refuses a chunk; the writer
-/// never uses smaller ones, whatever an RD11 header claims.
-const MIN_CBUFFER: usize = 24;
-const MIN_BINDING: usize = 32;
-const MIN_VARIABLE: usize = 40;
-const MIN_TYPE: usize = 36;
-const MIN_MEMBER: usize = 12;
 /// Bindings this long carry the SM5.1 register space and range ID.
 const BINDING_WITH_SPACE: usize = 40;
 
@@ -42,11 +35,15 @@ pub fn default_rd11(major: u8, minor: u8) -> Rd11Header {
     Rd11Header {
         magic: if five_one { RD11_MAGIC_5_1 } else { RD11_MAGIC },
         header_size: SM5_HEADER as u32,
-        cbuffer_size: MIN_CBUFFER as u32,
-        binding_size: if five_one { 40 } else { 32 },
-        variable_size: MIN_VARIABLE as u32,
-        type_size: MIN_TYPE as u32,
-        member_size: MIN_MEMBER as u32,
+        cbuffer_size: Strides::SM5_MIN.cbuffer as u32,
+        binding_size: if five_one {
+            BINDING_WITH_SPACE as u32
+        } else {
+            Strides::SM5_MIN.binding as u32
+        },
+        variable_size: Strides::SM5_MIN.variable as u32,
+        type_size: Strides::SM5_MIN.ty as u32,
+        member_size: Strides::SM5_MIN.member as u32,
         reserved: 0,
     }
 }
@@ -114,15 +111,6 @@ impl Buf {
         self.strings.insert(s.to_string(), at);
         at
     }
-}
-
-/// Record sizes the RDEF writer lays tables out with.
-struct Strides {
-    cbuffer: usize,
-    binding: usize,
-    variable: usize,
-    ty: usize,
-    member: usize,
 }
 
 struct RdefWriter {
@@ -350,20 +338,17 @@ pub fn write_rdef(rdef: &Rdef) -> Vec<u8> {
     // Record sizes from RD11 (records may have grown in later versions;
     // the tail is left zero), never below what the parser needs.
     let strides = match &rd11 {
-        Some(h) => Strides {
-            cbuffer: (h.cbuffer_size as usize).max(MIN_CBUFFER),
-            binding: (h.binding_size as usize).max(MIN_BINDING),
-            variable: (h.variable_size as usize).max(MIN_VARIABLE),
-            ty: (h.type_size as usize).max(MIN_TYPE),
-            member: (h.member_size as usize).max(MIN_MEMBER),
-        },
-        None => Strides {
-            cbuffer: 24,
-            binding: 32,
-            variable: 24,
-            ty: 16,
-            member: 12,
-        },
+        Some(h) => {
+            let (got, min) = (Strides::from_rd11(h), Strides::SM5_MIN);
+            Strides {
+                cbuffer: got.cbuffer.max(min.cbuffer),
+                binding: got.binding.max(min.binding),
+                variable: got.variable.max(min.variable),
+                ty: got.ty.max(min.ty),
+                member: got.member.max(min.member),
+            }
+        }
+        None => Strides::SM4,
     };
     let mut w = RdefWriter {
         buf: Buf::new(),

@@ -207,23 +207,47 @@ pub struct Rdef {
     pub bindings: Vec<ResourceBinding>,
 }
 
-/// Record sizes in use (from RD11, or the SM4 fixed layout).
-#[derive(Clone, Copy)]
-struct Strides {
-    cbuffer: usize,
-    binding: usize,
-    variable: usize,
-    ty: usize,
-    member: usize,
+/// RDEF record sizes: fixed in SM4, declared by the RD11 header in SM5.
+/// The reader and the writer (`dxbc::write`) share these numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Strides {
+    pub cbuffer: usize,
+    pub binding: usize,
+    pub variable: usize,
+    pub ty: usize,
+    pub member: usize,
 }
 
-const SM4_STRIDES: Strides = Strides {
-    cbuffer: 24,
-    binding: 32,
-    variable: 24,
-    ty: 16,
-    member: 12,
-};
+impl Strides {
+    /// SM4's fixed layout.
+    pub(crate) const SM4: Strides = Strides {
+        cbuffer: 24,
+        binding: 32,
+        variable: 24,
+        ty: 16,
+        member: 12,
+    };
+
+    /// The smallest SM5 records: the fields this parser reads. Smaller
+    /// sizes would make records overlap; larger ones are later additions.
+    pub(crate) const SM5_MIN: Strides = Strides {
+        cbuffer: 24,
+        binding: 32,
+        variable: 40,
+        ty: 36,
+        member: 12,
+    };
+
+    pub(crate) fn from_rd11(h: &Rd11Header) -> Strides {
+        Strides {
+            cbuffer: h.cbuffer_size as usize,
+            binding: h.binding_size as usize,
+            variable: h.variable_size as usize,
+            ty: h.type_size as usize,
+            member: h.member_size as usize,
+        }
+    }
+}
 
 struct Parser<'a> {
     r: Reader<'a>,
@@ -371,15 +395,16 @@ impl Rdef {
             };
             // Record sizes smaller than the fields this code reads would make
             // records overlap; larger ones are fine (later additions skipped).
+            let (got, min) = (Strides::from_rd11(&h), Strides::SM5_MIN);
             let checks = [
-                (h.cbuffer_size, 24, "constant buffer", 8),
-                (h.binding_size, 32, "resource binding", 12),
-                (h.variable_size, 40, "variable", 16),
-                (h.type_size, 36, "type", 20),
-                (h.member_size, 12, "member", 24),
+                (got.cbuffer, min.cbuffer, "constant buffer", 8),
+                (got.binding, min.binding, "resource binding", 12),
+                (got.variable, min.variable, "variable", 16),
+                (got.ty, min.ty, "type", 20),
+                (got.member, min.member, "member", 24),
             ];
             for (size, min, what, field) in checks {
-                if (size as usize) < min {
+                if size < min {
                     return Err(DxbcError::malformed(
                         magic_at + field,
                         format!(
@@ -388,16 +413,10 @@ impl Rdef {
                     ));
                 }
             }
-            let strides = Strides {
-                cbuffer: h.cbuffer_size as usize,
-                binding: h.binding_size as usize,
-                variable: h.variable_size as usize,
-                ty: h.type_size as usize,
-                member: h.member_size as usize,
-            };
+            let strides = Strides::from_rd11(&h);
             (Some(h), strides)
         } else {
-            (None, SM4_STRIDES)
+            (None, Strides::SM4)
         };
 
         let mut p = Parser {
