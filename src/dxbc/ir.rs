@@ -579,6 +579,26 @@ impl Instruction {
         })
     }
 
+    /// `dcl_input*` (any interpolation or system value).
+    pub fn declares_input(&self) -> bool {
+        use opcodes::code::*;
+        matches!(
+            self.opcode,
+            DCL_INPUT
+                | DCL_INPUT_SGV
+                | DCL_INPUT_SIV
+                | DCL_INPUT_PS
+                | DCL_INPUT_PS_SGV
+                | DCL_INPUT_PS_SIV
+        )
+    }
+
+    /// `dcl_output*`.
+    pub fn declares_output(&self) -> bool {
+        use opcodes::code::*;
+        matches!(self.opcode, DCL_OUTPUT | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV)
+    }
+
     /// Destination operands, per the opcode table.
     pub fn dsts(&self) -> &[Operand] {
         let n = (self.info().dst as usize).min(self.operands.len());

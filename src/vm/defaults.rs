@@ -75,15 +75,7 @@ pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
         }
     }
     for inst in &program.instructions {
-        let is_input = matches!(
-            inst.opcode,
-            code::DCL_INPUT
-                | code::DCL_INPUT_PS
-                | code::DCL_INPUT_SGV
-                | code::DCL_INPUT_SIV
-                | code::DCL_INPUT_PS_SGV
-                | code::DCL_INPUT_PS_SIV
-        );
+        let is_input = inst.declares_input();
         let Some(op) = inst.operands.first().filter(|_| is_input) else {
             continue;
         };

@@ -41,11 +41,7 @@ impl Structure {
         let mut entry = None;
         for (i, inst) in program.instructions.iter().enumerate() {
             let info = inst.info();
-            if entry.is_none()
-                && !info.is_decl()
-                && inst.custom.is_none()
-                && info.class != crate::dxbc::opcodes::Class::Decl
-            {
+            if entry.is_none() && !info.is_decl() && inst.custom.is_none() {
                 entry = Some(i);
             }
             match inst.opcode {

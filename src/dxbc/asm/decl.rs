@@ -4,7 +4,7 @@
 //! have put it.
 
 use super::error::AsmResult;
-use super::inst::{Head, blank_decl, operands, parse_u32, return_types};
+use super::inst::{Head, blank, operands, parse_u32, return_types};
 use super::operand::{Pos, Role, parse_number, parse_operand, split_top_level};
 use crate::dxbc::disasm::{
     GLOBAL_FLAGS, interpolation_name, primitive_name, system_value_name, topology_name,
@@ -20,7 +20,7 @@ pub(super) fn typed_resource_decl(
     pos: Pos,
 ) -> AsmResult<Instruction> {
     let info = &OPCODES[opcode as usize];
-    let mut inst = blank_decl(info);
+    let mut inst = blank(info);
     inst.controls = dim << 11;
     match flags {
         "" => {}

@@ -42,11 +42,7 @@ pub(super) fn dim_number(name: &str) -> Option<u32> {
     DIMS.iter().position(|d| *d == name).map(|d| d as u32)
 }
 
-pub(super) fn blank_decl(info: &OpInfo) -> Instruction {
-    blank(info)
-}
-
-fn blank(info: &OpInfo) -> Instruction {
+pub(super) fn blank(info: &OpInfo) -> Instruction {
     Instruction {
         opcode: info.code,
         controls: 0,

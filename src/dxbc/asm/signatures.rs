@@ -8,7 +8,6 @@ use super::header::{ParsedHeader, Profile, parse_header};
 use crate::dxbc::container::build_container;
 use crate::dxbc::disasm::{Style, style_chunk};
 use crate::dxbc::ir::*;
-use crate::dxbc::opcodes::code;
 use crate::dxbc::rdef::ProgramType;
 use crate::dxbc::signature::{Signature, SignatureElement, SignatureKind};
 
@@ -127,19 +126,7 @@ impl Reflection {
         let mut inputs: Vec<SignatureElement> = Vec::new();
         let mut outputs: Vec<SignatureElement> = Vec::new();
         for inst in &program.instructions {
-            let is_input = matches!(
-                inst.opcode,
-                code::DCL_INPUT
-                    | code::DCL_INPUT_SGV
-                    | code::DCL_INPUT_SIV
-                    | code::DCL_INPUT_PS
-                    | code::DCL_INPUT_PS_SGV
-                    | code::DCL_INPUT_PS_SIV
-            );
-            let is_output = matches!(
-                inst.opcode,
-                code::DCL_OUTPUT | code::DCL_OUTPUT_SGV | code::DCL_OUTPUT_SIV
-            );
+            let (is_input, is_output) = (inst.declares_input(), inst.declares_output());
             if !is_input && !is_output {
                 continue;
             }

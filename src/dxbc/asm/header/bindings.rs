@@ -30,14 +30,7 @@ impl<'a> Parser<'a> {
             return Err(head.err(h, "expected `Slot Elements` or `HLSL Bind Count` columns"));
         };
         self.i += 1;
-        let dashes = self.next_content("the dashes under the column names")?;
-        if !dashes.trimmed().starts_with('-') {
-            return Err(dashes.err(
-                dashes.trimmed(),
-                "expected the dashes under the column names",
-            ));
-        }
-        self.i += 1;
+        self.expect_dashes()?;
         let mut rows = match self.bindings.take() {
             Some((_, rows)) => rows,
             None => Vec::new(),

@@ -419,6 +419,19 @@ impl<'a> Parser<'a> {
     }
 
     /// The next non-blank line, or an error naming what was expected.
+    /// The row of dashes under a table's column names, consumed.
+    pub(super) fn expect_dashes(&mut self) -> AsmResult<()> {
+        let dashes = self.next_content("the dashes under the column names")?;
+        if !dashes.trimmed().starts_with('-') {
+            return Err(dashes.err(
+                dashes.trimmed(),
+                "expected the dashes under the column names",
+            ));
+        }
+        self.i += 1;
+        Ok(())
+    }
+
     fn next_content(&mut self, expected: &str) -> AsmResult<Line<'a>> {
         self.skip_separators();
         match self.line() {

@@ -41,14 +41,7 @@ impl<'a> Parser<'a> {
             return Err(head.err(head.trimmed(), "expected the signature's column names"));
         }
         self.i += 1;
-        let dashes = self.next_content("the dashes under the column names")?;
-        if !dashes.trimmed().starts_with('-') {
-            return Err(dashes.err(
-                dashes.trimmed(),
-                "expected the dashes under the column names",
-            ));
-        }
-        self.i += 1;
+        self.expect_dashes()?;
         let mut rows = Vec::new();
         while let Some(l) = self.line() {
             if l.body.is_none() || l.is_separator() {
