@@ -234,22 +234,23 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             } else {
                 SampleinfoReturn::Float
             };
+            // The same for every lane: it reads no lane's registers.
+            let r = m
+                .resources()
+                .texture(slot_of(res))
+                .map_or([0; 4], |t| texture::sampleinfo(t, ret));
             for l in (0..LANES).filter(|&l| running[l]) {
-                let r = m
-                    .resources()
-                    .texture(slot_of(res))
-                    .map_or([0; 4], |t| texture::sampleinfo(t, ret));
                 results[l] = Some(swizzle(res, r));
             }
         }
         // bufinfo
         121 => {
             let res = op(1)?;
+            let r = m
+                .resources()
+                .texture(slot_of(res))
+                .map_or([0; 4], texture::bufinfo);
             for l in (0..LANES).filter(|&l| running[l]) {
-                let r = m
-                    .resources()
-                    .texture(slot_of(res))
-                    .map_or([0; 4], texture::bufinfo);
                 results[l] = Some(swizzle(res, r));
             }
         }
