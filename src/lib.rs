@@ -4,5 +4,6 @@
 //! every other layer consumes.
 
 pub mod dxbc;
+pub mod glsl;
 pub mod harness;
 pub mod vm;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
-use dxbc_dbg::{harness, vm};
+use dxbc_dbg::{glsl, harness, vm};
 
 #[derive(Parser)]
 #[command(
@@ -58,6 +58,27 @@ enum Command {
         #[arg(long)]
         no_verify: bool,
     },
+    /// Translate a shader to GLSL: ES 3.00 for WebGL2 (default) or Vulkan
+    /// GLSL 4.50 for the harness.
+    Glsl {
+        /// A .dxbc container or .asm source.
+        file: PathBuf,
+        /// `es300` or `vk450`.
+        #[arg(long, default_value = "es300", value_parser = parse_dialect)]
+        dialect: glsl::Dialect,
+        /// Write the GLSL here instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Print the source map (instruction index: first-last GLSL line) after the GLSL.
+        #[arg(long)]
+        map: bool,
+        /// Write the binding manifest (JSON) here.
+        #[arg(long)]
+        manifest: Option<PathBuf>,
+        /// Read the shader even if its container checksum does not match.
+        #[arg(long)]
+        no_verify: bool,
+    },
     /// Summarise a shader: chunks, resources, constant buffers, signatures, instruction counts.
     Info {
         file: PathBuf,
@@ -65,6 +86,10 @@ enum Command {
         #[arg(long)]
         no_verify: bool,
     },
+}
+
+fn parse_dialect(s: &str) -> Result<glsl::Dialect, String> {
+    glsl::Dialect::parse(s).ok_or_else(|| format!("`{s}` is not a dialect (es300 or vk450)"))
 }
 
 fn parse_pixel(s: &str) -> Result<(u32, u32), String> {
@@ -192,6 +217,30 @@ fn run(cli: Cli) -> Result<()> {
             }
             if let Err(e) = trace.outcome {
                 return Err(anyhow::anyhow!("{}: {e}", file.display()));
+            }
+        }
+        Command::Glsl {
+            file,
+            dialect,
+            output,
+            map,
+            manifest,
+            no_verify,
+        } => {
+            let shader = load(&file, no_verify)?;
+            let t = glsl::translate(&shader, &glsl::Options::new(dialect))
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            match &output {
+                Some(path) => std::fs::write(path, &t.source)
+                    .with_context(|| format!("{}: cannot write", path.display()))?,
+                None => print!("{}", t.source),
+            }
+            if map {
+                print!("// source map (instruction: lines)\n{}", t.map.to_text());
+            }
+            if let Some(path) = manifest {
+                std::fs::write(&path, t.manifest.to_json())
+                    .with_context(|| format!("{}: cannot write", path.display()))?;
             }
         }
         Command::Info { file, no_verify } => {

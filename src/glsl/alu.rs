@@ -1,0 +1,410 @@
+//! Arithmetic, comparison, conversion, bit and move instructions, as one
+//! table from opcode to how its sources are read, what its result type is
+//! and the GLSL form that computes it.
+
+use super::emit::Emitter;
+use super::helpers::{self, Scalar};
+use super::types::{Ty, mask_components, mask_count};
+use crate::dxbc::ir::{Instruction, OperandType};
+
+/// How the result is computed from the sources (already read and typed).
+#[derive(Clone, Copy)]
+enum Form {
+    /// `a OP b`.
+    Infix(&'static str),
+    /// `OPa`.
+    Prefix(&'static str),
+    /// `f(a, b, …)`, a GLSL built-in.
+    Call(&'static str),
+    /// `a * b + c` (no `fma` in ES 3.00, and D3D's `mad` may be fused or not).
+    Mad,
+    /// `1.0 / a`.
+    Rcp,
+    /// `dot()` over the first N components, replicated to the destination.
+    Dot(usize),
+    /// A comparison giving 0xFFFFFFFF / 0: the scalar operator and the
+    /// vector built-in.
+    Cmp(&'static str, &'static str),
+    /// A shift: the count's low five bits only (GLSL leaves counts ≥ 32
+    /// undefined; D3D masks them).
+    Shift(&'static str),
+    /// A type conversion (`vec(ivec)`, `vec(uvec)`).
+    Convert,
+    /// A component-wise helper from [`helpers`].
+    Helper(&'static Scalar),
+    /// Typeless copy.
+    Mov,
+    Movc,
+    /// Instructions with two destinations.
+    Swapc,
+    Sincos,
+    Udiv,
+    /// `imul`/`umul`: high and low halves.
+    MulWide(Ty),
+    /// `uaddc`/`usubb`: result and carry/borrow.
+    Carry(bool),
+}
+
+struct AluOp {
+    code: u16,
+    /// Source type.
+    src: Ty,
+    /// Result type.
+    dst: Ty,
+    form: Form,
+}
+
+use Form::*;
+use Ty::{Float as F, Int as I, Uint as U};
+
+macro_rules! ops {
+    ($( $code:literal $src:ident $dst:ident $form:expr ;)*) => {
+        static OPS: &[AluOp] = &[ $( AluOp { code: $code, src: $src, dst: $dst, form: $form }, )* ];
+    };
+}
+
+// Columns: opcode number, source type, result type, form.
+ops! {
+    0 F F Infix("+");                       // add
+    1 U U Infix("&");                       // and
+    11 F F Call("dFdx");                    // deriv_rtx
+    12 F F Call("dFdy");                    // deriv_rty
+    14 F F Infix("/");                      // div
+    15 F F Dot(2);                          // dp2
+    16 F F Dot(3);                          // dp3
+    17 F F Dot(4);                          // dp4
+    24 F U Cmp("==", "equal");             // eq
+    25 F F Call("exp2");                    // exp
+    26 F F Call("fract");                   // frc
+    27 F I Helper(&helpers::FTOI);          // ftoi
+    28 F U Helper(&helpers::FTOU);          // ftou
+    29 F U Cmp(">=", "greaterThanEqual");   // ge
+    30 I I Infix("+");                      // iadd
+    32 I U Cmp("==", "equal");              // ieq
+    33 I U Cmp(">=", "greaterThanEqual");   // ige
+    34 I U Cmp("<", "lessThan");            // ilt
+    35 I I Mad;                             // imad
+    36 I I Call("max");                     // imax
+    37 I I Call("min");                     // imin
+    38 I I MulWide(Ty::Int);                // imul
+    39 I U Cmp("!=", "notEqual");           // ine
+    40 I I Prefix("-");                     // ineg
+    41 I I Shift("<<");                     // ishl
+    42 I I Shift(">>");                     // ishr
+    43 I F Convert;                         // itof
+    47 F F Call("log2");                    // log
+    49 F U Cmp("<", "lessThan");            // lt
+    50 F F Mad;                             // mad
+    51 F F Call("min");                     // min
+    52 F F Call("max");                     // max
+    54 F F Mov;                             // mov
+    55 F F Movc;                            // movc
+    56 F F Infix("*");                      // mul
+    57 F U Cmp("!=", "notEqual");           // ne
+    59 U U Prefix("~");                     // not
+    60 U U Infix("|");                      // or
+    64 F F Call("roundEven");               // round_ne
+    65 F F Call("floor");                   // round_ni
+    66 F F Call("ceil");                    // round_pi
+    67 F F Call("trunc");                   // round_z
+    68 F F Call("inversesqrt");             // rsq
+    75 F F Call("sqrt");                    // sqrt
+    77 F F Sincos;                          // sincos
+    78 U U Udiv;                            // udiv
+    79 U U Cmp("<", "lessThan");            // ult
+    80 U U Cmp(">=", "greaterThanEqual");   // uge
+    81 U U MulWide(Ty::Uint);               // umul
+    82 U U Mad;                             // umad
+    83 U U Call("max");                     // umax
+    84 U U Call("min");                     // umin
+    85 U U Shift(">>");                     // ushr
+    86 U F Convert;                         // utof
+    87 U U Infix("^");                      // xor
+    122 F F Call("dFdx");                   // deriv_rtx_coarse
+    123 F F Helper(&helpers::DFDX_FINE);    // deriv_rtx_fine
+    124 F F Call("dFdy");                   // deriv_rty_coarse
+    125 F F Helper(&helpers::DFDY_FINE);    // deriv_rty_fine
+    129 F F Rcp;                            // rcp
+    130 F U Helper(&helpers::F32TOF16);     // f32tof16
+    131 U F Helper(&helpers::F16TOF32);     // f16tof32
+    132 U U Carry(false);                   // uaddc
+    133 U U Carry(true);                    // usubb
+    134 U U Helper(&helpers::COUNTBITS);    // countbits
+    135 U U Helper(&helpers::FIRSTBIT_HI);  // firstbit_hi
+    136 U U Helper(&helpers::FIRSTBIT_LO);  // firstbit_lo
+    137 I U Helper(&helpers::FIRSTBIT_SHI); // firstbit_shi
+    138 U U Helper(&helpers::UBFE);         // ubfe
+    139 U I Helper(&helpers::IBFE);         // ibfe
+    140 U U Helper(&helpers::BFI);          // bfi
+    141 U U Helper(&helpers::BFREV);        // bfrev
+    142 F F Swapc;                          // swapc
+}
+
+fn op_of(code: u16) -> Option<&'static AluOp> {
+    OPS.iter().find(|o| o.code == code)
+}
+
+/// Whether the emitter has a lowering for this opcode.
+pub fn handles(code: u16) -> bool {
+    op_of(code).is_some()
+}
+
+pub fn emit(e: &mut Emitter, inst: &Instruction) {
+    let Some(op) = op_of(inst.opcode) else {
+        // Every ALU opcode the reader decodes is in the table; anything
+        // else in these classes is refused rather than emitted wrongly.
+        e.refuse(inst, super::Reason::Operand);
+        return;
+    };
+    let dsts = inst.dsts();
+    let srcs = inst.srcs();
+    let sat = inst.saturate();
+    match op.form {
+        Swapc | Sincos | Udiv | MulWide(_) | Carry(_) => two_results(e, inst, op),
+        _ => {
+            let Some(dst) = dsts.first() else { return };
+            let mask = Emitter::dst_mask(dst);
+            let n = mask_count(mask);
+            if n == 0 || dst.ty == OperandType::NULL {
+                return;
+            }
+            let expr = single(e, inst, op, srcs, mask);
+            let float_result = op.dst == Ty::Float;
+            e.assign(inst, dst, &expr, op.dst, sat && float_result);
+        }
+    }
+}
+
+/// The expression for a one-destination instruction, `mask` components wide.
+fn single(
+    e: &mut Emitter,
+    inst: &Instruction,
+    op: &AluOp,
+    srcs: &[crate::dxbc::ir::Operand],
+    mask: u8,
+) -> String {
+    let n = mask_count(mask);
+    let mut arg = |e: &mut Emitter, k: usize, ty: Ty| -> String {
+        match srcs.get(k) {
+            Some(s) => e.read_masked(inst, s, mask, ty),
+            None => ty.literal_vec(&vec![0; n]),
+        }
+    };
+    match op.form {
+        Infix(o) => {
+            let (a, b) = (arg(e, 0, op.src), arg(e, 1, op.src));
+            format!("{a} {o} {b}")
+        }
+        Prefix(o) => format!("{o}{}", paren(&arg(e, 0, op.src))),
+        Call(f) => {
+            let args: Vec<String> = (0..srcs.len()).map(|k| arg(e, k, op.src)).collect();
+            format!("{f}({})", args.join(", "))
+        }
+        Mad => {
+            let (a, b, c) = (arg(e, 0, op.src), arg(e, 1, op.src), arg(e, 2, op.src));
+            format!("{} * {} + {}", paren(&a), paren(&b), paren(&c))
+        }
+        Rcp => {
+            let a = arg(e, 0, F);
+            if n == 1 {
+                format!("1.0 / {}", paren(&a))
+            } else {
+                format!("{}(1.0) / {}", F.vec(n), paren(&a))
+            }
+        }
+        Dot(k) => {
+            let comps: Vec<u8> = (0..k as u8).collect();
+            let a = srcs.first().map(|s| e.read(inst, s, &comps, F));
+            let b = srcs.get(1).map(|s| e.read(inst, s, &comps, F));
+            let d = format!(
+                "dot({}, {})",
+                a.unwrap_or_else(|| "0.0".into()),
+                b.unwrap_or_else(|| "0.0".into())
+            );
+            if n == 1 {
+                d
+            } else {
+                format!("{}({d})", F.vec(n))
+            }
+        }
+        Cmp(scalar, vector) => {
+            let (a, b) = (arg(e, 0, op.src), arg(e, 1, op.src));
+            if n == 1 {
+                format!("({} {scalar} {}) ? 0xffffffffu : 0u", paren(&a), paren(&b))
+            } else {
+                format!("{}({vector}({a}, {b})) * 0xffffffffu", U.vec(n))
+            }
+        }
+        Shift(o) => {
+            let a = arg(e, 0, op.src);
+            let b = arg(e, 1, U);
+            let m = if n == 1 {
+                "31u".to_string()
+            } else {
+                format!("{}(31u)", U.vec(n))
+            };
+            format!("{} {o} ({} & {m})", paren(&a), paren(&b))
+        }
+        Convert => format!("{}({})", op.dst.vec(n), arg(e, 0, op.src)),
+        Helper(h) => {
+            let name = e.helper(h, n);
+            let args: Vec<String> = h
+                .params
+                .iter()
+                .enumerate()
+                .map(|(k, &t)| arg(e, k, t))
+                .collect();
+            format!("{name}({})", args.join(", "))
+        }
+        Mov => arg(e, 0, F),
+        Movc => {
+            let c = arg(e, 0, U);
+            let (a, b) = (arg(e, 1, F), arg(e, 2, F));
+            select(&c, &a, &b, n)
+        }
+        Swapc | Sincos | Udiv | MulWide(_) | Carry(_) => unreachable!("two-result forms"),
+    }
+}
+
+/// `cond != 0 ? a : b`, per component.
+fn select(c: &str, a: &str, b: &str, n: usize) -> String {
+    if n == 1 {
+        format!("({} != 0u) ? {} : {}", paren(c), paren(a), paren(b))
+    } else {
+        format!("mix({b}, {a}, notEqual({c}, {}(0u)))", U.vec(n))
+    }
+}
+
+/// Instructions with two destinations. Sources are copied into locals
+/// first, so writing the first destination cannot change what the second
+/// reads.
+fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
+    let dsts = inst.dsts();
+    let srcs = inst.srcs();
+    let live: Vec<usize> = (0..dsts.len())
+        .filter(|&k| dsts[k].ty != OperandType::NULL && Emitter::dst_mask(&dsts[k]) != 0)
+        .collect();
+    if live.is_empty() {
+        return;
+    }
+    let src_ty = |k: usize| match op.form {
+        Swapc if k == 0 => U,
+        Swapc => F,
+        MulWide(t) => t,
+        _ => op.src,
+    };
+    e.line("{");
+    e.indent();
+    let mut locals = Vec::new();
+    for (k, s) in srcs.iter().enumerate() {
+        let t = src_ty(k);
+        let v = e.read(inst, s, &[0, 1, 2, 3], t);
+        let name = e.tmp();
+        e.line(format!("{} {name} = {v};", t.vec(4)));
+        locals.push(name);
+    }
+    for &k in &live {
+        let dst = &dsts[k];
+        let mask = Emitter::dst_mask(dst);
+        let n = mask_count(mask);
+        let comps = super::types::swizzle(&mask_components(mask));
+        let a = |i: usize| format!("{}{comps}", locals.get(i).cloned().unwrap_or_default());
+        let (expr, ty) = match op.form {
+            Swapc => {
+                // dst0 = cond ? src2 : src1; dst1 = cond ? src1 : src2.
+                if k == 0 {
+                    (select(&a(0), &a(2), &a(1), n), F)
+                } else {
+                    (select(&a(0), &a(1), &a(2), n), F)
+                }
+            }
+            Sincos => {
+                let f = if k == 0 { "sin" } else { "cos" };
+                (format!("{f}({})", a(0)), F)
+            }
+            Udiv => {
+                let h = if k == 0 {
+                    &helpers::UDIV
+                } else {
+                    &helpers::UREM
+                };
+                let name = e.helper(h, n);
+                (format!("{name}({}, {})", a(0), a(1)), U)
+            }
+            MulWide(t) => {
+                if k == 0 {
+                    let h = if t == I {
+                        &helpers::IMUL_HI
+                    } else {
+                        &helpers::UMUL_HI
+                    };
+                    let name = e.helper(h, n);
+                    (format!("{name}({}, {})", a(0), a(1)), t)
+                } else {
+                    (format!("{} * {}", a(0), a(1)), t)
+                }
+            }
+            Carry(sub) => {
+                if k == 0 {
+                    let o = if sub { "-" } else { "+" };
+                    (format!("{} {o} {}", a(0), a(1)), U)
+                } else {
+                    let h = if sub {
+                        &helpers::USUB_BORROW
+                    } else {
+                        &helpers::UADD_CARRY
+                    };
+                    let name = e.helper(h, n);
+                    (format!("{name}({}, {})", a(0), a(1)), U)
+                }
+            }
+            _ => unreachable!(),
+        };
+        let sat = inst.saturate() && ty == F;
+        e.assign(inst, dst, &expr, ty, sat);
+    }
+    e.dedent();
+    e.line("}");
+}
+
+/// Wraps an expression in parentheses unless it is a plain name, literal
+/// or call.
+pub fn paren(s: &str) -> String {
+    let simple = s
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '[' || c == ']')
+        || (s.ends_with(')') && is_single_call(s));
+    if simple {
+        s.to_string()
+    } else {
+        format!("({s})")
+    }
+}
+
+/// `f(…)` where the outer parentheses belong to one call.
+fn is_single_call(s: &str) -> bool {
+    let Some(open) = s.find('(') else {
+        return false;
+    };
+    if !s[..open]
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || open == 0
+    {
+        return false;
+    }
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices().skip(open) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i == s.len() - 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}

@@ -1,0 +1,630 @@
+//! Declarations: constant buffers, temps, indexable temps, the immediate
+//! constant buffer, global flags and stage inputs and outputs. Textures and
+//! samplers belong to [`super::texture`].
+//!
+//! Inputs are declared once per signature element (`in_SEMn`, `vs_SEMn`)
+//! and copied into `v` registers before the body; outputs are copied out of
+//! `o` registers after it. Every `o` register starts at zero, so outputs the
+//! signature lists but no instruction writes come out as zero.
+
+use std::collections::BTreeSet;
+
+use super::emit::Emitter;
+use super::manifest::{ConstantBufferEntry, VaryingEntry};
+use super::names;
+use super::types::{Ty, mask_components, mask_count, swizzle};
+use super::writer::Section;
+use super::{Dialect, Reason, texture};
+use crate::dxbc::ir::{
+    CustomData, DeclKind, Instruction, OperandType, Program, Selection, ShaderKind,
+};
+use crate::dxbc::opcodes::code;
+use crate::dxbc::signature::{SignatureElement, SignatureKind, mask_columns};
+
+/// D3D10_SB_NAME values the emitter distinguishes.
+mod sv {
+    pub const POSITION: u32 = 1;
+    pub const VERTEX_ID: u32 = 6;
+    pub const INSTANCE_ID: u32 = 8;
+    pub const IS_FRONT_FACE: u32 = 9;
+}
+
+pub fn emit(e: &mut Emitter, inst: &Instruction) {
+    use code::*;
+    match inst.opcode {
+        DCL_TEMPS => {
+            if let DeclKind::Count(n) = inst.decl
+                && n > 0
+            {
+                let regs: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
+                e.decl_line(format!("vec4 {};", regs.join(", ")));
+            }
+        }
+        DCL_INDEXABLE_TEMP => {
+            if let DeclKind::IndexableTemp {
+                reg,
+                size,
+                components,
+            } = inst.decl
+            {
+                let ty = Ty::Float.vec(components.clamp(1, 4) as usize);
+                e.decl_line(format!("{ty} x{reg}[{}];", size.max(1)));
+            }
+        }
+        DCL_CONSTANT_BUFFER => constant_buffer(e, inst),
+        DCL_GLOBAL_FLAGS => {
+            if inst.controls & (1 << 14) != 0 {
+                e.decl_line("// early_fragment_tests dropped: GLSL ES 3.00 has no such layout");
+            }
+            if inst.controls & (1 << 12) != 0 {
+                e.refuse(inst, Reason::Double);
+            }
+        }
+        DCL_RESOURCE | DCL_SAMPLER => texture::declare(e, inst),
+        DCL_INPUT | DCL_INPUT_SGV | DCL_INPUT_SIV | DCL_INPUT_PS | DCL_INPUT_PS_SGV
+        | DCL_INPUT_PS_SIV => input(e, inst),
+        DCL_OUTPUT | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV => output(e, inst),
+        DCL_INDEX_RANGE => {}
+        DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => e.refuse(inst, Reason::Uav),
+        DCL_RESOURCE_RAW | DCL_RESOURCE_STRUCTURED => e.refuse(inst, Reason::RawStructuredBuffer),
+        DCL_TGSM_RAW | DCL_TGSM_STRUCTURED | DCL_THREAD_GROUP => e.refuse(inst, Reason::Compute),
+        DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE | INTERFACE_CALL => {
+            e.refuse(inst, Reason::Interfaces)
+        }
+        DCL_STREAM => e.refuse(inst, Reason::Stream),
+        CUSTOMDATA => {
+            if let Some(c) = &inst.custom
+                && let CustomData::ImmediateConstantBuffer(data) = c.as_ref()
+            {
+                immediate_constant_buffer(e, data);
+            }
+        }
+        _ => {
+            // Geometry, hull and domain declarations cannot occur in the
+            // vertex and pixel shaders that reach here.
+            if inst.opcode >= DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY
+                && inst.opcode <= DCL_MAX_OUTPUT_VERTEX_COUNT
+                || (HS_DECLS..=HS_JOIN_PHASE).contains(&inst.opcode)
+                || (DCL_INPUT_CONTROL_POINT_COUNT..=DCL_HS_JOIN_PHASE_INSTANCE_COUNT)
+                    .contains(&inst.opcode)
+                || inst.opcode == DCL_GS_INSTANCE_COUNT
+            {
+                e.refuse(inst, Reason::Stage);
+            }
+        }
+    }
+}
+
+/// Width of indexable temp `reg` as declared (4 when undeclared).
+pub fn indexable_width(p: &Program, reg: u32) -> usize {
+    p.instructions
+        .iter()
+        .find_map(|i| match i.decl {
+            DeclKind::IndexableTemp {
+                reg: r, components, ..
+            } if r == reg && i.opcode == code::DCL_INDEXABLE_TEMP => {
+                Some(components.clamp(1, 4) as usize)
+            }
+            _ => None,
+        })
+        .unwrap_or(4)
+}
+
+fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
+    let Some(op) = inst.operands.first() else {
+        return;
+    };
+    let (slot, size) = if e.program.is_sm51() {
+        // cb#[lower:upper] with the range ID first; the size dword follows.
+        let id = op.indices.first().and_then(|i| i.imm()).unwrap_or(0) as u32;
+        let size = match inst.decl {
+            DeclKind::Count(n) => n,
+            _ => op.indices.get(2).and_then(|i| i.imm()).unwrap_or(1) as u32,
+        };
+        (id, size)
+    } else {
+        (
+            op.reg().unwrap_or(0),
+            op.indices.get(1).and_then(|i| i.imm()).unwrap_or(1) as u32,
+        )
+    };
+    // A buffer read only by relative addressing may declare 0 rows;
+    // a GLSL array needs one at least.
+    let size = size.max(1);
+    let layout = match e.dialect {
+        Dialect::Es300 => "layout(std140)".to_string(),
+        Dialect::Vk450 => format!(
+            "layout(std140, set = {}, binding = {})",
+            names::SET,
+            names::cbuffer_binding(slot)
+        ),
+    };
+    e.decl_line(format!(
+        "{layout} uniform ConstantBuffer{slot} {{ vec4 data[{size}]; }} cb{slot};"
+    ));
+    let reflected_name = e.manifest.reflected_cbuffer(slot);
+    e.manifest.constant_buffers.push(ConstantBufferEntry {
+        slot,
+        block: format!("ConstantBuffer{slot}"),
+        instance: format!("cb{slot}"),
+        vec4_count: size,
+        binding: (e.dialect == Dialect::Vk450).then(|| names::cbuffer_binding(slot)),
+        reflected_name,
+    });
+}
+
+/// The ICB as raw bits: `uvec4` rows, reinterpreted at each read, so NaN
+/// payloads, infinities and denormals survive exactly.
+fn immediate_constant_buffer(e: &mut Emitter, data: &[u32]) {
+    let rows = data.len().div_ceil(4).max(1);
+    let mut items = Vec::with_capacity(rows);
+    for r in 0..rows {
+        let lane = |c: usize| data.get(r * 4 + c).copied().unwrap_or(0);
+        items.push(format!(
+            "uvec4({:#010x}u, {:#010x}u, {:#010x}u, {:#010x}u)",
+            lane(0),
+            lane(1),
+            lane(2),
+            lane(3)
+        ));
+    }
+    e.decl_line(format!("const uvec4 ImmCB_0[{rows}] = uvec4[{rows}]("));
+    let last = items.len() - 1;
+    for (i, item) in items.into_iter().enumerate() {
+        let sep = if i == last { "" } else { "," };
+        e.decl_line(format!("    {item}{sep}"));
+    }
+    e.decl_line(");");
+}
+
+fn signature<'a>(e: &Emitter<'a>, kind: SignatureKind) -> Vec<&'a SignatureElement> {
+    e.shader
+        .signatures
+        .iter()
+        .filter(|s| s.kind == kind)
+        .flat_map(|s| s.elements.iter())
+        .collect()
+}
+
+/// Signature elements in register `reg` overlapping `mask`.
+fn elements_at<'a>(
+    e: &Emitter<'a>,
+    kind: SignatureKind,
+    reg: u32,
+    mask: u8,
+) -> Vec<&'a SignatureElement> {
+    signature(e, kind)
+        .into_iter()
+        .filter(|el| el.register == reg && el.mask & mask != 0)
+        .collect()
+}
+
+fn component_ty(el: Option<&SignatureElement>) -> Ty {
+    match el.map(|e| e.component_type) {
+        Some(1) => Ty::Uint,
+        Some(2) => Ty::Int,
+        _ => Ty::Float,
+    }
+}
+
+/// The vk450 location of a non-system-value varying: its position among the
+/// stage's non-system-value elements, or the caller's order when given.
+fn varying_location(e: &Emitter, kind: SignatureKind, el: &SignatureElement) -> u32 {
+    if let Some(order) = &e.options.varying_locations {
+        if let Some(p) = order
+            .iter()
+            .position(|(n, i)| n.eq_ignore_ascii_case(&el.semantic_name) && *i == el.semantic_index)
+        {
+            return p as u32;
+        }
+    }
+    let all = signature(e, kind);
+    let mut seen = Vec::new();
+    for x in all {
+        if x.system_value != 0 || is_sv_name(&x.semantic_name) {
+            continue;
+        }
+        if std::ptr::eq(x, el) {
+            return seen.len() as u32;
+        }
+        seen.push(x);
+    }
+    el.register
+}
+
+fn is_sv_name(name: &str) -> bool {
+    name.len() > 3 && name[..3].eq_ignore_ascii_case("SV_")
+}
+
+fn input(e: &mut Emitter, inst: &Instruction) {
+    let Some(op) = inst.operands.first() else {
+        return;
+    };
+    if op.ty != OperandType::INPUT {
+        // vPrim, vCoverage and friends: system values without a built-in.
+        e.refuse(inst, Reason::SystemValue);
+        return;
+    }
+    let reg = op
+        .reg()
+        .unwrap_or_else(|| op.indices.get(1).and_then(|i| i.imm()).unwrap_or(0) as u32);
+    let mask = match op.selection {
+        Selection::Mask(m) => m,
+        _ => 0xf,
+    };
+    e.input_regs.insert(reg);
+    let reg_name = e.input_name(reg);
+    let sv = match inst.decl {
+        DeclKind::SystemValue(v) => v,
+        _ => 0,
+    };
+    let interp = (inst.controls >> 11) & 0xf;
+    match (e.stage, sv) {
+        (_, 0) => {}
+        (ShaderKind::Pixel, sv::POSITION) => {
+            if !e.frag_coord {
+                e.frag_coord = true;
+                e.prologue.line(
+                    None,
+                    "vec4 hlslcc_FragCoord = vec4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w);",
+                );
+            }
+            let sw = swizzle(&mask_components(mask));
+            e.prologue
+                .line(None, format!("{reg_name}{sw} = hlslcc_FragCoord{sw};"));
+            e.decl_line(format!(
+                "// {reg_name}{sw}: SV_Position as hlslcc_FragCoord (w = 1 / gl_FragCoord.w = clip w)"
+            ));
+            push_sv_entry(
+                e,
+                false,
+                reg,
+                mask,
+                "SV_Position",
+                "hlslcc_FragCoord",
+                "vec4",
+            );
+            return;
+        }
+        (ShaderKind::Pixel, sv::IS_FRONT_FACE) => {
+            let c = swizzle(&mask_components(mask)[..1]);
+            e.prologue.line(
+                None,
+                format!("{reg_name}{c} = uintBitsToFloat(gl_FrontFacing ? 0xffffffffu : 0u);"),
+            );
+            e.decl_line(format!(
+                "// {reg_name}{c}: SV_IsFrontFace as a 0xFFFFFFFF / 0 mask of gl_FrontFacing"
+            ));
+            push_sv_entry(
+                e,
+                false,
+                reg,
+                mask,
+                "SV_IsFrontFace",
+                "gl_FrontFacing",
+                "bool",
+            );
+            return;
+        }
+        (ShaderKind::Vertex, sv::VERTEX_ID | sv::INSTANCE_ID) => {
+            let (builtin, semantic) = match (sv, e.dialect) {
+                (sv::VERTEX_ID, Dialect::Es300) => ("gl_VertexID", "SV_VertexID"),
+                (sv::VERTEX_ID, Dialect::Vk450) => ("gl_VertexIndex", "SV_VertexID"),
+                (_, Dialect::Es300) => ("gl_InstanceID", "SV_InstanceID"),
+                (_, Dialect::Vk450) => ("gl_InstanceIndex", "SV_InstanceID"),
+            };
+            let c = swizzle(&mask_components(mask)[..1]);
+            e.prologue
+                .line(None, format!("{reg_name}{c} = intBitsToFloat({builtin});"));
+            e.decl_line(format!("// {reg_name}{c}: {semantic} from {builtin}"));
+            push_sv_entry(e, false, reg, mask, semantic, builtin, "int");
+            return;
+        }
+        _ => {
+            e.refuse(inst, Reason::SystemValue);
+            return;
+        }
+    }
+    let elements = elements_at(e, SignatureKind::Input, reg, mask);
+    if elements.is_empty() {
+        // No signature: name the register itself.
+        let (name, ty) = (format!("in_v{reg}"), Ty::Float);
+        declare_input(e, reg, mask, None, &name, ty, interp);
+        return;
+    }
+    for el in elements {
+        if el.system_value != 0 && e.stage == ShaderKind::Pixel {
+            // A system value declared through plain dcl_input_ps.
+            e.refuse(inst, Reason::SystemValue);
+            continue;
+        }
+        let name = match e.stage {
+            ShaderKind::Vertex => names::vertex_input(&el.semantic_name, el.semantic_index),
+            _ => names::varying(&el.semantic_name, el.semantic_index),
+        };
+        let ty = component_ty(Some(el));
+        declare_input(e, reg, el.mask, Some(el), &name, ty, interp);
+    }
+}
+
+/// Declares one input variable (once) and its copy into the `v` register.
+fn declare_input(
+    e: &mut Emitter,
+    reg: u32,
+    mask: u8,
+    el: Option<&SignatureElement>,
+    name: &str,
+    ty: Ty,
+    interp: u32,
+) {
+    if e.manifest.inputs.iter().any(|i| i.glsl_name == name) {
+        return;
+    }
+    let n = mask_count(mask);
+    let vertex = e.stage == ShaderKind::Vertex;
+    // Vertex attributes are float whatever their type: runtimes bind them
+    // with vertexAttribPointer, and the body bitcasts at each use.
+    let decl_ty = if vertex { Ty::Float } else { ty };
+    let qualifier = if vertex {
+        String::new()
+    } else if decl_ty != Ty::Float || interp == 1 {
+        "flat ".into()
+    } else {
+        match interp {
+            3 | 5 => "centroid ".into(),
+            // linear, noperspective (not in ES 3.00), sample (ES 3.20).
+            _ => String::new(),
+        }
+    };
+    let location = match (e.dialect, el) {
+        (Dialect::Vk450, Some(el)) if vertex => Some(
+            signature(e, SignatureKind::Input)
+                .iter()
+                .position(|x| std::ptr::eq(*x, el))
+                .unwrap_or(reg as usize) as u32,
+        ),
+        (Dialect::Vk450, Some(el)) => Some(varying_location(e, SignatureKind::Input, el)),
+        (Dialect::Vk450, None) => Some(reg),
+        (Dialect::Es300, _) => None,
+    };
+    let layout = location
+        .map(|l| format!("layout(location = {l}) "))
+        .unwrap_or_default();
+    let glsl_ty = decl_ty.vec(n);
+    e.decl_line(format!("{layout}{qualifier}in {glsl_ty} {name};"));
+    let reg_name = e.input_name(reg);
+    let sw = swizzle(&mask_components(mask));
+    let value = match decl_ty {
+        Ty::Float => name.to_string(),
+        Ty::Int => format!("intBitsToFloat({name})"),
+        Ty::Uint => format!("uintBitsToFloat({name})"),
+    };
+    e.prologue.line(None, format!("{reg_name}{sw} = {value};"));
+    if interp == 4 || interp == 5 || interp == 7 {
+        e.decl_line(format!(
+            "// {name}: noperspective dropped (not in GLSL ES 3.00): interpolated with perspective"
+        ));
+    }
+    e.manifest.inputs.push(VaryingEntry {
+        register: reg,
+        mask: mask_columns(mask).replace(' ', ""),
+        semantic: el.map_or(String::new(), |el| el.semantic_name.clone()),
+        semantic_index: el.map_or(0, |el| el.semantic_index),
+        glsl_name: name.to_string(),
+        glsl_type: glsl_ty,
+        location,
+        interpolation: (!qualifier.is_empty()).then(|| qualifier.trim().to_string()),
+    });
+}
+
+fn push_sv_entry(
+    e: &mut Emitter,
+    output: bool,
+    reg: u32,
+    mask: u8,
+    semantic: &str,
+    glsl: &str,
+    ty: &str,
+) {
+    let entry = VaryingEntry {
+        register: reg,
+        mask: mask_columns(mask).replace(' ', ""),
+        semantic: semantic.into(),
+        semantic_index: 0,
+        glsl_name: glsl.into(),
+        glsl_type: ty.into(),
+        location: None,
+        interpolation: None,
+    };
+    if output {
+        e.manifest.outputs.push(entry);
+    } else {
+        e.manifest.inputs.push(entry);
+    }
+}
+
+fn output(e: &mut Emitter, inst: &Instruction) {
+    let Some(op) = inst.operands.first() else {
+        return;
+    };
+    match op.ty {
+        OperandType::OUTPUT => {}
+        OperandType::OUTPUT_DEPTH
+        | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+        | OperandType::OUTPUT_DEPTH_LESS_EQUAL => {
+            e.uses_depth_output = true;
+            if op.ty != OperandType::OUTPUT_DEPTH {
+                e.decl_line("// conservative depth hint dropped: not in GLSL ES 3.00");
+            }
+            e.epilogue.line(None, "gl_FragDepth = oDepth;");
+            push_sv_entry(e, true, u32::MAX, 1, "SV_Depth", "gl_FragDepth", "float");
+            return;
+        }
+        _ => {
+            e.refuse(inst, Reason::SystemValue);
+            return;
+        }
+    }
+    let reg = op.reg().unwrap_or(0);
+    let mask = match op.selection {
+        Selection::Mask(m) => m,
+        _ => 0xf,
+    };
+    e.output_regs.insert(reg);
+    let reg_name = e.output_name(reg);
+    let sv = match inst.decl {
+        DeclKind::SystemValue(v) => v,
+        _ => 0,
+    };
+    if e.stage == ShaderKind::Vertex && sv == sv::POSITION {
+        e.epilogue.line(None, format!("gl_Position = {reg_name};"));
+        e.decl_line(format!("// {reg_name}: SV_Position to gl_Position"));
+        push_sv_entry(e, true, reg, mask, "SV_Position", "gl_Position", "vec4");
+        return;
+    }
+    if sv != 0 {
+        e.refuse(inst, Reason::SystemValue);
+        return;
+    }
+    let elements = elements_at(e, SignatureKind::Output, reg, mask);
+    if elements.is_empty() {
+        let name = match e.stage {
+            ShaderKind::Pixel => format!("SV_Target{reg}"),
+            _ => format!("vs_o{reg}"),
+        };
+        declare_output(e, reg, mask, None, &name, Ty::Float, reg);
+        return;
+    }
+    for el in elements {
+        let name = match e.stage {
+            ShaderKind::Pixel => {
+                if !el.semantic_name.eq_ignore_ascii_case("SV_Target") {
+                    e.refuse(inst, Reason::SystemValue);
+                    continue;
+                }
+                format!("SV_Target{}", el.semantic_index)
+            }
+            _ => {
+                if el.system_value != 0 || is_sv_name(&el.semantic_name) {
+                    e.refuse(inst, Reason::SystemValue);
+                    continue;
+                }
+                names::varying(&el.semantic_name, el.semantic_index)
+            }
+        };
+        declare_output(
+            e,
+            reg,
+            el.mask,
+            Some(el),
+            &name,
+            component_ty(Some(el)),
+            el.semantic_index,
+        );
+    }
+}
+
+fn declare_output(
+    e: &mut Emitter,
+    reg: u32,
+    mask: u8,
+    el: Option<&SignatureElement>,
+    name: &str,
+    ty: Ty,
+    target_index: u32,
+) {
+    if e.manifest.outputs.iter().any(|o| o.glsl_name == name) {
+        return;
+    }
+    let n = mask_count(mask);
+    let glsl_ty = ty.vec(n);
+    let pixel = e.stage == ShaderKind::Pixel;
+    let location = if pixel {
+        Some(target_index)
+    } else {
+        match (e.dialect, el) {
+            (Dialect::Vk450, Some(el)) => Some(varying_location(e, SignatureKind::Output, el)),
+            (Dialect::Vk450, None) => Some(reg),
+            (Dialect::Es300, _) => None,
+        }
+    };
+    let layout = location
+        .map(|l| format!("layout(location = {l}) "))
+        .unwrap_or_default();
+    let flat = if !pixel && ty != Ty::Float {
+        "flat "
+    } else {
+        ""
+    };
+    e.decl_line(format!("{layout}{flat}out {glsl_ty} {name};"));
+    let reg_name = e.output_name(reg);
+    let sw = swizzle(&mask_components(mask));
+    let value = match ty {
+        Ty::Float => format!("{reg_name}{sw}"),
+        Ty::Int => format!("floatBitsToInt({reg_name}{sw})"),
+        Ty::Uint => format!("floatBitsToUint({reg_name}{sw})"),
+    };
+    e.epilogue.line(None, format!("{name} = {value};"));
+    e.manifest.outputs.push(VaryingEntry {
+        register: reg,
+        mask: mask_columns(mask).replace(' ', ""),
+        semantic: el.map_or(String::new(), |el| el.semantic_name.clone()),
+        semantic_index: el.map_or(target_index, |el| el.semantic_index),
+        glsl_name: name.to_string(),
+        glsl_type: glsl_ty,
+        location,
+        interpolation: (!flat.is_empty()).then(|| "flat".to_string()),
+    });
+}
+
+/// The `v` and `o` registers (and `oDepth`), declared after the other
+/// declarations; outputs start at zero.
+pub fn register_file(e: &mut Emitter, out: &mut Section) {
+    let count = |set: &BTreeSet<u32>| set.iter().next_back().map_or(0, |m| m + 1);
+    let inputs = count(&e.input_regs);
+    let outputs = count(&e.output_regs);
+    if inputs > 0 {
+        if e.inputs_indexed {
+            out.line(None, format!("vec4 v[{inputs}];"));
+        } else {
+            let regs: Vec<String> = e.input_regs.iter().map(|r| format!("v{r}")).collect();
+            out.line(None, format!("vec4 {};", regs.join(", ")));
+        }
+    }
+    if outputs > 0 {
+        if e.outputs_indexed {
+            out.line(None, format!("vec4 o[{outputs}];"));
+        } else {
+            let regs: Vec<String> = e.output_regs.iter().map(|r| format!("o{r}")).collect();
+            out.line(None, format!("vec4 {};", regs.join(", ")));
+        }
+    }
+    if e.uses_depth_output {
+        out.line(None, "float oDepth;");
+    }
+    if !out.is_empty() {
+        out.line(None, "");
+    }
+    // Zero every output before the body runs (prepended to the prologue).
+    let mut zero = Section::indented(1);
+    if e.outputs_indexed {
+        for r in 0..outputs {
+            zero.line(None, format!("o[{r}] = vec4(0.0);"));
+        }
+    } else {
+        for r in &e.output_regs {
+            let note = if e.outputs_written.contains(r) {
+                ""
+            } else {
+                " // signature-only output: never written"
+            };
+            zero.line(None, format!("o{r} = vec4(0.0);{note}"));
+        }
+    }
+    if e.uses_depth_output {
+        zero.line(None, "oDepth = 0.0;");
+    }
+    let rest = std::mem::take(&mut e.prologue);
+    zero.append(rest);
+    e.prologue = zero;
+}

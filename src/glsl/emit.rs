@@ -1,0 +1,710 @@
+//! The emitter's state and the walk over the program: one pass in
+//! instruction order, dispatching each instruction to the module that owns
+//! its family, plus operand reading and destination writing, which every
+//! family shares.
+
+use std::collections::BTreeSet;
+
+use super::helpers::{Helpers, Scalar};
+use super::manifest::Manifest;
+use super::texture::Textures;
+use super::types::{Ty, mask_components, mask_count, swizzle};
+use super::writer::{Section, join};
+use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
+use super::{alu, decl, flow, texture};
+use crate::dxbc::disasm::{self, Style};
+use crate::dxbc::ir::{
+    Components, Index, Instruction, Modifier, Operand, OperandType, Program, Selection, ShaderKind,
+};
+use crate::dxbc::opcodes::{Class, code};
+use crate::dxbc::shader::Shader;
+
+/// Where an operand's base value lives and what type its bits are stored as.
+pub struct Base {
+    pub expr: String,
+    pub ty: Ty,
+    /// Components the base has (indexable temps may have fewer than four).
+    pub width: usize,
+}
+
+pub struct Emitter<'a> {
+    pub shader: &'a Shader,
+    pub program: &'a Program,
+    pub options: Options,
+    pub dialect: Dialect,
+    pub stage: ShaderKind,
+    pub style: Style,
+    /// Index of the instruction being lowered (tags every line written).
+    pub cur: Option<usize>,
+    /// Declarations, in bytecode order.
+    pub decls: Section,
+    /// The function being written (`dxbc_main` or a subroutine).
+    pub body: Section,
+    /// Finished functions.
+    pub functions: Vec<Section>,
+    /// Statements run before the body (input copies) and after it (output
+    /// copies), in `main()`.
+    pub prologue: Section,
+    pub epilogue: Section,
+    pub helpers: Helpers,
+    pub textures: Textures,
+    pub manifest: Manifest,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Input and output register numbers declared so far.
+    pub input_regs: BTreeSet<u32>,
+    pub output_regs: BTreeSet<u32>,
+    /// Whether some operand indexes the input / output file by a register,
+    /// in which case it is declared as an array.
+    pub inputs_indexed: bool,
+    pub outputs_indexed: bool,
+    /// Output registers some instruction writes.
+    pub outputs_written: BTreeSet<u32>,
+    /// Subroutine labels, to declare prototypes.
+    pub labels: Vec<u32>,
+    pub uses_depth_output: bool,
+    /// Whether `hlslcc_FragCoord` is declared.
+    pub frag_coord: bool,
+    next_tmp: u32,
+    /// Whether the body function has been opened.
+    in_function: bool,
+}
+
+pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refused> {
+    let program = &shader.program;
+    let mut e = Emitter {
+        shader,
+        program,
+        options: options.clone(),
+        dialect: options.dialect,
+        stage: program.kind,
+        style: shader.listing_style.unwrap_or_else(|| {
+            shader
+                .rdef
+                .as_ref()
+                .map(|r| Style::from_creator(&r.creator))
+                .unwrap_or_default()
+        }),
+        cur: None,
+        decls: Section::new(),
+        body: Section::new(),
+        functions: Vec::new(),
+        prologue: Section::indented(1),
+        epilogue: Section::indented(1),
+        helpers: Helpers::default(),
+        textures: Textures::default(),
+        manifest: Manifest::new(shader, options.dialect),
+        diagnostics: Vec::new(),
+        input_regs: BTreeSet::new(),
+        output_regs: BTreeSet::new(),
+        inputs_indexed: false,
+        outputs_indexed: false,
+        outputs_written: BTreeSet::new(),
+        labels: Vec::new(),
+        uses_depth_output: false,
+        frag_coord: false,
+        next_tmp: 0,
+        in_function: false,
+    };
+    if !matches!(e.stage, ShaderKind::Pixel | ShaderKind::Vertex) {
+        return Err(Refused {
+            diagnostics: vec![Diagnostic {
+                index: 0,
+                offset: program.instructions.first().map_or(0, |i| i.offset),
+                text: program.profile(),
+                reason: Reason::Stage,
+            }],
+        });
+    }
+    e.prescan();
+    texture::scan(&mut e);
+    for (i, inst) in program.instructions.iter().enumerate() {
+        e.cur = Some(i);
+        e.instruction(inst);
+    }
+    e.cur = None;
+    if !e.diagnostics.is_empty() {
+        return Err(Refused {
+            diagnostics: e.diagnostics,
+        });
+    }
+    Ok(e.finish())
+}
+
+impl<'a> Emitter<'a> {
+    /// Facts needed before the walk: indexed register files, written
+    /// outputs, subroutine labels.
+    fn prescan(&mut self) {
+        let mut visit = |op: &Operand, is_dst: bool, e: &mut Emitter| {
+            let relative = op.indices.iter().any(|i| i.relative().is_some());
+            if op.ty == OperandType::INPUT && relative {
+                e.inputs_indexed = true;
+            }
+            if op.ty == OperandType::OUTPUT {
+                if relative {
+                    e.outputs_indexed = true;
+                }
+                if is_dst {
+                    match op.indices.first() {
+                        Some(Index::Imm32(r)) => {
+                            e.outputs_written.insert(*r);
+                        }
+                        // A relative write may reach any output.
+                        _ => e.outputs_written.extend(0..64),
+                    }
+                }
+            }
+        };
+        for inst in &self.program.instructions {
+            let info = inst.info();
+            if info.class == Class::Decl {
+                if inst.opcode == code::DCL_INDEX_RANGE {
+                    if let Some(op) = inst.operands.first() {
+                        if op.ty == OperandType::INPUT {
+                            self.inputs_indexed = true;
+                        } else if op.ty == OperandType::OUTPUT {
+                            self.outputs_indexed = true;
+                        }
+                    }
+                }
+                continue;
+            }
+            if inst.opcode == code::LABEL
+                && let Some(l) = inst.operands.first().and_then(|o| o.reg())
+            {
+                self.labels.push(l);
+            }
+            for (k, op) in inst.operands.iter().enumerate() {
+                visit(op, k < info.dst as usize, self);
+                for idx in &op.indices {
+                    if let Some(r) = idx.relative() {
+                        visit(r, false, self);
+                    }
+                }
+            }
+        }
+    }
+
+    fn instruction(&mut self, inst: &Instruction) {
+        let info = inst.info();
+        if info.class == Class::Decl || inst.opcode == code::CUSTOMDATA {
+            let text = self.inst_text(inst);
+            self.decl_line(format!("// {text}"));
+            decl::emit(self, inst);
+            return;
+        }
+        if inst.opcode == code::LABEL {
+            self.close_function();
+            let l = inst.operands.first().and_then(|o| o.reg()).unwrap_or(0);
+            let text = self.inst_text(inst);
+            self.body.line(self.cur, format!("// {text}"));
+            self.body.line(self.cur, format!("void l{l}() {{"));
+            self.body.indent();
+            self.in_function = true;
+            return;
+        }
+        if !self.in_function {
+            self.body.line(None, "void dxbc_main() {");
+            self.body.indent();
+            self.in_function = true;
+        }
+        if info.class != Class::Flow {
+            self.comment(inst);
+        }
+        match info.class {
+            // Flow writes its own comment: block closers dedent first.
+            Class::Flow => flow::emit(self, inst),
+            Class::Texture => texture::emit(self, inst),
+            Class::Float | Class::Int | Class::Uint | Class::Convert | Class::Move => {
+                alu::emit(self, inst)
+            }
+            Class::Memory => {
+                let reason = memory_reason(inst);
+                self.refuse(inst, reason);
+            }
+            Class::Double => self.refuse(inst, Reason::Double),
+            Class::Stream => self.refuse(inst, Reason::Stream),
+            Class::Decl | Class::Other => {}
+        }
+    }
+
+    /// Closes the function being written, if any.
+    fn close_function(&mut self) {
+        if self.in_function {
+            while self.body.depth() > 1 {
+                self.body.dedent();
+                self.body.line(None, "}");
+            }
+            self.body.dedent();
+            self.body.line(None, "}");
+            self.body.line(None, "");
+            let f = std::mem::take(&mut self.body);
+            self.functions.push(f);
+            self.in_function = false;
+        }
+    }
+
+    /// The instruction as the disassembler prints it, on one line.
+    pub fn inst_text(&self, inst: &Instruction) -> String {
+        let t = disasm::format_instruction(inst, self.style);
+        match t.split_once('\n') {
+            Some((first, _)) => format!("{} …", first.trim_end()),
+            None => t,
+        }
+    }
+
+    /// The comment line repeating the instruction, first of its lines.
+    pub fn comment(&mut self, inst: &Instruction) {
+        let text = self.inst_text(inst);
+        self.line(format!("// {text}"));
+    }
+
+    /// Writes a body line tagged with the current instruction.
+    pub fn line(&mut self, text: impl AsRef<str>) {
+        self.body.line(self.cur, text);
+    }
+
+    /// Writes a declaration line tagged with the current instruction.
+    pub fn decl_line(&mut self, text: impl AsRef<str>) {
+        self.decls.line(self.cur, text);
+    }
+
+    pub fn indent(&mut self) {
+        self.body.indent();
+    }
+
+    pub fn dedent(&mut self) {
+        self.body.dedent();
+    }
+
+    /// A fresh local name (`dx_t3`).
+    pub fn tmp(&mut self) -> String {
+        let n = self.next_tmp;
+        self.next_tmp += 1;
+        format!("dx_t{n}")
+    }
+
+    /// Records that `inst` cannot be expressed.
+    pub fn refuse(&mut self, inst: &Instruction, reason: Reason) {
+        let index = self.cur.unwrap_or(0);
+        if self
+            .diagnostics
+            .iter()
+            .any(|d| d.index == index && d.reason == reason)
+        {
+            return;
+        }
+        self.diagnostics.push(Diagnostic {
+            index,
+            offset: inst.offset,
+            text: self.inst_text(inst),
+            reason,
+        });
+    }
+
+    /// Requests a component-wise helper; returns its name.
+    pub fn helper(&mut self, h: &'static Scalar, width: usize) -> &'static str {
+        self.helpers.use_scalar(h, width)
+    }
+
+    // ---- operands -------------------------------------------------------
+
+    /// The name of input register `r` (array element when indexed).
+    pub fn input_name(&self, r: u32) -> String {
+        if self.inputs_indexed {
+            format!("v[{r}]")
+        } else {
+            format!("v{r}")
+        }
+    }
+
+    pub fn output_name(&self, r: u32) -> String {
+        if self.outputs_indexed {
+            format!("o[{r}]")
+        } else {
+            format!("o{r}")
+        }
+    }
+
+    /// An index expression (`int`), relative parts read as integers.
+    pub fn index_expr(&mut self, inst: &Instruction, idx: &Index) -> String {
+        match idx {
+            Index::Imm32(v) => v.to_string(),
+            Index::Imm64(v) => v.to_string(),
+            Index::Relative(r) => self.read_scalar(inst, r, Ty::Int),
+            Index::Imm32Relative(v, r) => {
+                let rel = self.read_scalar(inst, r, Ty::Int);
+                if *v == 0 { rel } else { format!("{rel} + {v}") }
+            }
+            Index::Imm64Relative(v, r) => {
+                let rel = self.read_scalar(inst, r, Ty::Int);
+                format!("{rel} + {v}")
+            }
+        }
+    }
+
+    /// Where the register named by `op` lives. None for immediates and for
+    /// register files that cannot be lowered (recorded as refusals).
+    pub fn base(&mut self, inst: &Instruction, op: &Operand) -> Option<Base> {
+        let vec4 = |expr: String| {
+            Some(Base {
+                expr,
+                ty: Ty::Float,
+                width: 4,
+            })
+        };
+        let first = op.indices.first();
+        match op.ty {
+            OperandType::TEMP => vec4(format!("r{}", op.reg().unwrap_or(0))),
+            OperandType::INPUT => match first {
+                Some(Index::Imm32(r)) => vec4(self.input_name(*r)),
+                Some(i) => {
+                    let i = i.clone();
+                    let e = self.index_expr(inst, &i);
+                    vec4(format!("v[{e}]"))
+                }
+                None => vec4("v0".into()),
+            },
+            OperandType::OUTPUT => match first {
+                Some(Index::Imm32(r)) => vec4(self.output_name(*r)),
+                Some(i) => {
+                    let i = i.clone();
+                    let e = self.index_expr(inst, &i);
+                    vec4(format!("o[{e}]"))
+                }
+                None => vec4("o0".into()),
+            },
+            OperandType::INDEXABLE_TEMP => {
+                let reg = op.reg().unwrap_or(0);
+                let idx = op.indices.get(1).cloned().unwrap_or(Index::Imm32(0));
+                let e = self.index_expr(inst, &idx);
+                let width = decl::indexable_width(self.program, reg);
+                Some(Base {
+                    expr: format!("x{reg}[{e}]"),
+                    ty: Ty::Float,
+                    width,
+                })
+            }
+            OperandType::CONSTANT_BUFFER => {
+                // SM5.0: cb#[index]; SM5.1: cb#[range id][index].
+                let (slot, idx) = if self.program.is_sm51() {
+                    (op.indices.first(), op.indices.get(2))
+                } else {
+                    (op.indices.first(), op.indices.get(1))
+                };
+                let slot = slot.and_then(|i| i.imm()).unwrap_or(0);
+                let idx = idx.cloned().unwrap_or(Index::Imm32(0));
+                let e = self.index_expr(inst, &idx);
+                vec4(format!("cb{slot}.data[{e}]"))
+            }
+            OperandType::IMMEDIATE_CONSTANT_BUFFER => {
+                let idx = op.indices.first().cloned().unwrap_or(Index::Imm32(0));
+                let e = self.index_expr(inst, &idx);
+                Some(Base {
+                    expr: format!("ImmCB_0[{e}]"),
+                    ty: Ty::Uint,
+                    width: 4,
+                })
+            }
+            OperandType::OUTPUT_DEPTH
+            | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+            | OperandType::OUTPUT_DEPTH_LESS_EQUAL => {
+                self.uses_depth_output = true;
+                Some(Base {
+                    expr: "oDepth".into(),
+                    ty: Ty::Float,
+                    width: 1,
+                })
+            }
+            OperandType::UNORDERED_ACCESS_VIEW => {
+                self.refuse(inst, Reason::Uav);
+                None
+            }
+            OperandType::THREAD_GROUP_SHARED_MEMORY
+            | OperandType::INPUT_THREAD_ID
+            | OperandType::INPUT_THREAD_GROUP_ID
+            | OperandType::INPUT_THREAD_ID_IN_GROUP
+            | OperandType::INPUT_THREAD_ID_IN_GROUP_FLATTENED => {
+                self.refuse(inst, Reason::Compute);
+                None
+            }
+            OperandType::INPUT_PRIMITIVEID
+            | OperandType::INPUT_COVERAGE_MASK
+            | OperandType::OUTPUT_COVERAGE_MASK
+            | OperandType::OUTPUT_STENCIL_REF
+            | OperandType::INNER_COVERAGE => {
+                self.refuse(inst, Reason::SystemValue);
+                None
+            }
+            OperandType::RASTERIZER => {
+                self.refuse(inst, Reason::Multisample);
+                None
+            }
+            OperandType::THIS_POINTER
+            | OperandType::FUNCTION_BODY
+            | OperandType::FUNCTION_TABLE
+            | OperandType::INTERFACE => {
+                self.refuse(inst, Reason::Interfaces);
+                None
+            }
+            _ => {
+                self.refuse(inst, Reason::Operand);
+                None
+            }
+        }
+    }
+
+    /// Source component index for each destination position in `positions`
+    /// (0..4), after the operand's swizzle.
+    pub fn source_components(op: &Operand, positions: &[u8]) -> Vec<u8> {
+        positions
+            .iter()
+            .map(|&p| match op.selection {
+                Selection::Swizzle(s) => s[p as usize & 3],
+                Selection::Select1(c) => c,
+                Selection::Mask(_) | Selection::None => {
+                    if op.components == Components::One {
+                        0
+                    } else {
+                        p
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Reads `op` as `ty` for the destination positions `positions`: a
+    /// scalar for one position, otherwise a vector of that many components.
+    /// Modifiers are applied in `ty`'s arithmetic.
+    pub fn read(&mut self, inst: &Instruction, op: &Operand, positions: &[u8], ty: Ty) -> String {
+        let n = positions.len().max(1);
+        let raw = if op.is_immediate() {
+            let lanes: Vec<u32> = positions
+                .iter()
+                .map(|&p| {
+                    if op.imm.len() >= 4 {
+                        op.imm[p as usize & 3]
+                    } else {
+                        op.imm.first().copied().unwrap_or(0)
+                    }
+                })
+                .collect();
+            return apply_modifier(op.modifier, ty.literal_vec(&lanes), ty, n);
+        } else {
+            let Some(base) = self.base(inst, op) else {
+                return ty.literal_vec(&vec![0; n]);
+            };
+            let comps: Vec<u8> = Self::source_components(op, positions)
+                .into_iter()
+                .map(|c| c.min(base.width as u8 - 1))
+                .collect();
+            let sw = if base.width == 1 {
+                if n == 1 {
+                    String::new()
+                } else {
+                    // Widen a scalar register to the destination's width.
+                    return apply_modifier(
+                        op.modifier,
+                        format!("{}({})", ty.vec(n), convert(&base.expr, base.ty, ty, 1)),
+                        ty,
+                        n,
+                    );
+                }
+            } else if base.width == 4 && comps == [0, 1, 2, 3] {
+                String::new()
+            } else {
+                swizzle(&comps)
+            };
+            convert(&format!("{}{}", base.expr, sw), base.ty, ty, n)
+        };
+        apply_modifier(op.modifier, raw, ty, n)
+    }
+
+    /// Reads a scalar (a one-component selection, or the first component).
+    pub fn read_scalar(&mut self, inst: &Instruction, op: &Operand, ty: Ty) -> String {
+        self.read(inst, op, &[0], ty)
+    }
+
+    /// Reads the first `n` components of `op` (coordinates, offsets).
+    pub fn read_n(&mut self, inst: &Instruction, op: &Operand, n: usize, ty: Ty) -> String {
+        let positions: Vec<u8> = (0..n as u8).collect();
+        self.read(inst, op, &positions, ty)
+    }
+
+    /// Reads `op` as `ty` for the components `mask` writes.
+    pub fn read_masked(&mut self, inst: &Instruction, op: &Operand, mask: u8, ty: Ty) -> String {
+        self.read(inst, op, &mask_components(mask), ty)
+    }
+
+    /// The destination's write mask (a full mask for one-component
+    /// destinations).
+    pub fn dst_mask(op: &Operand) -> u8 {
+        match op.selection {
+            Selection::Mask(m) => m & 0xf,
+            _ => {
+                if op.components == Components::One {
+                    1
+                } else {
+                    0xf
+                }
+            }
+        }
+    }
+
+    /// Writes `expr`, a `ty` value with one component per bit of the
+    /// destination's mask, to `dst`: bitcast to float bits, clamped when
+    /// `sat`. A null destination writes nothing.
+    pub fn assign(&mut self, inst: &Instruction, dst: &Operand, expr: &str, ty: Ty, sat: bool) {
+        if dst.ty == OperandType::NULL {
+            return;
+        }
+        let mask = Self::dst_mask(dst);
+        let n = mask_count(mask);
+        let Some(base) = self.base(inst, dst) else {
+            return;
+        };
+        if dst.ty == OperandType::OUTPUT
+            && let Some(Index::Imm32(r)) = dst.indices.first()
+        {
+            self.outputs_written.insert(*r);
+        }
+        let mut value = convert(expr, ty, base.ty, n);
+        if sat {
+            value = if n == 1 {
+                format!("clamp({value}, 0.0, 1.0)")
+            } else {
+                format!(
+                    "clamp({value}, {}(0.0), {}(1.0))",
+                    Ty::Float.vec(n),
+                    Ty::Float.vec(n)
+                )
+            };
+        }
+        let target = if base.width == 1 {
+            base.expr
+        } else {
+            let comps: Vec<u8> = mask_components(mask)
+                .into_iter()
+                .filter(|&c| (c as usize) < base.width)
+                .collect();
+            if comps.len() == base.width && base.width == 4 {
+                base.expr
+            } else {
+                format!("{}{}", base.expr, swizzle(&comps))
+            }
+        };
+        self.line(format!("{target} = {value};"));
+    }
+
+    /// Joins everything into the final text.
+    fn finish(mut self) -> Translation {
+        self.close_function();
+        let mut head = Section::new();
+        match self.dialect {
+            Dialect::Es300 => head.line(None, "#version 300 es"),
+            Dialect::Vk450 => head.line(None, "#version 450"),
+        }
+        head.line(
+            None,
+            format!(
+                "// {} translated by dxbc-dbg ({})",
+                self.program.profile(),
+                self.dialect.name()
+            ),
+        );
+        if self.dialect == Dialect::Es300 {
+            head.line(None, "precision highp float;");
+            head.line(None, "precision highp int;");
+        }
+        head.line(None, "");
+
+        let mut globals = Section::new();
+        decl::register_file(&mut self, &mut globals);
+
+        let mut helper_section = Section::new();
+        if !self.helpers.is_empty() {
+            for l in self.helpers.render() {
+                helper_section.line(None, l);
+            }
+        }
+        let mut protos = Section::new();
+        for l in &self.labels {
+            protos.line(None, format!("void l{l}();"));
+        }
+        if !self.labels.is_empty() {
+            protos.line(None, "");
+        }
+
+        let mut main = Section::new();
+        main.line(None, "void main() {");
+        main.indent();
+        let prologue = std::mem::take(&mut self.prologue);
+        main.append(prologue);
+        main.line(None, "dxbc_main();");
+        let epilogue = std::mem::take(&mut self.epilogue);
+        main.append(epilogue);
+        main.dedent();
+        main.line(None, "}");
+
+        let mut sections = vec![head, std::mem::take(&mut self.decls)];
+        sections.push(globals);
+        sections.push(helper_section);
+        sections.push(protos);
+        // `dxbc_main` may not have been opened (a program of declarations
+        // only): give it an empty body.
+        if self.functions.is_empty() {
+            let mut f = Section::new();
+            f.line(None, "void dxbc_main() {");
+            f.line(None, "}");
+            f.line(None, "");
+            sections.push(f);
+        }
+        sections.extend(std::mem::take(&mut self.functions));
+        sections.push(main);
+        let (source, map) = join(sections, self.program.instructions.len());
+        Translation {
+            dialect: self.dialect,
+            stage: self.stage,
+            source,
+            map,
+            manifest: self.manifest,
+        }
+    }
+}
+
+/// Converts a value of `from` bits to `to`: bitcasts between float and the
+/// integer types, `int()`/`uint()` (bit-preserving) between the two.
+pub fn convert(expr: &str, from: Ty, to: Ty, n: usize) -> String {
+    if from == to {
+        return expr.to_string();
+    }
+    match (from, to) {
+        (Ty::Float, _) => format!("{}({expr})", to.from_float_bits().unwrap_or("")),
+        (_, Ty::Float) => format!("{}({expr})", from.to_float_bits().unwrap_or("")),
+        _ => format!("{}({expr})", to.vec(n)),
+    }
+}
+
+/// `-x`, `abs(x)`, `-abs(x)`.
+fn apply_modifier(m: Modifier, expr: String, _ty: Ty, _n: usize) -> String {
+    match m {
+        Modifier::None => expr,
+        Modifier::Neg => format!("-({expr})"),
+        Modifier::Abs => format!("abs({expr})"),
+        Modifier::AbsNeg => format!("-abs({expr})"),
+    }
+}
+
+/// Which refusal a memory-class instruction gets.
+fn memory_reason(inst: &Instruction) -> Reason {
+    if inst
+        .operands
+        .iter()
+        .any(|o| o.ty == OperandType::UNORDERED_ACCESS_VIEW)
+    {
+        Reason::Uav
+    } else if inst.operands.iter().any(|o| o.ty == OperandType::RESOURCE) {
+        Reason::RawStructuredBuffer
+    } else {
+        Reason::Compute
+    }
+}

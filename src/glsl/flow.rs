@@ -1,0 +1,122 @@
+//! Structured control flow, subroutine calls, `discard` and returns. DXBC's
+//! blocks map one to one onto GLSL's; conditions test a register's bits
+//! against zero (`_nz` / `_z`).
+
+use super::Reason;
+use super::emit::Emitter;
+use super::types::{Ty, int_literal};
+use crate::dxbc::ir::Instruction;
+use crate::dxbc::opcodes::code;
+
+mod op {
+    pub const BREAK: u16 = 2;
+    pub const CALL: u16 = 4;
+    pub const CONTINUE: u16 = 7;
+    pub const ELSE: u16 = 18;
+    pub const ENDIF: u16 = 21;
+    pub const ENDLOOP: u16 = 22;
+    pub const ENDSWITCH: u16 = 23;
+    pub const LOOP: u16 = 48;
+    pub const RET: u16 = 62;
+}
+
+/// `floatBitsToUint(x) != 0u` (or `== 0u` for `_z`).
+fn condition(e: &mut Emitter, inst: &Instruction) -> String {
+    let Some(src) = inst.operands.first() else {
+        return "false".into();
+    };
+    let v = e.read_scalar(inst, src, Ty::Uint);
+    let cmp = if inst.test_nonzero() { "!=" } else { "==" };
+    format!("{v} {cmp} 0u")
+}
+
+fn guarded(e: &mut Emitter, inst: &Instruction, stmt: &str) {
+    let c = condition(e, inst);
+    e.line(format!("if ({c}) {{ {stmt} }}"));
+}
+
+pub fn emit(e: &mut Emitter, inst: &Instruction) {
+    // Closers and labels step out before their comment so it lines up
+    // with the code it belongs to.
+    let steps_out = matches!(
+        inst.opcode,
+        op::ELSE | op::ENDIF | op::ENDLOOP | code::CASE | code::DEFAULT
+    );
+    if steps_out {
+        e.dedent();
+    } else if inst.opcode == op::ENDSWITCH {
+        // GLSL ES rejects a label directly before the closing brace.
+        e.line("break;");
+        e.dedent();
+        e.dedent();
+    }
+    e.comment(inst);
+    if steps_out {
+        e.indent();
+    }
+    match inst.opcode {
+        code::IF => {
+            let c = condition(e, inst);
+            e.line(format!("if ({c}) {{"));
+            e.indent();
+        }
+        op::ELSE => {
+            e.dedent();
+            e.line("} else {");
+            e.indent();
+        }
+        op::ENDIF | op::ENDLOOP => {
+            e.dedent();
+            e.line("}");
+        }
+        op::LOOP => {
+            e.line("while (true) {");
+            e.indent();
+        }
+        op::BREAK => e.line("break;"),
+        code::BREAKC => guarded(e, inst, "break;"),
+        op::CONTINUE => e.line("continue;"),
+        code::CONTINUEC => guarded(e, inst, "continue;"),
+        code::SWITCH => {
+            let v = inst
+                .operands
+                .first()
+                .map(|s| e.read_scalar(inst, s, Ty::Int))
+                .unwrap_or_else(|| "0".into());
+            e.line(format!("switch ({v}) {{"));
+            // Labels sit one level in, statements two.
+            e.indent();
+            e.indent();
+        }
+        code::CASE => {
+            let v = inst
+                .operands
+                .first()
+                .and_then(|o| o.imm.first().copied())
+                .unwrap_or(0);
+            e.dedent();
+            e.line(format!("case {}:", int_literal(v as i32)));
+            e.indent();
+        }
+        code::DEFAULT => {
+            e.dedent();
+            e.line("default:");
+            e.indent();
+        }
+        op::ENDSWITCH => e.line("}"),
+        op::RET => e.line("return;"),
+        code::RETC => guarded(e, inst, "return;"),
+        code::DISCARD => guarded(e, inst, "discard;"),
+        op::CALL => {
+            let l = inst.operands.first().and_then(|o| o.reg()).unwrap_or(0);
+            e.line(format!("l{l}();"));
+        }
+        code::CALLC => {
+            let l = inst.operands.get(1).and_then(|o| o.reg()).unwrap_or(0);
+            guarded(e, inst, &format!("l{l}();"));
+        }
+        code::INTERFACE_CALL => e.refuse(inst, Reason::Interfaces),
+        code::LABEL => {}
+        _ => e.refuse(inst, Reason::Operand),
+    }
+}

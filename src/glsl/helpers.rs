@@ -1,0 +1,351 @@
+//! Small GLSL functions for what ES 3.00 lacks or leaves undefined where D3D
+//! defines a result. Only helpers an instruction asked for are written, in a
+//! fixed order, each once.
+//!
+//! Component-wise helpers are defined on scalars; vector overloads that
+//! apply the scalar one per component are generated for the widths used.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::types::Ty;
+
+/// A component-wise helper: scalar parameter types, result type, body.
+pub struct Scalar {
+    pub name: &'static str,
+    pub params: &'static [Ty],
+    pub ret: Ty,
+    /// Body of the scalar function; parameters are `a`, `b`, `c`, `d`.
+    pub body: &'static str,
+    /// Other scalar helpers the body calls.
+    pub needs: &'static [&'static Scalar],
+}
+
+/// `ftoi`: truncation toward zero; NaN gives 0 and out-of-range values
+/// saturate (GLSL leaves both undefined).
+pub static FTOI: Scalar = Scalar {
+    name: "dx_ftoi",
+    params: &[Ty::Float],
+    ret: Ty::Int,
+    body: "if (isnan(a)) return 0;\n\
+           if (a >= 2147483647.0) return 2147483647;\n\
+           if (a <= -2147483648.0) return -2147483647 - 1;\n\
+           return int(a);",
+    needs: &[],
+};
+
+/// `ftou`: NaN and negatives give 0; values past 2^32-1 saturate.
+pub static FTOU: Scalar = Scalar {
+    name: "dx_ftou",
+    params: &[Ty::Float],
+    ret: Ty::Uint,
+    body: "if (isnan(a) || a <= 0.0) return 0u;\n\
+           if (a >= 4294967295.0) return 4294967295u;\n\
+           return uint(a);",
+    needs: &[],
+};
+
+/// `f32tof16`: the half bits in the low 16 bits.
+pub static F32TOF16: Scalar = Scalar {
+    name: "dx_f32tof16",
+    params: &[Ty::Float],
+    ret: Ty::Uint,
+    body: "return packHalf2x16(vec2(a, 0.0)) & 0xffffu;",
+    needs: &[],
+};
+
+/// `f16tof32`: the low 16 bits read as a half.
+pub static F16TOF32: Scalar = Scalar {
+    name: "dx_f16tof32",
+    params: &[Ty::Uint],
+    ret: Ty::Float,
+    body: "return unpackHalf2x16(a & 0xffffu).x;",
+    needs: &[],
+};
+
+/// `countbits` (no `bitCount` in ES 3.00).
+pub static COUNTBITS: Scalar = Scalar {
+    name: "dx_countbits",
+    params: &[Ty::Uint],
+    ret: Ty::Uint,
+    body: "a = a - ((a >> 1u) & 0x55555555u);\n\
+           a = (a & 0x33333333u) + ((a >> 2u) & 0x33333333u);\n\
+           return (((a + (a >> 4u)) & 0x0f0f0f0fu) * 0x01010101u) >> 24u;",
+    needs: &[],
+};
+
+/// `firstbit_lo`: index of the lowest set bit; 0 gives 0xFFFFFFFF.
+pub static FIRSTBIT_LO: Scalar = Scalar {
+    name: "dx_firstbit_lo",
+    params: &[Ty::Uint],
+    ret: Ty::Uint,
+    body: "if (a == 0u) return 0xffffffffu;\n\
+           return dx_countbits((a & (~a + 1u)) - 1u);",
+    needs: &[&COUNTBITS],
+};
+
+/// `firstbit_hi`: index of the highest set bit counted from the MSB
+/// (D3D's convention, not `findMSB`'s); 0 gives 0xFFFFFFFF.
+pub static FIRSTBIT_HI: Scalar = Scalar {
+    name: "dx_firstbit_hi",
+    params: &[Ty::Uint],
+    ret: Ty::Uint,
+    body: "if (a == 0u) return 0xffffffffu;\n\
+           uint n = 0u;\n\
+           if ((a & 0xffff0000u) == 0u) { n += 16u; a <<= 16u; }\n\
+           if ((a & 0xff000000u) == 0u) { n += 8u; a <<= 8u; }\n\
+           if ((a & 0xf0000000u) == 0u) { n += 4u; a <<= 4u; }\n\
+           if ((a & 0xc0000000u) == 0u) { n += 2u; a <<= 2u; }\n\
+           if ((a & 0x80000000u) == 0u) { n += 1u; }\n\
+           return n;",
+    needs: &[],
+};
+
+/// `firstbit_shi`: `firstbit_hi` of the bits that differ from the sign bit.
+pub static FIRSTBIT_SHI: Scalar = Scalar {
+    name: "dx_firstbit_shi",
+    params: &[Ty::Int],
+    ret: Ty::Uint,
+    body: "uint u = uint(a);\n\
+           return dx_firstbit_hi(a < 0 ? ~u : u);",
+    needs: &[&FIRSTBIT_HI],
+};
+
+/// `bfrev` (no `bitfieldReverse` in ES 3.00).
+pub static BFREV: Scalar = Scalar {
+    name: "dx_bfrev",
+    params: &[Ty::Uint],
+    ret: Ty::Uint,
+    body: "a = ((a >> 1u) & 0x55555555u) | ((a & 0x55555555u) << 1u);\n\
+           a = ((a >> 2u) & 0x33333333u) | ((a & 0x33333333u) << 2u);\n\
+           a = ((a >> 4u) & 0x0f0f0f0fu) | ((a & 0x0f0f0f0fu) << 4u);\n\
+           a = ((a >> 8u) & 0x00ff00ffu) | ((a & 0x00ff00ffu) << 8u);\n\
+           return (a >> 16u) | (a << 16u);",
+    needs: &[],
+};
+
+/// `ubfe width, offset, value`: width and offset use their low 5 bits; a
+/// zero width gives 0; width + offset past 32 takes the bits up to 31.
+pub static UBFE: Scalar = Scalar {
+    name: "dx_ubfe",
+    params: &[Ty::Uint, Ty::Uint, Ty::Uint],
+    ret: Ty::Uint,
+    body: "uint w = a & 31u;\n\
+           uint o = b & 31u;\n\
+           if (w == 0u) return 0u;\n\
+           if (w + o < 32u) return (c << (32u - w - o)) >> (32u - w);\n\
+           return c >> o;",
+    needs: &[],
+};
+
+/// `ibfe`: as `ubfe`, sign-extending the field.
+pub static IBFE: Scalar = Scalar {
+    name: "dx_ibfe",
+    params: &[Ty::Uint, Ty::Uint, Ty::Int],
+    ret: Ty::Int,
+    body: "uint w = a & 31u;\n\
+           uint o = b & 31u;\n\
+           if (w == 0u) return 0;\n\
+           if (w + o < 32u) return (c << (32u - w - o)) >> (32u - w);\n\
+           return c >> o;",
+    needs: &[],
+};
+
+/// `bfi width, offset, src, base`: `src`'s low bits inserted into `base`.
+pub static BFI: Scalar = Scalar {
+    name: "dx_bfi",
+    params: &[Ty::Uint, Ty::Uint, Ty::Uint, Ty::Uint],
+    ret: Ty::Uint,
+    body: "uint w = a & 31u;\n\
+           uint o = b & 31u;\n\
+           uint m = (w == 0u) ? 0u : ((0xffffffffu >> (32u - w)) << o);\n\
+           return ((c << o) & m) | (d & ~m);",
+    needs: &[],
+};
+
+/// `udiv` quotient: division by zero gives 0xFFFFFFFF.
+pub static UDIV: Scalar = Scalar {
+    name: "dx_udiv",
+    params: &[Ty::Uint, Ty::Uint],
+    ret: Ty::Uint,
+    body: "return b == 0u ? 0xffffffffu : a / b;",
+    needs: &[],
+};
+
+/// `udiv` remainder: division by zero gives the dividend.
+pub static UREM: Scalar = Scalar {
+    name: "dx_urem",
+    params: &[Ty::Uint, Ty::Uint],
+    ret: Ty::Uint,
+    body: "return b == 0u ? a : a % b;",
+    needs: &[],
+};
+
+/// High 32 bits of the 64-bit unsigned product (no `umulExtended`).
+pub static UMUL_HI: Scalar = Scalar {
+    name: "dx_umul_hi",
+    params: &[Ty::Uint, Ty::Uint],
+    ret: Ty::Uint,
+    body: "uint al = a & 0xffffu;\n\
+           uint ah = a >> 16u;\n\
+           uint bl = b & 0xffffu;\n\
+           uint bh = b >> 16u;\n\
+           uint ll = al * bl;\n\
+           uint lh = al * bh;\n\
+           uint hl = ah * bl;\n\
+           uint mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);\n\
+           return ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u);",
+    needs: &[],
+};
+
+/// High 32 bits of the 64-bit signed product (no `imulExtended`).
+pub static IMUL_HI: Scalar = Scalar {
+    name: "dx_imul_hi",
+    params: &[Ty::Int, Ty::Int],
+    ret: Ty::Int,
+    body: "uint hi = dx_umul_hi(uint(a), uint(b));\n\
+           if (a < 0) hi -= uint(b);\n\
+           if (b < 0) hi -= uint(a);\n\
+           return int(hi);",
+    needs: &[&UMUL_HI],
+};
+
+/// `uaddc` carry out.
+pub static UADD_CARRY: Scalar = Scalar {
+    name: "dx_uadd_carry",
+    params: &[Ty::Uint, Ty::Uint],
+    ret: Ty::Uint,
+    body: "return (a + b) < a ? 1u : 0u;",
+    needs: &[],
+};
+
+/// `usubb` borrow out.
+pub static USUB_BORROW: Scalar = Scalar {
+    name: "dx_usub_borrow",
+    params: &[Ty::Uint, Ty::Uint],
+    ret: Ty::Uint,
+    body: "return a < b ? 1u : 0u;",
+    needs: &[],
+};
+
+/// `deriv_rtx_fine`: ES 3.00 has one `dFdx`, whose precision the
+/// implementation picks (no `dFdxFine`).
+pub static DFDX_FINE: Scalar = Scalar {
+    name: "dx_dFdxFine",
+    params: &[Ty::Float],
+    ret: Ty::Float,
+    body: "return dFdx(a);",
+    needs: &[],
+};
+
+/// `deriv_rty_fine`, as `deriv_rtx_fine`.
+pub static DFDY_FINE: Scalar = Scalar {
+    name: "dx_dFdyFine",
+    params: &[Ty::Float],
+    ret: Ty::Float,
+    body: "return dFdy(a);",
+    needs: &[],
+};
+
+const PARAMS: [&str; 4] = ["a", "b", "c", "d"];
+
+/// The helpers a translation uses.
+#[derive(Default)]
+pub struct Helpers {
+    /// Scalar helpers by name, with the vector widths called.
+    scalar: BTreeMap<&'static str, (&'static Scalar, BTreeSet<usize>)>,
+    /// Whole helper texts (texture emulation), by key, in request order.
+    custom: Vec<(String, String)>,
+}
+
+impl Helpers {
+    /// Requests `h` for `width` components; returns its name.
+    pub fn use_scalar(&mut self, h: &'static Scalar, width: usize) -> &'static str {
+        for dep in h.needs {
+            self.use_scalar(dep, 1);
+        }
+        let entry = self
+            .scalar
+            .entry(h.name)
+            .or_insert_with(|| (h, BTreeSet::new()));
+        entry.1.insert(1);
+        entry.1.insert(width.max(1));
+        h.name
+    }
+
+    /// Requests a helper given as whole text, written once under `key`.
+    pub fn use_custom(&mut self, key: &str, text: impl FnOnce() -> String) {
+        if !self.custom.iter().any(|(k, _)| k == key) {
+            self.custom.push((key.to_string(), text()));
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.scalar.is_empty() && self.custom.is_empty()
+    }
+
+    /// The helper definitions: scalar helpers in dependency order, their
+    /// vector overloads, then the whole-text helpers.
+    pub fn render(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut done = BTreeSet::new();
+        for (h, widths) in self.scalar.values() {
+            self.render_scalar(h, widths, &mut done, &mut out);
+        }
+        for (_, text) in &self.custom {
+            out.extend(text.lines().map(str::to_string));
+            out.push(String::new());
+        }
+        out
+    }
+
+    fn render_scalar(
+        &self,
+        h: &'static Scalar,
+        widths: &BTreeSet<usize>,
+        done: &mut BTreeSet<&'static str>,
+        out: &mut Vec<String>,
+    ) {
+        if !done.insert(h.name) {
+            return;
+        }
+        for dep in h.needs {
+            if let Some((d, w)) = self.scalar.get(dep.name) {
+                self.render_scalar(d, w, done, out);
+            }
+        }
+        let params = |n: usize| -> String {
+            h.params
+                .iter()
+                .zip(PARAMS)
+                .map(|(t, p)| format!("{} {p}", t.vec(n)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.push(format!("{} {}({}) {{", h.ret.scalar(), h.name, params(1)));
+        for l in h.body.lines() {
+            out.push(format!("    {}", l.trim()));
+        }
+        out.push("}".into());
+        for &n in widths.iter().filter(|&&n| n > 1) {
+            let calls: Vec<String> = (0..n)
+                .map(|c| {
+                    let comp = super::types::COMPONENTS[c];
+                    let args: Vec<String> = PARAMS[..h.params.len()]
+                        .iter()
+                        .map(|p| format!("{p}.{comp}"))
+                        .collect();
+                    format!("{}({})", h.name, args.join(", "))
+                })
+                .collect();
+            out.push(format!(
+                "{} {}({}) {{ return {}({}); }}",
+                h.ret.vec(n),
+                h.name,
+                params(n),
+                h.ret.vec(n),
+                calls.join(", ")
+            ));
+        }
+        out.push(String::new());
+    }
+}

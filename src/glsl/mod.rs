@@ -1,0 +1,277 @@
+//! The GLSL emitter: the reader's IR lowered to GLSL ES 3.00 (`es300`, what
+//! WebGL2 runs) or to Vulkan GLSL 4.50 (`vk450`, what the harness renders
+//! through naga). Both dialects come out of one lowering; they differ only
+//! in the few places naga or Vulkan require (see [`Dialect`]).
+//!
+//! The register file is a set of float `vec4`s; every typed read or write
+//! bitcasts at its use site (`floatBitsToInt`, `uintBitsToFloat`, …), so no
+//! type analysis is needed and bits survive untouched. Inputs are copied
+//! into `v` registers before the body runs and outputs copied out of `o`
+//! registers after it, so every instruction reads and writes plain
+//! registers whatever stage it is in.
+//!
+//! Layout of the emitted text, in order: version and precision lines,
+//! declarations (one group per DXBC declaration, in bytecode order), helper
+//! functions (only those used), the register file, the body as
+//! `void dxbc_main()` (plus one function per subroutine label), and `main()`
+//! with the input copies, the call and the output copies. The source map
+//! gives, per DXBC instruction index, the lines it produced; each
+//! instruction starts with a comment repeating it.
+
+mod alu;
+mod decl;
+mod emit;
+mod flow;
+mod helpers;
+mod manifest;
+mod names;
+mod texture;
+mod types;
+mod writer;
+
+use std::fmt;
+
+use crate::dxbc::ir::ShaderKind;
+use crate::dxbc::shader::Shader;
+
+pub use manifest::Manifest;
+
+/// Which GLSL the emitter writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// `#version 300 es`: the product, for WebGL2. Combined sampler
+    /// uniforms, no explicit bindings, name-matched varyings.
+    Es300,
+    /// `#version 450` for wgpu through naga's GLSL front end: separate
+    /// `texture*`/`sampler` objects with set/binding, UBO bindings,
+    /// explicit varying locations, `gl_VertexIndex`/`gl_InstanceIndex`,
+    /// array layers rounded explicitly (naga truncates).
+    Vk450,
+}
+
+impl Dialect {
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Es300 => "es300",
+            Dialect::Vk450 => "vk450",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Dialect> {
+        match s {
+            "es300" => Some(Dialect::Es300),
+            "vk450" => Some(Dialect::Vk450),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub dialect: Dialect,
+    /// vk450 varying locations: position in this list (semantic name,
+    /// index) is the location. The harness passes the pixel shader's input
+    /// order to both stages; without it each stage numbers its own
+    /// non-system-value elements in signature order.
+    pub varying_locations: Option<Vec<(String, u32)>>,
+    /// Test-only fault injection: emits gather4's texels in the wrong
+    /// order, so the differential suite can show it catches the mistake.
+    pub flip_gather_order: bool,
+}
+
+impl Options {
+    pub fn new(dialect: Dialect) -> Options {
+        Options {
+            dialect,
+            varying_locations: None,
+            flip_gather_order: false,
+        }
+    }
+}
+
+/// For each DXBC instruction index, the 1-based, inclusive range of GLSL
+/// lines it produced.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SourceMap {
+    pub ranges: Vec<Option<(u32, u32)>>,
+}
+
+impl SourceMap {
+    /// The line range of instruction `index`.
+    pub fn lines(&self, index: usize) -> Option<(u32, u32)> {
+        self.ranges.get(index).copied().flatten()
+    }
+
+    /// The instruction whose range holds `line`.
+    pub fn instruction_at(&self, line: u32) -> Option<usize> {
+        self.ranges
+            .iter()
+            .position(|r| matches!(r, Some((a, b)) if (*a..=*b).contains(&line)))
+    }
+
+    /// `--map` text: one line per instruction, `index: first-last`.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for (i, r) in self.ranges.iter().enumerate() {
+            if let Some((a, b)) = r {
+                s.push_str(&format!("{i}: {a}-{b}\n"));
+            }
+        }
+        s
+    }
+}
+
+/// A translated shader.
+#[derive(Debug, Clone)]
+pub struct Translation {
+    pub dialect: Dialect,
+    pub stage: ShaderKind,
+    pub source: String,
+    pub map: SourceMap,
+    pub manifest: Manifest,
+}
+
+/// Why an instruction cannot be expressed in the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reason {
+    /// Only vertex and pixel shaders exist in WebGL2.
+    Stage,
+    /// UAVs (`u#`), their declarations and atomics: ES 3.00 has no images
+    /// or storage buffers.
+    Uav,
+    /// Raw and structured buffers (`t#` declared raw/structured): no
+    /// storage buffers in ES 3.00.
+    RawStructuredBuffer,
+    /// Typed buffers (`Buffer<T>`): ES 3.00 has no texel buffers.
+    TypedBuffer,
+    /// Double-precision arithmetic: ES 3.00 has no `double`.
+    Double,
+    /// Cube map arrays: an optional extension, not core ES 3.00.
+    CubeArray,
+    /// Multisampled textures: ES 3.00 has no `sampler2DMS`.
+    Multisample,
+    /// Pull-model interpolation (`eval_*`): no `interpolateAt*` in ES 3.00.
+    Interpolation,
+    /// Class interfaces (`fcall`, `dcl_interface`, `this`).
+    Interfaces,
+    /// A system value with no ES 3.00 built-in (`SV_PrimitiveID` in a pixel
+    /// shader, `SV_SampleIndex`, `SV_Coverage`, clip/cull distances, …).
+    SystemValue,
+    /// Thread-group shared memory, barriers, compute-only operands.
+    Compute,
+    /// Geometry-shader streams (`emit`, `cut`).
+    Stream,
+    /// An operand or register file this emitter does not lower.
+    Operand,
+}
+
+impl Reason {
+    /// Short name, for counts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Stage => "stage",
+            Reason::Uav => "uav",
+            Reason::RawStructuredBuffer => "raw/structured buffer",
+            Reason::TypedBuffer => "typed buffer",
+            Reason::Double => "double",
+            Reason::CubeArray => "cube array",
+            Reason::Multisample => "multisample texture",
+            Reason::Interpolation => "eval interpolation",
+            Reason::Interfaces => "class interfaces",
+            Reason::SystemValue => "system value",
+            Reason::Compute => "compute-only",
+            Reason::Stream => "gs stream",
+            Reason::Operand => "operand",
+        }
+    }
+
+    /// Why GLSL ES 3.00 cannot express it.
+    pub fn why(self) -> &'static str {
+        match self {
+            Reason::Stage => "GLSL ES 3.00 has only vertex and fragment shaders",
+            Reason::Uav => "GLSL ES 3.00 has no images or storage buffers (UAVs)",
+            Reason::RawStructuredBuffer => {
+                "GLSL ES 3.00 has no storage buffers for raw or structured buffers"
+            }
+            Reason::TypedBuffer => "GLSL ES 3.00 has no texel buffers (samplerBuffer)",
+            Reason::Double => "GLSL ES 3.00 has no double-precision type",
+            Reason::CubeArray => {
+                "cube map arrays need OES_texture_cube_map_array, not core GLSL ES 3.00"
+            }
+            Reason::Multisample => "GLSL ES 3.00 has no multisampled samplers (sampler2DMS)",
+            Reason::Interpolation => {
+                "GLSL ES 3.00 has no interpolateAt* functions for eval_* instructions"
+            }
+            Reason::Interfaces => {
+                "class interfaces (dynamic linkage) are not lowered; compile without them"
+            }
+            Reason::SystemValue => "this system value has no GLSL ES 3.00 built-in",
+            Reason::Compute => "shared memory and barriers exist only in compute shaders",
+            Reason::Stream => "geometry-shader streams do not exist in GLSL ES 3.00",
+            Reason::Operand => "this register file has no GLSL ES 3.00 equivalent",
+        }
+    }
+}
+
+/// One refused instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Instruction index in the program.
+    pub index: usize,
+    /// Byte offset of the opcode token in the container.
+    pub offset: usize,
+    /// The instruction as the disassembler prints it.
+    pub text: String,
+    pub reason: Reason,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "instruction {} (offset {:#x}) `{}`: {} ({})",
+            self.index,
+            self.offset,
+            self.text,
+            self.reason.why(),
+            self.reason.name()
+        )
+    }
+}
+
+/// The shader cannot be translated; every offending instruction is listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Refused {
+    /// The distinct reasons, in order.
+    pub fn reasons(&self) -> Vec<Reason> {
+        let mut r: Vec<Reason> = self.diagnostics.iter().map(|d| d.reason).collect();
+        r.sort();
+        r.dedup();
+        r
+    }
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "cannot translate to GLSL ES 3.00: {} instruction(s) refused",
+            self.diagnostics.len()
+        )?;
+        for d in &self.diagnostics {
+            writeln!(f, "  {d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Translates a parsed shader.
+pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refused> {
+    emit::translate(shader, options)
+}

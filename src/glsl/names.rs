@@ -1,0 +1,65 @@
+//! The register-stable naming ABI and the vk450 binding numbers, in one
+//! place so the manifest, the declarations and the instruction bodies agree.
+//!
+//! es300 names (what WebGL2 code binds against): `cbN` instances of
+//! `ConstantBufferN` blocks, `tN` bare textures, `tNTEX_with_SMPsM` combined
+//! samplers (`hlslcc_zcmp` prefix for the shadow variant), `in_SEMn` vertex
+//! attributes, `vs_SEMn` varyings on both sides, `SV_TargetN` colour
+//! outputs.
+//!
+//! vk450 bindings, all in set 0: constant buffer N at binding N; the mip
+//! count block at 14; the sampler-state block at 15; texture N at 16 + N;
+//! sampler N at 160 + N.
+
+pub const SET: u32 = 0;
+pub const MIP_COUNT_BINDING: u32 = 14;
+pub const SAMPLER_STATE_BINDING: u32 = 15;
+
+pub fn cbuffer_binding(slot: u32) -> u32 {
+    slot
+}
+
+pub fn texture_binding(slot: u32) -> u32 {
+    16 + slot
+}
+
+pub fn sampler_binding(slot: u32) -> u32 {
+    160 + slot
+}
+
+/// A semantic name made safe as part of a GLSL identifier: letters, digits
+/// and single underscores (GLSL ES reserves `__`).
+pub fn semantic_ident(name: &str) -> String {
+    let mut s = String::with_capacity(name.len());
+    for c in name.chars() {
+        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
+        if c == '_' && s.ends_with('_') {
+            continue;
+        }
+        s.push(c);
+    }
+    if s.is_empty() { "ATTR".into() } else { s }
+}
+
+/// `in_TEXCOORD3`.
+pub fn vertex_input(semantic: &str, index: u32) -> String {
+    format!("in_{}{index}", semantic_ident(semantic))
+}
+
+/// `vs_TEXCOORD3`: a vertex output and the pixel input it feeds.
+pub fn varying(semantic: &str, index: u32) -> String {
+    format!("vs_{}{index}", semantic_ident(semantic))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers() {
+        assert_eq!(vertex_input("POSITION", 0), "in_POSITION0");
+        assert_eq!(varying("TEXCOORD", 3), "vs_TEXCOORD3");
+        assert_eq!(semantic_ident("MY__SEM"), "MY_SEM");
+        assert_eq!(semantic_ident("a.b"), "a_b");
+    }
+}

@@ -1,0 +1,158 @@
+//! The three number types an instruction reads or writes, GLSL type names,
+//! literals that keep every bit, and swizzle text.
+
+/// The type an instruction reads its sources as or produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ty {
+    Float,
+    Int,
+    Uint,
+}
+
+impl Ty {
+    pub fn scalar(self) -> &'static str {
+        match self {
+            Ty::Float => "float",
+            Ty::Int => "int",
+            Ty::Uint => "uint",
+        }
+    }
+
+    /// `float`, `vec2`, `ivec3`, `uvec4`…
+    pub fn vec(self, n: usize) -> String {
+        if n <= 1 {
+            return self.scalar().to_string();
+        }
+        let p = match self {
+            Ty::Float => "",
+            Ty::Int => "i",
+            Ty::Uint => "u",
+        };
+        format!("{p}vec{n}")
+    }
+
+    /// Reinterprets float register bits as this type.
+    pub fn from_float_bits(self) -> Option<&'static str> {
+        match self {
+            Ty::Float => None,
+            Ty::Int => Some("floatBitsToInt"),
+            Ty::Uint => Some("floatBitsToUint"),
+        }
+    }
+
+    /// Reinterprets a value of this type as float register bits.
+    pub fn to_float_bits(self) -> Option<&'static str> {
+        match self {
+            Ty::Float => None,
+            Ty::Int => Some("intBitsToFloat"),
+            Ty::Uint => Some("uintBitsToFloat"),
+        }
+    }
+
+    /// A literal of this type from raw bits.
+    pub fn literal(self, bits: u32) -> String {
+        match self {
+            Ty::Float => float_literal(bits),
+            Ty::Int => int_literal(bits as i32),
+            Ty::Uint => format!("{bits}u"),
+        }
+    }
+
+    /// A literal vector (or scalar) of this type from raw lanes.
+    pub fn literal_vec(self, lanes: &[u32]) -> String {
+        if lanes.len() == 1 {
+            return self.literal(lanes[0]);
+        }
+        if lanes.iter().all(|&l| l == lanes[0]) {
+            return format!("{}({})", self.vec(lanes.len()), self.literal(lanes[0]));
+        }
+        let parts: Vec<String> = lanes.iter().map(|&l| self.literal(l)).collect();
+        format!("{}({})", self.vec(lanes.len()), parts.join(", "))
+    }
+}
+
+/// A float literal that reproduces `bits` exactly: the shortest decimal that
+/// reads back to the same value for normal numbers and zero, and
+/// `uintBitsToFloat(0x…u)` for what decimal cannot carry through a GLSL
+/// compiler (NaN, infinities, denormals, negative zero).
+pub fn float_literal(bits: u32) -> String {
+    let v = f32::from_bits(bits);
+    if bits == 0 {
+        return "0.0".into();
+    }
+    if !v.is_normal() || bits == 0x8000_0000 {
+        return format!("uintBitsToFloat({bits:#010x}u)");
+    }
+    let s = format!("{v:?}");
+    // `{:?}` prints `1e-7`, `1.5`, `100.0`; GLSL wants a dot or an exponent,
+    // which it always has.
+    debug_assert!(s.parse::<f32>().map(|p| p.to_bits()) == Ok(bits));
+    s
+}
+
+/// An `int` literal. `-2147483648` is not a literal in GLSL (it is the
+/// negation of an out-of-range one), so it is written as an expression.
+pub fn int_literal(v: i32) -> String {
+    if v == i32::MIN {
+        "(-2147483647 - 1)".into()
+    } else {
+        v.to_string()
+    }
+}
+
+pub const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+
+/// `.xyz` for component indices.
+pub fn swizzle(comps: &[u8]) -> String {
+    let mut s = String::with_capacity(comps.len() + 1);
+    s.push('.');
+    for &c in comps {
+        s.push(COMPONENTS[(c & 3) as usize]);
+    }
+    s
+}
+
+/// Component indices set in a write mask, in order.
+pub fn mask_components(mask: u8) -> Vec<u8> {
+    (0..4u8).filter(|c| mask & (1 << c) != 0).collect()
+}
+
+/// Number of components in a write mask.
+pub fn mask_count(mask: u8) -> usize {
+    (mask & 0xf).count_ones() as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_literals_keep_bits() {
+        for bits in [
+            0x3f80_0000u32,
+            0x3dcc_cccd,
+            0x7f7f_ffff,
+            0x0080_0000,
+            0xc2c8_0000,
+            0x3400_0000,
+        ] {
+            let s = float_literal(bits);
+            assert_eq!(s.parse::<f32>().unwrap().to_bits(), bits, "{s}");
+        }
+        assert_eq!(float_literal(0x7fc0_0000), "uintBitsToFloat(0x7fc00000u)");
+        assert_eq!(float_literal(0xff80_0000), "uintBitsToFloat(0xff800000u)");
+        assert_eq!(float_literal(0x8000_0000), "uintBitsToFloat(0x80000000u)");
+        assert_eq!(float_literal(1), "uintBitsToFloat(0x00000001u)");
+        assert_eq!(float_literal(0), "0.0");
+        assert_eq!(float_literal(0x3f80_0000), "1.0");
+    }
+
+    #[test]
+    fn int_literals() {
+        assert_eq!(int_literal(-5), "-5");
+        assert_eq!(int_literal(i32::MIN), "(-2147483647 - 1)");
+        assert_eq!(Ty::Uint.literal(0xffff_ffff), "4294967295u");
+        assert_eq!(Ty::Int.literal_vec(&[1, 2]), "ivec2(1, 2)");
+        assert_eq!(Ty::Float.literal_vec(&[0, 0, 0]), "vec3(0.0)");
+    }
+}
