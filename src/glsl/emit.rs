@@ -684,8 +684,15 @@ pub fn convert(expr: &str, from: Ty, to: Ty, n: usize) -> String {
     }
 }
 
-/// `-x`, `abs(x)`, `-abs(x)`.
-fn apply_modifier(m: Modifier, expr: String, _ty: Ty, _n: usize) -> String {
+/// `-x`, `abs(x)`, `-abs(x)` in `ty`'s arithmetic. GLSL has no unary minus
+/// or `abs` on unsigned values, so those go through `int` (two's
+/// complement, as D3D's integer modifiers are).
+fn apply_modifier(m: Modifier, expr: String, ty: Ty, n: usize) -> String {
+    if ty == Ty::Uint && m != Modifier::None {
+        let signed = format!("{}({expr})", Ty::Int.vec(n));
+        let inner = apply_modifier(m, signed, Ty::Int, n);
+        return format!("{}({inner})", Ty::Uint.vec(n));
+    }
     match m {
         Modifier::None => expr,
         Modifier::Neg => format!("-({expr})"),

@@ -2,6 +2,8 @@
 //! manifest says. The corpus lives beside the checkout, never inside it.
 #![allow(dead_code)]
 
+pub mod validate;
+
 use std::path::{Path, PathBuf};
 
 /// `../shared/corpus`, or None (after saying so) when it is absent.
