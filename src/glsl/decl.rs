@@ -15,6 +15,12 @@ use super::names;
 use super::types::{Ty, mask_components, mask_count, swizzle};
 use super::writer::Section;
 use super::{Dialect, Reason, texture};
+
+/// D3D11 limits: temps (and indexable-temp elements), constant-buffer rows,
+/// input/output registers. Bytecode past them is malformed.
+const MAX_TEMPS: u32 = 4096;
+const MAX_CB_ROWS: u32 = 4096;
+const MAX_IO_REGISTERS: u32 = 64;
 use crate::dxbc::ir::{
     CustomData, DeclKind, Instruction, OperandType, Program, Selection, ShaderKind,
 };
@@ -34,6 +40,10 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     match inst.opcode {
         DCL_TEMPS => {
             if let DeclKind::Count(n) = inst.decl
+                && n > MAX_TEMPS
+            {
+                e.refuse(inst, Reason::Limit);
+            } else if let DeclKind::Count(n) = inst.decl
                 && n > 0
             {
                 let regs: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
@@ -47,6 +57,10 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 components,
             } = inst.decl
             {
+                if size > MAX_TEMPS {
+                    e.refuse(inst, Reason::Limit);
+                    return;
+                }
                 let ty = Ty::Float.vec(components.clamp(1, 4) as usize);
                 e.decl_line(format!("{ty} x{reg}[{}];", size.max(1)));
             }
@@ -76,7 +90,11 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             if let Some(c) = &inst.custom
                 && let CustomData::ImmediateConstantBuffer(data) = c.as_ref()
             {
-                immediate_constant_buffer(e, data);
+                if data.len() > 4 * MAX_CB_ROWS as usize {
+                    e.refuse(inst, Reason::Limit);
+                } else {
+                    immediate_constant_buffer(e, data);
+                }
             }
         }
         _ => {
@@ -128,6 +146,10 @@ fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
             op.indices.get(1).and_then(|i| i.imm()).unwrap_or(1) as u32,
         )
     };
+    if size > MAX_CB_ROWS || slot > 15 {
+        e.refuse(inst, Reason::Limit);
+        return;
+    }
     // A buffer read only by relative addressing may declare 0 rows;
     // a GLSL array needs one at least.
     let size = size.max(1);
@@ -252,7 +274,15 @@ fn input(e: &mut Emitter, inst: &Instruction) {
         Selection::Mask(m) => m,
         _ => 0xf,
     };
+    if reg >= MAX_IO_REGISTERS {
+        e.refuse(inst, Reason::Limit);
+        return;
+    }
     e.input_regs.insert(reg);
+    if mask == 0 {
+        // Nothing to declare; the register still exists (and stays zero).
+        return;
+    }
     let reg_name = e.input_name(reg);
     let sv = match inst.decl {
         DeclKind::SystemValue(v) => v,
@@ -470,7 +500,14 @@ fn output(e: &mut Emitter, inst: &Instruction) {
         Selection::Mask(m) => m,
         _ => 0xf,
     };
+    if reg >= MAX_IO_REGISTERS {
+        e.refuse(inst, Reason::Limit);
+        return;
+    }
     e.output_regs.insert(reg);
+    if mask == 0 {
+        return;
+    }
     let reg_name = e.output_name(reg);
     let sv = match inst.decl {
         DeclKind::SystemValue(v) => v,

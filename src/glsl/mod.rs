@@ -163,6 +163,8 @@ pub enum Reason {
     Stream,
     /// An operand or register file this emitter does not lower.
     Operand,
+    /// A count or register number past D3D11's limits (malformed bytecode).
+    Limit,
 }
 
 impl Reason {
@@ -182,6 +184,7 @@ impl Reason {
             Reason::Compute => "compute-only",
             Reason::Stream => "gs stream",
             Reason::Operand => "operand",
+            Reason::Limit => "limit",
         }
     }
 
@@ -209,6 +212,7 @@ impl Reason {
             Reason::Compute => "shared memory and barriers exist only in compute shaders",
             Reason::Stream => "geometry-shader streams do not exist in GLSL ES 3.00",
             Reason::Operand => "this register file has no GLSL ES 3.00 equivalent",
+            Reason::Limit => "a count or register number is past D3D11's limits",
         }
     }
 }
