@@ -67,7 +67,8 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         }
         DCL_CONSTANT_BUFFER => constant_buffer(e, inst),
         DCL_GLOBAL_FLAGS => {
-            if inst.controls & (1 << 14) != 0 {
+            // Bit 13 is forceEarlyDepthStencil (14 is raw/structured buffers).
+            if inst.controls & (1 << 13) != 0 {
                 e.decl_line("// early_fragment_tests dropped: GLSL ES 3.00 has no such layout");
             }
             if inst.controls & (1 << 12) != 0 {
