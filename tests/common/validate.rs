@@ -53,7 +53,9 @@ pub fn vk450(stage: ShaderKind, source: &str) -> Result<(), String> {
         .map_err(|e| format!("naga parse: {}", e.emit_to_string(source)))?;
     naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
+        // wgpu grants pack/unpackHalf2x16 (`f32tof16`, `f16tof32`) on every
+        // native backend (downlevel SHADER_F16_IN_F32).
+        naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32,
     )
     .validate(&module)
     .map_err(|e| format!("naga validate: {}", e.emit_to_string(source)))?;
