@@ -347,7 +347,10 @@ fn input(e: &mut Emitter, inst: &Instruction) {
             let c = swizzle(&mask_components(mask)[..1]);
             e.prologue
                 // naga types the Vulkan built-ins as uint: convert explicitly.
-                .line(None, format!("{reg_name}{c} = intBitsToFloat(int({builtin}));"));
+                .line(
+                    None,
+                    format!("{reg_name}{c} = intBitsToFloat(int({builtin}));"),
+                );
             e.decl_line(format!("// {reg_name}{c}: {semantic} from {builtin}"));
             push_sv_entry(e, false, reg, mask, semantic, builtin, "int");
             return;
