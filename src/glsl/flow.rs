@@ -45,8 +45,15 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     if steps_out {
         e.dedent();
     } else if inst.opcode == op::ENDSWITCH {
-        // GLSL ES rejects a label directly before the closing brace.
-        e.line("break;");
+        // GLSL ES rejects a label directly before the closing brace; the
+        // last block usually ends in its own `break`.
+        let prev = e
+            .cur
+            .and_then(|i| i.checked_sub(1))
+            .map(|i| e.program.instructions[i].opcode);
+        if !matches!(prev, Some(op::BREAK | op::RET | op::CONTINUE)) {
+            e.line("break;");
+        }
         e.dedent();
         e.dedent();
     }
