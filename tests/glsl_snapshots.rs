@@ -195,7 +195,7 @@ fn integer_arithmetic_is_in_int() {
 fn udiv_by_zero_goes_through_helpers() {
     let s = es300("udiv_by_zero");
     has(&s, "return b == 0u ? 0xffffffffu : a / b;");
-    has(&s, "return b == 0u ? a : a % b;");
+    has(&s, "return b == 0u ? 0xffffffffu : a % b;");
     has(&s, "r0.z = uintBitsToFloat(dx_udiv(dx_t2.z, dx_t3.z));");
     has(&s, "r1.z = uintBitsToFloat(dx_urem(dx_t4.z, dx_t5.z));");
 }

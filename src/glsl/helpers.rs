@@ -171,12 +171,12 @@ pub static UDIV: Scalar = Scalar {
     needs: &[],
 };
 
-/// `udiv` remainder: division by zero gives the dividend.
+/// `udiv` remainder: division by zero gives 0xFFFFFFFF as well.
 pub static UREM: Scalar = Scalar {
     name: "dx_urem",
     params: &[Ty::Uint, Ty::Uint],
     ret: Ty::Uint,
-    body: "return b == 0u ? a : a % b;",
+    body: "return b == 0u ? 0xffffffffu : a % b;",
     needs: &[],
 };
 

@@ -702,7 +702,8 @@ fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
             let (a, b) = (arg(0)?, arg(1)?);
             smallvec::smallvec![
                 per(|c| a[c].checked_div(b[c]).unwrap_or(u32::MAX)),
-                per(|c| a[c].checked_rem(b[c]).unwrap_or(a[c])),
+                // Microsoft's `udiv` reference: 0xFFFFFFFF for both results.
+                per(|c| a[c].checked_rem(b[c]).unwrap_or(u32::MAX)),
             ]
         }
         Exec::Carry { sub } => {
