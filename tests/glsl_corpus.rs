@@ -195,3 +195,73 @@ fn corpus_shaders_translate_to_valid_glsl() {
         problems.len()
     );
 }
+
+/// Every instruction produces at least one line, its first line is the
+/// comment repeating it, and ranges follow instruction order without
+/// overlapping: for i < j, range(i) ends before range(j) starts.
+#[test]
+fn source_map_covers_every_instruction_in_order() {
+    let Some(root) = common::corpus() else { return };
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for (file, shader) in shaders(&root) {
+        for dialect in [Dialect::Es300, Dialect::Vk450] {
+            let Ok(t) = glsl::translate(&shader, &Options::new(dialect)) else {
+                continue;
+            };
+            checked += 1;
+            let lines: Vec<&str> = t.source.lines().collect();
+            let n = shader.program.instructions.len();
+            assert_eq!(t.map.ranges.len(), n, "{file}");
+            let mut prev: Option<(usize, u32)> = None;
+            for i in 0..n {
+                let Some((a, b)) = t.map.lines(i) else {
+                    problems.push(format!(
+                        "{file} ({}): instruction {i} has no line",
+                        dialect.name()
+                    ));
+                    continue;
+                };
+                if a == 0 || a > b || b as usize > lines.len() {
+                    problems.push(format!("{file}: instruction {i}: bad range {a}-{b}"));
+                    continue;
+                }
+                if !lines[a as usize - 1].trim_start().starts_with("//") {
+                    problems.push(format!(
+                        "{file} ({}): instruction {i} starts at `{}`, not its comment",
+                        dialect.name(),
+                        lines[a as usize - 1]
+                    ));
+                }
+                if let Some((j, end)) = prev
+                    && end >= a
+                {
+                    problems.push(format!(
+                        "{file} ({}): instruction {j} ends at line {end}, \
+                         instruction {i} starts at {a}",
+                        dialect.name()
+                    ));
+                }
+                prev = Some((i, b));
+                for line in a..=b {
+                    if t.map.instruction_at(line) != Some(i) {
+                        problems.push(format!(
+                            "{file}: line {line} is in instruction {i}'s range \
+                             but instruction_at says {:?}",
+                            t.map.instruction_at(line)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    for p in problems.iter().take(40) {
+        println!("{p}");
+    }
+    assert!(checked > 0);
+    assert!(
+        problems.is_empty(),
+        "{} source map problem(s)",
+        problems.len()
+    );
+}

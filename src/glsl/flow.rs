@@ -44,15 +44,18 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     );
     if steps_out {
         e.dedent();
-    } else if inst.opcode == op::ENDSWITCH {
-        // GLSL ES rejects a label directly before the closing brace.
-        e.line("break;");
-        e.dedent();
-        e.dedent();
     }
     e.comment(inst);
     if steps_out {
         e.indent();
+    }
+    if inst.opcode == op::ENDSWITCH {
+        // GLSL ES rejects a label directly before the closing brace. The
+        // break follows the comment so the instruction's lines start with
+        // it, as every instruction's do.
+        e.line("break;");
+        e.dedent();
+        e.dedent();
     }
     match inst.opcode {
         code::IF => {
