@@ -249,8 +249,16 @@ fn conversions_saturate_and_halves_use_low_bits() {
     has(&c, "r1.x = float((-2147483647 - 1));");
     has(&c, "r1.y = float(4294967295u);");
     let h = es300("half_conversions");
-    has(&h, "return packHalf2x16(vec2(a, 0.0)) & 0xffffu;");
-    has(&h, "return unpackHalf2x16(a & 0xffffu).x;");
+    // Integer arithmetic, rounding to nearest even as D3D does (packHalf2x16
+    // leaves rounding to the implementation).
+    has(
+        &h,
+        "if (r > 0x1000u || (r == 0x1000u && (h & 1u) != 0u)) h += 1u;",
+    );
+    has(
+        &h,
+        "return uintBitsToFloat(s | ((e + 112u) << 23u) | (m << 13u));",
+    );
 }
 
 #[test]
@@ -341,8 +349,8 @@ fn pixel_system_values() {
 #[test]
 fn vertex_system_values() {
     let s = es300("vs_vertex_instance_id");
-    has(&s, "v0.x = intBitsToFloat(int(gl_VertexID));");
-    has(&s, "v1.x = intBitsToFloat(int(gl_InstanceID));");
+    has(&s, "v0.x = intBitsToFloat(gl_VertexID);");
+    has(&s, "v1.x = intBitsToFloat(gl_InstanceID);");
     let v = vk450("vs_vertex_instance_id");
     has(&v, "v0.x = intBitsToFloat(int(gl_VertexIndex));");
     has(&v, "v1.x = intBitsToFloat(int(gl_InstanceIndex));");

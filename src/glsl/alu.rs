@@ -145,15 +145,24 @@ fn op_of(code: u16) -> Option<&'static AluOp> {
 }
 
 /// Whether the emitter has a lowering for this opcode.
+#[allow(dead_code)]
 pub fn handles(code: u16) -> bool {
     op_of(code).is_some()
 }
 
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
     let Some(op) = op_of(inst.opcode) else {
-        // Every ALU opcode the reader decodes is in the table; anything
-        // else in these classes is refused rather than emitted wrongly.
-        e.refuse(inst, super::Reason::Operand);
+        // eval_snapped, eval_sample_index, eval_centroid: pull-model
+        // interpolation, which ES 3.00 lacks (no interpolateAt*).
+        let reason = if (203..=205).contains(&inst.opcode) {
+            super::Reason::Interpolation
+        } else {
+            // Every other ALU opcode the reader decodes is in the table;
+            // anything else in these classes is refused rather than
+            // emitted wrongly.
+            super::Reason::Operand
+        };
+        e.refuse(inst, reason);
         return;
     };
     let dsts = inst.dsts();
@@ -184,7 +193,7 @@ fn single(
     mask: u8,
 ) -> String {
     let n = mask_count(mask);
-    let mut arg = |e: &mut Emitter, k: usize, ty: Ty| -> String {
+    let arg = |e: &mut Emitter, k: usize, ty: Ty| -> String {
         match srcs.get(k) {
             Some(s) => e.read_masked(inst, s, mask, ty),
             None => ty.literal_vec(&vec![0; n]),

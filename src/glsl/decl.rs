@@ -134,12 +134,10 @@ fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
         return;
     };
     let (slot, size) = if e.program.is_sm51() {
-        // cb#[lower:upper] with the range ID first; the size dword follows.
+        // CB#[lower:upper] with the range ID first; the size (in vec4s)
+        // and the space follow as payload dwords, not operand indices.
         let id = op.indices.first().and_then(|i| i.imm()).unwrap_or(0) as u32;
-        let size = match inst.decl {
-            DeclKind::Count(n) => n,
-            _ => op.indices.get(2).and_then(|i| i.imm()).unwrap_or(1) as u32,
-        };
+        let size = inst.trailing.first().copied().unwrap_or(1);
         (id, size)
     } else {
         (
@@ -233,13 +231,12 @@ fn component_ty(el: Option<&SignatureElement>) -> Ty {
 /// The vk450 location of a non-system-value varying: its position among the
 /// stage's non-system-value elements, or the caller's order when given.
 fn varying_location(e: &Emitter, kind: SignatureKind, el: &SignatureElement) -> u32 {
-    if let Some(order) = &e.options.varying_locations {
-        if let Some(p) = order
+    if let Some(order) = &e.options.varying_locations
+        && let Some(p) = order
             .iter()
             .position(|(n, i)| n.eq_ignore_ascii_case(&el.semantic_name) && *i == el.semantic_index)
-        {
-            return p as u32;
-        }
+    {
+        return p as u32;
     }
     let all = signature(e, kind);
     let mut seen = Vec::new();
@@ -345,12 +342,14 @@ fn input(e: &mut Emitter, inst: &Instruction) {
                 (_, Dialect::Vk450) => ("gl_InstanceIndex", "SV_InstanceID"),
             };
             let c = swizzle(&mask_components(mask)[..1]);
+            // naga types gl_VertexIndex/gl_InstanceIndex as uint; int() of
+            // either keeps the bits.
+            let value = match e.dialect {
+                Dialect::Es300 => builtin.to_string(),
+                Dialect::Vk450 => format!("int({builtin})"),
+            };
             e.prologue
-                // naga types the Vulkan built-ins as uint: convert explicitly.
-                .line(
-                    None,
-                    format!("{reg_name}{c} = intBitsToFloat(int({builtin}));"),
-                );
+                .line(None, format!("{reg_name}{c} = intBitsToFloat({value});"));
             e.decl_line(format!("// {reg_name}{c}: {semantic} from {builtin}"));
             push_sv_entry(e, false, reg, mask, semantic, builtin, "int");
             return;

@@ -47,6 +47,7 @@ pub struct Emitter<'a> {
     pub prologue: Section,
     pub epilogue: Section,
     pub helpers: Helpers,
+    #[allow(dead_code)] // read by the texture module, a stub for now
     pub textures: Textures,
     pub manifest: Manifest,
     pub diagnostics: Vec<Diagnostic>,
@@ -134,7 +135,7 @@ impl<'a> Emitter<'a> {
     /// Facts needed before the walk: indexed register files, written
     /// outputs, subroutine labels.
     fn prescan(&mut self) {
-        let mut visit = |op: &Operand, is_dst: bool, e: &mut Emitter| {
+        let visit = |op: &Operand, is_dst: bool, e: &mut Emitter| {
             let relative = op.indices.iter().any(|i| i.relative().is_some());
             if op.ty == OperandType::INPUT && relative {
                 e.inputs_indexed = true;
@@ -157,13 +158,13 @@ impl<'a> Emitter<'a> {
         for inst in &self.program.instructions {
             let info = inst.info();
             if info.class == Class::Decl {
-                if inst.opcode == code::DCL_INDEX_RANGE {
-                    if let Some(op) = inst.operands.first() {
-                        if op.ty == OperandType::INPUT {
-                            self.inputs_indexed = true;
-                        } else if op.ty == OperandType::OUTPUT {
-                            self.outputs_indexed = true;
-                        }
+                if inst.opcode == code::DCL_INDEX_RANGE
+                    && let Some(op) = inst.operands.first()
+                {
+                    if op.ty == OperandType::INPUT {
+                        self.inputs_indexed = true;
+                    } else if op.ty == OperandType::OUTPUT {
+                        self.outputs_indexed = true;
                     }
                 }
                 continue;
@@ -525,6 +526,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Reads the first `n` components of `op` (coordinates, offsets).
+    #[allow(dead_code)] // for the texture module, a stub for now
     pub fn read_n(&mut self, inst: &Instruction, op: &Operand, n: usize, ty: Ty) -> String {
         let positions: Vec<u8> = (0..n as u8).collect();
         self.read(inst, op, &positions, ty)
@@ -634,6 +636,21 @@ impl<'a> Emitter<'a> {
             protos.line(None, "");
         }
 
+        // naga (and Vulkan) want a position from every vertex shader; one
+        // without SV_Position (stream output only) gets a constant one.
+        if self.dialect == Dialect::Vk450
+            && self.stage == ShaderKind::Vertex
+            && !self
+                .manifest
+                .outputs
+                .iter()
+                .any(|o| o.glsl_name == "gl_Position")
+        {
+            self.epilogue.line(
+                None,
+                "gl_Position = vec4(0.0); // no SV_Position output: position unused",
+            );
+        }
         let mut main = Section::new();
         main.line(None, "void main() {");
         main.indent();

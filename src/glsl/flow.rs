@@ -44,9 +44,16 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     );
     if steps_out {
         e.dedent();
-    } else if inst.opcode == op::ENDSWITCH {
-        // GLSL ES rejects a label directly before the closing brace; the
-        // last block usually ends in its own `break`.
+    }
+    e.comment(inst);
+    if steps_out {
+        e.indent();
+    }
+    if inst.opcode == op::ENDSWITCH {
+        // GLSL ES rejects a label directly before the closing brace. The
+        // break follows the comment so the instruction's lines start with
+        // it, as every instruction's do. The last block usually ends in
+        // its own `break`.
         let prev = e
             .cur
             .and_then(|i| i.checked_sub(1))
@@ -56,10 +63,6 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         }
         e.dedent();
         e.dedent();
-    }
-    e.comment(inst);
-    if steps_out {
-        e.indent();
     }
     match inst.opcode {
         code::IF => {

@@ -44,21 +44,51 @@ pub static FTOU: Scalar = Scalar {
     needs: &[],
 };
 
-/// `f32tof16`: the half bits in the low 16 bits.
+/// `f32tof16`: the half bits in the low 16 bits, rounded to nearest even,
+/// float denormals flushed, NaN kept quiet with its top payload bits. Done
+/// in integers: `packHalf2x16` leaves rounding to the implementation and
+/// naga accepts it only with the `SHADER_FLOAT16_IN_FLOAT32` capability.
 pub static F32TOF16: Scalar = Scalar {
     name: "dx_f32tof16",
     params: &[Ty::Float],
     ret: Ty::Uint,
-    body: "return packHalf2x16(vec2(a, 0.0)) & 0xffffu;",
+    body: "uint b = floatBitsToUint(a);\n\
+           uint s = (b >> 16u) & 0x8000u;\n\
+           int e = int((b >> 23u) & 0xffu);\n\
+           uint m = b & 0x7fffffu;\n\
+           if (e == 255) return s | 0x7c00u | (m != 0u ? (0x200u | (m >> 13u)) : 0u);\n\
+           e = e - 112;\n\
+           if (e >= 31) return s | 0x7c00u;\n\
+           if (e <= 0) {\n\
+           \x20   if (e < -10) return s;\n\
+           \x20   m = m | 0x800000u;\n\
+           \x20   uint sh = uint(14 - e);\n\
+           \x20   uint d = m >> sh;\n\
+           \x20   uint r = m & ((1u << sh) - 1u);\n\
+           \x20   uint mid = 1u << (sh - 1u);\n\
+           \x20   if (r > mid || (r == mid && (d & 1u) != 0u)) d += 1u;\n\
+           \x20   return s | d;\n\
+           }\n\
+           uint h = (uint(e) << 10u) | (m >> 13u);\n\
+           uint r = m & 0x1fffu;\n\
+           if (r > 0x1000u || (r == 0x1000u && (h & 1u) != 0u)) h += 1u;\n\
+           return s | h;",
     needs: &[],
 };
 
-/// `f16tof32`: the low 16 bits read as a half.
+/// `f16tof32`: the low 16 bits read as a half, exactly (denormal halves
+/// become normal floats), in integers for the same reasons as `f32tof16`.
 pub static F16TOF32: Scalar = Scalar {
     name: "dx_f16tof32",
     params: &[Ty::Uint],
     ret: Ty::Float,
-    body: "return unpackHalf2x16(a & 0xffffu).x;",
+    body: "uint s = (a & 0x8000u) << 16u;\n\
+           uint e = (a >> 10u) & 0x1fu;\n\
+           uint m = a & 0x3ffu;\n\
+           // m * 2^-24 is exact and normal.\n\
+           if (e == 0u) return uintBitsToFloat(s | floatBitsToUint(float(m) * 5.9604644775390625e-8));\n\
+           if (e == 31u) return uintBitsToFloat(s | 0x7f800000u | (m << 13u));\n\
+           return uintBitsToFloat(s | ((e + 112u) << 23u) | (m << 13u));",
     needs: &[],
 };
 
@@ -273,6 +303,7 @@ impl Helpers {
     }
 
     /// Requests a helper given as whole text, written once under `key`.
+    #[allow(dead_code)] // for the texture module, a stub for now
     pub fn use_custom(&mut self, key: &str, text: impl FnOnce() -> String) {
         if !self.custom.iter().any(|(k, _)| k == key) {
             self.custom.push((key.to_string(), text()));
@@ -323,7 +354,7 @@ impl Helpers {
         };
         out.push(format!("{} {}({}) {{", h.ret.scalar(), h.name, params(1)));
         for l in h.body.lines() {
-            out.push(format!("    {}", l.trim()));
+            out.push(format!("    {}", l.trim_end()));
         }
         out.push("}".into());
         for &n in widths.iter().filter(|&&n| n > 1) {

@@ -279,3 +279,70 @@ impl std::error::Error for Refused {}
 pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refused> {
     emit::translate(shader, options)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SourceMap;
+    use super::writer::{Section, join};
+
+    fn map() -> SourceMap {
+        SourceMap {
+            ranges: vec![Some((3, 4)), None, Some((5, 5)), Some((8, 10))],
+        }
+    }
+
+    #[test]
+    fn lines_gives_each_instructions_range() {
+        let m = map();
+        assert_eq!(m.lines(0), Some((3, 4)));
+        assert_eq!(m.lines(1), None, "an instruction without lines");
+        assert_eq!(m.lines(2), Some((5, 5)));
+        assert_eq!(m.lines(3), Some((8, 10)));
+        assert_eq!(m.lines(4), None, "past the end");
+    }
+
+    #[test]
+    fn instruction_at_finds_the_range_holding_a_line() {
+        let m = map();
+        assert_eq!(m.instruction_at(1), None, "header lines belong to none");
+        assert_eq!(m.instruction_at(3), Some(0));
+        assert_eq!(m.instruction_at(4), Some(0));
+        assert_eq!(m.instruction_at(5), Some(2));
+        assert_eq!(m.instruction_at(6), None, "gap between ranges");
+        assert_eq!(m.instruction_at(8), Some(3));
+        assert_eq!(m.instruction_at(10), Some(3));
+        assert_eq!(m.instruction_at(11), None);
+        assert_eq!(SourceMap::default().instruction_at(1), None);
+    }
+
+    #[test]
+    fn text_lists_mapped_instructions_only() {
+        assert_eq!(map().to_text(), "0: 3-4\n2: 5-5\n3: 8-10\n");
+        assert_eq!(SourceMap::default().to_text(), "");
+    }
+
+    #[test]
+    fn join_numbers_lines_across_sections_from_one() {
+        let mut head = Section::new();
+        head.line(None, "#version 300 es");
+        let mut body = Section::new();
+        body.line(Some(0), "// mov r0, v0");
+        body.indent();
+        body.line(Some(0), "r0 = v0;");
+        body.dedent();
+        body.line(None, "");
+        body.line(Some(2), "// ret");
+        let (text, m) = join(vec![head, body], 3);
+        assert_eq!(
+            text,
+            "#version 300 es\n// mov r0, v0\n    r0 = v0;\n\n// ret\n"
+        );
+        assert_eq!(m.ranges, vec![Some((2, 3)), None, Some((5, 5))]);
+        assert_eq!(m.instruction_at(4), None);
+        // Tags past the instruction count are dropped, not a panic.
+        let mut extra = Section::new();
+        extra.line(Some(7), "x");
+        let (_, m) = join(vec![extra], 1);
+        assert_eq!(m.ranges, vec![None]);
+    }
+}

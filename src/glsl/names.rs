@@ -12,17 +12,21 @@
 //! sampler N at 160 + N.
 
 pub const SET: u32 = 0;
+#[allow(dead_code)] // for the texture module, a stub for now
 pub const MIP_COUNT_BINDING: u32 = 14;
+#[allow(dead_code)] // for the texture module, a stub for now
 pub const SAMPLER_STATE_BINDING: u32 = 15;
 
 pub fn cbuffer_binding(slot: u32) -> u32 {
     slot
 }
 
+#[allow(dead_code)] // for the texture module, a stub for now
 pub fn texture_binding(slot: u32) -> u32 {
     16 + slot
 }
 
+#[allow(dead_code)] // for the texture module, a stub for now
 pub fn sampler_binding(slot: u32) -> u32 {
     160 + slot
 }

@@ -32,6 +32,7 @@ impl Ty {
     }
 
     /// Reinterprets float register bits as this type.
+    #[allow(clippy::wrong_self_convention)]
     pub fn from_float_bits(self) -> Option<&'static str> {
         match self {
             Ty::Float => None,
