@@ -1,19 +1,535 @@
 //! Textures and samplers: declarations (the combined-sampler ABI), the
 //! sample/gather/load/query instructions and their helpers.
+//!
+//! Split by what each module owns: [`decl`] the uniforms, the two uniform
+//! blocks and the manifest entries; [`sample`] the `sample*` family;
+//! [`gather`] the emulated `gather4*` family; [`query`] `ld`, `resinfo` and
+//! `lod`. This module holds what they share: the scan that runs before the
+//! walk, per-dimension facts and the names instruction bodies use.
+//!
+//! ES 3.00 has no 1D textures, so `texture1d` and `texture1darray` are
+//! declared and addressed as 2D and 2D-array textures of height 1 (sampling
+//! at `v = 0.5`, fetching row 0).
+
+mod decl;
+mod gather;
+mod query;
+mod sample;
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::emit::Emitter;
-use crate::dxbc::ir::Instruction;
+use super::types::{Ty, mask_components, swizzle};
+use super::{Dialect, Reason};
+use crate::dxbc::ir::{DeclKind, Instruction, Operand, OperandType};
+use crate::dxbc::opcodes::code;
+
+pub use decl::declare;
+
+/// Opcode numbers of the texture class (see `dxbc::opcodes`).
+pub(crate) mod op {
+    pub const LD: u16 = 45;
+    pub const LD_MS: u16 = 46;
+    pub const RESINFO: u16 = 61;
+    pub const SAMPLE: u16 = 69;
+    pub const SAMPLE_C: u16 = 70;
+    pub const SAMPLE_C_LZ: u16 = 71;
+    pub const SAMPLE_L: u16 = 72;
+    pub const SAMPLE_D: u16 = 73;
+    pub const SAMPLE_B: u16 = 74;
+    pub const LOD: u16 = 108;
+    pub const GATHER4: u16 = 109;
+    pub const SAMPLE_POS: u16 = 110;
+    pub const SAMPLE_INFO: u16 = 111;
+    pub const BUFINFO: u16 = 121;
+    pub const GATHER4_C: u16 = 126;
+    pub const GATHER4_PO: u16 = 127;
+    pub const GATHER4_PO_C: u16 = 128;
+}
+
+/// `D3D10_SB_RESOURCE_DIMENSION` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dim {
+    Buffer,
+    Tex1D,
+    Tex2D,
+    Tex2DMS,
+    Tex3D,
+    Cube,
+    Tex1DArray,
+    Tex2DArray,
+    Tex2DMSArray,
+    CubeArray,
+    RawOrStructured,
+    Unknown,
+}
+
+impl Dim {
+    pub fn from_d3d(n: u32) -> Dim {
+        match n {
+            1 => Dim::Buffer,
+            2 => Dim::Tex1D,
+            3 => Dim::Tex2D,
+            4 => Dim::Tex2DMS,
+            5 => Dim::Tex3D,
+            6 => Dim::Cube,
+            7 => Dim::Tex1DArray,
+            8 => Dim::Tex2DArray,
+            9 => Dim::Tex2DMSArray,
+            10 => Dim::CubeArray,
+            11 | 12 => Dim::RawOrStructured,
+            _ => Dim::Unknown,
+        }
+    }
+
+    /// Why this dimension cannot be lowered, if it cannot.
+    pub fn refusal(self) -> Option<Reason> {
+        match self {
+            Dim::Buffer => Some(Reason::TypedBuffer),
+            Dim::Tex2DMS | Dim::Tex2DMSArray => Some(Reason::Multisample),
+            Dim::CubeArray => Some(Reason::CubeArray),
+            Dim::RawOrStructured => Some(Reason::RawStructuredBuffer),
+            Dim::Unknown => Some(Reason::Operand),
+            _ => None,
+        }
+    }
+
+    /// The GLSL type suffix (`2D`, `2DArray`, …); 1D lowers to 2D.
+    pub fn glsl_suffix(self) -> &'static str {
+        match self {
+            Dim::Tex1D | Dim::Tex2D => "2D",
+            Dim::Tex1DArray | Dim::Tex2DArray => "2DArray",
+            Dim::Tex3D => "3D",
+            Dim::Cube => "Cube",
+            _ => "2D",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Dim::Buffer => "buffer",
+            Dim::Tex1D => "texture1d",
+            Dim::Tex2D => "texture2d",
+            Dim::Tex2DMS => "texture2dms",
+            Dim::Tex3D => "texture3d",
+            Dim::Cube => "texturecube",
+            Dim::Tex1DArray => "texture1darray",
+            Dim::Tex2DArray => "texture2darray",
+            Dim::Tex2DMSArray => "texture2dmsarray",
+            Dim::CubeArray => "texturecubearray",
+            Dim::RawOrStructured => "raw/structured buffer",
+            Dim::Unknown => "unknown",
+        }
+    }
+
+    /// Addressed axes (gradients, offsets): layers excluded.
+    pub fn axes(self) -> usize {
+        match self {
+            Dim::Tex1D | Dim::Tex1DArray => 1,
+            Dim::Tex3D | Dim::Cube => 3,
+            _ => 2,
+        }
+    }
+
+    /// Components of the GLSL coordinate (after the 1D → 2D lowering).
+    pub fn glsl_components(self) -> usize {
+        match self {
+            Dim::Tex1D | Dim::Tex2D => 2,
+            _ => 3,
+        }
+    }
+
+    /// Components of `textureSize` for the GLSL type.
+    pub fn size_components(self) -> usize {
+        self.glsl_components()
+            .min(if self == Dim::Cube { 2 } else { 3 })
+    }
+}
+
+/// A declared texture.
+#[derive(Debug, Clone, Copy)]
+pub struct Res {
+    pub dim: Dim,
+    pub ty: Ty,
+    /// `dcl_resource`'s first return type, by name.
+    pub return_type: &'static str,
+}
 
 /// What the program does with its textures and samplers, gathered before
 /// the walk so declarations know which combinations instructions use.
 #[derive(Debug, Default)]
-pub struct Textures {}
+pub struct Textures {
+    /// `dcl_resource` by slot.
+    pub resources: BTreeMap<u32, Res>,
+    /// `dcl_sampler` mode (0 default, 1 comparison, 2 mono) by slot.
+    pub samplers: BTreeMap<u32, u32>,
+    /// (texture, sampler) pairs used by non-comparison operations.
+    pub plain_pairs: BTreeSet<(u32, u32)>,
+    /// Pairs used by `sample_c`/`sample_c_lz` (and emulated cube gathers).
+    pub shadow_pairs: BTreeSet<(u32, u32)>,
+    /// Textures whose `hlslcc_textureLevels_tN` the body reads.
+    pub levels: BTreeSet<u32>,
+    /// Samplers whose state the body reads.
+    pub states: BTreeSet<u32>,
+    /// Textures read with `texelFetch`/`textureSize` (vk450 needs a sampler
+    /// to make them combined).
+    pub fetched: BTreeSet<u32>,
+    /// vk450: the sampler used for fetches and size queries.
+    pub fetch_sampler: Option<String>,
+    /// Whether the uniform blocks (and the vk450 fetch sampler) have been
+    /// declared.
+    pub blocks_declared: bool,
+    /// Next `txVecN` temp.
+    pub next_txvec: u32,
+}
 
 /// Collects texture/sampler pairs and the uniforms instructions will need.
-pub fn scan(_e: &mut Emitter) {}
+pub fn scan(e: &mut Emitter) {
+    let mut t = Textures::default();
+    for inst in &e.program.instructions {
+        match inst.opcode {
+            code::DCL_RESOURCE => {
+                let Some(slot) = inst.operands.first().and_then(Operand::reg) else {
+                    continue;
+                };
+                let dim = Dim::from_d3d((inst.controls >> 11) & 0x1f);
+                let rt = match inst.decl {
+                    DeclKind::ReturnTypes(r) => r[0],
+                    _ => crate::dxbc::ir::ReturnType(5),
+                };
+                let ty = match rt.0 {
+                    3 => Ty::Int,
+                    4 => Ty::Uint,
+                    _ => Ty::Float,
+                };
+                t.resources.insert(
+                    slot,
+                    Res {
+                        dim,
+                        ty,
+                        return_type: rt.name(),
+                    },
+                );
+            }
+            code::DCL_SAMPLER => {
+                if let Some(slot) = inst.operands.first().and_then(Operand::reg) {
+                    t.samplers.insert(slot, (inst.controls >> 11) & 0xf);
+                }
+            }
+            _ => {}
+        }
+    }
+    for inst in &e.program.instructions {
+        let Some(parts) = Parts::of(inst) else {
+            continue;
+        };
+        let Some(tex) = parts.resource.and_then(|i| inst.operands.get(i)?.reg()) else {
+            continue;
+        };
+        let smp = parts.sampler.and_then(|i| inst.operands.get(i)?.reg());
+        let dim = t
+            .resources
+            .get(&tex)
+            .map(|r| r.dim)
+            .or_else(|| inst.resource_dim().map(|(d, _)| Dim::from_d3d(d.0 as u32)))
+            .unwrap_or(Dim::Tex2D);
+        match inst.opcode {
+            op::SAMPLE | op::SAMPLE_L | op::SAMPLE_B | op::SAMPLE_D => {
+                if let Some(s) = smp {
+                    t.plain_pairs.insert((tex, s));
+                }
+            }
+            op::SAMPLE_C | op::SAMPLE_C_LZ => {
+                if let Some(s) = smp {
+                    t.shadow_pairs.insert((tex, s));
+                }
+            }
+            op::GATHER4 | op::GATHER4_PO | op::GATHER4_C | op::GATHER4_PO_C => {
+                let compare = matches!(inst.opcode, op::GATHER4_C | op::GATHER4_PO_C);
+                if let Some(s) = smp {
+                    if dim == Dim::Cube {
+                        // Cube gathers sample texel centres (see gather.rs).
+                        if compare {
+                            t.shadow_pairs.insert((tex, s));
+                        } else {
+                            t.plain_pairs.insert((tex, s));
+                        }
+                    } else {
+                        t.states.insert(s);
+                        t.fetched.insert(tex);
+                        if compare {
+                            t.levels.insert(tex);
+                        }
+                    }
+                }
+            }
+            op::LD | op::RESINFO => {
+                t.levels.insert(tex);
+                t.fetched.insert(tex);
+            }
+            op::LOD => {
+                t.levels.insert(tex);
+                t.fetched.insert(tex);
+                if let Some(s) = smp {
+                    t.states.insert(s);
+                }
+            }
+            _ => {}
+        }
+    }
+    if e.dialect == Dialect::Vk450 && !t.fetched.is_empty() {
+        t.fetch_sampler = Some(
+            t.samplers
+                .iter()
+                .find(|(_, m)| **m != 1)
+                .map(|(s, _)| format!("s{s}"))
+                .unwrap_or_else(|| decl::FETCH_SAMPLER.to_string()),
+        );
+    }
+    e.textures = t;
+}
 
-/// `dcl_resource` and `dcl_sampler`.
-pub fn declare(_e: &mut Emitter, _inst: &Instruction) {}
+/// Where an instruction's operands are (indices into `operands`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Parts {
+    pub resource: Option<usize>,
+    pub sampler: Option<usize>,
+}
+
+impl Parts {
+    pub fn of(inst: &Instruction) -> Option<Parts> {
+        let (r, s) = match inst.opcode {
+            op::SAMPLE
+            | op::SAMPLE_C
+            | op::SAMPLE_C_LZ
+            | op::SAMPLE_L
+            | op::SAMPLE_D
+            | op::SAMPLE_B
+            | op::LOD
+            | op::GATHER4
+            | op::GATHER4_C => (Some(2), Some(3)),
+            op::GATHER4_PO | op::GATHER4_PO_C => (Some(3), Some(4)),
+            op::LD | op::LD_MS | op::RESINFO => (Some(2), None),
+            op::SAMPLE_INFO | op::BUFINFO => (Some(1), None),
+            _ => return None,
+        };
+        Some(Parts {
+            resource: r,
+            sampler: s,
+        })
+    }
+}
 
 /// A texture-class instruction.
-pub fn emit(_e: &mut Emitter, _inst: &Instruction) {}
+pub fn emit(e: &mut Emitter, inst: &Instruction) {
+    let Some(parts) = Parts::of(inst) else {
+        // samplepos, the tiled-resource `_s` forms, anything else.
+        let reason = if inst.opcode == op::SAMPLE_POS {
+            Reason::Multisample
+        } else {
+            Reason::Operand
+        };
+        e.refuse(inst, reason);
+        return;
+    };
+    let Some(res_op) = parts.resource.and_then(|i| inst.operands.get(i)) else {
+        e.refuse(inst, Reason::Operand);
+        return;
+    };
+    if res_op.ty != OperandType::RESOURCE {
+        let reason = if res_op.ty == OperandType::UNORDERED_ACCESS_VIEW {
+            Reason::Uav
+        } else {
+            Reason::Operand
+        };
+        e.refuse(inst, reason);
+        return;
+    }
+    let Some(slot) = res_op.reg() else {
+        e.refuse(inst, Reason::Operand);
+        return;
+    };
+    let res = resource(e, inst, slot);
+    match inst.opcode {
+        op::SAMPLE_INFO | op::LD_MS => {
+            e.refuse(inst, Reason::Multisample);
+            return;
+        }
+        op::BUFINFO => {
+            let reason = if res.dim == Dim::RawOrStructured {
+                Reason::RawStructuredBuffer
+            } else {
+                Reason::TypedBuffer
+            };
+            e.refuse(inst, reason);
+            return;
+        }
+        _ => {}
+    }
+    if let Some(reason) = res.dim.refusal() {
+        e.refuse(inst, reason);
+        return;
+    }
+    let ctx = Ctx {
+        slot,
+        res,
+        smp: parts
+            .sampler
+            .and_then(|i| inst.operands.get(i))
+            .and_then(Operand::reg),
+        res_index: parts.resource.unwrap_or(2),
+    };
+    match inst.opcode {
+        op::LD => query::ld(e, inst, &ctx),
+        op::RESINFO => query::resinfo(e, inst, &ctx),
+        op::LOD => query::lod(e, inst, &ctx),
+        op::GATHER4 | op::GATHER4_C | op::GATHER4_PO | op::GATHER4_PO_C => {
+            gather::emit(e, inst, &ctx)
+        }
+        _ => sample::emit(e, inst, &ctx),
+    }
+}
+
+/// One instruction's texture, sampler and where its resource operand is.
+pub(crate) struct Ctx {
+    pub slot: u32,
+    pub res: Res,
+    pub smp: Option<u32>,
+    pub res_index: usize,
+}
+
+/// The declared texture at `slot`, or what the instruction's own extended
+/// tokens say (SM5 `_indexable`), or a float 2D texture.
+fn resource(e: &Emitter, inst: &Instruction, slot: u32) -> Res {
+    if let Some(r) = e.textures.resources.get(&slot) {
+        return *r;
+    }
+    let dim = inst
+        .resource_dim()
+        .map(|(d, _)| Dim::from_d3d(d.0 as u32))
+        .unwrap_or(Dim::Tex2D);
+    let ty = match inst.return_types().map(|t| t[0].0) {
+        Some(3) => Ty::Int,
+        Some(4) => Ty::Uint,
+        _ => Ty::Float,
+    };
+    Res {
+        dim,
+        ty,
+        return_type: "float",
+    }
+}
+
+/// `ivec`/`uvec`/`vec` prefix of a sampler or texture type.
+pub(crate) fn type_prefix(ty: Ty) -> &'static str {
+    match ty {
+        Ty::Float => "",
+        Ty::Int => "i",
+        Ty::Uint => "u",
+    }
+}
+
+/// The combined sampler expression for plain sampling of `(tex, smp)`.
+pub(crate) fn combined(e: &Emitter, ctx: &Ctx, smp: u32) -> String {
+    match e.dialect {
+        Dialect::Es300 => format!("t{}TEX_with_SMPs{smp}", ctx.slot),
+        Dialect::Vk450 => format!(
+            "{}sampler{}(t{}, s{smp})",
+            type_prefix(ctx.res.ty),
+            ctx.res.dim.glsl_suffix(),
+            ctx.slot
+        ),
+    }
+}
+
+/// The combined shadow sampler expression for `(tex, smp)`.
+pub(crate) fn combined_shadow(e: &Emitter, ctx: &Ctx, smp: u32) -> String {
+    match e.dialect {
+        Dialect::Es300 => format!("hlslcc_zcmpt{}TEX_with_SMPs{smp}", ctx.slot),
+        Dialect::Vk450 => format!(
+            "sampler{}Shadow(t{}, s{smp})",
+            ctx.res.dim.glsl_suffix(),
+            ctx.slot
+        ),
+    }
+}
+
+/// The texture as `texelFetch` and `textureSize` take it: the bare `tN`
+/// (es300) or `tN` combined with the fetch sampler (vk450).
+pub(crate) fn fetch_name(e: &Emitter, slot: u32, res: &Res) -> String {
+    match e.dialect {
+        Dialect::Es300 => format!("t{slot}"),
+        Dialect::Vk450 => format!(
+            "{}sampler{}(t{slot}, {})",
+            type_prefix(res.ty),
+            res.dim.glsl_suffix(),
+            e.textures
+                .fetch_sampler
+                .clone()
+                .unwrap_or_else(|| decl::FETCH_SAMPLER.to_string())
+        ),
+    }
+}
+
+/// vk450: naga types a texture used with a `samplerShadow` anywhere as a
+/// depth texture, whose non-comparison reads return one float; widen those
+/// to D3D's `(d, 0, 0, 1)` for a one-channel depth format.
+pub(crate) fn depth_wrap(e: &Emitter, slot: u32, expr: String) -> String {
+    let shadow = e.textures.shadow_pairs.iter().any(|(t, _)| *t == slot);
+    if e.dialect == Dialect::Vk450 && shadow {
+        format!("vec4({expr}, 0.0, 0.0, 1.0)")
+    } else {
+        expr
+    }
+}
+
+/// `hlslcc_textureLevels_tN` (mip count in `.x`).
+pub(crate) fn levels_name(slot: u32) -> String {
+    format!("hlslcc_textureLevels_t{slot}")
+}
+
+/// Writes a 4-component texture result `value` (a `ty` vector) through the
+/// resource operand's swizzle and the destination mask.
+pub(crate) fn assign_result(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, value: &str, ty: Ty) {
+    let Some(dst) = inst.operands.first() else {
+        return;
+    };
+    let mask = Emitter::dst_mask(dst);
+    let res_op = &inst.operands[ctx.res_index];
+    let comps = Emitter::source_components(res_op, &mask_components(mask));
+    let expr = if comps == [0, 1, 2, 3] {
+        value.to_string()
+    } else {
+        format!("{value}{}", swizzle(&comps))
+    };
+    e.assign(inst, dst, &expr, ty, inst.saturate());
+}
+
+/// Immediate texel offsets as a GLSL literal for `n` axes, or None when the
+/// instruction has none.
+pub(crate) fn offset_literal(inst: &Instruction, n: usize, lowered_1d: bool) -> Option<String> {
+    let o = inst.offsets()?;
+    Some(match (n, lowered_1d) {
+        (1, true) => format!("ivec2({}, 0)", o[0]),
+        (1, false) => o[0].to_string(),
+        (2, _) => format!("ivec2({}, {})", o[0], o[1]),
+        _ => format!("ivec3({}, {}, {})", o[0], o[1], o[2]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimensions() {
+        assert_eq!(Dim::from_d3d(2).glsl_suffix(), "2D");
+        assert_eq!(Dim::from_d3d(7).glsl_suffix(), "2DArray");
+        assert_eq!(Dim::from_d3d(10).refusal(), Some(Reason::CubeArray));
+        assert_eq!(Dim::from_d3d(1).refusal(), Some(Reason::TypedBuffer));
+        assert_eq!(Dim::from_d3d(4).refusal(), Some(Reason::Multisample));
+        assert_eq!(Dim::Tex1DArray.glsl_components(), 3);
+        assert_eq!(Dim::Cube.size_components(), 2);
+        assert_eq!(Dim::Tex2DArray.size_components(), 3);
+    }
+}

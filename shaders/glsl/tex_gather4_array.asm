@@ -1,0 +1,10 @@
+ps_5_0
+// gather4 on a 2D array (the array helper variant), swizzled result
+.semantic v1 TEXCOORD 0
+dcl_sampler s0, mode_default
+dcl_resource_texture2darray (float,float,float,float) t0
+dcl_input_ps linear v1.xyzw
+dcl_output o0.xyzw
+dcl_temps 2
+gather4_indexable(texture2darray)(float,float,float,float) o0.xyzw, v1.xyzx, t0.wzyx, s0.y
+ret

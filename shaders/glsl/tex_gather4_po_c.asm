@@ -1,0 +1,11 @@
+ps_5_0
+// gather4_po_c: programmable offset and comparison
+.semantic v1 TEXCOORD 0
+dcl_sampler s0, mode_comparison
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps linear v1.xyzw
+dcl_output o0.xyzw
+dcl_temps 2
+ftoi r0.xy, v1.zwzz
+gather4_po_c_indexable(texture2d)(float,float,float,float) o0.xyzw, v1.xyxx, r0.xyxx, t0.xyzw, s0.x, v1.w
+ret

@@ -1,0 +1,266 @@
+//! `dcl_resource` and `dcl_sampler`: the texture and sampler uniforms, the
+//! two uniform blocks the runtime fills (mip counts and format facts per
+//! texture, sampler state per sampler), and their manifest entries.
+//!
+//! es300 declares, per texture, the bare `tN` (register identity, and what
+//! `texelFetch`/`textureSize` use), one `tNTEX_with_SMPsM` per pair used by
+//! non-comparison sampling and one `hlslcc_zcmptNTEX_with_SMPsM` per pair
+//! used by comparison sampling, plus the bare `hlslcc_zcmptN` when any
+//! comparison uses `tN`. vk450 declares separate `textureXX tN` and
+//! `sampler sM` / `samplerShadow sM` objects and combines them at use
+//! sites.
+
+use super::super::emit::Emitter;
+use super::super::manifest::{CombinedEntry, SamplerEntry, TextureEntry, UniformEntry};
+use super::super::names;
+use super::super::{Dialect, Reason};
+use super::{Dim, levels_name, type_prefix};
+use crate::dxbc::ir::Instruction;
+use crate::dxbc::opcodes::code;
+use crate::dxbc::rdef::InputType;
+
+/// vk450: the sampler declared for fetches when the shader has no
+/// non-comparison sampler of its own.
+pub const FETCH_SAMPLER: &str = "hlslcc_fetchSampler";
+/// Its binding: past the sixteen D3D11 sampler slots.
+pub const FETCH_SAMPLER_BINDING: u32 = 160 + 16;
+
+pub const LEVELS_BLOCK: &str = "hlslcc_TextureLevels";
+pub const STATE_BLOCK: &str = "hlslcc_SamplerState";
+
+pub fn mode_name(slot: u32) -> String {
+    format!("hlslcc_samplerMode_s{slot}")
+}
+
+pub fn border_name(slot: u32) -> String {
+    format!("hlslcc_samplerBorder_s{slot}")
+}
+
+pub fn lod_name(slot: u32) -> String {
+    format!("hlslcc_samplerLod_s{slot}")
+}
+
+/// `dcl_resource` and `dcl_sampler`.
+pub fn declare(e: &mut Emitter, inst: &Instruction) {
+    blocks(e);
+    let Some(slot) = inst.operands.first().and_then(|o| o.reg()) else {
+        e.refuse(inst, Reason::Operand);
+        return;
+    };
+    if inst.opcode == code::DCL_SAMPLER {
+        sampler(e, slot, (inst.controls >> 11) & 0xf);
+    } else {
+        resource(e, inst, slot);
+    }
+}
+
+fn sampler(e: &mut Emitter, slot: u32, mode: u32) {
+    let reflected_name = e.manifest.reflected_name(&[InputType::Sampler], slot);
+    let mode_text = match mode {
+        1 => "comparison",
+        2 => "mono",
+        _ => "default",
+    };
+    let (glsl_name, binding) = match e.dialect {
+        Dialect::Es300 => {
+            e.decl_line(format!(
+                "// s{slot}: folded into the combined samplers that use it"
+            ));
+            (None, None)
+        }
+        Dialect::Vk450 => {
+            let ty = if mode == 1 {
+                "samplerShadow"
+            } else {
+                "sampler"
+            };
+            let b = names::sampler_binding(slot);
+            e.decl_line(format!(
+                "layout(set = {}, binding = {b}) uniform {ty} s{slot};",
+                names::SET
+            ));
+            (Some(format!("s{slot}")), Some(b))
+        }
+    };
+    e.manifest.samplers.push(SamplerEntry {
+        slot,
+        mode: mode_text.into(),
+        glsl_name,
+        binding,
+        reflected_name,
+    });
+}
+
+fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
+    let Some(res) = e.textures.resources.get(&slot).copied() else {
+        return;
+    };
+    if let Some(reason) = res.dim.refusal() {
+        e.refuse(inst, reason);
+        return;
+    }
+    if res.dim == Dim::Tex1D || res.dim == Dim::Tex1DArray {
+        e.decl_line(format!(
+            "// t{slot}: {} lowered to a {} texture of height 1",
+            res.dim.name(),
+            res.dim.glsl_suffix()
+        ));
+    }
+    let p = type_prefix(res.ty);
+    let suffix = res.dim.glsl_suffix();
+    let reflected_name = e.manifest.reflected_name(&[InputType::Texture], slot);
+    let (glsl_type, binding) = match e.dialect {
+        Dialect::Es300 => {
+            let ty = format!("{p}sampler{suffix}");
+            e.decl_line(format!("uniform highp {ty} t{slot};"));
+            (ty, None)
+        }
+        Dialect::Vk450 => {
+            let ty = format!("{p}texture{suffix}");
+            let b = names::texture_binding(slot);
+            e.decl_line(format!(
+                "layout(set = {}, binding = {b}) uniform {ty} t{slot};",
+                names::SET
+            ));
+            (ty, Some(b))
+        }
+    };
+    e.manifest.textures.push(TextureEntry {
+        slot,
+        dimension: res.dim.name().into(),
+        return_type: res.return_type.into(),
+        glsl_name: format!("t{slot}"),
+        glsl_type,
+        binding,
+        reflected_name,
+    });
+    let plain: Vec<u32> = pairs_of(&e.textures.plain_pairs, slot);
+    let shadow: Vec<u32> = pairs_of(&e.textures.shadow_pairs, slot);
+    let shadow_ty = format!("sampler{suffix}Shadow");
+    if e.dialect == Dialect::Es300 {
+        for s in &plain {
+            let name = format!("t{slot}TEX_with_SMPs{s}");
+            let ty = format!("{p}sampler{suffix}");
+            e.decl_line(format!("uniform highp {ty} {name};"));
+            combined_entry(e, name, ty, slot, *s, false);
+        }
+        if !shadow.is_empty() && res.dim != Dim::Tex3D {
+            e.decl_line(format!("uniform highp {shadow_ty} hlslcc_zcmpt{slot};"));
+            for s in &shadow {
+                let name = format!("hlslcc_zcmpt{slot}TEX_with_SMPs{s}");
+                e.decl_line(format!("uniform highp {shadow_ty} {name};"));
+                combined_entry(e, name, shadow_ty.clone(), slot, *s, true);
+            }
+        }
+    } else {
+        for s in &plain {
+            let name = format!("{p}sampler{suffix}(t{slot}, s{s})");
+            combined_entry(e, name, format!("{p}sampler{suffix}"), slot, *s, false);
+        }
+        for s in &shadow {
+            let name = format!("{shadow_ty}(t{slot}, s{s})");
+            combined_entry(e, name, shadow_ty.clone(), slot, *s, true);
+        }
+    }
+}
+
+fn pairs_of(set: &std::collections::BTreeSet<(u32, u32)>, slot: u32) -> Vec<u32> {
+    set.iter()
+        .filter(|(t, _)| *t == slot)
+        .map(|(_, s)| *s)
+        .collect()
+}
+
+fn combined_entry(e: &mut Emitter, name: String, ty: String, t: u32, s: u32, shadow: bool) {
+    e.manifest.combined_samplers.push(CombinedEntry {
+        name,
+        glsl_type: ty,
+        texture: t,
+        sampler: s,
+        shadow,
+    });
+}
+
+/// The uniform blocks and the vk450 fetch sampler, once, at the first
+/// texture or sampler declaration.
+fn blocks(e: &mut Emitter) {
+    if e.textures.blocks_declared {
+        return;
+    }
+    e.textures.blocks_declared = true;
+    if e.dialect == Dialect::Vk450 && e.textures.fetch_sampler.as_deref() == Some(FETCH_SAMPLER) {
+        e.decl_line(format!(
+            "layout(set = {}, binding = {FETCH_SAMPLER_BINDING}) uniform sampler {FETCH_SAMPLER};",
+            names::SET
+        ));
+        e.manifest.samplers.push(SamplerEntry {
+            slot: FETCH_SAMPLER_BINDING - 160,
+            mode: "fetch (any non-comparison sampler; texelFetch ignores its state)".into(),
+            glsl_name: Some(FETCH_SAMPLER.into()),
+            binding: Some(FETCH_SAMPLER_BINDING),
+            reflected_name: None,
+        });
+    }
+    let levels: Vec<u32> = e.textures.levels.iter().copied().collect();
+    if !levels.is_empty() {
+        let members: Vec<(String, &str, String)> = levels
+            .iter()
+            .map(|t| {
+                (
+                    levels_name(*t),
+                    "ivec4",
+                    format!(
+                        "t{t}: x = mip level count; y = 1 when the format is UNORM \
+                         (comparison references are clamped to [0, 1]); z = number of \
+                         components the format stores (1-4; out-of-range ld reads alpha \
+                         as 1 below 4); w unused"
+                    ),
+                )
+            })
+            .collect();
+        block(e, LEVELS_BLOCK, names::MIP_COUNT_BINDING, &members);
+    }
+    let states: Vec<u32> = e.textures.states.iter().copied().collect();
+    if !states.is_empty() {
+        let mut members = Vec::new();
+        for s in states {
+            members.push((
+                mode_name(s),
+                "ivec4",
+                format!(
+                    "s{s}: D3D11_TEXTURE_ADDRESS_MODE of U, V, W in x, y, z (1 wrap, 2 mirror, \
+                     3 clamp, 4 border, 5 mirror once); D3D11_COMPARISON_FUNC in w \
+                     (1 never … 8 always)"
+                ),
+            ));
+            members.push((border_name(s), "vec4", format!("s{s}: BorderColor (RGBA)")));
+            members.push((
+                lod_name(s),
+                "vec4",
+                format!("s{s}: MipLODBias, MinLOD, MaxLOD in x, y, z; w unused"),
+            ));
+        }
+        block(e, STATE_BLOCK, names::SAMPLER_STATE_BINDING, &members);
+    }
+}
+
+/// One std140 block of 16-byte members, listed in the manifest.
+fn block(e: &mut Emitter, name: &str, binding: u32, members: &[(String, &str, String)]) {
+    let layout = match e.dialect {
+        Dialect::Es300 => "layout(std140)".to_string(),
+        Dialect::Vk450 => format!("layout(std140, set = {}, binding = {binding})", names::SET),
+    };
+    e.decl_line(format!("{layout} uniform {name} {{"));
+    for (i, (m, ty, meaning)) in members.iter().enumerate() {
+        e.decl_line(format!("    {ty} {m};"));
+        e.manifest.uniforms.push(UniformEntry {
+            name: m.clone(),
+            glsl_type: (*ty).into(),
+            meaning: meaning.clone(),
+            block: name.into(),
+            offset: 16 * i as u32,
+            binding: (e.dialect == Dialect::Vk450).then_some(binding),
+        });
+    }
+    e.decl_line("};");
+}

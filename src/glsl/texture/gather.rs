@@ -1,0 +1,346 @@
+//! `gather4`, `gather4_c`, `gather4_po`, `gather4_po_c`, emulated: ES 3.00
+//! has no `textureGather` (and naga's GLSL front end none either).
+//!
+//! 2D and 2D-array textures are exact, following the reference emulator's
+//! rule: the texel-space position `u·W` is snapped to 8 fractional bits
+//! (ties to even), i0 = floor(pos − 0.5) + offset.u, j0 likewise, and the
+//! result is x = (i0, j1), y = (i1, j1), z = (i1, j0), w = (i0, j0) with
+//! i1 = i0 + 1, j1 = j0 + 1. Each tap goes through the sampler's address
+//! mode per axis (border taps read the border colour) and reads level 0
+//! with `texelFetch`; `_c` compares `reference <func> texel` per tap. The
+//! address modes, border colour and comparison function come from the
+//! `hlslcc_SamplerState` block. Programmable offsets keep their low 6 bits,
+//! signed.
+//!
+//! Cube maps are approximated: the face is picked by the major axis, the
+//! four texels are chosen on that face by the same rule, clamped to the
+//! face (no crossing to neighbouring faces, no corner synthesis), and each
+//! is read by sampling its centre at LOD 0 through the combined sampler
+//! (`texelFetch` cannot address a cube in ES 3.00).
+
+use super::super::emit::Emitter;
+use super::super::types::Ty;
+use super::decl::{border_name, mode_name};
+use super::{
+    Ctx, Dim, assign_result, combined, combined_shadow, depth_wrap, fetch_name, levels_name, op,
+};
+use super::{Parts, type_prefix};
+use crate::dxbc::ir::{Instruction, Selection};
+
+/// Shared scalar pieces: the snapped base index and the address modes.
+const BASE: &str = "\
+// gather: texel-space position snapped to 8 fractional bits (ties to even),
+// then the lower texel of the bilinear pair. Wrap and mirror first reduce u
+// by a multiple of 2; the clamp-like modes keep it within 2^24 texels.
+int hlslcc_gatherBase(float u, int size, int mode) {
+    if (isnan(u)) u = 0.0;
+    float x;
+    if (mode == 1 || mode == 2) {
+        if (isinf(u) || abs(u) >= 16777216.0) u = 0.0;
+        else if (abs(u) >= 2.0) u = u - 2.0 * trunc(u * 0.5);
+        x = u * float(size);
+    } else {
+        x = clamp(u * float(size), -16777216.0, 16777216.0);
+    }
+    x = roundEven(x * 256.0) / 256.0;
+    return int(floor(x - 0.5));
+}
+
+int hlslcc_euclidMod(int i, int n) {
+    int a = i < 0 ? -(i + 1) : i;
+    int r = a % n;
+    return i < 0 ? n - 1 - r : r;
+}
+
+// D3D11_TEXTURE_ADDRESS_MODE on an integer texel index; -1 is the border.
+int hlslcc_addressTexel(int i, int n, int mode) {
+    n = max(n, 1);
+    if (mode == 1) return hlslcc_euclidMod(i, n);
+    if (mode == 2) {
+        int m = hlslcc_euclidMod(i, 2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+    }
+    if (mode == 4) return (i >= 0 && i < n) ? i : -1;
+    if (mode == 5) return clamp(i < 0 ? -1 - i : i, 0, n - 1);
+    return clamp(i, 0, n - 1);
+}";
+
+const COMPARE: &str = "\
+// D3D11_COMPARISON_FUNC as `reference <func> texel`: 1.0 or 0.0.
+float hlslcc_compareTexel(float r, float t, int f) {
+    bool p = f == 8;
+    if (f == 2) p = r < t;
+    else if (f == 3) p = r == t;
+    else if (f == 4) p = r <= t;
+    else if (f == 5) p = r > t;
+    else if (f == 6) p = r != t;
+    else if (f == 7) p = r >= t;
+    return p ? 1.0 : 0.0;
+}";
+
+const CUBE_DIR: &str = "\
+// The direction through the centre of texel `ij` (clamped to the face) of
+// cube face `face` (+X, -X, +Y, -Y, +Z, -Z) of `n` texels.
+vec3 hlslcc_cubeTexelDir(int face, ivec2 ij, float n) {
+    ivec2 c = clamp(ij, ivec2(0), ivec2(int(n) - 1));
+    vec2 st = (vec2(c) + 0.5) / n * 2.0 - 1.0;
+    if (face == 0) return vec3(1.0, -st.y, -st.x);
+    if (face == 1) return vec3(-1.0, -st.y, st.x);
+    if (face == 2) return vec3(st.x, 1.0, st.y);
+    if (face == 3) return vec3(st.x, -1.0, -st.y);
+    if (face == 4) return vec3(st.x, -st.y, 1.0);
+    return vec3(-st.x, -st.y, -1.0);
+}";
+
+/// The four tap names in result order (x, y, z, w), or reversed for the
+/// test-only fault injection.
+fn order(flip: bool) -> [&'static str; 4] {
+    if flip {
+        ["td", "tc", "tb", "ta"]
+    } else {
+        ["ta", "tb", "tc", "td"]
+    }
+}
+
+/// Selects component `comp` of a tap without dynamic indexing (naga rejects
+/// indexing some vector values).
+fn pick(text: String) -> String {
+    let re =
+        |v: &str| format!("(comp == 0 ? {v}.x : comp == 1 ? {v}.y : comp == 2 ? {v}.z : {v}.w)");
+    let mut out = text;
+    for v in ["ta", "tb", "tc", "td"] {
+        out = out.replace(&format!("{v}.PICK"), &re(v));
+    }
+    out
+}
+
+pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
+    let compare = matches!(inst.opcode, op::GATHER4_C | op::GATHER4_PO_C);
+    let po = matches!(inst.opcode, op::GATHER4_PO | op::GATHER4_PO_C);
+    let Some(smp) = ctx.smp else {
+        e.refuse(inst, super::super::Reason::Operand);
+        return;
+    };
+    let dim = ctx.res.dim;
+    let ty = if compare { Ty::Float } else { ctx.res.ty };
+    if !matches!(dim, Dim::Tex2D | Dim::Tex2DArray | Dim::Cube)
+        || (compare && ctx.res.ty != Ty::Float)
+    {
+        // D3D (and the emulator) return zeros: gather reads 2D, 2D-array
+        // and cube textures only, and never compares integer texels.
+        let z = format!("{}vec4(0)", type_prefix(ty));
+        assign_result(e, inst, ctx, &z, ty);
+        return;
+    }
+    let smp_i = Parts::of(inst).and_then(|p| p.sampler).unwrap_or(3);
+    let channel = match inst.operands[smp_i].selection {
+        Selection::Select1(c) => c,
+        Selection::Swizzle(s) => s[0],
+        _ => 0,
+    } & 3;
+    let coord = e.read_n(inst, &inst.operands[1], dim.glsl_components(), Ty::Float);
+    let reference = compare.then(|| e.read_scalar(inst, &inst.operands[smp_i + 1], Ty::Float));
+    let flip = e.options.flip_gather_order;
+    e.helpers
+        .use_custom("hlslcc_gatherBase", || BASE.to_string());
+    if compare {
+        e.helpers
+            .use_custom("hlslcc_compareTexel", || COMPARE.to_string());
+    }
+    let name = if dim == Dim::Cube {
+        cube_helper(e, ctx, smp, compare, flip)
+    } else {
+        helper(e, ctx, smp, compare, flip)
+    };
+    let mut args = vec![coord];
+    if dim != Dim::Cube {
+        let offset = if po {
+            let o = e.read_n(inst, &inst.operands[2], 2, Ty::Int);
+            format!("(ivec2(uvec2({o}) << 26u) >> 26)")
+        } else {
+            let o = inst.offsets().unwrap_or([0; 3]);
+            format!("ivec2({}, {})", o[0], o[1])
+        };
+        args.push(offset);
+    }
+    args.push(channel.to_string());
+    if let Some(r) = reference {
+        args.push(r);
+    }
+    assign_result(e, inst, ctx, &format!("{name}({})", args.join(", ")), ty);
+}
+
+/// The 2D / 2D-array helper for `(tex, smp)`; returns its name.
+fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> String {
+    let t = ctx.slot;
+    let array = ctx.res.dim == Dim::Tex2DArray;
+    let p = type_prefix(ctx.res.ty);
+    let tex = fetch_name(e, t, &ctx.res);
+    let mode = mode_name(smp);
+    let border = border_name(smp);
+    let border_value = match ctx.res.ty {
+        // Integer formats read the border colour's bits.
+        Ty::Float => border.clone(),
+        Ty::Int => format!("floatBitsToInt({border})"),
+        Ty::Uint => format!("floatBitsToUint({border})"),
+    };
+    let tap = format!("hlslcc_gatherTap_t{t}_s{smp}");
+    let fetch_at = if array {
+        format!("texelFetch({tex}, ivec3(x, y, layer), 0)")
+    } else {
+        format!("texelFetch({tex}, ivec2(x, y), 0)")
+    };
+    let fetch_at = depth_wrap(e, t, fetch_at);
+    e.helpers.use_custom(&tap, || {
+        format!(
+            "{p}vec4 {tap}(int i, int j, ivec2 size, int layer) {{\n    \
+             int x = hlslcc_addressTexel(i, size.x, {mode}.x);\n    \
+             int y = hlslcc_addressTexel(j, size.y, {mode}.y);\n    \
+             if (x < 0 || y < 0) return {border_value};\n    \
+             return {fetch_at};\n\
+             }}"
+        )
+    });
+    let variant = if compare { "Cmp" } else { "" };
+    let suffix = if array { "Array" } else { "" };
+    let name = format!("hlslcc_textureGather4{variant}Emulated{suffix}_t{t}_s{smp}");
+    let (cty, layer) = if array {
+        (
+            "vec3",
+            "int layer = int(clamp(roundEven(isnan(c.z) ? 0.0 : c.z), 0.0, float(ts.z - 1)));",
+        )
+    } else {
+        ("vec2", "int layer = 0;")
+    };
+    let levels = levels_name(t);
+    let [x, y, z, w] = order(flip);
+    let (params, ret) = if compare {
+        (
+            format!("{cty} c, ivec2 offset, int comp, float ref"),
+            format!(
+                "if ({levels}.y != 0) ref = isnan(ref) ? 0.0 : clamp(ref, 0.0, 1.0);\n    \
+                 int f = {mode}.w;\n    \
+                 return vec4(hlslcc_compareTexel(ref, {x}.PICK, f), \
+                 hlslcc_compareTexel(ref, {y}.PICK, f), \
+                 hlslcc_compareTexel(ref, {z}.PICK, f), \
+                 hlslcc_compareTexel(ref, {w}.PICK, f));"
+            ),
+        )
+    } else {
+        (
+            format!("{cty} c, ivec2 offset, int comp"),
+            format!("return {p}vec4({x}.PICK, {y}.PICK, {z}.PICK, {w}.PICK);"),
+        )
+    };
+    let ret = pick(ret);
+    let rty = if compare {
+        "vec4".to_string()
+    } else {
+        format!("{p}vec4")
+    };
+    let n = if array { 3 } else { 2 };
+    e.helpers.use_custom(&name, || {
+        format!(
+            "// gather4 taps: x = (i0, j1), y = (i1, j1), z = (i1, j0), w = (i0, j0).\n\
+             {rty} {name}({params}) {{\n    \
+             ivec{n} ts = textureSize({tex}, 0);\n    \
+             ivec2 size = ts.xy;\n    \
+             {layer}\n    \
+             int i0 = hlslcc_gatherBase(c.x, size.x, {mode}.x) + offset.x;\n    \
+             int j0 = hlslcc_gatherBase(c.y, size.y, {mode}.y) + offset.y;\n    \
+             {p}vec4 ta = {tap}(i0, j0 + 1, size, layer);\n    \
+             {p}vec4 tb = {tap}(i0 + 1, j0 + 1, size, layer);\n    \
+             {p}vec4 tc = {tap}(i0 + 1, j0, size, layer);\n    \
+             {p}vec4 td = {tap}(i0, j0, size, layer);\n    \
+             {ret}\n\
+             }}"
+        )
+    });
+    name
+}
+
+/// The cube approximation for `(tex, smp)`; returns its name.
+fn cube_helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> String {
+    let t = ctx.slot;
+    let p = type_prefix(ctx.res.ty);
+    e.helpers
+        .use_custom("hlslcc_cubeTexelDir", || CUBE_DIR.to_string());
+    let variant = if compare { "Cmp" } else { "" };
+    let name = format!("hlslcc_textureGather4{variant}EmulatedCube_t{t}_s{smp}");
+    let s = if compare {
+        combined_shadow(e, ctx, smp)
+    } else {
+        combined(e, ctx, smp)
+    };
+    let [x, y, z, w] = order(flip);
+    let (rty, params, fetch, ret) = if compare {
+        (
+            "vec4".to_string(),
+            "vec3 d, int comp, float ref",
+            // Zero gradients: LOD 0 on samplerCubeShadow in both dialects.
+            "textureGrad({S}, vec4(hlslcc_cubeTexelDir(face, IJ, n), ref), vec3(0.0), vec3(0.0))",
+            format!("return vec4({x}, {y}, {z}, {w});"),
+        )
+    } else {
+        (
+            format!("{p}vec4"),
+            "vec3 d, int comp",
+            "textureLod({S}, hlslcc_cubeTexelDir(face, IJ, n), 0.0)",
+            format!("return {p}vec4({x}.PICK, {y}.PICK, {z}.PICK, {w}.PICK);"),
+        )
+    };
+    let ret = pick(ret);
+    let tty = if compare {
+        "float".to_string()
+    } else {
+        format!("{p}vec4")
+    };
+    let f = fetch.replace("{S}", &s);
+    let tap = |ij: &str| f.replace("IJ", ij);
+    let (a, b, c, dd) = (
+        tap("ij + ivec2(0, 1)"),
+        tap("ij + ivec2(1, 1)"),
+        tap("ij + ivec2(1, 0)"),
+        tap("ij"),
+    );
+    e.helpers.use_custom(&name, || {
+        format!(
+            "// gather4 on a cube (approximation: taps stay on the major-axis face).\n\
+             {rty} {name}({params}) {{\n    \
+             vec3 m = abs(d);\n    \
+             int face;\n    \
+             float ma;\n    \
+             vec2 sc;\n    \
+             if (m.x >= m.y && m.x >= m.z) {{\n        \
+             face = d.x >= 0.0 ? 0 : 1; ma = m.x; sc = vec2(d.x >= 0.0 ? -d.z : d.z, -d.y);\n    \
+             }} else if (m.y >= m.z) {{\n        \
+             face = d.y >= 0.0 ? 2 : 3; ma = m.y; sc = vec2(d.x, d.y >= 0.0 ? d.z : -d.z);\n    \
+             }} else {{\n        \
+             face = d.z >= 0.0 ? 4 : 5; ma = m.z; sc = vec2(d.z >= 0.0 ? d.x : -d.x, -d.y);\n    \
+             }}\n    \
+             float n = float(textureSize({s}, 0).x);\n    \
+             vec2 pos = roundEven((sc / ma + 1.0) * 0.5 * n * 256.0) / 256.0;\n    \
+             ivec2 ij = ivec2(floor(pos - 0.5));\n    \
+             {tty} ta = {a};\n    \
+             {tty} tb = {b};\n    \
+             {tty} tc = {c};\n    \
+             {tty} td = {dd};\n    \
+             {ret}\n\
+             }}"
+        )
+    });
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tap_order_and_flip() {
+        assert_eq!(order(false), ["ta", "tb", "tc", "td"]);
+        assert_eq!(order(true), ["td", "tc", "tb", "ta"]);
+        assert!(BASE.contains("roundEven(x * 256.0) / 256.0"));
+        assert!(BASE.contains("floor(x - 0.5)"));
+    }
+}

@@ -1,0 +1,205 @@
+//! `ld`, `resinfo` and `lod`.
+//!
+//! `ld` is guarded: D3D returns zeros (and the format's defaults in the
+//! components it does not store) for any out-of-range coordinate, layer or
+//! mip, where GLSL leaves `texelFetch` undefined. Coordinates are compared
+//! as unsigned, so negative ones are out of range as in D3D. `resinfo`
+//! takes sizes from `textureSize` and the mip count from the
+//! `hlslcc_TextureLevels` block (ES 3.00 has no `textureQueryLevels`); an
+//! out-of-range mip gives zero sizes. `lod` is computed from `dFdx`/`dFdy`
+//! of the coordinate in texels of level 0 (no `textureQueryLod` in ES 3.00
+//! or naga): an approximation, see docs/glsl-textures.md.
+
+use super::super::emit::Emitter;
+use super::super::types::Ty;
+use super::decl::lod_name;
+use super::{Ctx, Dim, assign_result, depth_wrap, fetch_name, levels_name, type_prefix};
+use crate::dxbc::ir::Instruction;
+
+/// `ld dst, address, tN`.
+pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
+    let dim = ctx.res.dim;
+    if dim == Dim::Cube {
+        // `ld` cannot address cubes; D3D returns zeros.
+        let z = format!("{}vec4(0)", type_prefix(ctx.res.ty));
+        assign_result(e, inst, ctx, &z, ctx.res.ty);
+        return;
+    }
+    let t = fetch_name(e, ctx.slot, &ctx.res);
+    let levels = levels_name(ctx.slot);
+    let c = e.read_n(inst, &inst.operands[1], 4, Ty::Int);
+    let ci = e.tmp();
+    e.line(format!("ivec4 {ci} = {c};"));
+    let p = type_prefix(ctx.res.ty);
+    let one = match ctx.res.ty {
+        Ty::Float => "1.0",
+        _ => "1",
+    };
+    let zero = match ctx.res.ty {
+        Ty::Float => "0.0",
+        _ => "0",
+    };
+    let r = e.tmp();
+    e.line(format!(
+        "{p}vec4 {r} = {p}vec4({zero}, {zero}, {zero}, {levels}.z < 4 ? {one} : {zero});"
+    ));
+    let o = inst.offsets().unwrap_or([0; 3]);
+    // (fetch coordinate, offset literal, components range-checked).
+    let (fetch, off, checked): (String, String, String) = match dim {
+        Dim::Tex1D => (
+            format!("ivec2({ci}.x, 0)"),
+            format!("ivec2({}, 0)", o[0]),
+            format!("uvec2({ci}.x + {}, 0)", o[0]),
+        ),
+        Dim::Tex1DArray => (
+            format!("ivec3({ci}.x, 0, {ci}.y)"),
+            format!("ivec2({}, 0)", o[0]),
+            format!("uvec3({ci}.x + {}, 0, {ci}.y)", o[0]),
+        ),
+        Dim::Tex2D => (
+            format!("{ci}.xy"),
+            format!("ivec2({}, {})", o[0], o[1]),
+            format!("uvec2({ci}.xy + ivec2({}, {}))", o[0], o[1]),
+        ),
+        Dim::Tex2DArray => (
+            format!("{ci}.xyz"),
+            format!("ivec2({}, {})", o[0], o[1]),
+            format!("uvec3({ci}.xyz + ivec3({}, {}, 0))", o[0], o[1]),
+        ),
+        _ => (
+            format!("{ci}.xyz"),
+            format!("ivec3({}, {}, {})", o[0], o[1], o[2]),
+            format!("uvec3({ci}.xyz + ivec3({}, {}, {}))", o[0], o[1], o[2]),
+        ),
+    };
+    let n = dim.size_components();
+    e.line(format!("if (uint({ci}.w) < uint({levels}.x)) {{"));
+    e.indent();
+    e.line(format!(
+        "if (all(lessThan({checked}, uvec{n}(textureSize({t}, {ci}.w))))) {{"
+    ));
+    e.indent();
+    let f = if inst.offsets().is_some() {
+        format!("texelFetchOffset({t}, {fetch}, {ci}.w, {off})")
+    } else {
+        format!("texelFetch({t}, {fetch}, {ci}.w)")
+    };
+    let f = depth_wrap(e, ctx.slot, f);
+    e.line(format!("{r} = {f};"));
+    e.dedent();
+    e.line("}");
+    e.dedent();
+    e.line("}");
+    assign_result(e, inst, ctx, &r, ctx.res.ty);
+}
+
+/// `resinfo[_rcpFloat|_uint] dst, mip, tN`.
+pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
+    let dim = ctx.res.dim;
+    let t = fetch_name(e, ctx.slot, &ctx.res);
+    let levels = levels_name(ctx.slot);
+    let mip = e.read_scalar(inst, &inst.operands[1], Ty::Uint);
+    let m = e.tmp();
+    e.line(format!("uint {m} = {mip};"));
+    let v = e.tmp();
+    e.line(format!("uvec4 {v} = uvec4(0u, 0u, 0u, uint({levels}.x));"));
+    // (w, h-or-layers, depth-or-layers) from textureSize; which are sizes.
+    let (xyz, sizes): (&str, usize) = match dim {
+        Dim::Tex1D => ("uvec3(s.x, 0, 0)", 1),
+        Dim::Tex1DArray => ("uvec3(s.x, s.z, 0)", 1),
+        Dim::Tex2D | Dim::Cube => ("uvec3(s.xy, 0)", 2),
+        Dim::Tex2DArray => ("uvec3(s.xyz)", 2),
+        _ => ("uvec3(s.xyz)", 3),
+    };
+    let n = dim.size_components();
+    let s = e.tmp();
+    e.line(format!("if ({m} < uint({levels}.x)) {{"));
+    e.indent();
+    e.line(format!("ivec{n} {s} = textureSize({t}, int({m}));"));
+    e.line(format!(
+        "{v}.xyz = {};",
+        xyz.replace("s.", &format!("{s}."))
+    ));
+    e.dedent();
+    e.line("}");
+    match (inst.controls >> 11) & 3 {
+        2 => assign_result(e, inst, ctx, &v, Ty::Uint),
+        1 => {
+            let f = e.tmp();
+            e.line(format!("vec4 {f} = vec4({v});"));
+            for c in ["x", "y", "z"].iter().take(sizes) {
+                // 1/0 is +inf in D3D; GLSL leaves division by zero open.
+                e.line(format!(
+                    "{f}.{c} = {v}.{c} == 0u ? uintBitsToFloat(0x7f800000u) : 1.0 / {f}.{c};"
+                ));
+            }
+            assign_result(e, inst, ctx, &f, Ty::Float);
+        }
+        _ => assign_result(e, inst, ctx, &format!("vec4({v})"), Ty::Float),
+    }
+}
+
+/// `lod dst, coord, tN, sM`: (clamped, unclamped, 0, 0).
+pub(crate) fn lod(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
+    let dim = ctx.res.dim;
+    let Some(smp) = ctx.smp else {
+        e.refuse(inst, super::super::Reason::Operand);
+        return;
+    };
+    let name = format!("hlslcc_textureQueryLod_t{}_s{smp}", ctx.slot);
+    let t = fetch_name(e, ctx.slot, &ctx.res);
+    let levels = levels_name(ctx.slot);
+    let state = lod_name(smp);
+    let (cty, body) = match dim {
+        Dim::Tex1D | Dim::Tex1DArray => (
+            "float",
+            "float n = float(size.x);\n    \
+             vec2 dx = vec2(dFdx(c) * n, 0.0);\n    \
+             vec2 dy = vec2(dFdy(c) * n, 0.0);",
+        ),
+        Dim::Tex2D | Dim::Tex2DArray => (
+            "vec2",
+            "vec2 n = vec2(size.xy);\n    \
+             vec2 dx = dFdx(c) * n;\n    \
+             vec2 dy = dFdy(c) * n;",
+        ),
+        Dim::Tex3D => (
+            "vec3",
+            "vec3 n = vec3(size.xyz);\n    \
+             vec3 dx = dFdx(c) * n;\n    \
+             vec3 dy = dFdy(c) * n;",
+        ),
+        _ => (
+            // Cube: the direction's derivatives over the major axis, in
+            // face texels (half the face spans [-1, 1]).
+            "vec3",
+            "vec3 a = abs(c);\n    \
+             float ma = max(a.x, max(a.y, a.z));\n    \
+             float n = float(size.x) * 0.5 / ma;\n    \
+             vec3 dx = dFdx(c) * n;\n    \
+             vec3 dy = dFdy(c) * n;",
+        ),
+    };
+    let n = dim.size_components();
+    e.helpers.use_custom(&name, || {
+        format!(
+            "// lod: log2 of the longer screen-space gradient in texels of level 0, plus\n\
+             // MipLODBias; the clamped value also takes MinLOD/MaxLOD and the mip range.\n\
+             vec4 {name}({cty} c) {{\n    \
+             ivec{n} size = textureSize({t}, 0);\n    \
+             {body}\n    \
+             float l = 0.5 * log2(max(dot(dx, dx), dot(dy, dy)));\n    \
+             float unclamped = l + clamp({state}.x, -16.0, 15.99);\n    \
+             float last = float(max({levels}.x - 1, 0));\n    \
+             float clamped = clamp(min(max(unclamped, {state}.y), {state}.z), 0.0, last);\n    \
+             return vec4(clamped, unclamped, 0.0, 0.0);\n\
+             }}"
+        )
+    });
+    let c = match dim {
+        Dim::Tex1D | Dim::Tex1DArray => e.read_scalar(inst, &inst.operands[1], Ty::Float),
+        Dim::Tex2D | Dim::Tex2DArray => e.read_n(inst, &inst.operands[1], 2, Ty::Float),
+        _ => e.read_n(inst, &inst.operands[1], 3, Ty::Float),
+    };
+    assign_result(e, inst, ctx, &format!("{name}({c})"), Ty::Float);
+}
