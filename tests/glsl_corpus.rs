@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use dxbc_dbg::dxbc::ir::ShaderKind;
-use dxbc_dbg::dxbc::opcodes::{Class, code};
 use dxbc_dbg::dxbc::{ParseOptions, Shader};
 use dxbc_dbg::glsl::{self, Dialect, Options, Reason, Translation};
 
@@ -42,16 +41,6 @@ fn legitimate(r: Reason) -> bool {
     !matches!(r, Reason::Operand | Reason::Stage)
 }
 
-/// Whether a shader uses textures or samplers: until the texture module
-/// lands, its GLSL may lack their uniforms.
-fn uses_textures(shader: &Shader) -> bool {
-    shader.program.instructions.iter().any(|i| {
-        i.info().class == Class::Texture
-            || i.opcode == code::DCL_RESOURCE
-            || i.opcode == code::DCL_SAMPLER
-    })
-}
-
 /// The first few error lines of a validator's output.
 fn first_errors(msg: &str) -> String {
     msg.lines()
@@ -62,29 +51,15 @@ fn first_errors(msg: &str) -> String {
         .join("\n")
 }
 
-/// Whether every failure is an undeclared name.
-fn undeclared(es300: &Result<(), String>, vk450: &Result<(), String>) -> bool {
-    let es_ok = match es300 {
-        Ok(()) => true,
-        Err(m) => m.contains("undeclared identifier"),
-    };
-    let vk_ok = match vk450 {
-        Ok(()) => true,
-        Err(m) => m.contains("Unknown variable"),
-    };
-    es_ok && vk_ok
-}
-
 struct Outcome {
     file: String,
-    textures: bool,
     es300: Result<(), String>,
     vk450: Result<(), String>,
 }
 
 /// Validates every translation, spreading the glslangValidator processes
 /// over the machine's threads.
-fn validate_all(items: Vec<(String, bool, Translation, Translation)>) -> Vec<Outcome> {
+fn validate_all(items: Vec<(String, Translation, Translation)>) -> Vec<Outcome> {
     let threads = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .clamp(2, 8);
@@ -95,9 +70,8 @@ fn validate_all(items: Vec<(String, bool, Translation, Translation)>) -> Vec<Out
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|(file, textures, es, vk)| Outcome {
+                        .map(|(file, es, vk)| Outcome {
                             file: file.clone(),
-                            textures: *textures,
                             es300: validate::es300(es.stage, &es.source),
                             vk450: validate::vk450(vk.stage, &vk.source),
                         })
@@ -126,7 +100,7 @@ fn corpus_shaders_translate_to_valid_glsl() {
         let es = glsl::translate(shader, &Options::new(Dialect::Es300));
         let vk = glsl::translate(shader, &Options::new(Dialect::Vk450));
         match (es, vk) {
-            (Ok(es), Ok(vk)) => items.push((file.clone(), uses_textures(shader), es, vk)),
+            (Ok(es), Ok(vk)) => items.push((file.clone(), es, vk)),
             (Err(a), Err(b)) => {
                 refused_count += 1;
                 if a != b {
@@ -157,7 +131,6 @@ fn corpus_shaders_translate_to_valid_glsl() {
          es300 valid {es_valid}/{translated}, vk450 valid {vk_valid}/{translated}"
     );
 
-    let mut pending = Vec::new();
     for o in &outcomes {
         if o.es300.is_ok() && o.vk450.is_ok() {
             continue;
@@ -168,23 +141,7 @@ fn corpus_shaders_translate_to_valid_glsl() {
                 report.push_str(&format!("\n    {dialect}:\n{}", first_errors(msg)));
             }
         }
-        // Texture exemption, only until the texture module lands: its stub
-        // declares no texture uniforms, so a shader that uses textures may
-        // name one that does not exist.
-        if o.textures && undeclared(&o.es300, &o.vk450) {
-            pending.push(report);
-        } else {
-            problems.push(report);
-        }
-    }
-    if !pending.is_empty() {
-        println!(
-            "texture module pending: {} shader(s) use textures and fail validation",
-            pending.len()
-        );
-        for p in &pending {
-            println!("  {p}");
-        }
+        problems.push(report);
     }
     for p in &problems {
         println!("FAIL {p}");

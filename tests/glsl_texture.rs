@@ -75,30 +75,7 @@ fn every_texture_shader_validates_in_both_dialects() {
     assert!(names.len() >= 15, "{names:?}");
     for n in &names {
         es(n);
-        if VK_KNOWN_GAPS.contains(&n.as_str()) {
-            continue;
-        }
         vk(n);
-    }
-}
-
-/// Shaders naga 30 cannot take (see docs/glsl-textures.md, "Known gaps"):
-/// a texture sampled both plainly and by comparison (naga makes it a depth
-/// texture, which it will not sample without comparison), and filtered
-/// sampling of an integer texture (which D3D does not allow either), and
-/// `gather4_c` next to `sample_c*` on one texture (the emulation's
-/// `texelFetch` is a non-comparison read of what naga typed as depth).
-const VK_KNOWN_GAPS: [&str; 3] = ["tex_int_sample", "tex_sample_mixed", "../shadow_pcf"];
-
-#[test]
-fn known_vk450_gaps_still_fail_in_naga() {
-    for n in VK_KNOWN_GAPS {
-        let s = shader(n);
-        let t = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect(n);
-        assert!(
-            common::validate::vk450(t.stage, &t.source).is_err(),
-            "{n} now validates: drop it from the list"
-        );
     }
 }
 
@@ -120,18 +97,24 @@ fn declarations_follow_the_combined_sampler_abi() {
         "layout(set = 0, binding = 16) uniform texture2D t0;",
         "layout(set = 0, binding = 160) uniform sampler s0;",
         "layout(set = 0, binding = 161) uniform samplerShadow s1;",
-        "vec4(texture(sampler2D(t0, s0), v1.xy), 0.0, 0.0, 1.0)",
+        // Plain reads of a compared texture go through its second view.
+        "layout(set = 0, binding = 96) uniform texture2D t0_plain;",
+        "texture(sampler2D(t0_plain, s0), v1.xy)",
         "textureLod(sampler2DShadow(t0, s1), txVec0, 0.0)",
     ] {
         assert!(v.source.contains(line), "{line}\n{}", v.source);
     }
     assert_eq!(v.manifest.textures[0].binding, Some(16));
-    let int = es("tex_int_sample");
-    assert!(int.source.contains("uniform highp isampler2D t0;"));
     assert!(
-        int.source
-            .contains("intBitsToFloat(textureLod(t0TEX_with_SMPs0")
+        v.manifest
+            .textures
+            .iter()
+            .any(|t| t.glsl_name == "t0_plain" && t.binding == Some(96))
     );
+    let int = es("tex_int_load");
+    assert!(int.source.contains("uniform highp isampler2D t0;"));
+    assert!(int.source.contains("texelFetch(t0, dx_t0.xy, dx_t0.w)"));
+    assert!(int.source.contains("r0 = intBitsToFloat(dx_t1);"));
 }
 
 #[test]

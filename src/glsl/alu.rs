@@ -144,12 +144,6 @@ fn op_of(code: u16) -> Option<&'static AluOp> {
     OPS.iter().find(|o| o.code == code)
 }
 
-/// Whether the emitter has a lowering for this opcode.
-#[allow(dead_code)]
-pub fn handles(code: u16) -> bool {
-    op_of(code).is_some()
-}
-
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
     let Some(op) = op_of(inst.opcode) else {
         // eval_snapped, eval_sample_index, eval_centroid: pull-model

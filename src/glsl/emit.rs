@@ -16,7 +16,7 @@ use crate::dxbc::disasm::{self, Style};
 use crate::dxbc::ir::{
     Components, Index, Instruction, Modifier, Operand, OperandType, Program, Selection, ShaderKind,
 };
-use crate::dxbc::opcodes::{Class, code};
+use crate::dxbc::opcodes::{Class, Layout, code};
 use crate::dxbc::shader::Shader;
 
 /// Where an operand's base value lives and what type its bits are stored as.
@@ -47,7 +47,6 @@ pub struct Emitter<'a> {
     pub prologue: Section,
     pub epilogue: Section,
     pub helpers: Helpers,
-    #[allow(dead_code)] // read by the texture module, a stub for now
     pub textures: Textures,
     pub manifest: Manifest,
     pub diagnostics: Vec<Diagnostic>,
@@ -210,6 +209,10 @@ impl<'a> Emitter<'a> {
         }
         if info.class != Class::Flow {
             self.comment(inst);
+        }
+        if inst.operands.len() < info.operand_count() && info.layout == Layout::Operands {
+            self.refuse(inst, Reason::Malformed);
+            return;
         }
         match info.class {
             // Flow writes its own comment: block closers dedent first.
@@ -526,7 +529,6 @@ impl<'a> Emitter<'a> {
     }
 
     /// Reads the first `n` components of `op` (coordinates, offsets).
-    #[allow(dead_code)] // for the texture module, a stub for now
     pub fn read_n(&mut self, inst: &Instruction, op: &Operand, n: usize, ty: Ty) -> String {
         let positions: Vec<u8> = (0..n as u8).collect();
         self.read(inst, op, &positions, ty)

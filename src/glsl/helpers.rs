@@ -303,7 +303,6 @@ impl Helpers {
     }
 
     /// Requests a helper given as whole text, written once under `key`.
-    #[allow(dead_code)] // for the texture module, a stub for now
     pub fn use_custom(&mut self, key: &str, text: impl FnOnce() -> String) {
         if !self.custom.iter().any(|(k, _)| k == key) {
             self.custom.push((key.to_string(), text()));

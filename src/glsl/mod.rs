@@ -165,6 +165,11 @@ pub enum Reason {
     Operand,
     /// A count or register number past D3D11's limits (malformed bytecode).
     Limit,
+    /// Fewer operands than the opcode takes (malformed bytecode).
+    Malformed,
+    /// A texture chosen by a register (`t[r0.x]`): ES 3.00 indexes sampler
+    /// arrays only with constant expressions.
+    ResourceIndex,
 }
 
 impl Reason {
@@ -185,6 +190,8 @@ impl Reason {
             Reason::Stream => "gs stream",
             Reason::Operand => "operand",
             Reason::Limit => "limit",
+            Reason::ResourceIndex => "dynamic resource index",
+            Reason::Malformed => "malformed",
         }
     }
 
@@ -213,6 +220,10 @@ impl Reason {
             Reason::Stream => "geometry-shader streams do not exist in GLSL ES 3.00",
             Reason::Operand => "this register file has no GLSL ES 3.00 equivalent",
             Reason::Limit => "a count or register number is past D3D11's limits",
+            Reason::Malformed => "the instruction has fewer operands than its opcode takes",
+            Reason::ResourceIndex => {
+                "GLSL ES 3.00 indexes sampler arrays only with constant expressions"
+            }
         }
     }
 }

@@ -9,24 +9,27 @@
 //!
 //! vk450 bindings, all in set 0: constant buffer N at binding N; the mip
 //! count block at 14; the sampler-state block at 15; texture N at 16 + N;
-//! sampler N at 160 + N.
+//! the plain view of a compared texture N at 96 + N; sampler N at 160 + N.
 
 pub const SET: u32 = 0;
-#[allow(dead_code)] // for the texture module, a stub for now
 pub const MIP_COUNT_BINDING: u32 = 14;
-#[allow(dead_code)] // for the texture module, a stub for now
 pub const SAMPLER_STATE_BINDING: u32 = 15;
 
 pub fn cbuffer_binding(slot: u32) -> u32 {
     slot
 }
 
-#[allow(dead_code)] // for the texture module, a stub for now
 pub fn texture_binding(slot: u32) -> u32 {
     16 + slot
 }
 
-#[allow(dead_code)] // for the texture module, a stub for now
+/// vk450: a second view of a texture that is both compared and read
+/// plainly (naga types a texture used with a comparison sampler as depth,
+/// and a depth texture takes no plain reads).
+pub fn texture_plain_binding(slot: u32) -> u32 {
+    96 + slot
+}
+
 pub fn sampler_binding(slot: u32) -> u32 {
     160 + slot
 }

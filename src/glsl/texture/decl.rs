@@ -122,6 +122,13 @@ fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
                 "layout(set = {}, binding = {b}) uniform {ty} t{slot};",
                 names::SET
             ));
+            if super::compared_and_plain(e, slot) {
+                let pb = names::texture_plain_binding(slot);
+                e.decl_line(format!(
+                    "layout(set = {}, binding = {pb}) uniform {ty} t{slot}_plain; // t{slot} again, for plain reads",
+                    names::SET
+                ));
+            }
             (ty, Some(b))
         }
     };
@@ -132,8 +139,19 @@ fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
         glsl_name: format!("t{slot}"),
         glsl_type,
         binding,
-        reflected_name,
+        reflected_name: reflected_name.clone(),
     });
+    if e.dialect == Dialect::Vk450 && super::compared_and_plain(e, slot) {
+        e.manifest.textures.push(TextureEntry {
+            slot,
+            dimension: res.dim.name().into(),
+            return_type: res.return_type.into(),
+            glsl_name: format!("t{slot}_plain"),
+            glsl_type: format!("{p}texture{suffix}"),
+            binding: Some(names::texture_plain_binding(slot)),
+            reflected_name,
+        });
+    }
     let plain: Vec<u32> = pairs_of(&e.textures.plain_pairs, slot);
     let shadow: Vec<u32> = pairs_of(&e.textures.shadow_pairs, slot);
     let shadow_ty = format!("sampler{suffix}Shadow");

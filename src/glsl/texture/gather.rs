@@ -21,9 +21,7 @@
 use super::super::emit::Emitter;
 use super::super::types::Ty;
 use super::decl::{border_name, mode_name};
-use super::{
-    Ctx, Dim, assign_result, combined, combined_shadow, depth_wrap, fetch_name, levels_name, op,
-};
+use super::{Ctx, Dim, assign_result, combined, combined_shadow, fetch_name, levels_name, op};
 use super::{Parts, type_prefix};
 use crate::dxbc::ir::{Instruction, Selection};
 
@@ -190,7 +188,6 @@ fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> St
     } else {
         format!("texelFetch({tex}, ivec2(x, y), 0)")
     };
-    let fetch_at = depth_wrap(e, t, fetch_at);
     e.helpers.use_custom(&tap, || {
         format!(
             "{p}vec4 {tap}(int i, int j, ivec2 size, int layer) {{\n    \

@@ -337,16 +337,17 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         return;
     };
     if res_op.ty != OperandType::RESOURCE {
-        let reason = if res_op.ty == OperandType::UNORDERED_ACCESS_VIEW {
-            Reason::Uav
-        } else {
-            Reason::Operand
+        let reason = match res_op.ty {
+            OperandType::UNORDERED_ACCESS_VIEW => Reason::Uav,
+            // `sampleinfo … rasterizer`: gl_NumSamples is not in ES 3.00.
+            OperandType::RASTERIZER => Reason::Multisample,
+            _ => Reason::Operand,
         };
         e.refuse(inst, reason);
         return;
     }
     let Some(slot) = res_op.reg() else {
-        e.refuse(inst, Reason::Operand);
+        e.refuse(inst, Reason::ResourceIndex);
         return;
     };
     let res = resource(e, inst, slot);
@@ -434,10 +435,10 @@ pub(crate) fn combined(e: &Emitter, ctx: &Ctx, smp: u32) -> String {
     match e.dialect {
         Dialect::Es300 => format!("t{}TEX_with_SMPs{smp}", ctx.slot),
         Dialect::Vk450 => format!(
-            "{}sampler{}(t{}, s{smp})",
+            "{}sampler{}({}, s{smp})",
             type_prefix(ctx.res.ty),
             ctx.res.dim.glsl_suffix(),
-            ctx.slot
+            plain_view(e, ctx.slot)
         ),
     }
 }
@@ -460,9 +461,10 @@ pub(crate) fn fetch_name(e: &Emitter, slot: u32, res: &Res) -> String {
     match e.dialect {
         Dialect::Es300 => format!("t{slot}"),
         Dialect::Vk450 => format!(
-            "{}sampler{}(t{slot}, {})",
+            "{}sampler{}({}, {})",
             type_prefix(res.ty),
             res.dim.glsl_suffix(),
+            plain_view(e, slot),
             e.textures
                 .fetch_sampler
                 .clone()
@@ -471,15 +473,24 @@ pub(crate) fn fetch_name(e: &Emitter, slot: u32, res: &Res) -> String {
     }
 }
 
-/// vk450: naga types a texture used with a `samplerShadow` anywhere as a
-/// depth texture, whose non-comparison reads return one float; widen those
-/// to D3D's `(d, 0, 0, 1)` for a one-channel depth format.
-pub(crate) fn depth_wrap(e: &Emitter, slot: u32, expr: String) -> String {
-    let shadow = e.textures.shadow_pairs.iter().any(|(t, _)| *t == slot);
-    if e.dialect == Dialect::Vk450 && shadow {
-        format!("vec4({expr}, 0.0, 0.0, 1.0)")
+/// Whether texture `slot` is compared (`sample_c*`) and also read plainly
+/// (sampled, fetched, gathered, sized).
+pub(crate) fn compared_and_plain(e: &Emitter, slot: u32) -> bool {
+    let t = &e.textures;
+    t.shadow_pairs.iter().any(|(s, _)| *s == slot)
+        && (t.plain_pairs.iter().any(|(s, _)| *s == slot) || t.fetched.contains(&slot))
+}
+
+/// The texture object plain reads use. In vk450 a texture that is also
+/// compared is read through its second, plain view `tN_plain`: naga types a
+/// texture paired with a `samplerShadow` as a depth texture and refuses
+/// plain reads of it. Both views show the same texture, so the values
+/// (a depth format reads as `(d, 0, 0, 1)`) are those of es300's `tN`.
+pub(crate) fn plain_view(e: &Emitter, slot: u32) -> String {
+    if e.dialect == Dialect::Vk450 && compared_and_plain(e, slot) {
+        format!("t{slot}_plain")
     } else {
-        expr
+        format!("t{slot}")
     }
 }
 

@@ -13,7 +13,7 @@
 use super::super::emit::Emitter;
 use super::super::types::Ty;
 use super::decl::lod_name;
-use super::{Ctx, Dim, assign_result, depth_wrap, fetch_name, levels_name, type_prefix};
+use super::{Ctx, Dim, assign_result, fetch_name, levels_name, type_prefix};
 use crate::dxbc::ir::Instruction;
 
 /// `ld dst, address, tN`.
@@ -84,7 +84,6 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     } else {
         format!("texelFetch({t}, {fetch}, {ci}.w)")
     };
-    let f = depth_wrap(e, ctx.slot, f);
     e.line(format!("{r} = {f};"));
     e.dedent();
     e.line("}");

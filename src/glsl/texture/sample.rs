@@ -14,7 +14,7 @@
 use super::super::emit::Emitter;
 use super::super::types::Ty;
 use super::super::{Dialect, Reason};
-use super::{Ctx, Dim, assign_result, combined, combined_shadow, depth_wrap, offset_literal, op};
+use super::{Ctx, Dim, assign_result, combined, combined_shadow, offset_literal, op};
 use crate::dxbc::ir::Instruction;
 
 /// The GLSL coordinate for `ctx`'s texture from operand 1: 1D lowered to
@@ -138,6 +138,5 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
             format!("{}({s}, {c}{tail})", off("texture"))
         }
     };
-    let value = depth_wrap(e, ctx.slot, value);
     assign_result(e, inst, ctx, &value, ctx.res.ty);
 }
