@@ -186,7 +186,75 @@ fn strip(line: &str) -> &str {
     }
 }
 
+/// A case's shaders, assembled and parsed.
+#[derive(Debug, Clone)]
+pub struct CaseShaders {
+    pub pixel: crate::dxbc::Shader,
+    pub vertex: Option<crate::dxbc::Shader>,
+}
+
 impl Case {
+    /// Assembles (or reads) the case's shaders; errors name the case file
+    /// and line, or the shader file and its line.
+    pub fn shaders(&self) -> Result<CaseShaders, CaseError> {
+        let load = |src: &ShaderSource| -> Result<crate::dxbc::Shader, CaseError> {
+            let case_file = self.path.display().to_string();
+            let (bytes, file, base_line) = match src {
+                ShaderSource::Inline { text, line } => {
+                    let bytes = crate::dxbc::asm::assemble(text).map_err(|e| CaseError {
+                        file: case_file.clone(),
+                        line: line + e.line.saturating_sub(1),
+                        message: e.to_string(),
+                    })?;
+                    (bytes, case_file.clone(), *line)
+                }
+                ShaderSource::File(path) => {
+                    let full = self
+                        .path
+                        .parent()
+                        .map(|d| d.join(path))
+                        .unwrap_or_else(|| path.clone());
+                    let name = full.display().to_string();
+                    let data = std::fs::read(&full).map_err(|e| CaseError {
+                        file: name.clone(),
+                        line: 0,
+                        message: format!("cannot read: {e}"),
+                    })?;
+                    let bytes = if full.extension().is_some_and(|x| x == "asm") {
+                        let text = String::from_utf8_lossy(&data).into_owned();
+                        crate::dxbc::asm::assemble(&text).map_err(|e| CaseError {
+                            file: name.clone(),
+                            line: e.line,
+                            message: e.to_string(),
+                        })?
+                    } else {
+                        data
+                    };
+                    (bytes, name, 0)
+                }
+            };
+            crate::dxbc::Shader::parse(&bytes, crate::dxbc::ParseOptions::default()).map_err(|e| {
+                CaseError {
+                    file,
+                    line: base_line,
+                    message: e.to_string(),
+                }
+            })
+        };
+        let pixel = match &self.pixel_shader {
+            Some(src) => load(src)?,
+            None => {
+                return Err(CaseError {
+                    file: self.path.display().to_string(),
+                    line: 0,
+                    message: "no [pixel shader]".into(),
+                });
+            }
+        };
+        let vertex = self.vertex_shader.as_ref().map(load).transpose()?;
+        Ok(CaseShaders { pixel, vertex })
+    }
+
     pub fn load(path: &Path) -> Result<Case, CaseError> {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| CaseError {

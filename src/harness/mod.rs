@@ -2,4 +2,6 @@
 //! GPU path, image diffs, goldens and reports build on these.)
 
 pub mod case;
+pub mod gpu;
+pub mod image;
 pub mod raster;
