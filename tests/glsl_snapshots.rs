@@ -435,3 +435,19 @@ fn packed_varyings_split_by_component() {
     has(&pv, "layout(location = 0) in vec2 vs_TEXCOORD0;");
     has(&pv, "layout(location = 1) in vec2 vs_COLOR0;");
 }
+
+#[test]
+fn class_interfaces_dispatch_through_the_bound_table() {
+    let s = es300("class_interfaces");
+    has(&s, "void fb3();");
+    has(&s, "switch (hlslcc_interfaceTable[0].x) {");
+    // Call site 1 of fp0: ft0's second body is fb2, ft1's is fb3.
+    has(&s, "case 0: fb2(); break; // ft0");
+    has(&s, "case 1: fb3(); break; // ft1");
+    has(&s, "o0.w = float(hlslcc_this[0].y);");
+    let v = vk450("class_interfaces");
+    has(
+        &v,
+        "layout(std140, set = 0, binding = 200) uniform hlslcc_Interfaces {",
+    );
+}

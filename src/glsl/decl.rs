@@ -83,8 +83,8 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => e.refuse(inst, Reason::Uav),
         DCL_RESOURCE_RAW | DCL_RESOURCE_STRUCTURED => e.refuse(inst, Reason::RawStructuredBuffer),
         DCL_TGSM_RAW | DCL_TGSM_STRUCTURED | DCL_THREAD_GROUP => e.refuse(inst, Reason::Compute),
-        DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE | INTERFACE_CALL => {
-            e.refuse(inst, Reason::Interfaces)
+        DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE => {
+            super::interfaces::declare(e, inst)
         }
         DCL_STREAM => e.refuse(inst, Reason::Stream),
         CUSTOMDATA => {

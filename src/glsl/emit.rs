@@ -59,8 +59,10 @@ pub struct Emitter<'a> {
     pub outputs_indexed: bool,
     /// Output registers some instruction writes.
     pub outputs_written: BTreeSet<u32>,
-    /// Subroutine labels, to declare prototypes.
-    pub labels: Vec<u32>,
+    /// Subroutine and function-body names (`l0`, `fb2`), to declare
+    /// prototypes.
+    pub labels: Vec<String>,
+    pub interfaces: super::interfaces::Interfaces,
     pub uses_depth_output: bool,
     /// Whether `hlslcc_FragCoord` is declared.
     pub frag_coord: bool,
@@ -100,6 +102,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         outputs_indexed: false,
         outputs_written: BTreeSet::new(),
         labels: Vec::new(),
+        interfaces: Default::default(),
         uses_depth_output: false,
         frag_coord: false,
         next_tmp: 0,
@@ -117,6 +120,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     }
     e.prescan();
     texture::scan(&mut e);
+    super::interfaces::scan(&mut e);
     for (i, inst) in program.instructions.iter().enumerate() {
         e.cur = Some(i);
         e.instruction(inst);
@@ -169,9 +173,9 @@ impl<'a> Emitter<'a> {
                 continue;
             }
             if inst.opcode == code::LABEL
-                && let Some(l) = inst.operands.first().and_then(|o| o.reg())
+                && let Some(op) = inst.operands.first()
             {
-                self.labels.push(l);
+                self.labels.push(label_name(op));
             }
             for (k, op) in inst.operands.iter().enumerate() {
                 visit(op, k < info.dst as usize, self);
@@ -194,10 +198,14 @@ impl<'a> Emitter<'a> {
         }
         if inst.opcode == code::LABEL {
             self.close_function();
-            let l = inst.operands.first().and_then(|o| o.reg()).unwrap_or(0);
+            let name = inst
+                .operands
+                .first()
+                .map(label_name)
+                .unwrap_or_else(|| "l0".into());
             let text = self.inst_text(inst);
             self.body.line(self.cur, format!("// {text}"));
-            self.body.line(self.cur, format!("void l{l}() {{"));
+            self.body.line(self.cur, format!("void {name}() {{"));
             self.body.indent();
             self.in_function = true;
             return;
@@ -443,11 +451,10 @@ impl<'a> Emitter<'a> {
                 self.refuse(inst, Reason::Multisample);
                 None
             }
-            OperandType::THIS_POINTER
-            | OperandType::FUNCTION_BODY
-            | OperandType::FUNCTION_TABLE
-            | OperandType::INTERFACE => {
-                self.refuse(inst, Reason::Interfaces);
+            OperandType::THIS_POINTER => Some(super::interfaces::this_base(self, inst, op)),
+            // Function bodies, tables and interfaces are not values.
+            OperandType::FUNCTION_BODY | OperandType::FUNCTION_TABLE | OperandType::INTERFACE => {
+                self.refuse(inst, Reason::Malformed);
                 None
             }
             _ => {
@@ -632,7 +639,7 @@ impl<'a> Emitter<'a> {
         }
         let mut protos = Section::new();
         for l in &self.labels {
-            protos.line(None, format!("void l{l}();"));
+            protos.line(None, format!("void {l}();"));
         }
         if !self.labels.is_empty() {
             protos.line(None, "");
@@ -687,6 +694,16 @@ impl<'a> Emitter<'a> {
             map,
             manifest: self.manifest,
         }
+    }
+}
+
+/// `l3` for a subroutine label, `fb2` for a class function body.
+fn label_name(op: &Operand) -> String {
+    let n = op.reg().unwrap_or(0);
+    if op.ty == OperandType::FUNCTION_BODY {
+        format!("fb{n}")
+    } else {
+        format!("l{n}")
     }
 }
 

@@ -125,7 +125,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             let l = inst.operands.get(1).and_then(|o| o.reg()).unwrap_or(0);
             guarded(e, inst, &format!("l{l}();"));
         }
-        code::INTERFACE_CALL => e.refuse(inst, Reason::Interfaces),
+        code::INTERFACE_CALL => super::interfaces::call(e, inst),
         code::LABEL => {}
         _ => e.refuse(inst, Reason::Operand),
     }

@@ -23,6 +23,7 @@ mod decl;
 mod emit;
 mod flow;
 mod helpers;
+mod interfaces;
 mod manifest;
 mod names;
 mod texture;
@@ -152,8 +153,6 @@ pub enum Reason {
     Multisample,
     /// Pull-model interpolation (`eval_*`): no `interpolateAt*` in ES 3.00.
     Interpolation,
-    /// Class interfaces (`fcall`, `dcl_interface`, `this`).
-    Interfaces,
     /// A system value with no ES 3.00 built-in (`SV_PrimitiveID` in a pixel
     /// shader, `SV_SampleIndex`, `SV_Coverage`, clip/cull distances, …).
     SystemValue,
@@ -184,7 +183,6 @@ impl Reason {
             Reason::CubeArray => "cube array",
             Reason::Multisample => "multisample texture",
             Reason::Interpolation => "eval interpolation",
-            Reason::Interfaces => "class interfaces",
             Reason::SystemValue => "system value",
             Reason::Compute => "compute-only",
             Reason::Stream => "gs stream",
@@ -211,9 +209,6 @@ impl Reason {
             Reason::Multisample => "GLSL ES 3.00 has no multisampled samplers (sampler2DMS)",
             Reason::Interpolation => {
                 "GLSL ES 3.00 has no interpolateAt* functions for eval_* instructions"
-            }
-            Reason::Interfaces => {
-                "class interfaces (dynamic linkage) are not lowered; compile without them"
             }
             Reason::SystemValue => "this system value has no GLSL ES 3.00 built-in",
             Reason::Compute => "shared memory and barriers exist only in compute shaders",

@@ -9,11 +9,14 @@
 //!
 //! vk450 bindings, all in set 0: constant buffer N at binding N; the mip
 //! count block at 14; the sampler-state block at 15; texture N at 16 + N;
-//! the plain view of a compared texture N at 96 + N; sampler N at 160 + N.
+//! the plain view of a compared texture N at 96 + N; sampler N at 160 + N;
+//! the class-interface block at 200.
 
 pub const SET: u32 = 0;
 pub const MIP_COUNT_BINDING: u32 = 14;
 pub const SAMPLER_STATE_BINDING: u32 = 15;
+/// The class-interface block (`hlslcc_Interfaces`).
+pub const INTERFACE_BINDING: u32 = 200;
 
 pub fn cbuffer_binding(slot: u32) -> u32 {
     slot

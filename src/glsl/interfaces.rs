@@ -1,0 +1,163 @@
+//! Class interfaces (SM5 dynamic linkage): function bodies become GLSL
+//! functions `fbN()`, and each `fcall` a `switch` over the function tables
+//! the interface may be bound to.
+//!
+//! Which class is bound to an interface slot, and the instance data `this`
+//! reads, are runtime state the bytecode does not carry: one uniform block
+//! holds them, per slot, and the manifest says what to put there:
+//! `hlslcc_interfaceTable[slot].x` is the position, in the interface's
+//! `dcl_interface` list, of the function table of the bound class, and
+//! `hlslcc_this[slot]` is the instance data D3D passes for it.
+
+use std::collections::BTreeMap;
+
+use super::Dialect;
+use super::emit::{Base, Emitter};
+use super::manifest::UniformEntry;
+use super::names;
+use super::types::{Ty, int_literal};
+use crate::dxbc::ir::{DeclKind, Index, Instruction, Operand};
+use crate::dxbc::opcodes::code;
+
+#[derive(Debug, Default)]
+pub struct Interfaces {
+    /// `dcl_function_table ftN = {fb…}`.
+    tables: BTreeMap<u32, Vec<u32>>,
+    /// `dcl_interface fpN[array][calls] = {ft…}`: first slot, array length,
+    /// tables.
+    interfaces: BTreeMap<u32, (u32, Vec<u32>)>,
+    /// Interface slots in all.
+    slots: u32,
+    declared: bool,
+}
+
+/// Collects function tables and interfaces before the walk.
+pub fn scan(e: &mut Emitter) {
+    let mut s = Interfaces::default();
+    for inst in &e.program.instructions {
+        match &inst.decl {
+            DeclKind::FunctionTable { table, bodies } => {
+                s.tables.insert(*table, bodies.clone());
+            }
+            DeclKind::Interface {
+                index,
+                array_length,
+                tables,
+                ..
+            } => {
+                let len = (*array_length).max(1);
+                s.interfaces.insert(*index, (len, tables.clone()));
+                s.slots = s.slots.max(index.saturating_add(len));
+            }
+            _ => {}
+        }
+    }
+    e.interfaces = s;
+}
+
+/// The block's vk450 binding: after every constant buffer and texture.
+fn binding() -> u32 {
+    names::INTERFACE_BINDING
+}
+
+/// `dcl_function_body`, `dcl_function_table`, `dcl_interface`: the body
+/// and tables need no text of their own (their comment line maps them);
+/// the first interface declares the block.
+pub fn declare(e: &mut Emitter, inst: &Instruction) {
+    if inst.opcode != code::DCL_INTERFACE || e.interfaces.declared {
+        return;
+    }
+    e.interfaces.declared = true;
+    let slots = e.interfaces.slots.clamp(1, 256);
+    let layout = match e.dialect {
+        Dialect::Es300 => "layout(std140)".to_string(),
+        Dialect::Vk450 => format!(
+            "layout(std140, set = {}, binding = {})",
+            names::SET,
+            binding()
+        ),
+    };
+    e.decl_line(format!("{layout} uniform hlslcc_Interfaces {{"));
+    e.decl_line(format!("    ivec4 hlslcc_interfaceTable[{slots}];"));
+    e.decl_line(format!("    uvec4 hlslcc_this[{slots}];"));
+    e.decl_line("};");
+    let b = (e.dialect == Dialect::Vk450).then(binding);
+    e.manifest.uniforms.push(UniformEntry {
+        name: "hlslcc_interfaceTable".into(),
+        glsl_type: format!("ivec4[{slots}]"),
+        meaning: "per interface slot, .x: position in the slot's dcl_interface table list \
+                  of the bound class's function table"
+            .into(),
+        block: "hlslcc_Interfaces".into(),
+        offset: 0,
+        binding: b,
+    });
+    e.manifest.uniforms.push(UniformEntry {
+        name: "hlslcc_this".into(),
+        glsl_type: format!("uvec4[{slots}]"),
+        meaning: "per interface slot: the class instance data `this` reads".into(),
+        block: "hlslcc_Interfaces".into(),
+        offset: 16 * slots,
+        binding: b,
+    });
+}
+
+/// `this[i]`: the bound instance's data, as unsigned bits.
+pub fn this_base(e: &mut Emitter, inst: &Instruction, op: &Operand) -> Base {
+    let idx = op.indices.first().cloned().unwrap_or(Index::Imm32(0));
+    let i = e.index_expr(inst, &idx);
+    Base {
+        expr: format!("hlslcc_this[{i}]"),
+        ty: Ty::Uint,
+        width: 4,
+    }
+}
+
+/// `fcall fpN[i][site]`: a switch over the tables the interface lists.
+pub fn call(e: &mut Emitter, inst: &Instruction) {
+    let site = match inst.decl {
+        DeclKind::InterfaceCall { function } => function as usize,
+        _ => 0,
+    };
+    let Some(op) = inst.operands.first() else {
+        return;
+    };
+    let fp = op.indices.first().and_then(Index::imm).unwrap_or(0) as u32;
+    let slot = match op.indices.get(1) {
+        Some(idx) => {
+            let idx = idx.clone();
+            let i = e.index_expr(inst, &idx);
+            if fp == 0 { i } else { format!("{fp} + {i}") }
+        }
+        None => fp.to_string(),
+    };
+    let tables = e
+        .interfaces
+        .interfaces
+        .get(&fp)
+        .map(|(_, t)| t.clone())
+        .unwrap_or_default();
+    e.line(format!("switch (hlslcc_interfaceTable[{slot}].x) {{"));
+    e.indent();
+    for (k, table) in tables.iter().enumerate() {
+        let body = e
+            .interfaces
+            .tables
+            .get(table)
+            .and_then(|b| b.get(site))
+            .copied();
+        match body {
+            Some(b) => e.line(format!(
+                "case {}: fb{b}(); break; // ft{table}",
+                int_literal(k as i32)
+            )),
+            None => e.line(format!(
+                "case {}: break; // ft{table} has no entry {site}",
+                int_literal(k as i32)
+            )),
+        }
+    }
+    e.line("default: break;");
+    e.dedent();
+    e.line("}");
+}
