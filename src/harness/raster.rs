@@ -62,6 +62,7 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
     let mut setup = Setup::empty();
     let mut modes: Vec<(u32, Interp)> = Vec::new();
     let mut position_reg = None;
+    let mut front_face = None;
     for inst in &shader.program.instructions {
         let Some(reg) = inst.operands.first().and_then(|o| o.reg()) else {
             continue;
@@ -80,7 +81,18 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
                     position_reg = Some(reg);
                 }
             }
-            code::DCL_INPUT_PS_SGV => modes.push((reg, Interp::Constant)),
+            code::DCL_INPUT_PS_SGV => {
+                modes.push((reg, Interp::Constant));
+                if matches!(inst.decl, crate::dxbc::ir::DeclKind::SystemValue(9)) {
+                    let first = match inst.operands[0].selection {
+                        crate::dxbc::ir::Selection::Mask(m) if m != 0 => {
+                            m.trailing_zeros() as usize
+                        }
+                        _ => 0,
+                    };
+                    front_face = Some((reg, first));
+                }
+            }
             _ => {}
         }
     }
@@ -146,6 +158,15 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
                         (value as f32).to_bits()
                     }),
                 };
+            }
+            if let Some((r, c)) = front_face
+                && let Some(slot) = regs.get_mut(r as usize)
+            {
+                // D3D's default front face winds clockwise on screen (y
+                // down): a positive signed area here.
+                let [a, b2, c2] = tri.map(|k| win[k].pos);
+                let area = (b2[0] - a[0]) * (c2[1] - a[1]) - (b2[1] - a[1]) * (c2[0] - a[0]);
+                slot[c] = if area > 0.0 { u32::MAX } else { 0 };
             }
             if let Some(slot) = position_reg.and_then(|r| regs.get_mut(r as usize)) {
                 let z: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
@@ -222,5 +243,41 @@ mod tests {
         // value is (0.625/3) / (0.25/1 + 0.625/3 + 0.125/1).
         let expected = (0.625 / 3.0) / (0.25 + 0.625 / 3.0 + 0.125);
         assert!((v as f64 - expected).abs() < 1e-6, "{v} vs {expected}");
+    }
+}
+
+#[cfg(test)]
+mod front_face_tests {
+    use super::*;
+    use crate::dxbc::{ParseOptions, asm};
+    use std::path::Path;
+
+    fn mask(quad: &str) -> u32 {
+        let text = format!(
+            "[pixel shader]\nps_5_0\ndcl_input_ps_sgv v1.x, is_front_face\ndcl_output o0.xyzw\nmov o0.xyzw, v1.xxxx\nret\n[render target]\nsize 4 4\n[quad]\n{quad}"
+        );
+        let case = Case::parse(&text, Path::new("t.case")).expect("case");
+        let Some(super::super::case::ShaderSource::Inline { text, .. }) = &case.pixel_shader else {
+            panic!()
+        };
+        let shader = Shader::parse(&asm::assemble(text).expect("asm"), ParseOptions::default())
+            .expect("parse");
+        let choice = PixelChoice {
+            x: 1,
+            y: 1,
+            width: 4,
+            height: 4,
+        };
+        quad_setup(&case, &shader, choice).inputs[0][1][0]
+    }
+
+    #[test]
+    fn clockwise_on_screen_is_front() {
+        // TL, TR, BL, BR: triangles TL-TR-BL and TR-BR-BL wind clockwise.
+        let q = "vertex -1 1 0 1\nvertex 1 1 0 1\nvertex -1 -1 0 1\nvertex 1 -1 0 1\n";
+        assert_eq!(mask(q), u32::MAX);
+        // Mirrored left to right: counter-clockwise, the back face.
+        let m = "vertex 1 1 0 1\nvertex -1 1 0 1\nvertex 1 -1 0 1\nvertex -1 -1 0 1\n";
+        assert_eq!(mask(m), 0);
     }
 }
