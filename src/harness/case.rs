@@ -84,6 +84,17 @@ impl Ctx<'_> {
             .map_err(|_| self.err(line, format!("expected a number, found `{t}`")))
     }
 
+    /// A probe value: a float, or `0x…` for exact bits (NaN payloads,
+    /// infinities, negative zero).
+    fn probe_value(&self, line: usize, t: &str) -> Result<f32, CaseError> {
+        if let Some(h) = t.strip_prefix("0x") {
+            return u32::from_str_radix(h, 16)
+                .map(f32::from_bits)
+                .map_err(|_| self.err(line, format!("bad hex value `{t}`")));
+        }
+        self.f32(line, t)
+    }
+
     fn u32(&self, line: usize, t: &str) -> Result<u32, CaseError> {
         t.parse().map_err(|_| {
             self.err(
@@ -380,20 +391,20 @@ impl Case {
                                     ctx.u32(*l, h)?,
                                 ],
                                 expected: [
-                                    ctx.f32(*l, r)?,
-                                    ctx.f32(*l, g)?,
-                                    ctx.f32(*l, b)?,
-                                    ctx.f32(*l, a)?,
+                                    ctx.probe_value(*l, r)?,
+                                    ctx.probe_value(*l, g)?,
+                                    ctx.probe_value(*l, b)?,
+                                    ctx.probe_value(*l, a)?,
                                 ],
                             },
                             ["probe", x, y, r, g, b, a] => Probe {
                                 line: *l,
                                 rect: [ctx.u32(*l, x)?, ctx.u32(*l, y)?, 1, 1],
                                 expected: [
-                                    ctx.f32(*l, r)?,
-                                    ctx.f32(*l, g)?,
-                                    ctx.f32(*l, b)?,
-                                    ctx.f32(*l, a)?,
+                                    ctx.probe_value(*l, r)?,
+                                    ctx.probe_value(*l, g)?,
+                                    ctx.probe_value(*l, b)?,
+                                    ctx.probe_value(*l, a)?,
                                 ],
                             },
                             _ => {
