@@ -175,7 +175,7 @@ pub fn run_case(
         }
     };
     if let Some(ShaderSource::File(f)) = &case.pixel_shader {
-        result.shader = f.clone();
+        result.shader = path.parent().map_or_else(|| f.clone(), |d| d.join(f));
     }
     let shaders = match case.shaders() {
         Ok(s) => s,
@@ -474,6 +474,33 @@ mod tests {
         assert!(!text.contains("CPU has"), "{text}");
         let cmd = r.step_command().expect("command");
         assert!(cmd.ends_with("--pixel 3,2"), "{cmd}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_shader_file_is_found_beside_the_case() {
+        let dir = temp_dir("file");
+        std::fs::create_dir_all(dir.join("cases")).expect("dir");
+        std::fs::create_dir_all(dir.join("shaders")).expect("dir");
+        std::fs::write(
+            dir.join("shaders/flat.asm"),
+            "ps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(0.5, 0.5, 0.5, 1.0)\nret\n",
+        )
+        .expect("write");
+        let case = dir.join("cases/flat.case");
+        std::fs::write(
+            &case,
+            "[pixel shader file]\n../shaders/flat.asm\n[render target]\nsize 2 2\n[test]\nprobe 1 1 0.5 0.5 0.5 1\n",
+        )
+        .expect("write");
+        let bad = Fake {
+            poke: Some((1, 0, [0.0; 4])),
+        };
+        let r = run_case(&case, "flat", &bad, &RunOptions::default());
+        assert_eq!(r.failures.len(), 1, "{:?}", r.failures);
+        assert_eq!(r.shader, dir.join("cases/../shaders/flat.asm"));
+        let cmd = r.step_command().expect("command");
+        assert!(cmd.contains("flat.asm --case"), "{cmd}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
