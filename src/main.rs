@@ -79,6 +79,29 @@ enum Command {
         #[arg(long)]
         no_verify: bool,
     },
+    /// Draw test cases on the GPU (translated GLSL) and on the emulator,
+    /// diff the images, check probes and goldens. Exit status: 0 all pass,
+    /// 1 a case failed, 3 no GPU adapter.
+    Diff {
+        /// Case files, or directories searched for `*.case` recursively.
+        #[arg(default_value = "tests/cases")]
+        cases: Vec<PathBuf>,
+        /// Write goldens (from the emulator's image) instead of comparing.
+        #[arg(long)]
+        bless: bool,
+        /// Where goldens live.
+        #[arg(long, default_value = "goldens")]
+        goldens: PathBuf,
+        /// Write an HTML report (index.html and pictures) into this directory.
+        #[arg(long)]
+        report: Option<PathBuf>,
+        /// Write JUnit XML here.
+        #[arg(long)]
+        junit: Option<PathBuf>,
+        /// Run only cases whose name or path contains this text.
+        #[arg(long)]
+        filter: Option<String>,
+    },
     /// Summarise a shader: chunks, resources, constant buffers, signatures, instruction counts.
     Info {
         file: PathBuf,
@@ -124,8 +147,96 @@ fn load(path: &Path, no_verify: bool) -> Result<Shader> {
     Ok(shader)
 }
 
-fn run(cli: Cli) -> Result<()> {
+/// Exit status when no GPU adapter can be created.
+const EXIT_NO_ADAPTER: u8 = 3;
+
+/// How a command ended, when it did not end in an error (exit 1).
+enum Outcome {
+    Done,
+    Failed,
+    NoAdapter(String),
+}
+
+fn diff_command(
+    cases: &[PathBuf],
+    options: harness::suite::RunOptions,
+    report: Option<&Path>,
+    junit: Option<&Path>,
+    filter: Option<&str>,
+) -> Result<Outcome> {
+    let list = harness::suite::collect(cases, filter).map_err(anyhow::Error::msg)?;
+    if list.is_empty() {
+        anyhow::bail!("no cases to run");
+    }
+    let gpu = match harness::gpu::Gpu::new() {
+        Ok(g) => g,
+        Err(harness::gpu::GpuError::NoAdapter(why)) => return Ok(Outcome::NoAdapter(why)),
+        Err(e) => return Err(anyhow::anyhow!("creating the GPU device: {e}")),
+    };
+    let bar = indicatif::ProgressBar::new(list.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let results = harness::suite::run_all(&list, &gpu, &options, |r| {
+        bar.set_message(r.name.clone());
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    print!("{}", harness::report::summary_table(&results));
+    for r in results.iter().filter(|r| !r.passed()) {
+        println!("\n{}:", r.name);
+        for f in &r.failures {
+            println!("  {f}");
+        }
+        if let Some(cmd) = r.step_command() {
+            println!("  step the worst pixel: {cmd}");
+        }
+    }
+    for r in &results {
+        for b in &r.blessed {
+            println!("blessed {}", b.display());
+        }
+    }
+    if let Some(dir) = report {
+        let page = harness::report::write_html(dir, &results, &gpu.adapter_name())
+            .map_err(anyhow::Error::msg)?;
+        println!("report: {}", page.display());
+    }
+    if let Some(path) = junit {
+        std::fs::write(path, harness::report::junit(&results))
+            .with_context(|| format!("{}: cannot write", path.display()))?;
+    }
+    Ok(if results.iter().all(|r| r.passed()) {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
+}
+
+fn run(cli: Cli) -> Result<Outcome> {
     match cli.command {
+        Command::Diff {
+            cases,
+            bless,
+            goldens,
+            report,
+            junit,
+            filter,
+        } => {
+            let options = harness::suite::RunOptions {
+                glsl: glsl::Options::new(glsl::Dialect::Vk450),
+                goldens,
+                bless,
+            };
+            return diff_command(
+                &cases,
+                options,
+                report.as_deref(),
+                junit.as_deref(),
+                filter.as_deref(),
+            );
+        }
         Command::Disasm {
             file,
             no_verify,
@@ -167,28 +278,8 @@ fn run(cli: Cli) -> Result<()> {
                         height: case.height,
                     };
                     let mut setup = harness::raster::quad_setup(&case, &shader, choice);
-                    for (slot, rows) in &case.constant_buffers {
-                        let slot = *slot as usize;
-                        if setup.constant_buffers.len() <= slot {
-                            setup.constant_buffers.resize(slot + 1, Vec::new());
-                        }
-                        setup.constant_buffers[slot] = rows.clone();
-                    }
-                    let mut resources = vm::Resources::default();
-                    for (slot, tex) in &case.textures {
-                        let slot = *slot as usize;
-                        if resources.textures.len() <= slot {
-                            resources.textures.resize(slot + 1, None);
-                        }
-                        resources.textures[slot] = Some(tex.clone());
-                    }
-                    for (slot, smp) in &case.samplers {
-                        let slot = *slot as usize;
-                        if resources.samplers.len() <= slot {
-                            resources.samplers.resize(slot + 1, None);
-                        }
-                        resources.samplers[slot] = Some(*smp);
-                    }
+                    harness::cpu::bind_constant_buffers(&case, &mut setup);
+                    let resources = harness::cpu::resources(&case);
                     (setup, resources)
                 }
                 None => {
@@ -251,12 +342,19 @@ fn run(cli: Cli) -> Result<()> {
             );
         }
     }
-    Ok(())
+    Ok(Outcome::Done)
 }
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::Failed) => ExitCode::FAILURE,
+        Ok(Outcome::NoAdapter(why)) => {
+            eprintln!(
+                "dxbc-dbg: no GPU adapter ({why}); the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)"
+            );
+            ExitCode::from(EXIT_NO_ADAPTER)
+        }
         Err(e) => {
             // One line: "file: byte offset N: what went wrong".
             eprintln!("dxbc-dbg: {e:#}");

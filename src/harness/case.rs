@@ -328,8 +328,8 @@ impl Case {
                         .first()
                         .ok_or_else(|| ctx.err(n, "expected a shader path"))?;
                     let _ = l;
-                    let base = path.parent().unwrap_or(Path::new("."));
-                    let src = ShaderSource::File(base.join(p));
+                    // Kept relative to the case file; `shaders()` resolves it.
+                    let src = ShaderSource::File(PathBuf::from(p));
                     if words[0] == "pixel" {
                         case.pixel_shader = Some(src);
                     } else {

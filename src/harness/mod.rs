@@ -1,7 +1,12 @@
-//! The `harness` layer: case files and the CPU side of drawing them. (The
-//! GPU path, image diffs, goldens and reports build on these.)
+//! The `harness` layer: case files, drawing them on the CPU (emulator) and
+//! the GPU (wgpu), image diffs, goldens, running suites and reports.
 
 pub mod case;
+pub mod cpu;
+pub mod diff;
+pub mod golden;
 pub mod gpu;
 pub mod image;
 pub mod raster;
+pub mod report;
+pub mod suite;

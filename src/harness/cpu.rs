@@ -1,0 +1,497 @@
+//! The CPU path: a case drawn with the reference emulator, producing the
+//! same images the GPU path draws (one per `SV_TargetN`, index order).
+//!
+//! Every 2x2 quad of the render target runs once ([`quad_setup`] gives its
+//! inputs); a lane's outputs are written when the lane is covered, not a
+//! helper, and did not discard. Everything else stays zero, as the GPU
+//! clears it.
+//!
+//! Integer render targets (`uint`/`sint` in the output signature) are
+//! written as the integer value converted to `f32` (`7u` → `7.0`,
+//! `-1i` → `-1.0`): what a GPU reading back an integer target and
+//! converting it to floats gives. Channels outside a target's mask are 0.
+//!
+//! With a `[vertex shader]`, the four corners run through the emulator
+//! first (one lane per corner); see [`vertex_stage`] for how its inputs
+//! are fed and how its outputs reach the pixel shader.
+
+use std::rc::Rc;
+
+use thiserror::Error;
+
+use super::case::{Case, CaseShaders, Vertex};
+use super::image::Image;
+use super::raster::quad_setup;
+use crate::dxbc::Shader;
+use crate::dxbc::ir::{OperandType, ShaderKind};
+use crate::dxbc::opcodes::code;
+use crate::dxbc::signature::{SignatureElement, SignatureKind};
+use crate::vm::defaults::PixelChoice;
+use crate::vm::state::{LANES, Reg, Setup};
+use crate::vm::{Machine, Resources, VmError};
+
+/// A CPU render failure; the message starts with the case file.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CpuError {
+    #[error("{file}: pixel ({x}, {y}): {source}")]
+    Pixel {
+        file: String,
+        x: u32,
+        y: u32,
+        source: VmError,
+    },
+    #[error("{file}: vertex shader: {source}")]
+    Vertex { file: String, source: VmError },
+    #[error("{file}: {message}")]
+    Setup { file: String, message: String },
+}
+
+/// D3D_NAME_TARGET.
+const SV_TARGET: u32 = 64;
+/// D3D_NAME_POSITION.
+const SV_POSITION: u32 = 1;
+
+/// How a render target's values are read back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    Float,
+    Uint,
+    Sint,
+}
+
+/// One render target the pixel shader writes: `SV_Target{index}` from
+/// output register `register`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Target {
+    pub index: u32,
+    pub register: u32,
+    pub mask: u8,
+    pub kind: TargetKind,
+}
+
+fn signature(shader: &Shader, kind: SignatureKind) -> Option<&[SignatureElement]> {
+    shader
+        .signatures
+        .iter()
+        .find(|s| s.kind == kind)
+        .map(|s| s.elements.as_slice())
+}
+
+/// The pixel shader's render targets in index order: from the output
+/// signature's `SV_Target` elements, else from its `dcl_output o#`
+/// declarations (float, register = target index).
+pub fn targets(pixel: &Shader) -> Vec<Target> {
+    let mut out: Vec<Target> = Vec::new();
+    if let Some(els) = signature(pixel, SignatureKind::Output) {
+        for el in els {
+            if el.system_value == SV_TARGET || el.semantic_name.eq_ignore_ascii_case("SV_Target") {
+                let kind = match el.component_type {
+                    1 => TargetKind::Uint,
+                    2 => TargetKind::Sint,
+                    _ => TargetKind::Float,
+                };
+                out.push(Target {
+                    index: el.semantic_index,
+                    register: el.register,
+                    mask: el.mask & 0xf,
+                    kind,
+                });
+            }
+        }
+    }
+    if out.is_empty() {
+        for inst in &pixel.program.instructions {
+            if inst.opcode != code::DCL_OUTPUT {
+                continue;
+            }
+            let Some(op) = inst.operands.first() else {
+                continue;
+            };
+            if op.ty != OperandType::OUTPUT {
+                continue;
+            }
+            if let Some(r) = op.reg()
+                && !out.iter().any(|t| t.register == r)
+            {
+                let mask = op.selection.mask();
+                out.push(Target {
+                    index: r,
+                    register: r,
+                    mask: if mask == 0 { 0xf } else { mask },
+                    kind: TargetKind::Float,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|t| t.index);
+    out.dedup_by_key(|t| t.index);
+    out
+}
+
+/// The texel a target receives from an output register's raw lanes.
+pub fn target_texel(t: &Target, raw: Reg) -> [f32; 4] {
+    std::array::from_fn(|c| {
+        if t.mask & (1 << c) == 0 {
+            return 0.0;
+        }
+        match t.kind {
+            TargetKind::Float => f32::from_bits(raw[c]),
+            TargetKind::Uint => raw[c] as f32,
+            TargetKind::Sint => raw[c] as i32 as f32,
+        }
+    })
+}
+
+/// Textures and samplers bound as the case says.
+pub fn resources(case: &Case) -> Resources {
+    let mut resources = Resources::default();
+    for (slot, tex) in &case.textures {
+        let slot = *slot as usize;
+        if resources.textures.len() <= slot {
+            resources.textures.resize(slot + 1, None);
+        }
+        resources.textures[slot] = Some(tex.clone());
+    }
+    for (slot, smp) in &case.samplers {
+        let slot = *slot as usize;
+        if resources.samplers.len() <= slot {
+            resources.samplers.resize(slot + 1, None);
+        }
+        resources.samplers[slot] = Some(*smp);
+    }
+    resources
+}
+
+/// Puts the case's constant buffers into a setup.
+pub fn bind_constant_buffers(case: &Case, setup: &mut Setup) {
+    for (slot, rows) in &case.constant_buffers {
+        let slot = *slot as usize;
+        if setup.constant_buffers.len() <= slot {
+            setup.constant_buffers.resize(slot + 1, Vec::new());
+        }
+        setup.constant_buffers[slot] = rows.clone();
+    }
+}
+
+/// Runs the vertex shader for the four corners and returns the quad the
+/// pixel shader sees.
+///
+/// Inputs: vertex-shader input register `vN` takes the corner's `vN`
+/// values from the `[quad]` line; a declared input the corner does not
+/// list takes the corner's clip position `X Y Z W` (so a shader whose
+/// `v0` is its `POSITION` needs no extra values).
+///
+/// Outputs: the `SV_Position` output becomes the corner's clip position
+/// (the line's `X Y Z W` when there is none). Every other pixel-shader
+/// input element is matched with the vertex-shader output of the same
+/// semantic name (case-insensitive) and index; the k-th component of the
+/// pixel shader's mask takes the k-th component of the vertex shader's.
+/// Without signatures on either side, `oN` feeds `vN`.
+pub fn vertex_stage(case: &Case, shaders: &CaseShaders) -> Result<Vec<Vertex>, CpuError> {
+    let Some(vs) = &shaders.vertex else {
+        return Ok(case.quad.clone());
+    };
+    let file = case.path.display().to_string();
+    if vs.program.kind != ShaderKind::Vertex {
+        return Err(CpuError::Setup {
+            file,
+            message: "the [vertex shader] is not a vertex shader".into(),
+        });
+    }
+    let mut setup = Setup::empty();
+    setup.lanes_used = LANES;
+    bind_constant_buffers(case, &mut setup);
+    let declared: Vec<u32> = vs
+        .program
+        .instructions
+        .iter()
+        .filter(|i| i.opcode == code::DCL_INPUT)
+        .filter_map(|i| i.operands.first())
+        .filter(|o| o.ty == OperandType::INPUT)
+        .filter_map(|o| o.reg())
+        .collect();
+    for (lane, corner) in case.quad.iter().enumerate().take(LANES) {
+        let count = declared
+            .iter()
+            .copied()
+            .chain(corner.attributes.iter().map(|(r, _)| *r))
+            .map(|r| r as usize + 1)
+            .max()
+            .unwrap_or(0)
+            .min(64);
+        let mut regs = vec![[0u32; 4]; count];
+        for &r in &declared {
+            if let Some(slot) = regs.get_mut(r as usize) {
+                *slot = corner.position.map(f32::to_bits);
+            }
+        }
+        for (r, v) in &corner.attributes {
+            if let Some(slot) = regs.get_mut(*r as usize) {
+                *slot = *v;
+            }
+        }
+        setup.inputs[lane] = regs;
+    }
+    let mut machine =
+        Machine::new(Rc::new(vs.program.clone()), setup, resources(case)).map_err(|source| {
+            CpuError::Vertex {
+                file: file.clone(),
+                source,
+            }
+        })?;
+    machine.set_recording(false);
+    machine
+        .run_to_end()
+        .map_err(|source| CpuError::Vertex { file, source })?;
+    let outputs: Vec<Vec<Reg>> = (0..LANES)
+        .map(|l| machine.state.lanes[l].outputs.clone())
+        .collect();
+
+    let vs_out = signature(vs, SignatureKind::Output);
+    let ps_in = signature(&shaders.pixel, SignatureKind::Input);
+    let position_reg = vs_out.and_then(|els| {
+        els.iter()
+            .find(|e| {
+                e.system_value == SV_POSITION || e.semantic_name.eq_ignore_ascii_case("SV_Position")
+            })
+            .map(|e| e.register)
+    });
+    let mut quad = Vec::new();
+    for (lane, corner) in case.quad.iter().enumerate().take(LANES) {
+        let out = &outputs[lane];
+        let reg = |r: u32| out.get(r as usize).copied().unwrap_or([0; 4]);
+        let position = match position_reg {
+            Some(r) => reg(r).map(f32::from_bits),
+            None => corner.position,
+        };
+        let mut attributes: Vec<(u32, [u32; 4])> = Vec::new();
+        match (vs_out, ps_in) {
+            (Some(vs_els), Some(ps_els)) => {
+                for pe in ps_els {
+                    if pe.system_value != 0
+                        || pe.semantic_name.len() > 3
+                            && pe.semantic_name[..3].eq_ignore_ascii_case("SV_")
+                    {
+                        continue;
+                    }
+                    let Some(ve) = vs_els.iter().find(|v| {
+                        v.semantic_name.eq_ignore_ascii_case(&pe.semantic_name)
+                            && v.semantic_index == pe.semantic_index
+                    }) else {
+                        continue;
+                    };
+                    let src = reg(ve.register);
+                    let from: Vec<usize> = (0..4).filter(|c| ve.mask & (1 << c) != 0).collect();
+                    let to: Vec<usize> = (0..4).filter(|c| pe.mask & (1 << c) != 0).collect();
+                    let idx = match attributes.iter().position(|(r, _)| *r == pe.register) {
+                        Some(i) => i,
+                        None => {
+                            attributes.push((pe.register, [0; 4]));
+                            attributes.len() - 1
+                        }
+                    };
+                    for (f, t) in from.iter().zip(&to) {
+                        attributes[idx].1[*t] = src[*f];
+                    }
+                }
+            }
+            _ => {
+                for (r, v) in out.iter().enumerate() {
+                    if Some(r as u32) != position_reg {
+                        attributes.push((r as u32, *v));
+                    }
+                }
+            }
+        }
+        quad.push(Vertex {
+            position,
+            attributes,
+        });
+    }
+    Ok(quad)
+}
+
+/// Draws the case with the emulator: one image per render target, in
+/// `SV_TargetN` index order.
+pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError> {
+    let file = case.path.display().to_string();
+    let pixel = &shaders.pixel;
+    if pixel.program.kind != ShaderKind::Pixel {
+        return Err(CpuError::Setup {
+            file,
+            message: "the [pixel shader] is not a pixel shader".into(),
+        });
+    }
+    let targets = targets(pixel);
+    let mut images: Vec<Image> = targets
+        .iter()
+        .map(|_| Image::new(case.width, case.height))
+        .collect();
+    let drawn;
+    let case = if shaders.vertex.is_some() {
+        let mut c = case.clone();
+        c.quad = vertex_stage(case, shaders)?;
+        drawn = c;
+        &drawn
+    } else {
+        case
+    };
+    let program = Rc::new(pixel.program.clone());
+    let res = Rc::new(resources(case));
+    for qy in (0..case.height).step_by(2) {
+        for qx in (0..case.width).step_by(2) {
+            let choice = PixelChoice {
+                x: qx,
+                y: qy,
+                width: case.width,
+                height: case.height,
+            };
+            let mut setup = quad_setup(case, pixel, choice);
+            if setup.helper.iter().all(|h| *h) {
+                continue;
+            }
+            bind_constant_buffers(case, &mut setup);
+            let helper = setup.helper;
+            let err = |source| CpuError::Pixel {
+                file: file.clone(),
+                x: qx,
+                y: qy,
+                source,
+            };
+            let mut m = Machine::new(Rc::clone(&program), setup, Rc::clone(&res)).map_err(err)?;
+            m.set_recording(false);
+            m.run_to_end().map_err(err)?;
+            let discarded = m.discarded();
+            for (lane, (px, py)) in choice.lane_pixels().into_iter().enumerate() {
+                if helper[lane] || discarded[lane] || px >= case.width || py >= case.height {
+                    continue;
+                }
+                let outs = &m.state.lanes[lane].outputs;
+                for (t, image) in targets.iter().zip(images.iter_mut()) {
+                    let raw = outs.get(t.register as usize).copied().unwrap_or([0; 4]);
+                    image.set(px, py, target_texel(t, raw));
+                }
+            }
+        }
+    }
+    Ok(images)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn draw(text: &str) -> Vec<Image> {
+        let case = Case::parse(text, Path::new("inline.case")).expect("case parses");
+        let shaders = case.shaders().expect("shaders assemble");
+        render(&case, &shaders).expect("renders")
+    }
+
+    #[test]
+    fn a_gradient_interpolates_across_the_target() {
+        // v1.x runs 0 → 1 from the left edge to the right edge of a 4x2
+        // target at w = 1: pixel centre x + 0.5 gives (x + 0.5) / 4.
+        let img = draw(
+            "[pixel shader]\nps_4_0\ndcl_input_ps linear v1.xy\ndcl_output o0.xyzw\nmov o0.xy, v1.xyxx\nmov o0.zw, l(0.0,0.0,0.0,1.0)\nret\n\
+             [render target]\nsize 4 2\n\
+             [quad]\nvertex -1 1 0 1 v1 0 0 0 0\nvertex 1 1 0 1 v1 1 0 0 0\nvertex -1 -1 0 1 v1 0 1 0 0\nvertex 1 -1 0 1 v1 1 1 0 0\n",
+        );
+        assert_eq!(img.len(), 1);
+        for y in 0..2 {
+            for x in 0..4 {
+                let p = img[0].get(x, y);
+                assert_eq!(p[0], (x as f32 + 0.5) / 4.0, "x at ({x},{y})");
+                assert_eq!(p[1], (y as f32 + 0.5) / 2.0, "y at ({x},{y})");
+                assert_eq!(p[3], 1.0);
+            }
+        }
+    }
+
+    #[test]
+    fn sv_position_gives_pixel_centres_and_clip_w() {
+        let img = draw(
+            "[pixel shader]\nps_4_0\ndcl_input_ps_siv linear noperspective v0.xyzw, position\ndcl_output o0.xyzw\nmov o0.xyzw, v0.xyzw\nret\n\
+             [render target]\nsize 4 4\n\
+             [quad]\nvertex -2 2 1 2\nvertex 2 2 1 2\nvertex -2 -2 1 2\nvertex 2 -2 1 2\n",
+        );
+        for y in 0..4 {
+            for x in 0..4 {
+                assert_eq!(
+                    img[0].get(x, y),
+                    [x as f32 + 0.5, y as f32 + 0.5, 0.5, 2.0],
+                    "({x},{y})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn discard_leaves_zero_and_uncovered_pixels_stay_zero() {
+        // Discard where v1.x < 0.5 (the left half); the quad covers only
+        // the top half of the target (y from 1 to 0 in clip space).
+        let img = draw(
+            "[pixel shader]\nps_4_0\ndcl_input_ps linear v1.x\ndcl_output o0.xyzw\ndcl_temps 1\nlt r0.x, v1.x, l(0.5)\ndiscard_nz r0.x\nmov o0.xyzw, l(1.0,2.0,3.0,4.0)\nret\n\
+             [render target]\nsize 4 4\n\
+             [quad]\nvertex -1 1 0 1 v1 0 0 0 0\nvertex 1 1 0 1 v1 1 0 0 0\nvertex -1 0 0 1 v1 0 0 0 0\nvertex 1 0 0 1 v1 1 0 0 0\n",
+        );
+        for y in 0..4 {
+            for x in 0..4 {
+                let expected = if y < 2 && x >= 2 {
+                    [1.0, 2.0, 3.0, 4.0]
+                } else {
+                    [0.0; 4]
+                };
+                assert_eq!(img[0].get(x, y), expected, "({x},{y})");
+            }
+        }
+    }
+
+    #[test]
+    fn integer_targets_read_back_as_integer_values() {
+        let t = Target {
+            index: 0,
+            register: 0,
+            mask: 0b0111,
+            kind: TargetKind::Sint,
+        };
+        assert_eq!(
+            target_texel(&t, [7, (-1i32) as u32, 0x3f80_0000, 5]),
+            [7.0, -1.0, 1_065_353_216.0, 0.0]
+        );
+        let t = Target {
+            kind: TargetKind::Uint,
+            ..t
+        };
+        assert_eq!(target_texel(&t, [u32::MAX, 1, 2, 3])[0], 4_294_967_296.0);
+    }
+
+    #[test]
+    fn two_targets_come_in_index_order() {
+        let img = draw(
+            "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\ndcl_output o1.xyzw\nmov o1.xyzw, l(1.0,1.0,1.0,1.0)\nmov o0.xyzw, l(2.0,2.0,2.0,2.0)\nret\n[render target]\nsize 2 2\n",
+        );
+        assert_eq!(img.len(), 2);
+        assert_eq!(img[0].get(1, 1), [2.0; 4]);
+        assert_eq!(img[1].get(0, 0), [1.0; 4]);
+    }
+
+    #[test]
+    fn a_vertex_shader_feeds_the_pixel_shader() {
+        // The VS scales the corner positions by 0.5 (covering the middle
+        // 2x2 of a 4x4 target) and passes v1 through as TEXCOORD0.
+        let img = draw(
+            "[vertex shader]\nvs_4_0\ndcl_input v0.xyzw\ndcl_input v1.xyzw\ndcl_output_siv o0.xyzw, position\ndcl_output o1.xyzw\n.semantic v0 POSITION 0\n.semantic v1 TEXCOORD 0\n.semantic o1 TEXCOORD 0\nmul o0.xy, v0.xyxx, l(0.5, 0.5, 0, 0)\nmov o0.zw, v0.zzzw\nmov o1.xyzw, v1.xyzw\nret\n\
+             [pixel shader]\nps_4_0\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\n.semantic v1 TEXCOORD 0\nmov o0.xyzw, v1.xyzw\nret\n\
+             [render target]\nsize 4 4\n\
+             [quad]\nvertex -1 1 0 1 v1 3 3 3 3\nvertex 1 1 0 1 v1 3 3 3 3\nvertex -1 -1 0 1 v1 3 3 3 3\nvertex 1 -1 0 1 v1 3 3 3 3\n",
+        );
+        for y in 0..4 {
+            for x in 0..4 {
+                let inside = (1..3).contains(&x) && (1..3).contains(&y);
+                let expected = if inside { [3.0; 4] } else { [0.0; 4] };
+                assert_eq!(img[0].get(x, y), expected, "({x},{y})");
+            }
+        }
+    }
+}
