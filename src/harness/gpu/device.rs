@@ -16,8 +16,12 @@ pub(super) struct Device {
 }
 
 pub(super) fn open() -> Result<Device, GpuError> {
+    open_with(wgpu::Backends::VULKAN)
+}
+
+fn open_with(backends: wgpu::Backends) -> Result<Device, GpuError> {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-    desc.backends = wgpu::Backends::VULKAN;
+    desc.backends = backends;
     let instance = wgpu::Instance::new(desc);
     let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
         power_preference: wgpu::PowerPreference::HighPerformance,
@@ -45,4 +49,20 @@ pub(super) fn open() -> Result<Device, GpuError> {
         queue,
         adapter_name: format!("{} ({:?}, {})", info.name, info.backend, info.driver_info),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With no backend to search, the error is `NoAdapter` and says how to
+    /// get lavapipe.
+    #[test]
+    fn no_adapter_says_how_to_install_lavapipe() {
+        match open_with(wgpu::Backends::empty()) {
+            Err(GpuError::NoAdapter(m)) => assert!(m.contains("mesa-vulkan-drivers"), "{m}"),
+            Err(e) => panic!("expected NoAdapter, got {e}"),
+            Ok(_) => panic!("an adapter with no backends"),
+        }
+    }
 }
