@@ -1,0 +1,453 @@
+//! The bind group, driven by the translations' manifests: constant buffers,
+//! textures (and the plain views of compared ones), samplers (comparison
+//! samplers for `samplerShadow`, the fetch sampler), and the two std140
+//! blocks the emulation helpers read (`hlslcc_TextureLevels`,
+//! `hlslcc_SamplerState`).
+
+use std::collections::BTreeMap;
+
+use crate::glsl::Manifest;
+use crate::harness::case::Case;
+use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Sampler, Texture};
+
+use super::textures::{self, Dummy};
+use super::{GpuError, Renderer};
+
+/// The fetch sampler's binding (docs/glsl-textures.md).
+const FETCH_SAMPLER: u32 = 176;
+const TEXTURE_LEVELS: u32 = 14;
+const SAMPLER_STATE: u32 = 15;
+
+enum Slot {
+    Buffer(wgpu::Buffer),
+    View(wgpu::TextureView),
+    Sampler(wgpu::Sampler),
+}
+
+pub(super) struct Bindings {
+    pub layout: wgpu::BindGroupLayout,
+    pub group: wgpu::BindGroup,
+}
+
+fn d3d_address(m: AddressMode) -> i32 {
+    match m {
+        AddressMode::Wrap => 1,
+        AddressMode::Mirror => 2,
+        AddressMode::Clamp => 3,
+        AddressMode::Border => 4,
+        AddressMode::MirrorOnce => 5,
+    }
+}
+
+fn d3d_compare(f: ComparisonFunc) -> i32 {
+    ComparisonFunc::ALL
+        .iter()
+        .position(|x| *x == f)
+        .map_or(1, |p| p as i32 + 1)
+}
+
+fn wgpu_compare(f: ComparisonFunc) -> wgpu::CompareFunction {
+    use wgpu::CompareFunction as C;
+    match f {
+        ComparisonFunc::Never => C::Never,
+        ComparisonFunc::Less => C::Less,
+        ComparisonFunc::Equal => C::Equal,
+        ComparisonFunc::LessEqual => C::LessEqual,
+        ComparisonFunc::Greater => C::Greater,
+        ComparisonFunc::NotEqual => C::NotEqual,
+        ComparisonFunc::GreaterEqual => C::GreaterEqual,
+        ComparisonFunc::Always => C::Always,
+    }
+}
+
+/// A case sampler as wgpu sampler state. `strict` when the hardware
+/// sampler is actually used (a `sample*` pair in the manifest); a sampler
+/// read only through the gather emulation's block may ask for anything.
+fn sampler_desc(
+    s: &Sampler,
+    comparison: bool,
+    strict: bool,
+    slot: u32,
+    features: wgpu::Features,
+) -> Result<wgpu::SamplerDescriptor<'static>, String> {
+    let uses_border = s.address.contains(&AddressMode::Border);
+    let mut border = None;
+    if strict {
+        if s.address.contains(&AddressMode::MirrorOnce) {
+            return Err(format!(
+                "sampler s{slot}: wgpu has no mirror_once address mode"
+            ));
+        }
+        if s.mip_lod_bias != 0.0 {
+            return Err(format!(
+                "sampler s{slot}: wgpu samplers have no MipLODBias (lod_bias {})",
+                s.mip_lod_bias
+            ));
+        }
+        if uses_border {
+            if !features.contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER) {
+                return Err(format!(
+                    "sampler s{slot}: the adapter lacks ADDRESS_MODE_CLAMP_TO_BORDER"
+                ));
+            }
+            border = Some(match s.border_color {
+                [0.0, 0.0, 0.0, 0.0] => wgpu::SamplerBorderColor::TransparentBlack,
+                [0.0, 0.0, 0.0, 1.0] => wgpu::SamplerBorderColor::OpaqueBlack,
+                [1.0, 1.0, 1.0, 1.0] => wgpu::SamplerBorderColor::OpaqueWhite,
+                c => {
+                    return Err(format!(
+                        "sampler s{slot}: wgpu has only the border colours (0,0,0,0), \
+                         (0,0,0,1) and (1,1,1,1), not {c:?}"
+                    ));
+                }
+            });
+        }
+    }
+    let address = |m: AddressMode| match m {
+        AddressMode::Wrap => wgpu::AddressMode::Repeat,
+        AddressMode::Mirror => wgpu::AddressMode::MirrorRepeat,
+        AddressMode::Border if border.is_some() => wgpu::AddressMode::ClampToBorder,
+        _ => wgpu::AddressMode::ClampToEdge,
+    };
+    let filter = |f: Filter| match f {
+        Filter::Point => wgpu::FilterMode::Nearest,
+        Filter::Linear => wgpu::FilterMode::Linear,
+    };
+    // LOD below 0 selects level 0 either way; wgpu wants 0 <= min <= max.
+    let min = if s.min_lod.is_nan() {
+        0.0
+    } else {
+        s.min_lod.clamp(0.0, 32.0)
+    };
+    let max = if s.max_lod.is_nan() {
+        32.0
+    } else {
+        s.max_lod.clamp(min, 32.0)
+    };
+    Ok(wgpu::SamplerDescriptor {
+        label: None,
+        address_mode_u: address(s.address[0]),
+        address_mode_v: address(s.address[1]),
+        address_mode_w: address(s.address[2]),
+        mag_filter: filter(s.mag_filter),
+        min_filter: filter(s.min_filter),
+        mipmap_filter: match s.mip_filter {
+            Filter::Point => wgpu::MipmapFilterMode::Nearest,
+            Filter::Linear => wgpu::MipmapFilterMode::Linear,
+        },
+        lod_min_clamp: min,
+        lod_max_clamp: max,
+        compare: comparison.then(|| wgpu_compare(s.comparison)),
+        anisotropy_clamp: 1,
+        border_color: border,
+    })
+}
+
+fn view_dimension(glsl_type: &str) -> wgpu::TextureViewDimension {
+    let base = glsl_type.trim_start_matches(['i', 'u']);
+    match base {
+        "texture2DArray" => wgpu::TextureViewDimension::D2Array,
+        "texture3D" => wgpu::TextureViewDimension::D3,
+        "textureCube" => wgpu::TextureViewDimension::Cube,
+        "textureCubeArray" => wgpu::TextureViewDimension::CubeArray,
+        _ => wgpu::TextureViewDimension::D2,
+    }
+}
+
+/// Writes `v` (16 bytes) at `offset` in a block, growing it as needed.
+fn put(block: &mut Vec<u8>, offset: u32, v: [u32; 4]) {
+    let at = offset as usize;
+    if block.len() < at + 16 {
+        block.resize(at + 16, 0);
+    }
+    for (k, lane) in v.iter().enumerate() {
+        block[at + 4 * k..at + 4 * k + 4].copy_from_slice(&lane.to_le_bytes());
+    }
+}
+
+/// The trailing slot number of a generated name (`…_t3` → 3).
+fn slot_of(name: &str, prefix: &str) -> Option<u32> {
+    name.strip_prefix(prefix)?.parse().ok()
+}
+
+/// `hlslcc_TextureLevels` and `hlslcc_SamplerState`, std140, filled as
+/// docs/glsl-textures.md specifies.
+fn blocks(case: &Case, manifests: &[&Manifest]) -> BTreeMap<u32, Vec<u8>> {
+    let mut out: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+    for m in manifests {
+        for u in &m.uniforms {
+            let Some(binding) = u.binding else { continue };
+            let block = out.entry(binding).or_default();
+            if let Some(t) = slot_of(&u.name, "hlslcc_textureLevels_t") {
+                let v = match case.textures.iter().find(|(s, _)| *s == t) {
+                    Some((_, tex)) => [
+                        tex.mip_levels(),
+                        (tex.format().kind() == NumericKind::Unorm) as u32,
+                        tex.format().channels() as u32,
+                        0,
+                    ],
+                    // Unbound: no levels, so every ld is out of range and
+                    // reads zeros, alpha included.
+                    None => [0, 0, 4, 0],
+                };
+                put(block, u.offset, v);
+                continue;
+            }
+            let sampler = |prefix: &str| {
+                slot_of(&u.name, prefix).map(|n| {
+                    case.samplers
+                        .iter()
+                        .find(|(s, _)| *s == n)
+                        .map(|(_, s)| *s)
+                        .unwrap_or_default()
+                })
+            };
+            if let Some(s) = sampler("hlslcc_samplerMode_s") {
+                let a = s.address.map(d3d_address);
+                let v = [a[0], a[1], a[2], d3d_compare(s.comparison)];
+                put(block, u.offset, v.map(|x| x as u32));
+            } else if let Some(s) = sampler("hlslcc_samplerBorder_s") {
+                put(block, u.offset, s.border_color.map(f32::to_bits));
+            } else if let Some(s) = sampler("hlslcc_samplerLod_s") {
+                let v = [s.mip_lod_bias, s.min_lod, s.max_lod, 0.0];
+                put(block, u.offset, v.map(f32::to_bits));
+            }
+        }
+    }
+    out
+}
+
+fn layout_entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+        ty,
+        count: None,
+    }
+}
+
+/// Builds the layout and the group for every binding the manifests list.
+pub(super) fn build(
+    r: &Renderer,
+    case: &Case,
+    manifests: &[&Manifest],
+) -> Result<Bindings, GpuError> {
+    let fail = |m: String| GpuError::Other(format!("{}: {m}", case.path.display()));
+    let device = &r.device;
+    let features = device.features();
+    let mut entries: BTreeMap<u32, (wgpu::BindingType, Slot)> = BTreeMap::new();
+    let mut uploaded: BTreeMap<u32, wgpu::Texture> = BTreeMap::new();
+
+    for (binding, bytes) in blocks(case, manifests) {
+        if binding == TEXTURE_LEVELS || binding == SAMPLER_STATE {
+            let mut bytes = bytes;
+            bytes.resize(bytes.len().max(16).next_multiple_of(16), 0);
+            entries.insert(
+                binding,
+                (
+                    wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    Slot::Buffer(uniform_buffer(r, &bytes)),
+                ),
+            );
+        }
+    }
+    for m in manifests {
+        for cb in &m.constant_buffers {
+            let Some(binding) = cb.binding else { continue };
+            if entries.contains_key(&binding) {
+                continue;
+            }
+            let rows = case
+                .constant_buffers
+                .iter()
+                .find(|(s, _)| *s == cb.slot)
+                .map(|(_, r)| r.as_slice())
+                .unwrap_or(&[]);
+            let count = (cb.vec4_count as usize).max(1);
+            let mut bytes = vec![0u8; count * 16];
+            for (i, row) in rows.iter().take(count).enumerate() {
+                put(&mut bytes, i as u32 * 16, *row);
+            }
+            let buffer = uniform_buffer(r, &bytes);
+            entries.insert(
+                binding,
+                (
+                    wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    Slot::Buffer(buffer),
+                ),
+            );
+        }
+        for t in &m.textures {
+            let Some(binding) = t.binding else { continue };
+            if entries.contains_key(&binding) {
+                continue;
+            }
+            let compared = binding < 96
+                && m.combined_samplers
+                    .iter()
+                    .any(|c| c.shadow && c.texture == t.slot);
+            let dim = view_dimension(&t.glsl_type);
+            let case_tex: Option<&Texture> = case
+                .textures
+                .iter()
+                .find(|(s, _)| *s == t.slot)
+                .map(|(_, tex)| tex);
+            let (texture, sample_type) = match case_tex {
+                Some(tex) => {
+                    if compared && !tex.format().is_depth() {
+                        return Err(fail(format!(
+                            "t{} is compared (sample_c/gather4_c through a comparison \
+                             sampler) but has the colour format {}; wgpu compares only \
+                             depth formats",
+                            t.slot,
+                            tex.format().name()
+                        )));
+                    }
+                    let gpu = match uploaded.get(&t.slot) {
+                        Some(g) => g.clone(),
+                        None => {
+                            let g = textures::upload(r, tex)
+                                .map_err(|e| fail(format!("t{}: {e}", t.slot)))?;
+                            uploaded.insert(t.slot, g.clone());
+                            g
+                        }
+                    };
+                    let st = if compared {
+                        wgpu::TextureSampleType::Depth
+                    } else if tex.format().is_depth() {
+                        wgpu::TextureSampleType::Float { filterable: false }
+                    } else {
+                        gpu.format()
+                            .sample_type(None, Some(features))
+                            .unwrap_or(wgpu::TextureSampleType::Float { filterable: false })
+                    };
+                    (gpu, st)
+                }
+                None => {
+                    let (kind, st) = if compared {
+                        (Dummy::Depth, wgpu::TextureSampleType::Depth)
+                    } else if t.glsl_type.starts_with('i') {
+                        (Dummy::Sint, wgpu::TextureSampleType::Sint)
+                    } else if t.glsl_type.starts_with('u') {
+                        (Dummy::Uint, wgpu::TextureSampleType::Uint)
+                    } else {
+                        (
+                            Dummy::Float,
+                            wgpu::TextureSampleType::Float { filterable: true },
+                        )
+                    };
+                    (textures::dummy(r, kind, dim)?, st)
+                }
+            };
+            let view = texture.create_view(&wgpu::TextureViewDescriptor {
+                label: Some(&t.glsl_name),
+                dimension: Some(dim),
+                array_layer_count: match dim {
+                    wgpu::TextureViewDimension::D2 => Some(1),
+                    wgpu::TextureViewDimension::Cube => Some(6),
+                    _ => None,
+                },
+                ..Default::default()
+            });
+            entries.insert(
+                binding,
+                (
+                    wgpu::BindingType::Texture {
+                        sample_type,
+                        view_dimension: dim,
+                        multisampled: false,
+                    },
+                    Slot::View(view),
+                ),
+            );
+        }
+        for s in &m.samplers {
+            let Some(binding) = s.binding else { continue };
+            if entries.contains_key(&binding) {
+                continue;
+            }
+            let (ty, desc) = if binding == FETCH_SAMPLER {
+                (
+                    wgpu::SamplerBindingType::NonFiltering,
+                    wgpu::SamplerDescriptor::default(),
+                )
+            } else {
+                let state = case
+                    .samplers
+                    .iter()
+                    .find(|(n, _)| *n == s.slot)
+                    .map(|(_, x)| *x)
+                    .unwrap_or_default();
+                let comparison = s.mode == "comparison";
+                let strict = manifests
+                    .iter()
+                    .any(|m| m.combined_samplers.iter().any(|c| c.sampler == s.slot));
+                let desc =
+                    sampler_desc(&state, comparison, strict, s.slot, features).map_err(fail)?;
+                let linear = desc.mag_filter == wgpu::FilterMode::Linear
+                    || desc.min_filter == wgpu::FilterMode::Linear
+                    || desc.mipmap_filter == wgpu::MipmapFilterMode::Linear;
+                let ty = if comparison {
+                    wgpu::SamplerBindingType::Comparison
+                } else if linear {
+                    wgpu::SamplerBindingType::Filtering
+                } else {
+                    wgpu::SamplerBindingType::NonFiltering
+                };
+                (ty, desc)
+            };
+            entries.insert(
+                binding,
+                (
+                    wgpu::BindingType::Sampler(ty),
+                    Slot::Sampler(device.create_sampler(&desc)),
+                ),
+            );
+        }
+    }
+
+    let layout_entries: Vec<_> = entries
+        .iter()
+        .map(|(b, (ty, _))| layout_entry(*b, *ty))
+        .collect();
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("case bindings"),
+        entries: &layout_entries,
+    });
+    let group_entries: Vec<_> = entries
+        .iter()
+        .map(|(b, (_, slot))| wgpu::BindGroupEntry {
+            binding: *b,
+            resource: match slot {
+                Slot::Buffer(b) => b.as_entire_binding(),
+                Slot::View(v) => wgpu::BindingResource::TextureView(v),
+                Slot::Sampler(s) => wgpu::BindingResource::Sampler(s),
+            },
+        })
+        .collect();
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("case bindings"),
+        layout: &layout,
+        entries: &group_entries,
+    });
+    Ok(Bindings { layout, group })
+}
+
+fn uniform_buffer(r: &Renderer, bytes: &[u8]) -> wgpu::Buffer {
+    let buffer = r.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("uniform block"),
+        size: bytes.len().max(16) as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    r.queue.write_buffer(&buffer, 0, bytes);
+    buffer
+}

@@ -1,0 +1,68 @@
+//! Instance, adapter and device: Vulkan only (lavapipe where there is no
+//! GPU), with the optional features the cases use requested when the
+//! adapter has them.
+
+use super::GpuError;
+
+/// Features a case may need; each is requested only if the adapter offers it.
+const WANTED: wgpu::Features = wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
+    .union(wgpu::Features::ADDRESS_MODE_CLAMP_TO_ZERO)
+    .union(wgpu::Features::FLOAT32_FILTERABLE);
+
+pub(super) struct Device {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub adapter_name: String,
+}
+
+pub(super) fn open() -> Result<Device, GpuError> {
+    open_with(wgpu::Backends::VULKAN)
+}
+
+fn open_with(backends: wgpu::Backends) -> Result<Device, GpuError> {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = backends;
+    let instance = wgpu::Instance::new(desc);
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        power_preference: wgpu::PowerPreference::HighPerformance,
+        force_fallback_adapter: false,
+        compatible_surface: None,
+        apply_limit_buckets: false,
+    }))
+    .map_err(|e| {
+        GpuError::NoAdapter(format!(
+            "no Vulkan adapter ({e}); on a machine without a GPU install Mesa's lavapipe \
+             (Debian/Ubuntu: `apt-get install mesa-vulkan-drivers`)"
+        ))
+    })?;
+    let info = adapter.get_info();
+    let features = adapter.features() & WANTED;
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("dxbc-dbg harness"),
+        required_features: features,
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }))
+    .map_err(|e| GpuError::NoAdapter(format!("{}: cannot open a device: {e}", info.name)))?;
+    Ok(Device {
+        device,
+        queue,
+        adapter_name: format!("{} ({:?}, {})", info.name, info.backend, info.driver_info),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With no backend to search, the error is `NoAdapter` and says how to
+    /// get lavapipe.
+    #[test]
+    fn no_adapter_says_how_to_install_lavapipe() {
+        match open_with(wgpu::Backends::empty()) {
+            Err(GpuError::NoAdapter(m)) => assert!(m.contains("mesa-vulkan-drivers"), "{m}"),
+            Err(e) => panic!("expected NoAdapter, got {e}"),
+            Ok(_) => panic!("an adapter with no backends"),
+        }
+    }
+}

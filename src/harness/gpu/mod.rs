@@ -1,0 +1,227 @@
+//! The GPU path: a case drawn through the vk450 translation with wgpu on
+//! Vulkan (Mesa's lavapipe where there is no GPU). See docs/harness.md,
+//! "GPU path", for the conventions.
+//!
+//! * `device`: instance, adapter, device and the optional features;
+//! * `shaders`: translation with shared varying locations, the generated
+//!   pass-through vertex shader, the vertex buffer for a case's own one;
+//! * `textures`: uploads (colour by copy, depth by rendering), zero
+//!   textures for unbound slots;
+//! * `bindings`: the bind group from the manifests, samplers and the two
+//!   emulation blocks;
+//! * `targets`: one target per `SV_TargetN`, read-back into images.
+
+mod bindings;
+mod device;
+mod shaders;
+mod targets;
+mod textures;
+
+use super::case::{Case, CaseShaders};
+use super::image::Image;
+use crate::glsl;
+
+use device::Device as Renderer;
+
+pub use shaders::varying_order;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// No Vulkan adapter could be created (no driver, no lavapipe).
+    #[error("no GPU adapter: {0}")]
+    NoAdapter(String),
+    /// Anything else, with the case file and what failed.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A device and queue, created once and reused for every case.
+pub struct Gpu {
+    r: Renderer,
+}
+
+impl Gpu {
+    /// Opens the first Vulkan adapter; `GpuError::NoAdapter` (saying how to
+    /// install lavapipe) when there is none.
+    pub fn new() -> Result<Gpu, GpuError> {
+        Ok(Gpu { r: device::open()? })
+    }
+
+    /// The adapter's name, for reports.
+    pub fn adapter_name(&self) -> String {
+        self.r.adapter_name.clone()
+    }
+
+    /// Draws the case's quad; one image per render target (`SV_TargetN`
+    /// in index order), cleared to zero where the quad does not reach.
+    pub fn render(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        options: &glsl::Options,
+    ) -> Result<Vec<Image>, GpuError> {
+        let scope = self
+            .r
+            .device
+            .push_error_scope(wgpu::ErrorFilter::Validation);
+        let result = self.draw(case, shaders, options);
+        let error = pollster::block_on(scope.pop());
+        match (result, error) {
+            (Err(e), _) => Err(e),
+            (Ok(_), Some(e)) => Err(GpuError::Other(format!(
+                "{}: wgpu rejected the draw: {e}",
+                case.path.display()
+            ))),
+            (Ok(images), None) => Ok(images),
+        }
+    }
+
+    fn draw(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        options: &glsl::Options,
+    ) -> Result<Vec<Image>, GpuError> {
+        let r = &self.r;
+        let device = &r.device;
+        if case.quad.len() != 4 {
+            return Err(GpuError::Other(format!(
+                "{}: a quad has four corners",
+                case.path.display()
+            )));
+        }
+        let stages = shaders::translate(case, shaders, options)?;
+        let mut manifests = vec![&stages.pixel.manifest];
+        if let Some(vs) = &stages.vertex {
+            manifests.push(&vs.manifest);
+        }
+        let bindings = bindings::build(r, case, &manifests)?;
+        let targets = targets::create(r, &stages.pixel.manifest, case.width, case.height)
+            .map_err(|e| GpuError::Other(format!("{}: {e}", case.path.display())))?;
+
+        let vs = shaders::module(
+            r,
+            "vertex",
+            &stages.vertex_source,
+            naga::ShaderStage::Vertex,
+        );
+        let fs = shaders::module(
+            r,
+            "pixel",
+            &stages.pixel.source,
+            naga::ShaderStage::Fragment,
+        );
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("case"),
+            bind_group_layouts: &[Some(&bindings.layout)],
+            immediate_size: 0,
+        });
+        let (vertex_bytes, stride, attributes) = match &stages.vertex {
+            Some(t) => shaders::vertex_inputs(case, &t.manifest),
+            None => (Vec::new(), 0, Vec::new()),
+        };
+        let vertex_layouts = [Some(wgpu::VertexBufferLayout {
+            array_stride: stride,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &attributes,
+        })];
+        let locations = targets.iter().map(|t| t.location + 1).max().unwrap_or(0);
+        let mut color: Vec<Option<wgpu::ColorTargetState>> = vec![None; locations as usize];
+        for t in &targets {
+            color[t.location as usize] = Some(wgpu::ColorTargetState {
+                format: t.format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            });
+        }
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("case"),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &vs,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                buffers: if stages.vertex.is_some() {
+                    &vertex_layouts
+                } else {
+                    &[]
+                },
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                cull_mode: None,
+                ..Default::default()
+            },
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &fs,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                targets: &color,
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+
+        let index_bytes: Vec<u8> = shaders::INDICES
+            .iter()
+            .flat_map(|i| i.to_le_bytes())
+            .collect();
+        let index = buffer(r, &index_bytes, wgpu::BufferUsages::INDEX);
+        let vertex = (!vertex_bytes.is_empty())
+            .then(|| buffer(r, &vertex_bytes, wgpu::BufferUsages::VERTEX));
+
+        let views: Vec<wgpu::TextureView> = targets
+            .iter()
+            .map(|t| t.texture.create_view(&Default::default()))
+            .collect();
+        let mut attachments: Vec<Option<wgpu::RenderPassColorAttachment>> =
+            vec![None; locations as usize];
+        for (t, view) in targets.iter().zip(&views) {
+            attachments[t.location as usize] = Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    store: wgpu::StoreOp::Store,
+                },
+            });
+        }
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("case"),
+                color_attachments: &attachments,
+                ..Default::default()
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bindings.group, &[]);
+            pass.set_index_buffer(index.slice(..), wgpu::IndexFormat::Uint16);
+            if let Some(v) = &vertex {
+                pass.set_vertex_buffer(0, v.slice(..));
+            }
+            pass.draw_indexed(0..shaders::INDICES.len() as u32, 0, 0..1);
+        }
+        let buffers = targets::read_back(r, &mut encoder, &targets, case.width, case.height);
+        r.queue.submit([encoder.finish()]);
+        targets::to_images(r, &targets, &buffers, case.width, case.height)
+            .map_err(|e| GpuError::Other(format!("{}: {e}", case.path.display())))
+    }
+}
+
+/// A buffer holding `bytes` (padded to 4 bytes, as copies require).
+fn buffer(r: &Renderer, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    let size = (bytes.len() as u64).next_multiple_of(4).max(4);
+    let b = r.device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size,
+        usage: usage | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut padded = bytes.to_vec();
+    padded.resize(size as usize, 0);
+    r.queue.write_buffer(&b, 0, &padded);
+    b
+}

@@ -1,0 +1,309 @@
+//! Case textures on the GPU: colour formats uploaded with `write_texture`
+//! from the texture unit's own bytes (so both renderers read identical
+//! texels), depth formats rendered with `gl_FragDepth` one layer and mip at
+//! a time (wgpu cannot copy into depth textures), and 1x1 zero textures for
+//! slots the shader declares but the case leaves unbound.
+
+use crate::vm::texture::{Dimension, Format, Texture};
+
+use super::{GpuError, Renderer};
+
+/// The wgpu format holding a texture-unit format bit for bit.
+pub(super) fn wgpu_format(format: Format) -> wgpu::TextureFormat {
+    use wgpu::TextureFormat as T;
+    match format {
+        Format::R8Unorm => T::R8Unorm,
+        Format::Rg8Unorm => T::Rg8Unorm,
+        Format::Rgba8Unorm => T::Rgba8Unorm,
+        Format::R32Float => T::R32Float,
+        Format::Rg32Float => T::Rg32Float,
+        Format::Rgba16Float => T::Rgba16Float,
+        Format::Rgba32Float => T::Rgba32Float,
+        Format::R32Uint => T::R32Uint,
+        Format::R32Sint => T::R32Sint,
+        Format::D32Float => T::Depth32Float,
+        Format::D16Unorm => T::Depth16Unorm,
+    }
+}
+
+/// Builds the GPU copy of a case texture. 1D textures become 2D textures
+/// of height 1 (1D arrays: 2D arrays), as the vk450 dialect declares them;
+/// cubes are six-layer 2D textures in D3D face order (the same order
+/// Vulkan uses).
+pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuError> {
+    let desc = tex.desc();
+    if matches!(
+        desc.dimension,
+        Dimension::Buffer | Dimension::Tex2DMS | Dimension::Tex2DMSArray
+    ) {
+        return Err(GpuError::Other(format!(
+            "{:?} resources are not drawn on the GPU path",
+            desc.dimension
+        )));
+    }
+    let three_d = desc.dimension == Dimension::Tex3D;
+    let [w, h, d] = tex.level_size(0).unwrap_or([1, 1, 1]);
+    let format = wgpu_format(tex.format());
+    let depth = tex.format().is_depth();
+    let mut usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+    if depth {
+        usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
+    }
+    let texture = r.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("case texture"),
+        size: wgpu::Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: if three_d { d } else { tex.layers() },
+        },
+        mip_level_count: tex.mip_levels(),
+        sample_count: 1,
+        dimension: if three_d {
+            wgpu::TextureDimension::D3
+        } else {
+            wgpu::TextureDimension::D2
+        },
+        format,
+        usage,
+        view_formats: &[],
+    });
+    if depth {
+        fill_depth(r, tex, &texture)?;
+        return Ok(texture);
+    }
+    // `to_bytes` is D3D subresource order: layer by layer, each layer's
+    // mip chain from level 0, each level slice by slice, row by row.
+    let bytes = tex.to_bytes();
+    let bpp = tex.format().bytes_per_texel();
+    let mut at = 0usize;
+    for layer in 0..tex.layers() {
+        for level in 0..tex.mip_levels() {
+            let [lw, lh, ld] = tex.level_size(level).unwrap_or([1, 1, 1]);
+            let len = lw as usize * lh as usize * ld as usize * bpp;
+            let Some(data) = bytes.get(at..at + len) else {
+                return Err(GpuError::Other(
+                    "texture bytes shorter than its shape".into(),
+                ));
+            };
+            r.queue.write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &texture,
+                    mip_level: level,
+                    origin: wgpu::Origin3d {
+                        x: 0,
+                        y: 0,
+                        z: if three_d { 0 } else { layer },
+                    },
+                    aspect: wgpu::TextureAspect::All,
+                },
+                data,
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(lw * bpp as u32),
+                    rows_per_image: Some(lh),
+                },
+                wgpu::Extent3d {
+                    width: lw,
+                    height: lh,
+                    depth_or_array_layers: ld,
+                },
+            );
+            at += len;
+        }
+    }
+    Ok(texture)
+}
+
+const DEPTH_VS: &str = "#version 450
+void main() {
+    int i = int(gl_VertexIndex);
+    gl_Position = vec4(i == 1 ? 3.0 : -1.0, i == 2 ? -3.0 : 1.0, 0.0, 1.0);
+}
+";
+
+const DEPTH_FS: &str = "#version 450
+layout(set = 0, binding = 0) uniform texture2D depthValues;
+layout(set = 0, binding = 1) uniform sampler depthSampler;
+void main() {
+    gl_FragDepth = texelFetch(sampler2D(depthValues, depthSampler), ivec2(gl_FragCoord.xy), 0).x;
+}
+";
+
+/// Renders every layer and mip of a depth texture: the depths go up as an
+/// `R32Float` texture, and a full-screen triangle writes each texel's value
+/// through `gl_FragDepth` (depth test `Always`). D16 rounds the float to
+/// the nearest 16-bit unorm, as the texture unit stored it.
+fn fill_depth(r: &Renderer, tex: &Texture, target: &wgpu::Texture) -> Result<(), GpuError> {
+    let device = &r.device;
+    let format = target.format();
+    let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("depth fill"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
+                count: None,
+            },
+        ],
+    });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("depth fill"),
+        bind_group_layouts: &[Some(&bgl)],
+        immediate_size: 0,
+    });
+    let vs = super::shaders::module(r, "depth fill vs", DEPTH_VS, naga::ShaderStage::Vertex);
+    let fs = super::shaders::module(r, "depth fill fs", DEPTH_FS, naga::ShaderStage::Fragment);
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("depth fill"),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module: &vs,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Always),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &fs,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            targets: &[],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    let sampler = device.create_sampler(&wgpu::SamplerDescriptor::default());
+    let mut encoder = device.create_command_encoder(&Default::default());
+    for layer in 0..tex.layers() {
+        for level in 0..tex.mip_levels() {
+            let [w, h, _] = tex.level_size(level).unwrap_or([1, 1, 1]);
+            let mut values = Vec::with_capacity((w * h) as usize * 4);
+            for y in 0..h {
+                for x in 0..w {
+                    let d = tex.texel(layer, level, [x, y, 0], 0).unwrap_or([0; 4])[0];
+                    values.extend_from_slice(&d.to_le_bytes());
+                }
+            }
+            let src = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("depth values"),
+                size: wgpu::Extent3d {
+                    width: w,
+                    height: h,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::R32Float,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            });
+            r.queue.write_texture(
+                src.as_image_copy(),
+                &values,
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(w * 4),
+                    rows_per_image: Some(h),
+                },
+                src.size(),
+            );
+            let view = src.create_view(&Default::default());
+            let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("depth fill"),
+                layout: &bgl,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(&view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Sampler(&sampler),
+                    },
+                ],
+            });
+            let dst = target.create_view(&wgpu::TextureViewDescriptor {
+                label: Some("depth layer"),
+                dimension: Some(wgpu::TextureViewDimension::D2),
+                base_mip_level: level,
+                mip_level_count: Some(1),
+                base_array_layer: layer,
+                array_layer_count: Some(1),
+                ..Default::default()
+            });
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("depth fill"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &dst,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(0.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                ..Default::default()
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.draw(0..3, 0..1);
+        }
+    }
+    r.queue.submit([encoder.finish()]);
+    Ok(())
+}
+
+/// The kind of zero texture an unbound slot gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Dummy {
+    Float,
+    Sint,
+    Uint,
+    Depth,
+}
+
+/// A zero texture of one texel per layer (six for cubes) for a slot the
+/// shader declares and the case does not fill.
+pub(super) fn dummy(
+    r: &Renderer,
+    kind: Dummy,
+    dim: wgpu::TextureViewDimension,
+) -> Result<wgpu::Texture, GpuError> {
+    let format = match kind {
+        Dummy::Float => Format::Rgba8Unorm,
+        Dummy::Sint => Format::R32Sint,
+        Dummy::Uint => Format::R32Uint,
+        Dummy::Depth => Format::D32Float,
+    };
+    use crate::vm::texture::TextureDesc;
+    let desc = match dim {
+        wgpu::TextureViewDimension::Cube | wgpu::TextureViewDimension::CubeArray => {
+            TextureDesc::cube(format, 1)
+        }
+        wgpu::TextureViewDimension::D3 => TextureDesc::tex3d(format, 1, 1, 1),
+        wgpu::TextureViewDimension::D2Array => TextureDesc::tex2d_array(format, 1, 1, 1),
+        _ => TextureDesc::tex2d(format, 1, 1),
+    };
+    let tex = Texture::zeroed(desc).map_err(|e| GpuError::Other(e.to_string()))?;
+    upload(r, &tex)
+}
