@@ -53,7 +53,7 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         ),
         Dim::Tex1DArray => (
             format!("ivec3({ci}.x, 0, {ci}.y)"),
-            format!("ivec2({}, 0)", o[0]),
+            format!("ivec3({}, 0, 0)", o[0]),
             format!("uvec3({ci}.x + {}, 0, {ci}.y)", o[0]),
         ),
         Dim::Tex2D => (
@@ -63,7 +63,7 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         ),
         Dim::Tex2DArray => (
             format!("{ci}.xyz"),
-            format!("ivec2({}, {})", o[0], o[1]),
+            format!("ivec3({}, {}, 0)", o[0], o[1]),
             format!("uvec3({ci}.xyz + ivec3({}, {}, 0))", o[0], o[1]),
         ),
         _ => (
@@ -75,12 +75,14 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let n = dim.size_components();
     e.line(format!("if (uint({ci}.w) < uint({levels}.x)) {{"));
     e.indent();
-    e.line(format!(
-        "if (all(lessThan({checked}, uvec{n}(textureSize({t}, {ci}.w))))) {{"
-    ));
+    let size = level_size(&t, &format!("{ci}.w"), dim);
+    e.line(format!("if (all(lessThan({checked}, uvec{n}({size})))) {{"));
     e.indent();
+    // The offset is added to the coordinate rather than passed to
+    // texelFetchOffset: the same texel, and naga drops texelFetchOffset's
+    // offset.
     let f = if inst.offsets().is_some() {
-        format!("texelFetchOffset({t}, {fetch}, {ci}.w, {off})")
+        format!("texelFetch({t}, {fetch} + {off}, {ci}.w)")
     } else {
         format!("texelFetch({t}, {fetch}, {ci}.w)")
     };
@@ -90,6 +92,24 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     e.dedent();
     e.line("}");
     assign_result(e, inst, ctx, &r, ctx.res.ty);
+}
+
+/// The size of mip level `lod` (an `int` expression, already checked to be
+/// below the mip count) as `textureSize` gives it: level 0's size halved
+/// `lod` times, at least 1, array layers unchanged — D3D's rule, and what
+/// `textureSize(t, lod)` returns; computed from level 0 because lavapipe
+/// answers level 0 for every level of a combined image sampler.
+fn level_size(t: &str, lod: &str, dim: Dim) -> String {
+    let base = format!("textureSize({t}, 0)");
+    match dim {
+        Dim::Tex1DArray | Dim::Tex2DArray => {
+            format!("ivec3(max({base}.xy >> ivec2({lod}), ivec2(1)), {base}.z)")
+        }
+        _ => {
+            let n = dim.size_components();
+            format!("max({base} >> ivec{n}({lod}), ivec{n}(1))")
+        }
+    }
 }
 
 /// `resinfo[_rcpFloat|_uint] dst, mip, tN`.
@@ -114,7 +134,8 @@ pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let s = e.tmp();
     e.line(format!("if ({m} < uint({levels}.x)) {{"));
     e.indent();
-    e.line(format!("ivec{n} {s} = textureSize({t}, int({m}));"));
+    let size = level_size(&t, &format!("int({m})"), dim);
+    e.line(format!("ivec{n} {s} = {size};"));
     e.line(format!(
         "{v}.xyz = {};",
         xyz.replace("s.", &format!("{s}."))

@@ -150,6 +150,9 @@ impl Gpu {
             primitive: wgpu::PrimitiveState {
                 topology: wgpu::PrimitiveTopology::TriangleList,
                 cull_mode: None,
+                // D3D's default front face: clockwise in framebuffer
+                // coordinates (y down), as the CPU rasterizer decides it.
+                front_face: wgpu::FrontFace::Cw,
                 ..Default::default()
             },
             depth_stencil: None,
