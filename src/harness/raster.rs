@@ -55,6 +55,40 @@ fn barycentric(t: [&Window; 3], p: [f64; 2]) -> Option<[f64; 3]> {
 
 const TRIANGLES: [[usize; 3]; 2] = [[0, 1, 2], [1, 3, 2]];
 
+/// Everything a run of the quad holding `pixel` reads from a case: the
+/// interpolated inputs ([`quad_setup`]) with the case's constant buffers,
+/// and its textures and samplers bound to their slots.
+pub fn case_inputs(
+    case: &Case,
+    shader: &Shader,
+    pixel: PixelChoice,
+) -> (Setup, crate::vm::Resources) {
+    let mut setup = quad_setup(case, shader, pixel);
+    for (slot, rows) in &case.constant_buffers {
+        let slot = *slot as usize;
+        if setup.constant_buffers.len() <= slot {
+            setup.constant_buffers.resize(slot + 1, Vec::new());
+        }
+        setup.constant_buffers[slot] = rows.clone();
+    }
+    let mut resources = crate::vm::Resources::default();
+    for (slot, tex) in &case.textures {
+        let slot = *slot as usize;
+        if resources.textures.len() <= slot {
+            resources.textures.resize(slot + 1, None);
+        }
+        resources.textures[slot] = Some(tex.clone());
+    }
+    for (slot, smp) in &case.samplers {
+        let slot = *slot as usize;
+        if resources.samplers.len() <= slot {
+            resources.samplers.resize(slot + 1, None);
+        }
+        resources.samplers[slot] = Some(*smp);
+    }
+    (setup, resources)
+}
+
 /// Inputs for the quad holding `pixel`: interpolated attributes per lane,
 /// `SV_Position` where the shader declares it, helper lanes where a pixel
 /// centre lies outside both triangles.
