@@ -8,6 +8,8 @@ need=()
 command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
 # lavapipe, the software Vulkan driver the differential harness renders with.
 ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+# The step debugger's end-to-end test runs the binary in a real terminal.
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "installing: ${need[*]}"

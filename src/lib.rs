@@ -6,4 +6,5 @@
 pub mod dxbc;
 pub mod glsl;
 pub mod harness;
+pub mod tui;
 pub mod vm;

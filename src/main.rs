@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
-use dxbc_dbg::{glsl, harness, vm};
+use dxbc_dbg::{glsl, harness, tui, vm};
 
 #[derive(Parser)]
 #[command(
@@ -54,6 +54,26 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Read the shader even if its container checksum does not match.
+        #[arg(long)]
+        no_verify: bool,
+    },
+    /// Debug a shader interactively: step the emulator one DXBC instruction
+    /// at a time (forward and back) for the quad holding a pixel, beside the
+    /// emitted GLSL and the register file (docs/debugger.md).
+    Step {
+        /// A .dxbc container or .asm source.
+        file: PathBuf,
+        /// Take inputs, textures, samplers and constant buffers from a case
+        /// file (docs/cases.md) instead of the documented defaults.
+        #[arg(long)]
+        case: Option<PathBuf>,
+        /// The pixel whose quad is run (pixel shaders), e.g. `--pixel 10,4`.
+        #[arg(long, value_parser = parse_pixel, default_value = "0,0")]
+        pixel: (u32, u32),
+        /// The lane of the quad shown first (0-3; default: the pixel's own).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..4))]
+        lane: Option<u8>,
         /// Read the shader even if its container checksum does not match.
         #[arg(long)]
         no_verify: bool,
@@ -277,10 +297,7 @@ fn run(cli: Cli) -> Result<Outcome> {
                         width: case.width,
                         height: case.height,
                     };
-                    let mut setup = harness::raster::quad_setup(&case, &shader, choice);
-                    harness::cpu::bind_constant_buffers(&case, &mut setup);
-                    let resources = harness::cpu::resources(&case);
-                    (setup, resources)
+                    harness::raster::case_inputs(&case, &shader, choice)
                 }
                 None => {
                     let choice = vm::defaults::PixelChoice {
@@ -309,6 +326,34 @@ fn run(cli: Cli) -> Result<Outcome> {
             if let Err(e) = trace.outcome {
                 return Err(anyhow::anyhow!("{}: {e}", file.display()));
             }
+        }
+        Command::Step {
+            file,
+            case,
+            pixel,
+            lane,
+            no_verify,
+        } => {
+            let shader = load(&file, no_verify)?;
+            let inputs = match case {
+                Some(path) => {
+                    let case = harness::case::Case::load(&path)?;
+                    tui::Inputs::case(case, &shader, &path.display().to_string())
+                }
+                None => tui::Inputs::defaults(&shader),
+            };
+            if pixel.0 >= inputs.width || pixel.1 >= inputs.height {
+                anyhow::bail!(
+                    "pixel ({},{}) is outside the {}x{} target",
+                    pixel.0,
+                    pixel.1,
+                    inputs.width,
+                    inputs.height
+                );
+            }
+            let app = tui::App::new(&shader, inputs, pixel, lane.map(usize::from))
+                .with_context(|| file.display().to_string())?;
+            tui::run(app).context("terminal")?;
         }
         Command::Glsl {
             file,

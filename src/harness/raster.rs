@@ -55,6 +55,19 @@ fn barycentric(t: [&Window; 3], p: [f64; 2]) -> Option<[f64; 3]> {
 
 const TRIANGLES: [[usize; 3]; 2] = [[0, 1, 2], [1, 3, 2]];
 
+/// Everything a run of the quad holding `pixel` reads from a case: the
+/// interpolated inputs ([`quad_setup`]) with the case's constant buffers,
+/// and its textures and samplers bound to their slots.
+pub fn case_inputs(
+    case: &Case,
+    shader: &Shader,
+    pixel: PixelChoice,
+) -> (Setup, crate::vm::Resources) {
+    let mut setup = quad_setup(case, shader, pixel);
+    super::cpu::bind_constant_buffers(case, &mut setup);
+    (setup, super::cpu::resources(case))
+}
+
 /// Inputs for the quad holding `pixel`: interpolated attributes per lane,
 /// `SV_Position` where the shader declares it, helper lanes where a pixel
 /// centre lies outside both triangles.

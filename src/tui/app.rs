@@ -1,0 +1,753 @@
+//! The debugger's state and every action on it. Nothing here touches a
+//! terminal: tests drive an [`App`] directly and draw it into a test
+//! backend, and `mod.rs` only feeds it key and mouse events.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+
+use crate::dxbc::Shader;
+use crate::dxbc::disasm::format_instruction;
+use crate::dxbc::ir::{OperandType, Program};
+use crate::glsl::{self, Dialect, SourceMap};
+use crate::harness::case::Case;
+use crate::vm::alu::{Exec, exec_of};
+use crate::vm::defaults::{self, DefaultTextures, PixelChoice};
+use crate::vm::{Change, Event, LANES, Loc, Machine, Resources, Setup, VmError};
+
+pub use super::values::{
+    ValueView, component_name, float_text, nan_or_inf, parse_pixel, parse_watch,
+};
+
+/// Builds the emulator's inputs for the quad holding a pixel.
+pub type Provider = Box<dyn Fn(PixelChoice) -> (Setup, Resources)>;
+
+/// Where a run's inputs come from, kept so picking another pixel can
+/// re-run the emulator.
+pub struct Inputs {
+    /// The render target the pixel lies in.
+    pub width: u32,
+    pub height: u32,
+    pub provider: Provider,
+    /// Shown in the help overlay: "documented defaults" or the case.
+    pub description: String,
+}
+
+impl Inputs {
+    /// The documented defaults (`docs/debugger.md`): a 64x64 target, inputs
+    /// varying across it, zeroed constant buffers, checker textures.
+    pub fn defaults(shader: &Shader) -> Inputs {
+        let shader = shader.clone();
+        let size = PixelChoice::default();
+        Inputs {
+            width: size.width,
+            height: size.height,
+            provider: Box::new(move |choice| {
+                (
+                    defaults::default_setup(&shader, choice),
+                    defaults::default_resources(&shader.program, DefaultTextures::Checker),
+                )
+            }),
+            description: "documented defaults (64x64 target, checker textures)".into(),
+        }
+    }
+
+    /// A case's quad, textures, samplers and constant buffers.
+    pub fn case(case: Case, shader: &Shader, name: &str) -> Inputs {
+        let shader = shader.clone();
+        let (width, height) = (case.width, case.height);
+        Inputs {
+            width,
+            height,
+            provider: Box::new(move |choice| {
+                crate::harness::raster::case_inputs(&case, &shader, choice)
+            }),
+            description: format!("case {name} ({width}x{height} target)"),
+        }
+    }
+}
+
+/// Everything a key can do. `keys.rs` binds keys to these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Step,
+    StepBack,
+    Continue,
+    ToggleBreakpoint,
+    RunToEnd,
+    Restart,
+    RunToCursor,
+    Watch,
+    RunToNan,
+    CursorUp,
+    CursorDown,
+    PageUp,
+    PageDown,
+    NextLane,
+    Lane(u8),
+    PickPixel,
+    Search,
+    CycleView,
+    SwitchDialect,
+    ToggleExtra,
+    Help,
+    Close,
+    Quit,
+}
+
+/// One emitted dialect: its lines and source map, or the refusal.
+pub struct GlslText {
+    pub lines: Vec<String>,
+    /// None when the emitter refused the shader.
+    pub map: Option<SourceMap>,
+}
+
+impl GlslText {
+    fn of(shader: &Shader, dialect: Dialect) -> GlslText {
+        match glsl::translate(shader, &glsl::Options::new(dialect)) {
+            Ok(t) => GlslText {
+                lines: t.source.lines().map(str::to_string).collect(),
+                map: Some(t.map),
+            },
+            Err(refused) => {
+                let mut lines = vec![format!(
+                    "// the emitter refuses this shader ({}):",
+                    dialect.name()
+                )];
+                lines.extend(refused.diagnostics.iter().map(|d| format!("//   {d}")));
+                GlslText { lines, map: None }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    Watch,
+    Pixel,
+    Search,
+}
+
+impl PromptKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            PromptKind::Watch => "run until this changes (e.g. r0.x)",
+            PromptKind::Pixel => "pixel X,Y",
+            PromptKind::Search => "search (Enter: next match)",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Overlay {
+    None,
+    Help,
+    Prompt(PromptKind, String),
+}
+
+/// The tone of the status line's last event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Info,
+    Warn,
+    Error,
+}
+
+/// The panes the mouse wheel can scroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Listing,
+    Glsl,
+    Registers,
+}
+
+/// Where the last draw put each pane (for the mouse wheel).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Areas {
+    pub listing: Rect,
+    pub glsl: Rect,
+    pub registers: Rect,
+}
+
+/// One line of the register pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegRow {
+    Heading(String),
+    Reg {
+        name: String,
+        values: Vec<u32>,
+        /// Which components the last step changed in the selected lane.
+        changed: Vec<bool>,
+    },
+}
+
+pub struct App {
+    pub program: Rc<Program>,
+    /// The listing text of each instruction (first line only).
+    pub listing: Vec<String>,
+    pub es300: GlslText,
+    pub vk450: GlslText,
+    pub dialect: Dialect,
+    pub machine: Machine,
+    pub inputs: Inputs,
+    pub pixel: (u32, u32),
+    pub lane: usize,
+    pub cursor: usize,
+    pub breakpoints: BTreeSet<usize>,
+    pub view: ValueView,
+    pub extra: bool,
+    pub overlay: Overlay,
+    pub event: String,
+    pub tone: Tone,
+    pub quit: bool,
+    /// Scroll positions (first visible row) and what to bring into view
+    /// at the next draw.
+    pub listing_top: usize,
+    pub glsl_top: usize,
+    pub regs_top: usize,
+    pub follow_listing: Option<usize>,
+    pub follow_glsl: bool,
+    pub areas: Areas,
+    /// Rows a page key moves (the listing's height at the last draw).
+    pub page: usize,
+    last_search: String,
+}
+
+impl App {
+    pub fn new(
+        shader: &Shader,
+        inputs: Inputs,
+        pixel: (u32, u32),
+        lane: Option<usize>,
+    ) -> Result<App, VmError> {
+        let program = Rc::new(shader.program.clone());
+        let style = shader.style();
+        let listing = program
+            .instructions
+            .iter()
+            .map(|i| {
+                let text = format_instruction(i, style);
+                text.lines().next().unwrap_or("").to_string()
+            })
+            .collect();
+        let choice = choice(&inputs, pixel);
+        let (setup, resources) = (inputs.provider)(choice);
+        let machine = Machine::new(Rc::clone(&program), setup, resources)?;
+        let mut app = App {
+            listing,
+            es300: GlslText::of(shader, Dialect::Es300),
+            vk450: GlslText::of(shader, Dialect::Vk450),
+            dialect: Dialect::Es300,
+            cursor: machine.pc(),
+            machine,
+            program,
+            inputs,
+            pixel,
+            lane: lane.unwrap_or(choice.lane()).min(LANES - 1),
+            breakpoints: BTreeSet::new(),
+            view: ValueView::Float,
+            extra: false,
+            overlay: Overlay::None,
+            event: "ready: n steps, ? shows the keys".into(),
+            tone: Tone::Info,
+            quit: false,
+            listing_top: 0,
+            glsl_top: 0,
+            regs_top: 0,
+            follow_listing: None,
+            follow_glsl: true,
+            areas: Areas::default(),
+            page: 20,
+            last_search: String::new(),
+        };
+        app.follow_listing = Some(app.machine.pc());
+        Ok(app)
+    }
+
+    pub fn glsl(&self) -> &GlslText {
+        match self.dialect {
+            Dialect::Es300 => &self.es300,
+            _ => &self.vk450,
+        }
+    }
+
+    /// The GLSL lines (1-based, inclusive) of the next instruction.
+    pub fn glsl_highlight(&self) -> Option<(u32, u32)> {
+        self.glsl().map.as_ref()?.lines(self.machine.pc())
+    }
+
+    fn set(&mut self, tone: Tone, event: impl Into<String>) {
+        self.tone = tone;
+        self.event = event.into();
+    }
+
+    /// A key from the terminal: prompt editing while a prompt is open,
+    /// otherwise the key table.
+    pub fn key(&mut self, key: KeyEvent) {
+        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quit = true;
+            return;
+        }
+        if let Overlay::Prompt(kind, text) = &mut self.overlay {
+            let kind = *kind;
+            match key.code {
+                KeyCode::Esc => self.overlay = Overlay::None,
+                KeyCode::Backspace => {
+                    text.pop();
+                }
+                KeyCode::Enter => {
+                    let text = text.clone();
+                    if kind != PromptKind::Search {
+                        self.overlay = Overlay::None;
+                    }
+                    self.submit(kind, &text);
+                }
+                KeyCode::Char(c) => text.push(c),
+                _ => {}
+            }
+            return;
+        }
+        if let Some(action) = super::keys::action_for(&key) {
+            self.apply(action);
+        }
+    }
+
+    /// The mouse wheel over a pane scrolls it.
+    pub fn scroll_at(&mut self, column: u16, row: u16, delta: isize) {
+        let at = ratatui::layout::Position { x: column, y: row };
+        let pane = if self.areas.listing.contains(at) {
+            Pane::Listing
+        } else if self.areas.glsl.contains(at) {
+            Pane::Glsl
+        } else if self.areas.registers.contains(at) {
+            Pane::Registers
+        } else {
+            return;
+        };
+        self.scroll(pane, delta);
+    }
+
+    pub fn scroll(&mut self, pane: Pane, delta: isize) {
+        let top = match pane {
+            Pane::Listing => &mut self.listing_top,
+            Pane::Glsl => &mut self.glsl_top,
+            Pane::Registers => &mut self.regs_top,
+        };
+        *top = top.saturating_add_signed(delta);
+        match pane {
+            Pane::Listing => self.follow_listing = None,
+            Pane::Glsl => self.follow_glsl = false,
+            Pane::Registers => {}
+        }
+    }
+
+    pub fn apply(&mut self, action: Action) {
+        let n = self.listing.len();
+        match action {
+            Action::Step => self.run(1, |_| None),
+            Action::StepBack => {
+                if self.machine.step_back() {
+                    self.set(
+                        Tone::Info,
+                        format!("stepped back to [{}]", self.machine.pc()),
+                    );
+                } else {
+                    self.set(Tone::Info, "at the start");
+                }
+                self.moved();
+            }
+            Action::Continue => self.run(usize::MAX, |app| {
+                let pc = app.machine.pc();
+                app.breakpoints
+                    .contains(&pc)
+                    .then(|| format!("breakpoint at [{pc}]"))
+            }),
+            Action::ToggleBreakpoint => {
+                let c = self.cursor;
+                if !self.breakpoints.remove(&c) {
+                    self.breakpoints.insert(c);
+                    self.set(Tone::Info, format!("breakpoint set at [{c}]"));
+                } else {
+                    self.set(Tone::Info, format!("breakpoint cleared at [{c}]"));
+                }
+            }
+            Action::RunToEnd => self.run(usize::MAX, |_| None),
+            Action::Restart => {
+                self.machine.restore(0);
+                self.set(Tone::Info, "back at the start");
+                self.moved();
+            }
+            Action::RunToCursor => {
+                let c = self.cursor;
+                self.run(usize::MAX, move |app| {
+                    (app.machine.pc() == c).then(|| format!("at the cursor [{c}]"))
+                })
+            }
+            Action::Watch => self.overlay = Overlay::Prompt(PromptKind::Watch, String::new()),
+            Action::RunToNan => self.run(usize::MAX, |app| {
+                app.produced_nan().map(|c| {
+                    format!(
+                        "NaN/Inf produced: {}.{} = {} (lane {})",
+                        c.loc,
+                        component_name(c.component),
+                        float_text(c.new),
+                        c.lane
+                    )
+                })
+            }),
+            Action::CursorUp => self.move_cursor(-1),
+            Action::CursorDown => self.move_cursor(1),
+            Action::PageUp => self.move_cursor(-(self.page.max(1) as isize)),
+            Action::PageDown => self.move_cursor(self.page.max(1) as isize),
+            Action::NextLane => self.lane = (self.lane + 1) % LANES,
+            Action::Lane(l) => self.lane = (l as usize).min(LANES - 1),
+            Action::PickPixel => self.overlay = Overlay::Prompt(PromptKind::Pixel, String::new()),
+            Action::Search => {
+                self.overlay = Overlay::Prompt(PromptKind::Search, self.last_search.clone())
+            }
+            Action::CycleView => self.view = self.view.next(),
+            Action::SwitchDialect => {
+                self.dialect = match self.dialect {
+                    Dialect::Es300 => Dialect::Vk450,
+                    _ => Dialect::Es300,
+                };
+                self.glsl_top = 0;
+                self.follow_glsl = true;
+            }
+            Action::ToggleExtra => self.extra = !self.extra,
+            Action::Help => {
+                self.overlay = if self.overlay == Overlay::Help {
+                    Overlay::None
+                } else {
+                    Overlay::Help
+                }
+            }
+            Action::Close => self.overlay = Overlay::None,
+            Action::Quit => self.quit = true,
+        }
+        if n == 0 {
+            self.cursor = 0;
+        }
+    }
+
+    fn move_cursor(&mut self, delta: isize) {
+        let last = self.listing.len().saturating_sub(1);
+        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+        self.follow_listing = Some(self.cursor);
+    }
+
+    /// After the machine moved: bring the next instruction into view.
+    fn moved(&mut self) {
+        self.follow_listing = Some(self.machine.pc().min(self.listing.len().saturating_sub(1)));
+        self.follow_glsl = true;
+    }
+
+    /// Steps up to `limit` times, stopping early when the shader finishes,
+    /// a step fails, or `stop` (asked after each step) has something to say.
+    fn run(&mut self, limit: usize, mut stop: impl FnMut(&App) -> Option<String>) {
+        let mut taken = 0usize;
+        let mut notes: Vec<String> = Vec::new();
+        let outcome = loop {
+            if taken == limit {
+                break None;
+            }
+            let discarded = self.machine.discarded();
+            match self.machine.step() {
+                Ok(Event::Finished) => {
+                    break Some((Tone::Info, "finished: the shader has returned".to_string()));
+                }
+                Ok(Event::Executed { index }) => {
+                    taken += 1;
+                    let now = self.machine.discarded();
+                    let lanes: Vec<String> = (0..LANES)
+                        .filter(|&l| now[l] && !discarded[l])
+                        .map(|l| l.to_string())
+                        .collect();
+                    if !lanes.is_empty() {
+                        notes.push(format!("[{index}] discarded lane(s) {}", lanes.join(",")));
+                    }
+                    if let Some(msg) = stop(self) {
+                        break Some((Tone::Warn, msg));
+                    }
+                    if limit == 1 {
+                        let mut msg = format!("ran [{index}]");
+                        if let Some(c) = self.produced_nan() {
+                            msg.push_str(&format!(
+                                "; NaN/Inf produced in {}.{} (lane {})",
+                                c.loc,
+                                component_name(c.component),
+                                c.lane
+                            ));
+                            break Some((Tone::Warn, msg));
+                        }
+                        if self.machine.is_finished() {
+                            msg.push_str("; finished");
+                        }
+                        break Some((Tone::Info, msg));
+                    }
+                }
+                Err(e) => break Some((Tone::Error, format!("error: {e}"))),
+            }
+        };
+        let (tone, mut msg) = outcome.unwrap_or((Tone::Info, String::new()));
+        if !notes.is_empty() {
+            let tone = if tone == Tone::Error {
+                tone
+            } else {
+                Tone::Warn
+            };
+            msg = format!("{}; {msg}", notes.join("; "));
+            self.set(tone, msg);
+        } else {
+            self.set(tone, msg);
+        }
+        self.moved();
+    }
+
+    /// A component the last step set to NaN or ±Inf through float
+    /// arithmetic or sampling (comparison masks and integer results are
+    /// not floats, so their all-ones bits do not count).
+    pub fn produced_nan(&self) -> Option<Change> {
+        let index = self.machine.last_index()?;
+        let exec = exec_of(self.program.instructions.get(index)?.opcode);
+        if !(exec.float_result() || matches!(exec, Exec::Texture)) {
+            return None;
+        }
+        self.machine
+            .changes()
+            .iter()
+            .find(|c| nan_or_inf(c.new))
+            .copied()
+    }
+
+    fn submit(&mut self, kind: PromptKind, text: &str) {
+        match kind {
+            PromptKind::Watch => match parse_watch(text) {
+                Some((loc, comp)) => {
+                    let name = format!("{loc}.{}", component_name(comp));
+                    self.run(usize::MAX, move |app| {
+                        app.machine
+                            .changes()
+                            .iter()
+                            .find(|c| c.loc == loc && c.component == comp)
+                            .map(|c| {
+                                format!(
+                                    "{name} changed: {} -> {} (lane {})",
+                                    float_text(c.old),
+                                    float_text(c.new),
+                                    c.lane
+                                )
+                            })
+                    });
+                }
+                None => self.set(
+                    Tone::Error,
+                    format!("`{text}` is not a register component (e.g. r0.x, o0.w, x1[2].y)"),
+                ),
+            },
+            PromptKind::Pixel => match parse_pixel(text) {
+                Some((x, y)) if x < self.inputs.width && y < self.inputs.height => {
+                    self.pick_pixel(x, y)
+                }
+                Some(_) => self.set(
+                    Tone::Error,
+                    format!(
+                        "`{text}` is outside the {}x{} target",
+                        self.inputs.width, self.inputs.height
+                    ),
+                ),
+                None => self.set(Tone::Error, format!("`{text}` is not X,Y")),
+            },
+            PromptKind::Search => {
+                self.last_search = text.to_string();
+                self.search_next(text);
+            }
+        }
+    }
+
+    /// Re-runs the emulator for the quad holding pixel (x, y), back to the
+    /// same number of steps, on the pixel's own lane.
+    pub fn pick_pixel(&mut self, x: u32, y: u32) {
+        let choice = choice(&self.inputs, (x, y));
+        let (setup, resources) = (self.inputs.provider)(choice);
+        let position = self.machine.position();
+        match Machine::new(Rc::clone(&self.program), setup, resources) {
+            Ok(machine) => {
+                self.machine = machine;
+                self.pixel = (x, y);
+                self.lane = choice.lane();
+                let mut msg = format!("pixel ({x},{y}), lane {}", self.lane);
+                for _ in 0..position {
+                    match self.machine.step() {
+                        Ok(Event::Executed { .. }) => {}
+                        Ok(Event::Finished) => break,
+                        Err(e) => {
+                            msg = format!("{msg}; error: {e}");
+                            break;
+                        }
+                    }
+                }
+                self.set(Tone::Info, msg);
+                self.moved();
+            }
+            Err(e) => self.set(Tone::Error, format!("error: {e}")),
+        }
+    }
+
+    /// Moves the cursor to the next listing line (after the cursor,
+    /// wrapping) containing `text`, ignoring case.
+    pub fn search_next(&mut self, text: &str) {
+        let n = self.listing.len();
+        if text.is_empty() || n == 0 {
+            return;
+        }
+        let needle = text.to_lowercase();
+        let hit = (1..=n)
+            .map(|d| (self.cursor + d) % n)
+            .find(|&i| self.listing[i].to_lowercase().contains(&needle));
+        match hit {
+            Some(i) => {
+                self.cursor = i;
+                self.follow_listing = Some(i);
+                self.set(Tone::Info, format!("`{text}` at [{i}]"));
+            }
+            None => self.set(Tone::Warn, format!("`{text}` not found")),
+        }
+    }
+
+    /// The register pane's rows for the selected lane.
+    pub fn register_rows(&self) -> Vec<RegRow> {
+        let lane = self.lane;
+        let state = &self.machine.state;
+        let regs = &state.lanes[lane];
+        let changes: Vec<&Change> = self
+            .machine
+            .changes()
+            .iter()
+            .filter(|c| c.lane == lane)
+            .collect();
+        let changed = |loc: Loc| -> Vec<bool> {
+            (0..4)
+                .map(|c| changes.iter().any(|ch| ch.loc == loc && ch.component == c))
+                .collect()
+        };
+        let mut rows = Vec::new();
+        let section = |rows: &mut Vec<RegRow>, title: &str, items: Vec<RegRow>| {
+            if !items.is_empty() {
+                rows.push(RegRow::Heading(title.to_string()));
+                rows.extend(items);
+            }
+        };
+        let plain = |name: String, r: &[u32; 4]| RegRow::Reg {
+            name,
+            values: r.to_vec(),
+            changed: vec![false; 4],
+        };
+        let temps = (regs.temps.iter().enumerate())
+            .map(|(i, r)| RegRow::Reg {
+                name: format!("r{i}"),
+                values: r.to_vec(),
+                changed: changed(Loc::Temp(i as u32)),
+            })
+            .collect();
+        section(&mut rows, "temps", temps);
+        let inputs = (state.inputs[lane].iter().enumerate())
+            .map(|(i, r)| plain(format!("v{i}"), r))
+            .collect();
+        section(&mut rows, "inputs", inputs);
+        let mut outputs: Vec<RegRow> = (regs.outputs.iter().enumerate())
+            .map(|(i, r)| RegRow::Reg {
+                name: format!("o{i}"),
+                values: r.to_vec(),
+                changed: changed(Loc::Output(i as u32)),
+            })
+            .collect();
+        for (ty, loc, value) in [
+            (OperandType::OUTPUT_DEPTH, Loc::Depth, regs.depth),
+            (
+                OperandType::OUTPUT_COVERAGE_MASK,
+                Loc::Coverage,
+                regs.coverage,
+            ),
+        ] {
+            if self.writes(ty) {
+                outputs.push(RegRow::Reg {
+                    name: loc.to_string(),
+                    values: vec![value],
+                    changed: changed(loc)[..1].to_vec(),
+                });
+            }
+        }
+        section(&mut rows, "outputs", outputs);
+        if self.extra {
+            for (b, cb) in state.constant_buffers.iter().enumerate() {
+                let items = (cb.iter().enumerate())
+                    .map(|(i, r)| plain(format!("cb{b}[{i}]"), r))
+                    .collect();
+                section(&mut rows, &format!("constant buffer cb{b}"), items);
+            }
+            for (x, arr) in regs.indexable.iter().enumerate() {
+                let items = (arr.iter().enumerate())
+                    .map(|(i, r)| {
+                        let loc = Loc::Indexable(x as u32, i as u32);
+                        RegRow::Reg {
+                            name: loc.to_string(),
+                            values: r.to_vec(),
+                            changed: changed(loc),
+                        }
+                    })
+                    .collect();
+                section(&mut rows, &format!("indexable temp x{x}"), items);
+            }
+            let icb = (state.icb.iter().enumerate())
+                .map(|(i, r)| plain(format!("icb[{i}]"), r))
+                .collect();
+            section(&mut rows, "immediate constant buffer", icb);
+        }
+        rows
+    }
+
+    fn writes(&self, ty: OperandType) -> bool {
+        let depth_like = |t: OperandType| {
+            matches!(
+                t,
+                OperandType::OUTPUT_DEPTH
+                    | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+                    | OperandType::OUTPUT_DEPTH_LESS_EQUAL
+            )
+        };
+        self.program.instructions.iter().any(|i| {
+            i.operands.iter().any(|o| {
+                if ty == OperandType::OUTPUT_DEPTH {
+                    depth_like(o.ty)
+                } else {
+                    o.ty == ty
+                }
+            })
+        })
+    }
+
+    /// One register component of the selected lane, by name (`r0.x`,
+    /// `o0.w`, `x1[2].y`): what tests and the watch prompt read.
+    pub fn component(&self, name: &str) -> Option<u32> {
+        let (loc, c) = parse_watch(name)?;
+        let regs = &self.machine.state.lanes[self.lane];
+        match loc {
+            Loc::Depth => Some(regs.depth),
+            Loc::Coverage => Some(regs.coverage),
+            Loc::StencilRef => Some(regs.stencil_ref),
+            _ => regs.get(loc).map(|r| r[c]),
+        }
+    }
+}
+
+fn choice(inputs: &Inputs, (x, y): (u32, u32)) -> PixelChoice {
+    PixelChoice {
+        x,
+        y,
+        width: inputs.width,
+        height: inputs.height,
+    }
+}

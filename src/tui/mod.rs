@@ -1,0 +1,43 @@
+//! The `tui` layer: `dxbc-dbg step`, the interactive debugger. It steps the
+//! reference emulator one DXBC instruction at a time (forward, and back
+//! through the machine's undo log) for the quad holding one pixel, beside
+//! the emitted GLSL and the register file. See `docs/debugger.md`.
+//!
+//! `app.rs` holds all state and actions (no terminal), `keys.rs` the key
+//! table, `values.rs` value views and prompt parsing, `view.rs` the
+//! drawing, `terminal.rs` the terminal's set-up and restoration.
+
+pub mod app;
+pub mod keys;
+pub mod terminal;
+pub mod values;
+pub mod view;
+
+use std::io;
+
+use crossterm::event::{self, Event, KeyEventKind, MouseEventKind};
+
+pub use app::{Action, App, Inputs};
+
+/// Rows one notch of the mouse wheel scrolls.
+const WHEEL: isize = 3;
+
+/// Runs the debugger on the real terminal until the user quits.
+pub fn run(mut app: App) -> io::Result<()> {
+    let mut session = terminal::Session::start()?;
+    loop {
+        session.terminal.draw(|f| view::draw(f, &mut app))?;
+        if app.quit {
+            return Ok(());
+        }
+        match event::read()? {
+            Event::Key(key) if key.kind != KeyEventKind::Release => app.key(key),
+            Event::Mouse(m) => match m.kind {
+                MouseEventKind::ScrollUp => app.scroll_at(m.column, m.row, -WHEEL),
+                MouseEventKind::ScrollDown => app.scroll_at(m.column, m.row, WHEEL),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}

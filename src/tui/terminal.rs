@@ -1,0 +1,59 @@
+//! The real terminal: raw mode, the alternate screen and mouse capture on
+//! the way in, and all of it undone on the way out, whether the debugger
+//! quits, returns an error or panics. Ctrl-C needs nothing extra: raw mode
+//! delivers it as a key, which quits through the normal path.
+
+use std::io::{self, Stdout, stdout};
+
+use crossterm::cursor::Show;
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+/// The terminal while the debugger owns it; dropping it restores the
+/// terminal.
+pub struct Session {
+    pub terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl Session {
+    pub fn start() -> io::Result<Session> {
+        install_panic_hook();
+        enable_raw_mode()?;
+        let entered = execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)
+            .and_then(|_| Terminal::new(CrosstermBackend::new(stdout())));
+        match entered {
+            Ok(terminal) => Ok(Session { terminal }),
+            Err(e) => {
+                restore();
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Puts the terminal back as the shell left it. Safe to call twice.
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen, Show);
+}
+
+/// A panic message printed on the alternate screen in raw mode would be
+/// lost; restore first, then let the previous hook report it.
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+}

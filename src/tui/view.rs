@@ -1,0 +1,299 @@
+//! Drawing: the listing and GLSL side by side, the register file below,
+//! a status line, and the help overlay or a prompt on top. Scroll
+//! positions the last action asked to follow are settled here, where the
+//! panes' heights are known.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use super::app::{App, Overlay, RegRow, Tone, component_name};
+use super::keys;
+
+/// The smallest terminal the layout fits.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 20;
+
+/// The next instruction to execute.
+pub const PC: Style = Style::new()
+    .fg(Color::Black)
+    .bg(Color::LightGreen)
+    .add_modifier(Modifier::BOLD);
+/// The listing cursor (when not on the next instruction).
+pub const CURSOR: Style = Style::new().bg(Color::DarkGray);
+/// The GLSL lines of the next instruction.
+pub const GLSL_LINES: Style = Style::new().fg(Color::Black).bg(Color::LightGreen);
+/// A register component the last step changed.
+pub const CHANGED: Style = Style::new()
+    .fg(Color::Black)
+    .bg(Color::Yellow)
+    .add_modifier(Modifier::BOLD);
+const BREAKPOINT: Style = Style::new().fg(Color::LightRed);
+const HEADING: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+const DIM: Style = Style::new().fg(Color::Gray);
+
+pub fn draw(frame: &mut Frame, app: &mut App) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let msg = format!(
+            "terminal too small: {}x{}; the debugger needs at least {MIN_WIDTH}x{MIN_HEIGHT} (q quits)",
+            area.width, area.height
+        );
+        frame.render_widget(
+            Paragraph::new(msg).wrap(ratatui::widgets::Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
+    let regs_height = (area.height - 1) * 2 / 5;
+    let [code, regs, status] = Layout::vertical([
+        Constraint::Min(3),
+        Constraint::Length(regs_height),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let [listing, glsl] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(code);
+    app.areas.listing = listing;
+    app.areas.glsl = glsl;
+    app.areas.registers = regs;
+    draw_listing(frame, app, listing);
+    draw_glsl(frame, app, glsl);
+    draw_registers(frame, app, regs);
+    draw_status(frame, app, status);
+    if app.overlay == Overlay::Help {
+        draw_help(frame, app, area);
+    }
+}
+
+/// `text` cut or padded to exactly `width` columns.
+fn fit(text: &str, width: usize) -> String {
+    let mut s: String = text.chars().take(width).collect();
+    let n = s.chars().count();
+    s.extend(std::iter::repeat_n(' ', width - n));
+    s
+}
+
+/// Moves `top` so rows `first..=last` are visible in `height` rows.
+fn follow(top: &mut usize, first: usize, last: usize, height: usize) {
+    if first < *top || last >= *top + height {
+        *top = first.saturating_sub(height / 4);
+    }
+}
+
+fn draw_listing(frame: &mut Frame, app: &mut App, area: Rect) {
+    let block = Block::bordered().title(format!(" DXBC [{}] ", app.listing.len()));
+    let inner = block.inner(area);
+    let height = inner.height as usize;
+    app.page = height.saturating_sub(1).max(1);
+    let n = app.listing.len();
+    if let Some(t) = app.follow_listing.take() {
+        follow(&mut app.listing_top, t, t, height);
+    }
+    app.listing_top = app.listing_top.min(n.saturating_sub(height));
+    let pc = app.machine.pc();
+    let width = inner.width as usize;
+    let lines: Vec<Line> = (app.listing_top..n.min(app.listing_top + height))
+        .map(|i| {
+            let bp = if app.breakpoints.contains(&i) {
+                "●"
+            } else {
+                " "
+            };
+            let cur = if i == app.cursor { "›" } else { " " };
+            let arrow = if i == pc { "▶" } else { " " };
+            let text = fit(&format!("{arrow} [{i:4}] {}", app.listing[i]), width - 2);
+            let style = if i == pc {
+                PC
+            } else if i == app.cursor {
+                CURSOR
+            } else {
+                Style::new()
+            };
+            Line::from(vec![
+                Span::styled(bp, BREAKPOINT.patch(style)),
+                Span::styled(cur, style),
+                Span::styled(text, style),
+            ])
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn draw_glsl(frame: &mut Frame, app: &mut App, area: Rect) {
+    let highlight = app.glsl_highlight();
+    let refused = app.glsl().map.is_none();
+    let title = match (refused, highlight) {
+        (true, _) => format!(" GLSL {} (refused) ", app.dialect.name()),
+        (false, Some((a, b))) if a == b => format!(" GLSL {} line {a} ", app.dialect.name()),
+        (false, Some((a, b))) => format!(" GLSL {} lines {a}-{b} ", app.dialect.name()),
+        (false, None) => format!(" GLSL {} ", app.dialect.name()),
+    };
+    let block = Block::bordered().title(title);
+    let inner = block.inner(area);
+    let height = inner.height as usize;
+    let n = app.glsl().lines.len();
+    if app.follow_glsl {
+        app.follow_glsl = false;
+        if let Some((a, b)) = highlight {
+            let (a, b) = (a as usize - 1, b as usize - 1);
+            // A range taller than the pane shows its start.
+            follow(&mut app.glsl_top, a, b.min(a + height.max(1) - 1), height);
+        }
+    }
+    app.glsl_top = app.glsl_top.min(n.saturating_sub(height));
+    let width = inner.width as usize;
+    let digits = n.to_string().len().max(3);
+    let lines: Vec<Line> = (app.glsl_top..n.min(app.glsl_top + height))
+        .map(|i| {
+            let number = i as u32 + 1;
+            let lit = highlight.is_some_and(|(a, b)| (a..=b).contains(&number));
+            let text = format!("{number:>digits$} │ {}", app.glsl().lines[i]);
+            let style = if lit {
+                GLSL_LINES
+            } else if refused {
+                Style::new().fg(Color::LightRed)
+            } else {
+                Style::new()
+            };
+            Line::styled(fit(&text, width), style)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
+    let (px, py) = app.pixel;
+    let mut notes = Vec::new();
+    if app.machine.helper()[app.lane] {
+        notes.push("helper");
+    }
+    if app.machine.discarded()[app.lane] {
+        notes.push("discarded");
+    }
+    if !app.machine.execution_mask()[app.lane] {
+        notes.push("inactive");
+    }
+    let notes = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join(", "))
+    };
+    let block = Block::bordered().title(format!(
+        " registers: lane {}{notes} of the quad at pixel ({px},{py}) · {} · x: {} ",
+        app.lane,
+        app.view.name(),
+        if app.extra {
+            "cbuffers/x#/icb shown"
+        } else {
+            "more registers"
+        }
+    ));
+    let inner = block.inner(area);
+    let height = inner.height as usize;
+    let rows = app.register_rows();
+    app.regs_top = app.regs_top.min(rows.len().saturating_sub(height));
+    let view = app.view;
+    let lines: Vec<Line> = rows
+        .iter()
+        .skip(app.regs_top)
+        .take(height)
+        .map(|row| match row {
+            RegRow::Heading(t) => Line::styled(t.clone(), HEADING),
+            RegRow::Reg {
+                name,
+                values,
+                changed,
+            } => {
+                let mut spans = vec![Span::raw(format!("  {name:<9}"))];
+                for (c, (v, ch)) in values.iter().zip(changed).enumerate() {
+                    spans.push(Span::styled(format!(" {}:", component_name(c)), DIM));
+                    let style = if *ch { CHANGED } else { Style::new() };
+                    spans.push(Span::styled(format!("{:>13}", view.format(*v)), style));
+                }
+                Line::from(spans)
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+    if let Overlay::Prompt(kind, text) = &app.overlay {
+        let line = Line::from(vec![
+            Span::styled(format!(" {}: ", kind.label()), HEADING),
+            Span::raw(text.clone()),
+            Span::styled("█", DIM),
+            Span::styled("   Enter: ok · Esc: cancel", DIM),
+        ]);
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    }
+    let n = app.listing.len();
+    let mask: String = app
+        .machine
+        .execution_mask()
+        .iter()
+        .map(|&on| if on { '■' } else { '□' })
+        .collect();
+    let tone = match app.tone {
+        Tone::Info => Style::new(),
+        Tone::Warn => Style::new().fg(Color::Yellow),
+        Tone::Error => Style::new().fg(Color::LightRed),
+    };
+    let line = Line::from(vec![
+        Span::styled(
+            format!(" instr {}/{n} ", app.machine.pc().min(n)),
+            Style::new().add_modifier(Modifier::REVERSED),
+        ),
+        Span::raw(format!(
+            " step {} · pixel ({},{}) · lane {} · mask {mask} · ",
+            app.machine.position(),
+            app.pixel.0,
+            app.pixel.1,
+            app.lane
+        )),
+        Span::styled(app.event.clone(), tone),
+        Span::styled("  (? keys)", DIM),
+    ]);
+    frame.render_widget(
+        Paragraph::new(line).style(Style::new().bg(Color::Black)),
+        area,
+    );
+}
+
+fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
+    let mut lines: Vec<Line> = keys::BINDINGS
+        .iter()
+        .map(|b| {
+            Line::from(vec![
+                Span::styled(format!(" {:<22}", keys::keys_text(b)), HEADING),
+                Span::raw(b.help),
+            ])
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        " mouse wheel: scroll the pane under the pointer",
+        DIM,
+    ));
+    lines.push(Line::styled(
+        format!(" inputs: {}", app.inputs.description),
+        DIM,
+    ));
+    let width = 72.min(area.width);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    };
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" keys (Esc closes) ")),
+        rect,
+    );
+}
