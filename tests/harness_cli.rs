@@ -49,6 +49,22 @@ fn diff_exits_3_exactly_when_there_is_no_adapter() {
 }
 
 #[test]
+fn diff_exits_3_without_a_gpu() {
+    let dir = temp_dir("nogpu");
+    std::fs::write(dir.join("flat.case"), CASE).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
+        .arg("diff")
+        .arg(&dir)
+        .env("DXBC_DBG_GPU", "none")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("no GPU adapter"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn diff_with_nothing_to_run_is_an_error() {
     let dir = temp_dir("empty");
     let out = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
