@@ -49,12 +49,14 @@ fn flipping_the_gather_order_fails_exactly_the_gather_cases() {
         .expect("no GPU adapter: install a Vulkan driver or Mesa's lavapipe (mesa-vulkan-drivers)");
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
     let cases = suite::collect(&[root], None).expect("cases");
-    let mut options = RunOptions::default();
-    options.glsl = glsl::Options {
-        flip_gather_order: true,
-        ..glsl::Options::new(glsl::Dialect::Vk450)
+    let options = RunOptions {
+        glsl: glsl::Options {
+            flip_gather_order: true,
+            ..glsl::Options::new(glsl::Dialect::Vk450)
+        },
+        goldens: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("goldens"),
+        ..RunOptions::default()
     };
-    options.goldens = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("goldens");
     let results = suite::run_all(&cases, &gpu, &options, |_| {});
     let failed: Vec<&str> = results
         .iter()
