@@ -256,15 +256,16 @@ fn is_sv_name(name: &str) -> bool {
     name.len() > 3 && name[..3].eq_ignore_ascii_case("SV_")
 }
 
-fn input(e: &mut Emitter, inst: &Instruction) {
-    let Some(op) = inst.operands.first() else {
-        return;
-    };
-    if op.ty != OperandType::INPUT {
-        // vPrim, vCoverage and friends: system values without a built-in.
-        e.refuse(inst, Reason::SystemValue);
-        return;
-    }
+/// The register, mask and system value a `dcl_input*`/`dcl_output*`
+/// declares, with the register recorded in the file. None when there is
+/// nothing to declare: a register past D3D's limits (refused) or an empty
+/// mask (the register still exists and stays zero).
+fn io_register(
+    e: &mut Emitter,
+    inst: &Instruction,
+    op: &crate::dxbc::ir::Operand,
+    output: bool,
+) -> Option<(u32, u8, u32)> {
     let reg = op
         .reg()
         .unwrap_or_else(|| op.indices.get(1).and_then(|i| i.imm()).unwrap_or(0) as u32);
@@ -274,18 +275,33 @@ fn input(e: &mut Emitter, inst: &Instruction) {
     };
     if reg >= MAX_IO_REGISTERS {
         e.refuse(inst, Reason::Limit);
-        return;
+        return None;
     }
-    e.input_regs.insert(reg);
-    if mask == 0 {
-        // Nothing to declare; the register still exists (and stays zero).
-        return;
+    if output {
+        e.output_regs.insert(reg);
+    } else {
+        e.input_regs.insert(reg);
     }
-    let reg_name = e.input_name(reg);
     let sv = match inst.decl {
         DeclKind::SystemValue(v) => v,
         _ => 0,
     };
+    (mask != 0).then_some((reg, mask, sv))
+}
+
+fn input(e: &mut Emitter, inst: &Instruction) {
+    let Some(op) = inst.operands.first() else {
+        return;
+    };
+    if op.ty != OperandType::INPUT {
+        // vPrim, vCoverage and friends: system values without a built-in.
+        e.refuse(inst, Reason::SystemValue);
+        return;
+    }
+    let Some((reg, mask, sv)) = io_register(e, inst, op, false) else {
+        return;
+    };
+    let reg_name = e.input_name(reg);
     let interp = (inst.controls >> 11) & 0xf;
     match (e.stage, sv) {
         (_, 0) => {}
@@ -499,24 +515,10 @@ fn output(e: &mut Emitter, inst: &Instruction) {
             return;
         }
     }
-    let reg = op.reg().unwrap_or(0);
-    let mask = match op.selection {
-        Selection::Mask(m) => m,
-        _ => 0xf,
+    let Some((reg, mask, sv)) = io_register(e, inst, op, true) else {
+        return;
     };
-    if reg >= MAX_IO_REGISTERS {
-        e.refuse(inst, Reason::Limit);
-        return;
-    }
-    e.output_regs.insert(reg);
-    if mask == 0 {
-        return;
-    }
     let reg_name = e.output_name(reg);
-    let sv = match inst.decl {
-        DeclKind::SystemValue(v) => v,
-        _ => 0,
-    };
     if e.stage == ShaderKind::Vertex && sv == sv::POSITION {
         e.epilogue.line(None, format!("gl_Position = {reg_name};"));
         e.decl_line(format!("// {reg_name}: SV_Position to gl_Position"));
