@@ -690,6 +690,33 @@ fn generate(
                 [v.to_bits(), 0, 0, one]
             })
             .collect(),
+        Some("image") if what.len() == 2 => {
+            let path = Path::new(ctx.file)
+                .parent()
+                .unwrap_or(Path::new(""))
+                .join(&what[1]);
+            let img = image::open(&path)
+                .map_err(|e| ctx.err(l, format!("{}: {e}", path.display())))?
+                .to_rgba8();
+            if img.width() != w || img.height() != h {
+                return Err(ctx.err(
+                    l,
+                    format!(
+                        "{} is {}x{}, the texture {w}x{h}",
+                        path.display(),
+                        img.width(),
+                        img.height()
+                    ),
+                ));
+            }
+            (0..count)
+                .map(|i| {
+                    let j = i % per_image;
+                    let p = img.get_pixel((j % w as usize) as u32, (j / w as usize) as u32);
+                    p.0.map(|c| (c as f32 / 255.0).to_bits())
+                })
+                .collect()
+        }
         Some("constant") if what.len() == 5 => {
             let toks: Vec<&str> = what[1..].iter().map(String::as_str).collect();
             vec![ctx.lanes4(l, &toks)?; count]
@@ -697,7 +724,7 @@ fn generate(
         _ => {
             return Err(ctx.err(
                 l,
-                "expected `fill checker`, `fill gradient`, `fill ramp` or `fill constant r g b a`",
+                "expected `fill checker`, `fill gradient`, `fill ramp`, `fill constant r g b a` or `fill image PATH`",
             ));
         }
     })
