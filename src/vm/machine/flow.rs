@@ -11,7 +11,15 @@ use crate::vm::state::LANES;
 
 impl Machine {
     /// The test of a conditional instruction for one lane.
-    fn condition(&self, inst: &Instruction, lane: usize) -> Result<bool, VmError> {
+    fn condition(&self, index: usize, inst: &Instruction, lane: usize) -> Result<bool, VmError> {
+        // A planned condition (a plain register or immediate) is read
+        // without re-resolving the operand: loops test one every iteration.
+        if let Some(Some(p)) = self.plans.get(index)
+            && let Some(src) = p.srcs.first()
+        {
+            let v = self.read_planned(src, lane, Kind::Bits)[0];
+            return Ok((v != 0) == inst.test_nonzero());
+        }
         let Some(src) = inst.operands.last() else {
             return Err(self.missing(inst));
         };
@@ -50,7 +58,7 @@ impl Machine {
                 let running = self.execution_mask();
                 let lanes = (0..LANES).filter(|&l| running[l]);
                 for l in lanes {
-                    if !self.condition(inst, l)? {
+                    if !self.condition(index, inst, l)? {
                         self.control.lanes[l] = LaneState::Waiting(depth, Resume::Else);
                     }
                 }
@@ -139,7 +147,7 @@ impl Machine {
                 let running = self.execution_mask();
                 let lanes = (0..LANES).filter(|&l| running[l]);
                 for l in lanes {
-                    if matches!(inst.opcode, 2 | 7) || self.condition(inst, l)? {
+                    if matches!(inst.opcode, 2 | 7) || self.condition(index, inst, l)? {
                         self.control.lanes[l] = LaneState::Waiting(target, resume);
                     }
                 }
@@ -202,7 +210,7 @@ impl Machine {
                 let running = self.execution_mask();
                 let lanes = (0..LANES).filter(|&l| running[l]);
                 for l in lanes {
-                    if self.condition(inst, l)? {
+                    if self.condition(index, inst, l)? {
                         self.control.discarded[l] = true;
                     }
                 }
@@ -214,7 +222,7 @@ impl Machine {
                 let lanes = (0..LANES).filter(|&l| running[l]);
                 let call = self.innermost(|f| matches!(f, Frame::Call { .. }));
                 for l in lanes {
-                    if inst.opcode == 62 || self.condition(inst, l)? {
+                    if inst.opcode == 62 || self.condition(index, inst, l)? {
                         self.control.lanes[l] = match call {
                             Some(d) => LaneState::Waiting(d, Resume::Return),
                             None => LaneState::Retired,
@@ -266,7 +274,7 @@ impl Machine {
                 let running = self.execution_mask();
                 let lanes = (0..LANES).filter(|&l| running[l]);
                 for l in lanes {
-                    if inst.opcode == 5 && !self.condition(inst, l)? {
+                    if inst.opcode == 5 && !self.condition(index, inst, l)? {
                         self.control.lanes[l] = LaneState::Waiting(depth, Resume::Return);
                     }
                 }

@@ -526,6 +526,9 @@ impl Machine {
             }
             return Ok(());
         }
+        if self.alu_planned_single(index, exec, sat && info.sat, running) {
+            return Ok(());
+        }
         // Operands in the common shapes (temps, inputs, constant buffers,
         // immediates with plain indices) are read and written through a plan
         // made once per instruction; anything else takes the general path.
@@ -564,6 +567,72 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// The fast path for the commonest instructions: one planned
+    /// destination and a component-wise entry. Only the components the
+    /// destination's mask writes are computed, straight into the register,
+    /// with the entry matched once per instruction rather than per
+    /// component. False (nothing done) when the instruction does not fit.
+    fn alu_planned_single(
+        &mut self,
+        index: usize,
+        exec: Exec,
+        saturate: bool,
+        running: [bool; LANES],
+    ) -> bool {
+        let arity = match exec {
+            Exec::F1(_) | Exec::I1(_) | Exec::Conv(..) | Exec::Mov => 1,
+            Exec::F2(_) | Exec::I2(_) | Exec::FCmp(_) | Exec::ICmp(_) => 2,
+            Exec::F3(_) | Exec::I3(_) | Exec::Movc => 3,
+            _ => return false,
+        };
+        let Some(Some(p)) = self.plans.get(index) else {
+            return false;
+        };
+        if p.dsts.len() != 1 || p.srcs.len() < arity {
+            return false;
+        }
+        let d = p.dsts[0];
+        let mut srcs = [p.srcs[0]; 3];
+        for (slot, src) in srcs.iter_mut().zip(p.srcs.iter()).take(arity) {
+            *slot = *src;
+        }
+        let kind = exec.kind();
+        let m = d.mask();
+        for l in (0..LANES).filter(|&l| running[l]) {
+            let mut s = [[0u32; 4]; 3];
+            for (v, src) in s.iter_mut().zip(&srcs).take(arity) {
+                *v = self.read_planned(src, l, kind);
+            }
+            let [a, b, c] = s;
+            let mut r = [0u32; 4];
+            let f = f32::from_bits;
+            macro_rules! each {
+                ($e:expr) => {
+                    for k in 0..4 {
+                        if m & (1 << k) != 0 {
+                            r[k] = $e(k);
+                        }
+                    }
+                };
+            }
+            match exec {
+                Exec::F1(g) => each!(|k: usize| float::out(g(f(a[k])))),
+                Exec::F2(g) => each!(|k: usize| float::out(g(f(a[k]), f(b[k])))),
+                Exec::F3(g) => each!(|k: usize| float::out(g(f(a[k]), f(b[k]), f(c[k])))),
+                Exec::FCmp(g) => each!(|k: usize| mask(g(f(a[k]), f(b[k])))),
+                Exec::I1(g) | Exec::Conv(_, g) => each!(|k: usize| g(a[k])),
+                Exec::I2(g) => each!(|k: usize| g(a[k], b[k])),
+                Exec::I3(g) => each!(|k: usize| g(a[k], b[k], c[k])),
+                Exec::ICmp(g) => each!(|k: usize| mask(g(a[k], b[k]))),
+                Exec::Mov => r = a,
+                Exec::Movc => each!(|k: usize| if a[k] != 0 { b[k] } else { c[k] }),
+                _ => return false,
+            }
+            self.write_planned(d, l, r, saturate);
+        }
+        true
     }
 
     fn missing(&self, inst: &Instruction) -> VmError {

@@ -30,6 +30,13 @@ pub(super) struct DstPlan {
     mask: u8,
 }
 
+impl DstPlan {
+    /// The components written.
+    pub(super) fn mask(&self) -> u8 {
+        self.mask
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(super) struct Plan {
     pub srcs: smallvec::SmallVec<[SrcPlan; 4]>,
