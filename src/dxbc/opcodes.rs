@@ -144,17 +144,34 @@ impl OpInfo {
 
 /// Opcode numbers that the decoder and printer single out.
 pub mod code {
+    pub const BREAK: u16 = 2;
     pub const BREAKC: u16 = 3;
+    pub const CALL: u16 = 4;
     pub const CALLC: u16 = 5;
     pub const CASE: u16 = 6;
+    pub const CONTINUE: u16 = 7;
     pub const CONTINUEC: u16 = 8;
     pub const DEFAULT: u16 = 10;
     pub const DISCARD: u16 = 13;
+    pub const ELSE: u16 = 18;
+    pub const ENDIF: u16 = 21;
+    pub const ENDLOOP: u16 = 22;
+    pub const ENDSWITCH: u16 = 23;
     pub const IF: u16 = 31;
     pub const LABEL: u16 = 44;
+    pub const LD: u16 = 45;
+    pub const LD_MS: u16 = 46;
+    pub const LOOP: u16 = 48;
     pub const CUSTOMDATA: u16 = 53;
     pub const RESINFO: u16 = 61;
+    pub const RET: u16 = 62;
     pub const RETC: u16 = 63;
+    pub const SAMPLE: u16 = 69;
+    pub const SAMPLE_C: u16 = 70;
+    pub const SAMPLE_C_LZ: u16 = 71;
+    pub const SAMPLE_L: u16 = 72;
+    pub const SAMPLE_D: u16 = 73;
+    pub const SAMPLE_B: u16 = 74;
     pub const SWITCH: u16 = 76;
     pub const DCL_RESOURCE: u16 = 88;
     pub const DCL_CONSTANT_BUFFER: u16 = 89;
@@ -175,12 +192,19 @@ pub mod code {
     pub const DCL_TEMPS: u16 = 104;
     pub const DCL_INDEXABLE_TEMP: u16 = 105;
     pub const DCL_GLOBAL_FLAGS: u16 = 106;
+    pub const LOD: u16 = 108;
+    pub const GATHER4: u16 = 109;
+    pub const SAMPLE_POS: u16 = 110;
     pub const SAMPLE_INFO: u16 = 111;
     pub const HS_DECLS: u16 = 113;
     pub const HS_CONTROL_POINT_PHASE: u16 = 114;
     pub const HS_FORK_PHASE: u16 = 115;
     pub const HS_JOIN_PHASE: u16 = 116;
     pub const INTERFACE_CALL: u16 = 120;
+    pub const BUFINFO: u16 = 121;
+    pub const GATHER4_C: u16 = 126;
+    pub const GATHER4_PO: u16 = 127;
+    pub const GATHER4_PO_C: u16 = 128;
     pub const DCL_STREAM: u16 = 143;
     pub const DCL_FUNCTION_BODY: u16 = 144;
     pub const DCL_FUNCTION_TABLE: u16 = 145;

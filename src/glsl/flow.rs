@@ -8,18 +8,6 @@ use super::types::{Ty, int_literal};
 use crate::dxbc::ir::Instruction;
 use crate::dxbc::opcodes::code;
 
-mod op {
-    pub const BREAK: u16 = 2;
-    pub const CALL: u16 = 4;
-    pub const CONTINUE: u16 = 7;
-    pub const ELSE: u16 = 18;
-    pub const ENDIF: u16 = 21;
-    pub const ENDLOOP: u16 = 22;
-    pub const ENDSWITCH: u16 = 23;
-    pub const LOOP: u16 = 48;
-    pub const RET: u16 = 62;
-}
-
 /// `floatBitsToUint(x) != 0u` (or `== 0u` for `_z`).
 fn condition(e: &mut Emitter, inst: &Instruction) -> String {
     let Some(src) = inst.operands.first() else {
@@ -40,7 +28,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     // with the code it belongs to.
     let steps_out = matches!(
         inst.opcode,
-        op::ELSE | op::ENDIF | op::ENDLOOP | code::CASE | code::DEFAULT
+        code::ELSE | code::ENDIF | code::ENDLOOP | code::CASE | code::DEFAULT
     );
     if steps_out {
         e.dedent();
@@ -49,7 +37,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     if steps_out {
         e.indent();
     }
-    if inst.opcode == op::ENDSWITCH {
+    if inst.opcode == code::ENDSWITCH {
         // GLSL ES rejects a label directly before the closing brace. The
         // break follows the comment so the instruction's lines start with
         // it, as every instruction's do. The last block usually ends in
@@ -58,7 +46,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             .cur
             .and_then(|i| i.checked_sub(1))
             .map(|i| e.program.instructions[i].opcode);
-        if !matches!(prev, Some(op::BREAK | op::RET | op::CONTINUE)) {
+        if !matches!(prev, Some(code::BREAK | code::RET | code::CONTINUE)) {
             e.line("break;");
         }
         e.dedent();
@@ -70,22 +58,22 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             e.line(format!("if ({c}) {{"));
             e.indent();
         }
-        op::ELSE => {
+        code::ELSE => {
             e.dedent();
             e.line("} else {");
             e.indent();
         }
-        op::ENDIF | op::ENDLOOP => {
+        code::ENDIF | code::ENDLOOP => {
             e.dedent();
             e.line("}");
         }
-        op::LOOP => {
+        code::LOOP => {
             e.line("while (true) {");
             e.indent();
         }
-        op::BREAK => e.line("break;"),
+        code::BREAK => e.line("break;"),
         code::BREAKC => guarded(e, inst, "break;"),
-        op::CONTINUE => e.line("continue;"),
+        code::CONTINUE => e.line("continue;"),
         code::CONTINUEC => guarded(e, inst, "continue;"),
         code::SWITCH => {
             let v = inst
@@ -113,11 +101,11 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             e.line("default:");
             e.indent();
         }
-        op::ENDSWITCH => e.line("}"),
-        op::RET => e.line("return;"),
+        code::ENDSWITCH => e.line("}"),
+        code::RET => e.line("return;"),
         code::RETC => guarded(e, inst, "return;"),
         code::DISCARD => guarded(e, inst, "discard;"),
-        op::CALL => {
+        code::CALL => {
             let l = inst.operands.first().and_then(|o| o.reg()).unwrap_or(0);
             e.line(format!("l{l}();"));
         }

@@ -26,26 +26,8 @@ use crate::dxbc::opcodes::code;
 
 pub use decl::declare;
 
-/// Opcode numbers of the texture class (see `dxbc::opcodes`).
-pub(crate) mod op {
-    pub const LD: u16 = 45;
-    pub const LD_MS: u16 = 46;
-    pub const RESINFO: u16 = 61;
-    pub const SAMPLE: u16 = 69;
-    pub const SAMPLE_C: u16 = 70;
-    pub const SAMPLE_C_LZ: u16 = 71;
-    pub const SAMPLE_L: u16 = 72;
-    pub const SAMPLE_D: u16 = 73;
-    pub const SAMPLE_B: u16 = 74;
-    pub const LOD: u16 = 108;
-    pub const GATHER4: u16 = 109;
-    pub const SAMPLE_POS: u16 = 110;
-    pub const SAMPLE_INFO: u16 = 111;
-    pub const BUFINFO: u16 = 121;
-    pub const GATHER4_C: u16 = 126;
-    pub const GATHER4_PO: u16 = 127;
-    pub const GATHER4_PO_C: u16 = 128;
-}
+/// The opcode numbers this module matches on (the shared `dxbc::opcodes::code`).
+pub(crate) use crate::dxbc::opcodes::code as op;
 
 /// `D3D10_SB_RESOURCE_DIMENSION` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
