@@ -581,11 +581,8 @@ impl Machine {
         saturate: bool,
         running: [bool; LANES],
     ) -> bool {
-        let arity = match exec {
-            Exec::F1(_) | Exec::I1(_) | Exec::Conv(..) | Exec::Mov => 1,
-            Exec::F2(_) | Exec::I2(_) | Exec::FCmp(_) | Exec::ICmp(_) => 2,
-            Exec::F3(_) | Exec::I3(_) | Exec::Movc => 3,
-            _ => return false,
+        let Some(arity) = component_wise_arity(exec) else {
+            return false;
         };
         let Some(Some(p)) = self.plans.get(index) else {
             return false;
@@ -605,31 +602,9 @@ impl Machine {
             for (v, src) in s.iter_mut().zip(&srcs).take(arity) {
                 *v = self.read_planned(src, l, kind);
             }
-            let [a, b, c] = s;
-            let mut r = [0u32; 4];
-            let f = f32::from_bits;
-            macro_rules! each {
-                ($e:expr) => {
-                    for k in 0..4 {
-                        if m & (1 << k) != 0 {
-                            r[k] = $e(k);
-                        }
-                    }
-                };
-            }
-            match exec {
-                Exec::F1(g) => each!(|k: usize| float::out(g(f(a[k])))),
-                Exec::F2(g) => each!(|k: usize| float::out(g(f(a[k]), f(b[k])))),
-                Exec::F3(g) => each!(|k: usize| float::out(g(f(a[k]), f(b[k]), f(c[k])))),
-                Exec::FCmp(g) => each!(|k: usize| mask(g(f(a[k]), f(b[k])))),
-                Exec::I1(g) | Exec::Conv(_, g) => each!(|k: usize| g(a[k])),
-                Exec::I2(g) => each!(|k: usize| g(a[k], b[k])),
-                Exec::I3(g) => each!(|k: usize| g(a[k], b[k], c[k])),
-                Exec::ICmp(g) => each!(|k: usize| mask(g(a[k], b[k]))),
-                Exec::Mov => r = a,
-                Exec::Movc => each!(|k: usize| if a[k] != 0 { b[k] } else { c[k] }),
-                _ => return false,
-            }
+            let Some(r) = component_wise(exec, s, m) else {
+                return false;
+            };
             self.write_planned(d, l, r, saturate);
         }
         true
@@ -675,38 +650,60 @@ fn derivative_pair(lane: usize, x: bool, fine: bool) -> (usize, usize) {
 
 /// What an ALU entry computes for one lane from its (already read) sources:
 /// one result per destination. None when sources are missing.
+/// Sources a component-wise entry reads; None for the other entries.
+fn component_wise_arity(exec: Exec) -> Option<usize> {
+    Some(match exec {
+        Exec::F1(_) | Exec::I1(_) | Exec::Conv(..) | Exec::Mov => 1,
+        Exec::F2(_) | Exec::I2(_) | Exec::FCmp(_) | Exec::ICmp(_) => 2,
+        Exec::F3(_) | Exec::I3(_) | Exec::Movc => 3,
+        _ => return None,
+    })
+}
+
+/// A component-wise entry on (already read) sources, for the components
+/// in `m` (others 0); None for entries that are not component-wise.
+fn component_wise(exec: Exec, [a, b, c]: [Reg; 3], m: u8) -> Option<Reg> {
+    let mut r = [0u32; 4];
+    let f = f32::from_bits;
+    macro_rules! each {
+        ($e:expr) => {
+            for k in 0..4 {
+                if m & (1 << k) != 0 {
+                    r[k] = $e(k);
+                }
+            }
+        };
+    }
+    match exec {
+        Exec::F1(g) => each!(|k: usize| float::out(g(f(a[k])))),
+        Exec::F2(g) => each!(|k: usize| float::out(g(f(a[k]), f(b[k])))),
+        Exec::F3(g) => each!(|k: usize| float::out(g(f(a[k]), f(b[k]), f(c[k])))),
+        Exec::FCmp(g) => each!(|k: usize| mask(g(f(a[k]), f(b[k])))),
+        Exec::I1(g) | Exec::Conv(_, g) => each!(|k: usize| g(a[k])),
+        Exec::I2(g) => each!(|k: usize| g(a[k], b[k])),
+        Exec::I3(g) => each!(|k: usize| g(a[k], b[k], c[k])),
+        Exec::ICmp(g) => each!(|k: usize| mask(g(a[k], b[k]))),
+        Exec::Mov => r = a,
+        Exec::Movc => each!(|k: usize| if a[k] != 0 { b[k] } else { c[k] }),
+        _ => return None,
+    }
+    Some(r)
+}
+
 fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
+    if let Some(arity) = component_wise_arity(exec) {
+        if s.len() < arity {
+            return None;
+        }
+        let mut srcs = [[0u32; 4]; 3];
+        srcs[..arity].copy_from_slice(&s[..arity]);
+        return component_wise(exec, srcs, 0xf).map(|r| smallvec::smallvec![r]);
+    }
     let arg = |i: usize| -> Option<Reg> { s.get(i).copied() };
     fn per(g: impl Fn(usize) -> u32) -> Reg {
         [g(0), g(1), g(2), g(3)]
     }
     Some(match exec {
-        Exec::F1(g) => {
-            let a = arg(0)?;
-            smallvec::smallvec![per(|c| float::out(g(f32::from_bits(a[c]))))]
-        }
-        Exec::F2(g) => {
-            let (a, b) = (arg(0)?, arg(1)?);
-            smallvec::smallvec![per(|c| {
-                float::out(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
-            })]
-        }
-        Exec::F3(g) => {
-            let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
-            smallvec::smallvec![per(|c| {
-                float::out(g(
-                    f32::from_bits(a[c]),
-                    f32::from_bits(b[c]),
-                    f32::from_bits(d[c]),
-                ))
-            })]
-        }
-        Exec::FCmp(g) => {
-            let (a, b) = (arg(0)?, arg(1)?);
-            smallvec::smallvec![per(|c| {
-                mask(g(f32::from_bits(a[c]), f32::from_bits(b[c])))
-            })]
-        }
         Exec::Dot(n) => {
             let (a, b) = (arg(0)?, arg(1)?);
             let mut sum = 0.0f32;
@@ -716,31 +713,6 @@ fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
                 ));
             }
             smallvec::smallvec![[float::out(sum); 4]]
-        }
-        Exec::I1(g) => {
-            let a = arg(0)?;
-            smallvec::smallvec![per(|c| g(a[c]))]
-        }
-        Exec::I2(g) => {
-            let (a, b) = (arg(0)?, arg(1)?);
-            smallvec::smallvec![per(|c| g(a[c], b[c]))]
-        }
-        Exec::I3(g) => {
-            let (a, b, d) = (arg(0)?, arg(1)?, arg(2)?);
-            smallvec::smallvec![per(|c| g(a[c], b[c], d[c]))]
-        }
-        Exec::ICmp(g) => {
-            let (a, b) = (arg(0)?, arg(1)?);
-            smallvec::smallvec![per(|c| mask(g(a[c], b[c])))]
-        }
-        Exec::Conv(_, g) => {
-            let a = arg(0)?;
-            smallvec::smallvec![per(|c| g(a[c]))]
-        }
-        Exec::Mov => smallvec::smallvec![arg(0)?],
-        Exec::Movc => {
-            let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
-            smallvec::smallvec![per(|c| if cond[c] != 0 { a[c] } else { b[c] })]
         }
         Exec::Swapc => {
             let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
