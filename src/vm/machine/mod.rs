@@ -662,6 +662,7 @@ fn component_wise_arity(exec: Exec) -> Option<usize> {
 
 /// A component-wise entry on (already read) sources, for the components
 /// in `m` (others 0); None for entries that are not component-wise.
+#[inline(always)]
 fn component_wise(exec: Exec, [a, b, c]: [Reg; 3], m: u8) -> Option<Reg> {
     let mut r = [0u32; 4];
     let f = f32::from_bits;
