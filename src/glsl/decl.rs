@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use super::emit::Emitter;
+use super::emit::{Emitter, convert};
 use super::manifest::{ConstantBufferEntry, VaryingEntry};
 use super::names;
 use super::types::{Ty, mask_components, mask_count, swizzle};
@@ -444,11 +444,7 @@ fn declare_input(
     e.decl_line(format!("{layout}{qualifier}in {glsl_ty} {name};"));
     let reg_name = e.input_name(reg);
     let sw = swizzle(&mask_components(mask));
-    let value = match decl_ty {
-        Ty::Float => name.to_string(),
-        Ty::Int => format!("intBitsToFloat({name})"),
-        Ty::Uint => format!("uintBitsToFloat({name})"),
-    };
+    let value = convert(name, decl_ty, Ty::Float, n);
     e.prologue.line(None, format!("{reg_name}{sw} = {value};"));
     if interp == 4 || interp == 5 || interp == 7 {
         e.decl_line(format!(
@@ -457,7 +453,7 @@ fn declare_input(
     }
     e.manifest.inputs.push(VaryingEntry {
         register: reg,
-        mask: mask_columns(mask).replace(' ', ""),
+        mask: mask_text(mask),
         semantic: el.map_or(String::new(), |el| el.semantic_name.clone()),
         semantic_index: el.map_or(0, |el| el.semantic_index),
         glsl_name: name.to_string(),
@@ -465,6 +461,11 @@ fn declare_input(
         location,
         interpolation: (!qualifier.is_empty()).then(|| qualifier.trim().to_string()),
     });
+}
+
+/// A mask as the manifest writes it (`xy`, `x_z`… without spaces).
+fn mask_text(mask: u8) -> String {
+    mask_columns(mask).replace(' ', "")
 }
 
 fn push_sv_entry(
@@ -478,7 +479,7 @@ fn push_sv_entry(
 ) {
     let entry = VaryingEntry {
         register: reg,
-        mask: mask_columns(mask).replace(' ', ""),
+        mask: mask_text(mask),
         semantic: semantic.into(),
         semantic_index: 0,
         glsl_name: glsl.into(),
@@ -602,15 +603,11 @@ fn declare_output(
     e.decl_line(format!("{layout}{flat}out {glsl_ty} {name};"));
     let reg_name = e.output_name(reg);
     let sw = swizzle(&mask_components(mask));
-    let value = match ty {
-        Ty::Float => format!("{reg_name}{sw}"),
-        Ty::Int => format!("floatBitsToInt({reg_name}{sw})"),
-        Ty::Uint => format!("floatBitsToUint({reg_name}{sw})"),
-    };
+    let value = convert(&format!("{reg_name}{sw}"), Ty::Float, ty, n);
     e.epilogue.line(None, format!("{name} = {value};"));
     e.manifest.outputs.push(VaryingEntry {
         register: reg,
-        mask: mask_columns(mask).replace(' ', ""),
+        mask: mask_text(mask),
         semantic: el.map_or(String::new(), |el| el.semantic_name.clone()),
         semantic_index: el.map_or(target_index, |el| el.semantic_index),
         glsl_name: name.to_string(),
