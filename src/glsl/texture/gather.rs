@@ -18,7 +18,7 @@
 //! is read by sampling its centre at LOD 0 through the combined sampler
 //! (`texelFetch` cannot address a cube in ES 3.00).
 
-use super::super::emit::Emitter;
+use super::super::emit::{Emitter, convert};
 use super::super::types::Ty;
 use super::decl::{border_name, mode_name};
 use super::{Ctx, Dim, assign_result, combined, combined_shadow, fetch_name, levels_name, op};
@@ -176,12 +176,8 @@ fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> St
     let tex = fetch_name(e, t, &ctx.res);
     let mode = mode_name(smp);
     let border = border_name(smp);
-    let border_value = match ctx.res.ty {
-        // Integer formats read the border colour's bits.
-        Ty::Float => border.clone(),
-        Ty::Int => format!("floatBitsToInt({border})"),
-        Ty::Uint => format!("floatBitsToUint({border})"),
-    };
+    // Integer formats read the border colour's bits.
+    let border_value = convert(&border, Ty::Float, ctx.res.ty, 4);
     let tap = format!("hlslcc_gatherTap_t{t}_s{smp}");
     let fetch_at = if array {
         format!("texelFetch({tex}, ivec3(x, y, layer), 0)")
