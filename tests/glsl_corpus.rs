@@ -7,33 +7,10 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use dxbc_dbg::dxbc::ir::ShaderKind;
-use dxbc_dbg::dxbc::{ParseOptions, Shader};
 use dxbc_dbg::glsl::{self, Dialect, Options, Reason, Translation};
 
 use common::validate;
-
-/// The corpus's vertex and pixel shaders, with their file names.
-fn shaders(root: &Path) -> Vec<(String, Shader)> {
-    common::manifest(root)
-        .iter()
-        .filter(|b| b.is_shader())
-        .filter_map(|blob| {
-            let bytes = std::fs::read(root.join(&blob.file)).expect("read blob");
-            let shader = Shader::parse(
-                &bytes,
-                ParseOptions {
-                    verify_checksum: false,
-                },
-            )
-            .expect("parses");
-            matches!(shader.program.kind, ShaderKind::Pixel | ShaderKind::Vertex)
-                .then(|| (blob.file.clone(), shader))
-        })
-        .collect()
-}
 
 /// Reasons GLSL ES 3.00 genuinely cannot express. `Operand` and `Stage`
 /// (for a vertex or pixel shader) would be emitter gaps.
@@ -89,7 +66,7 @@ fn validate_all(items: Vec<(String, Translation, Translation)>) -> Vec<Outcome> 
 #[test]
 fn corpus_shaders_translate_to_valid_glsl() {
     let Some(root) = common::corpus() else { return };
-    let shaders = shaders(&root);
+    let shaders = common::vertex_and_pixel_shaders(&root);
     assert!(!shaders.is_empty());
 
     let mut refused: BTreeMap<Reason, usize> = BTreeMap::new();
@@ -161,7 +138,7 @@ fn source_map_covers_every_instruction_in_order() {
     let Some(root) = common::corpus() else { return };
     let mut checked = 0;
     let mut problems = Vec::new();
-    for (file, shader) in shaders(&root) {
+    for (file, shader) in common::vertex_and_pixel_shaders(&root) {
         for dialect in [Dialect::Es300, Dialect::Vk450] {
             let Ok(t) = glsl::translate(&shader, &Options::new(dialect)) else {
                 continue;

@@ -7,8 +7,6 @@ mod common;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use dxbc_dbg::dxbc::ir::ShaderKind;
-use dxbc_dbg::dxbc::{ParseOptions, Shader};
 use dxbc_dbg::vm::defaults::{DefaultTextures, default_resources};
 use dxbc_dbg::vm::{Machine, Setup, VmError};
 
@@ -17,18 +15,7 @@ fn corpus_shaders_run_on_a_zeroed_quad() {
     let Some(root) = common::corpus() else { return };
     let (mut total, mut completed) = (0, 0);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
-    for blob in common::manifest(&root).iter().filter(|b| b.is_shader()) {
-        let bytes = std::fs::read(root.join(&blob.file)).expect("read blob");
-        let shader = Shader::parse(
-            &bytes,
-            ParseOptions {
-                verify_checksum: false,
-            },
-        )
-        .expect("parses");
-        if !matches!(shader.program.kind, ShaderKind::Pixel | ShaderKind::Vertex) {
-            continue;
-        }
+    for (_, shader) in common::vertex_and_pixel_shaders(&root) {
         total += 1;
         let resources = default_resources(&shader.program, DefaultTextures::Black);
         let result = Machine::new(Rc::new(shader.program), Setup::empty(), resources)

@@ -87,3 +87,26 @@ impl Rng {
         }
     }
 }
+
+/// The corpus's vertex and pixel shaders, parsed (checksums not verified:
+/// one blob's is bad on purpose), with their file names.
+pub fn vertex_and_pixel_shaders(root: &Path) -> Vec<(String, dxbc_dbg::dxbc::Shader)> {
+    use dxbc_dbg::dxbc::ir::ShaderKind;
+    use dxbc_dbg::dxbc::{ParseOptions, Shader};
+    manifest(root)
+        .iter()
+        .filter(|b| b.is_shader())
+        .filter_map(|blob| {
+            let bytes = std::fs::read(root.join(&blob.file)).expect("read blob");
+            let shader = Shader::parse(
+                &bytes,
+                ParseOptions {
+                    verify_checksum: false,
+                },
+            )
+            .expect("parses");
+            matches!(shader.program.kind, ShaderKind::Pixel | ShaderKind::Vertex)
+                .then(|| (blob.file.clone(), shader))
+        })
+        .collect()
+}
