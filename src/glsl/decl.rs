@@ -21,9 +21,7 @@ use super::{Dialect, Reason, texture};
 const MAX_TEMPS: u32 = 4096;
 const MAX_CB_ROWS: u32 = 4096;
 const MAX_IO_REGISTERS: u32 = 64;
-use crate::dxbc::ir::{
-    CustomData, DeclKind, Instruction, OperandType, Program, Selection, ShaderKind,
-};
+use crate::dxbc::ir::{CustomData, DeclKind, Instruction, OperandType, Selection, ShaderKind};
 use crate::dxbc::opcodes::code;
 use crate::dxbc::signature::{SignatureElement, SignatureKind, mask_columns};
 
@@ -112,21 +110,6 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             }
         }
     }
-}
-
-/// Width of indexable temp `reg` as declared (4 when undeclared).
-pub fn indexable_width(p: &Program, reg: u32) -> usize {
-    p.instructions
-        .iter()
-        .find_map(|i| match i.decl {
-            DeclKind::IndexableTemp {
-                reg: r, components, ..
-            } if r == reg && i.opcode == code::DCL_INDEXABLE_TEMP => {
-                Some(components.clamp(1, 4) as usize)
-            }
-            _ => None,
-        })
-        .unwrap_or(4)
 }
 
 fn constant_buffer(e: &mut Emitter, inst: &Instruction) {

@@ -14,7 +14,8 @@ use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
 use super::{alu, decl, flow, texture};
 use crate::dxbc::disasm::{self, Style};
 use crate::dxbc::ir::{
-    Components, Index, Instruction, Modifier, Operand, OperandType, Program, Selection, ShaderKind,
+    Components, DeclKind, Index, Instruction, Modifier, Operand, OperandType, Program, Selection,
+    ShaderKind,
 };
 use crate::dxbc::opcodes::{Class, Layout, code};
 use crate::dxbc::shader::Shader;
@@ -57,6 +58,8 @@ pub struct Emitter<'a> {
     /// in which case it is declared as an array.
     pub inputs_indexed: bool,
     pub outputs_indexed: bool,
+    /// Declared component count of each indexable temp `xN`.
+    pub indexable_widths: std::collections::BTreeMap<u32, usize>,
     /// Output registers some instruction writes.
     pub outputs_written: BTreeSet<u32>,
     /// Subroutine and function-body names (`l0`, `fb2`), to declare
@@ -100,6 +103,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         output_regs: BTreeSet::new(),
         inputs_indexed: false,
         outputs_indexed: false,
+        indexable_widths: Default::default(),
         outputs_written: BTreeSet::new(),
         labels: Vec::new(),
         interfaces: Default::default(),
@@ -161,6 +165,14 @@ impl<'a> Emitter<'a> {
         for inst in &self.program.instructions {
             let info = inst.info();
             if info.class == Class::Decl {
+                if let DeclKind::IndexableTemp {
+                    reg, components, ..
+                } = inst.decl
+                {
+                    self.indexable_widths
+                        .entry(reg)
+                        .or_insert(components.clamp(1, 4) as usize);
+                }
                 if inst.opcode == code::DCL_INDEX_RANGE
                     && let Some(op) = inst.operands.first()
                 {
@@ -389,7 +401,7 @@ impl<'a> Emitter<'a> {
                 let reg = op.reg().unwrap_or(0);
                 let idx = op.indices.get(1).cloned().unwrap_or(Index::Imm32(0));
                 let e = self.index_expr(inst, &idx);
-                let width = decl::indexable_width(self.program, reg);
+                let width = self.indexable_widths.get(&reg).copied().unwrap_or(4);
                 Some(Base {
                     expr: format!("x{reg}[{e}]"),
                     ty: Ty::Float,
