@@ -28,7 +28,7 @@ use crate::dxbc::opcodes::code;
 use crate::dxbc::signature::{SignatureElement, SignatureKind};
 use crate::vm::defaults::PixelChoice;
 use crate::vm::state::{LANES, Reg, Setup};
-use crate::vm::{Machine, Resources, VmError};
+use crate::vm::{Machine, Prepared, Resources, VmError};
 
 /// A CPU render failure; the message starts with the case file.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -336,7 +336,13 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
     } else {
         case
     };
-    let program = Rc::new(pixel.program.clone());
+    let prepared =
+        Prepared::new(Rc::new(pixel.program.clone())).map_err(|source| CpuError::Pixel {
+            file: file.clone(),
+            x: 0,
+            y: 0,
+            source,
+        })?;
     let res = Rc::new(resources(case));
     for qy in (0..case.height).step_by(2) {
         for qx in (0..case.width).step_by(2) {
@@ -358,7 +364,7 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
                 y: qy,
                 source,
             };
-            let mut m = Machine::new(Rc::clone(&program), setup, Rc::clone(&res)).map_err(err)?;
+            let mut m = Machine::prepared(Rc::clone(&prepared), setup, Rc::clone(&res));
             m.set_recording(false);
             m.run_to_end().map_err(err)?;
             let discarded = m.discarded();

@@ -13,8 +13,8 @@ pub mod structure;
 pub mod texture;
 pub mod trace;
 
-pub use machine::{Change, DEFAULT_BUDGET, Event, LaneState, Machine};
-pub use state::{LANES, Loc, Reg, Setup, State};
+pub use machine::{Change, DEFAULT_BUDGET, Event, LaneState, Machine, Prepared};
+pub use state::{LANES, Layout, Loc, Reg, Setup, State};
 
 use thiserror::Error;
 

@@ -117,8 +117,18 @@ pub struct State {
     pub icb: Vec<Reg>,
 }
 
-impl State {
-    pub fn new(program: &Program, setup: &Setup) -> State {
+/// The register file's sizes, read from a program's declarations once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    /// One lane's registers, zeroed.
+    lane: LaneRegs,
+    /// `v#` registers addressed.
+    inputs: usize,
+    icb: Vec<Reg>,
+}
+
+impl Layout {
+    pub fn of(program: &Program) -> Layout {
         let mut temps = 0u32;
         let mut indexable: Vec<Vec<Reg>> = Vec::new();
         let mut outputs = 0u32;
@@ -168,26 +178,41 @@ impl State {
                 }
             }
         }
-        let lane = LaneRegs {
-            temps: vec![[0; 4]; temps as usize],
-            indexable,
-            outputs: vec![[0; 4]; outputs as usize],
-            depth: 0,
-            coverage: u32::MAX,
-            stencil_ref: 0,
-        };
+        Layout {
+            lane: LaneRegs {
+                temps: vec![[0; 4]; temps as usize],
+                indexable,
+                outputs: vec![[0; 4]; outputs as usize],
+                depth: 0,
+                coverage: u32::MAX,
+                stencil_ref: 0,
+            },
+            inputs: inputs as usize,
+            icb,
+        }
+    }
+}
+
+impl State {
+    pub fn new(program: &Program, setup: &Setup) -> State {
+        State::with_layout(&Layout::of(program), setup)
+    }
+
+    /// A fresh register file of `layout`'s sizes with `setup`'s inputs.
+    pub fn with_layout(layout: &Layout, setup: &Setup) -> State {
         let mut lane_inputs: [Vec<Reg>; LANES] = Default::default();
         for (l, v) in lane_inputs.iter_mut().enumerate() {
             *v = setup.inputs[l].clone();
-            if v.len() < inputs as usize {
-                v.resize(inputs as usize, [0; 4]);
+            if v.len() < layout.inputs {
+                v.resize(layout.inputs, [0; 4]);
             }
         }
+        let lane = &layout.lane;
         State {
-            lanes: [lane.clone(), lane.clone(), lane.clone(), lane],
+            lanes: [lane.clone(), lane.clone(), lane.clone(), lane.clone()],
             inputs: lane_inputs,
             constant_buffers: setup.constant_buffers.clone(),
-            icb,
+            icb: layout.icb.clone(),
         }
     }
 }

@@ -14,10 +14,10 @@ impl Machine {
     fn condition(&self, index: usize, inst: &Instruction, lane: usize) -> Result<bool, VmError> {
         // A planned condition (a plain register or immediate) is read
         // without re-resolving the operand: loops test one every iteration.
-        if let Some(Some(p)) = self.plans.get(index)
+        if let Some(Some(p)) = self.prepared.plans.get(index)
             && let Some(src) = p.srcs.first()
         {
-            let v = self.read_planned(src, lane, Kind::Bits)[0];
+            let v = self.state.read_planned(src, lane, Kind::Bits)[0];
             return Ok((v != 0) == inst.test_nonzero());
         }
         let Some(src) = inst.operands.last() else {
@@ -64,8 +64,8 @@ impl Machine {
                 }
                 self.control.frames.push(Frame::If);
                 self.pc = if self.active_lanes().next().is_none() {
-                    self.structure.else_of[index]
-                        .or(self.structure.end_of[index])
+                    self.prepared.structure.else_of[index]
+                        .or(self.prepared.structure.end_of[index])
                         .ok_or_else(|| malformed("`if` without `endif`"))?
                 } else {
                     next
@@ -84,7 +84,7 @@ impl Machine {
                     };
                 }
                 self.pc = if self.active_lanes().next().is_none() {
-                    self.structure.end_of[index]
+                    self.prepared.structure.end_of[index]
                         .ok_or_else(|| malformed("`else` without `endif`"))?
                 } else {
                     next
@@ -178,7 +178,7 @@ impl Machine {
                     return Err(malformed("`case` outside `switch`"));
                 };
                 let value = inst.operands.first().and_then(|o| o.imm.first().copied());
-                let cases = &self.structure.cases[open];
+                let cases = &self.prepared.structure.cases[open];
                 for (lane, sel) in self.control.lanes.iter_mut().zip(selector) {
                     if *lane == LaneState::Waiting(d, Resume::Case) {
                         let hit = match value {
@@ -268,6 +268,7 @@ impl Machine {
                     .and_then(|o| o.reg())
                     .ok_or_else(|| self.missing(inst))?;
                 let at = self
+                    .prepared
                     .structure
                     .label(label)
                     .ok_or_else(|| malformed("call to a label that does not exist"))?;

@@ -3,6 +3,7 @@
 //! divergent control flow, and an undo log so stepping back costs what
 //! stepping forward did.
 
+mod fast;
 mod flow;
 mod plan;
 
@@ -10,7 +11,7 @@ use std::rc::Rc;
 
 use super::alu::{Exec, Kind, exec_of};
 use super::float;
-use super::state::{LANES, Loc, Reg, Setup, State};
+use super::state::{LANES, Layout, Loc, Reg, Setup, State};
 use super::structure::Structure;
 use super::{Resources, VmError};
 use crate::dxbc::ir::*;
@@ -82,13 +83,57 @@ pub enum Event {
     Finished,
 }
 
-pub struct Machine {
+/// What a machine needs of a program that does not change from run to
+/// run: the block structure, each instruction's table entry, operand plans
+/// and fast form, and the register file's sizes. A frame prepares it once
+/// and shares it across its thousands of quads.
+pub struct Prepared {
     program: Rc<Program>,
+    structure: Structure,
     /// Each instruction's table entry, looked up once.
     execs: Vec<Exec>,
     /// Operand plans for instructions whose operands all have common shapes.
     plans: Vec<Option<plan::Plan>>,
-    structure: Structure,
+    /// Each instruction's fast form (or `General`).
+    ops: Vec<fast::Op>,
+    layout: Layout,
+}
+
+impl Prepared {
+    /// Errors on a malformed block structure (an `endif` without its `if`).
+    pub fn new(program: Rc<Program>) -> Result<Rc<Prepared>, VmError> {
+        let structure = Structure::of(&program)?;
+        let execs: Vec<Exec> = program
+            .instructions
+            .iter()
+            .map(|i| exec_of(i.opcode))
+            .collect();
+        let plans: Vec<Option<plan::Plan>> = program.instructions.iter().map(plan::plan).collect();
+        let ops = program
+            .instructions
+            .iter()
+            .zip(&execs)
+            .zip(&plans)
+            .map(|((i, e), p)| fast::op(i, *e, p.as_ref()))
+            .collect();
+        let layout = Layout::of(&program);
+        Ok(Rc::new(Prepared {
+            program,
+            structure,
+            execs,
+            plans,
+            ops,
+            layout,
+        }))
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+}
+
+pub struct Machine {
+    prepared: Rc<Prepared>,
     setup: Setup,
     /// Shared: a frame runs thousands of quads over the same textures.
     resources: Rc<Resources>,
@@ -113,26 +158,26 @@ impl Machine {
         setup: Setup,
         resources: impl Into<Rc<Resources>>,
     ) -> Result<Machine, VmError> {
-        let structure = Structure::of(&program)?;
-        let state = State::new(&program, &setup);
+        Ok(Machine::prepared(Prepared::new(program)?, setup, resources))
+    }
+
+    /// A machine for a program prepared once (see [`Prepared`]).
+    pub fn prepared(
+        prepared: Rc<Prepared>,
+        setup: Setup,
+        resources: impl Into<Rc<Resources>>,
+    ) -> Machine {
+        let program = &prepared.program;
+        let state = State::with_layout(&prepared.layout, &setup);
         let mut lanes = [LaneState::Active; LANES];
         for (l, lane) in lanes.iter_mut().enumerate() {
             if program.kind != ShaderKind::Pixel && l >= setup.lanes_used.max(1) {
                 *lane = LaneState::Retired;
             }
         }
-        let execs = program
-            .instructions
-            .iter()
-            .map(|i| exec_of(i.opcode))
-            .collect();
-        let plans = program.instructions.iter().map(plan::plan).collect();
-        Ok(Machine {
-            execs,
-            plans,
-            pc: structure.entry,
-            structure,
-            program,
+        Machine {
+            pc: prepared.structure.entry,
+            prepared,
             setup,
             resources: resources.into(),
             state,
@@ -147,7 +192,7 @@ impl Machine {
             budget: DEFAULT_BUDGET,
             executed: 0,
             recording: true,
-        })
+        }
     }
 
     /// Turns the undo log off (or on): rendering a frame needs no stepping
@@ -161,7 +206,7 @@ impl Machine {
     }
 
     pub fn program(&self) -> &Program {
-        &self.program
+        &self.prepared.program
     }
 
     /// Index of the next instruction to run.
@@ -170,7 +215,7 @@ impl Machine {
     }
 
     pub fn is_finished(&self) -> bool {
-        self.control.finished || self.pc >= self.program.instructions.len()
+        self.control.finished || self.pc >= self.prepared.program.instructions.len()
     }
 
     /// Steps taken so far (the length of the undo history).
@@ -225,9 +270,23 @@ impl Machine {
         // failed step and stepping back can restore it.
         let saved = self.recording.then(|| self.control.clone());
         self.writes.clear();
-        let program = Rc::clone(&self.program);
-        let inst = &program.instructions[index];
-        let result = match self.execs[index] {
+        if let fast::Op::Alu(a) = &self.prepared.ops[index] {
+            let log = self.recording.then_some(&mut self.writes);
+            fast::run_alu(&mut self.state, a, &self.control.lanes, log);
+            self.pc += 1;
+            self.executed += 1;
+            if let Some(control) = saved {
+                self.history.push(Undo {
+                    pc: index,
+                    control,
+                    writes: std::mem::take(&mut self.writes),
+                });
+            }
+            return Ok(Event::Executed { index });
+        }
+        let prepared = Rc::clone(&self.prepared);
+        let inst = &prepared.program.instructions[index];
+        let result = match prepared.execs[index] {
             Exec::Nop => {
                 self.pc += 1;
                 Ok(())
@@ -251,7 +310,7 @@ impl Machine {
             return Err(e);
         }
         // Only control flow retires lanes.
-        if matches!(self.execs[index], Exec::Flow)
+        if matches!(prepared.execs[index], Exec::Flow)
             && self.control.lanes.iter().all(|l| *l == LaneState::Retired)
         {
             self.control.finished = true;
@@ -299,7 +358,29 @@ impl Machine {
     /// Runs until the shader finishes; returns the number of steps taken.
     pub fn run_to_end(&mut self) -> Result<usize, VmError> {
         let start = self.executed;
-        while self.step()? != Event::Finished {}
+        if !self.recording {
+            // Rendering runs whole shaders: the fast instructions go
+            // straight through here, without a step's bookkeeping.
+            let prepared = Rc::clone(&self.prepared);
+            let ops = &prepared.ops;
+            loop {
+                let index = self.pc;
+                if self.executed < self.budget
+                    && !self.control.finished
+                    && let Some(fast::Op::Alu(a)) = ops.get(index)
+                {
+                    fast::run_alu(&mut self.state, a, &self.control.lanes, None);
+                    self.pc += 1;
+                    self.executed += 1;
+                    continue;
+                }
+                if self.step()? == Event::Finished {
+                    break;
+                }
+            }
+        } else {
+            while self.step()? != Event::Finished {}
+        }
         Ok(self.executed - start)
     }
 
@@ -400,7 +481,7 @@ impl Machine {
     /// Denormal flushing (float reads) and the source modifier, decided once
     /// per operand rather than per component.
     #[inline(always)]
-    fn modify(v: Reg, kind: Kind, modifier: Modifier) -> Reg {
+    pub(super) fn modify(v: Reg, kind: Kind, modifier: Modifier) -> Reg {
         // The common case first: no modifier.
         if modifier == Modifier::None {
             return if kind == Kind::Float {
@@ -526,20 +607,17 @@ impl Machine {
             }
             return Ok(());
         }
-        if self.alu_planned_single(index, exec, sat && info.sat, running) {
-            return Ok(());
-        }
         // Operands in the common shapes (temps, inputs, constant buffers,
         // immediates with plain indices) are read and written through a plan
         // made once per instruction; anything else takes the general path.
-        let planned = self.plans.get(index).is_some_and(Option::is_some);
+        let planned = self.prepared.plans.get(index).is_some_and(Option::is_some);
         for l in lanes {
             // Up to five sources (`sample_d`-sized); ALU entries use at most four.
             let mut s = [[0u32; 4]; 5];
             let mut n = 0;
-            if let Some(Some(p)) = self.plans.get(index) {
+            if let Some(Some(p)) = self.prepared.plans.get(index) {
                 for src in p.srcs.iter().take(5) {
-                    s[n] = self.read_planned(src, l, kind);
+                    s[n] = self.state.read_planned(src, l, kind);
                     n += 1;
                 }
             } else {
@@ -552,12 +630,13 @@ impl Machine {
             let saturate = sat && info.sat;
             if planned {
                 for (i, r) in results.into_iter().enumerate() {
-                    let d = self.plans[index]
+                    let d = self.prepared.plans[index]
                         .as_ref()
                         .and_then(|p| p.dsts.get(i))
                         .copied();
                     if let Some(d) = d {
-                        self.write_planned(d, l, r, saturate);
+                        let log = self.recording.then_some(&mut self.writes);
+                        self.state.write_planned(d, l, &r, saturate, log);
                     }
                 }
             } else {
@@ -567,47 +646,6 @@ impl Machine {
             }
         }
         Ok(())
-    }
-
-    /// The fast path for the commonest instructions: one planned
-    /// destination and a component-wise entry. Only the components the
-    /// destination's mask writes are computed, straight into the register,
-    /// with the entry matched once per instruction rather than per
-    /// component. False (nothing done) when the instruction does not fit.
-    fn alu_planned_single(
-        &mut self,
-        index: usize,
-        exec: Exec,
-        saturate: bool,
-        running: [bool; LANES],
-    ) -> bool {
-        let Some(arity) = component_wise_arity(exec) else {
-            return false;
-        };
-        let Some(Some(p)) = self.plans.get(index) else {
-            return false;
-        };
-        if p.dsts.len() != 1 || p.srcs.len() < arity {
-            return false;
-        }
-        let d = p.dsts[0];
-        let mut srcs = [p.srcs[0]; 3];
-        for (slot, src) in srcs.iter_mut().zip(p.srcs.iter()).take(arity) {
-            *slot = *src;
-        }
-        let kind = exec.kind();
-        let m = d.mask();
-        for l in (0..LANES).filter(|&l| running[l]) {
-            let mut s = [[0u32; 4]; 3];
-            for (v, src) in s.iter_mut().zip(&srcs).take(arity) {
-                *v = self.read_planned(src, l, kind);
-            }
-            let Some(r) = component_wise(exec, s, m) else {
-                return false;
-            };
-            self.write_planned(d, l, r, saturate);
-        }
-        true
     }
 
     fn missing(&self, inst: &Instruction) -> VmError {
@@ -651,7 +689,7 @@ fn derivative_pair(lane: usize, x: bool, fine: bool) -> (usize, usize) {
 /// What an ALU entry computes for one lane from its (already read) sources:
 /// one result per destination. None when sources are missing.
 /// Sources a component-wise entry reads; None for the other entries.
-fn component_wise_arity(exec: Exec) -> Option<usize> {
+pub(super) fn component_wise_arity(exec: Exec) -> Option<usize> {
     Some(match exec {
         Exec::F1(_) | Exec::I1(_) | Exec::Conv(..) | Exec::Mov => 1,
         Exec::F2(_) | Exec::I2(_) | Exec::FCmp(_) | Exec::ICmp(_) => 2,
@@ -660,32 +698,43 @@ fn component_wise_arity(exec: Exec) -> Option<usize> {
     })
 }
 
-/// A component-wise entry on (already read) sources, for the components
-/// in `m` (others 0); None for entries that are not component-wise.
+/// A component-wise entry on (already read) sources of `N` lanes, for the
+/// components in `m` (others 0); None for entries that are not
+/// component-wise. The entry is matched once and the per-component work
+/// runs in a loop per arm. Float sources arrive flushed (`Kind::Float`
+/// reads flush), so only results are flushed here.
 #[inline(always)]
-fn component_wise(exec: Exec, [a, b, c]: [Reg; 3], m: u8) -> Option<Reg> {
-    let mut r = [0u32; 4];
+pub(super) fn component_wise<const N: usize>(
+    exec: Exec,
+    [a, b, c]: [[Reg; N]; 3],
+    m: u8,
+) -> Option<[Reg; N]> {
+    let mut r = [[0u32; 4]; N];
     let f = f32::from_bits;
     macro_rules! each {
         ($e:expr) => {
             for k in 0..4 {
                 if m & (1 << k) != 0 {
-                    r[k] = $e(k);
+                    for l in 0..N {
+                        r[l][k] = $e(l, k);
+                    }
                 }
             }
         };
     }
     match exec {
-        Exec::F1(g) => each!(|k: usize| float::out(g(f(a[k])))),
-        Exec::F2(g) => each!(|k: usize| float::out(g(f(a[k]), f(b[k])))),
-        Exec::F3(g) => each!(|k: usize| float::out(g(f(a[k]), f(b[k]), f(c[k])))),
-        Exec::FCmp(g) => each!(|k: usize| mask(g(f(a[k]), f(b[k])))),
-        Exec::I1(g) | Exec::Conv(_, g) => each!(|k: usize| g(a[k])),
-        Exec::I2(g) => each!(|k: usize| g(a[k], b[k])),
-        Exec::I3(g) => each!(|k: usize| g(a[k], b[k], c[k])),
-        Exec::ICmp(g) => each!(|k: usize| mask(g(a[k], b[k]))),
+        Exec::F1(g) => each!(|l: usize, k: usize| float::out(g(f(a[l][k])))),
+        Exec::F2(g) => each!(|l: usize, k: usize| float::out(g(f(a[l][k]), f(b[l][k])))),
+        Exec::F3(g) => {
+            each!(|l: usize, k: usize| float::out(g(f(a[l][k]), f(b[l][k]), f(c[l][k]))))
+        }
+        Exec::FCmp(g) => each!(|l: usize, k: usize| mask(g(f(a[l][k]), f(b[l][k])))),
+        Exec::I1(g) | Exec::Conv(_, g) => each!(|l: usize, k: usize| g(a[l][k])),
+        Exec::I2(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k])),
+        Exec::I3(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k], c[l][k])),
+        Exec::ICmp(g) => each!(|l: usize, k: usize| mask(g(a[l][k], b[l][k]))),
         Exec::Mov => r = a,
-        Exec::Movc => each!(|k: usize| if a[k] != 0 { b[k] } else { c[k] }),
+        Exec::Movc => each!(|l: usize, k: usize| if a[l][k] != 0 { b[l][k] } else { c[l][k] }),
         _ => return None,
     }
     Some(r)
@@ -696,9 +745,11 @@ fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
         if s.len() < arity {
             return None;
         }
-        let mut srcs = [[0u32; 4]; 3];
-        srcs[..arity].copy_from_slice(&s[..arity]);
-        return component_wise(exec, srcs, 0xf).map(|r| smallvec::smallvec![r]);
+        let mut srcs = [[[0u32; 4]; 1]; 3];
+        for (slot, v) in srcs.iter_mut().zip(&s[..arity]) {
+            slot[0] = *v;
+        }
+        return component_wise(exec, srcs, 0xf).map(|[r]| smallvec::smallvec![r]);
     }
     let arg = |i: usize| -> Option<Reg> { s.get(i).copied() };
     fn per(g: impl Fn(usize) -> u32) -> Reg {

@@ -3,11 +3,8 @@
 //! read or write is worked out once per instruction instead of on every
 //! step and lane.
 
-use super::Machine;
 use crate::dxbc::ir::*;
-use crate::vm::alu::Kind;
-use crate::vm::float;
-use crate::vm::state::{Loc, Reg};
+use crate::vm::state::{LaneRegs, Loc, Reg, State};
 
 #[derive(Debug, Clone, Copy)]
 pub(super) enum From {
@@ -98,52 +95,45 @@ pub(super) fn plan(inst: &Instruction) -> Option<Plan> {
     })
 }
 
-impl Machine {
-    /// `Machine::read` for a planned operand.
-    #[inline]
-    pub(super) fn read_planned(&self, p: &SrcPlan, lane: usize, kind: Kind) -> Reg {
-        let zero = [0u32; 4];
-        let raw = match p.from {
-            From::Temp(r) => *self.state.lanes[lane].temps.get(r).unwrap_or(&zero),
-            From::Input(r) => *self.state.inputs[lane].get(r).unwrap_or(&zero),
-            From::Cb(b, r) => *self
-                .state
+impl SrcPlan {
+    /// The register's four components before swizzle and modifiers.
+    #[inline(always)]
+    pub(super) fn fetch(&self, state: &State, lane: usize) -> Reg {
+        const ZERO: Reg = [0; 4];
+        match self.from {
+            From::Temp(r) => *state.lanes[lane].temps.get(r).unwrap_or(&ZERO),
+            From::Input(r) => *state.inputs[lane].get(r).unwrap_or(&ZERO),
+            From::Cb(b, r) => *state
                 .constant_buffers
                 .get(b)
                 .and_then(|cb| cb.get(r))
-                .unwrap_or(&zero),
+                .unwrap_or(&ZERO),
             From::Imm(v) => v,
-        };
-        let v = p.swizzle.map(|c| raw[c as usize & 3]);
-        Self::modify(v, kind, p.modifier)
+        }
     }
 
-    /// `Machine::write` for a planned destination.
-    #[inline]
-    pub(super) fn write_planned(&mut self, d: DstPlan, lane: usize, value: Reg, saturate: bool) {
-        let recording = self.recording;
-        let regs = &mut self.state.lanes[lane];
-        let reg = match d.loc {
+    pub(super) fn swizzle(&self) -> [u8; 4] {
+        self.swizzle
+    }
+
+    pub(super) fn modifier(&self) -> Modifier {
+        self.modifier
+    }
+}
+
+impl DstPlan {
+    /// The register written (None past the declared count: D3D drops such
+    /// writes).
+    #[inline(always)]
+    pub(super) fn slot<'a>(&self, regs: &'a mut LaneRegs) -> Option<&'a mut Reg> {
+        match self.loc {
             Loc::Temp(r) => regs.temps.get_mut(r as usize),
             Loc::Output(r) => regs.outputs.get_mut(r as usize),
             _ => None,
-        };
-        let Some(reg) = reg else { return };
-        for (c, &v) in value.iter().enumerate() {
-            if d.mask & (1 << c) == 0 {
-                continue;
-            }
-            let v = if saturate { float::saturate(v) } else { v };
-            if recording && reg[c] != v {
-                self.writes.push(super::Change {
-                    loc: d.loc,
-                    lane,
-                    component: c,
-                    old: reg[c],
-                    new: v,
-                });
-            }
-            reg[c] = v;
         }
+    }
+
+    pub(super) fn loc(&self) -> Loc {
+        self.loc
     }
 }
