@@ -1,39 +1,69 @@
 //! The fast path for the instructions real shaders spend their time in:
 //! component-wise ALU instructions whose operands all have planned shapes.
-//! Each is turned once per program into an [`AluOp`] and executed for the
-//! whole quad at a time: sources read for all four lanes, the table entry
-//! matched once per instruction (not per lane and component), only the
-//! written components computed, and the result stored straight into the
-//! register file. Everything else takes the general path in `mod.rs`.
+//! Each is turned once per program into an [`AluOp`] with every decision
+//! that does not depend on register values already taken: immediates
+//! swizzled and modified, each source's post-processing (plain bits,
+//! flushed float, or a modifier) classified, the destination's register
+//! file chosen. Executing one then works a quad at a time — each decision
+//! is a single branch for the instruction, and the loops inside run over
+//! the active lanes — instead of re-deciding everything per lane and
+//! component. Everything else takes the general path in `mod.rs`.
 
-use super::plan::{DstPlan, Plan, SrcPlan};
-use super::{Change, LaneState, component_wise, component_wise_arity};
+use super::plan::{DstPlan, From, Plan, SrcPlan};
+use super::{Change, LaneState, Machine, component_wise, component_wise_arity};
 use crate::dxbc::ir::{Instruction, Modifier};
 use crate::vm::alu::{Exec, Kind};
 use crate::vm::float;
-use crate::vm::state::{LANES, Reg, State};
+use crate::vm::state::{LANES, Loc, Reg, State};
 
 /// One instruction, decided once per program.
+// `AluOp` stays inline although it is large: ops live in one vector per
+// program, and a box would add a pointer chase to every fast instruction.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy)]
 pub(super) enum Op {
     Alu(AluOp),
-    /// Declarations, flow, textures, and ALU instructions with operands in
+    /// Control flow, run by `flow.rs` without a step's bookkeeping.
+    Flow,
+    /// Declarations, textures, and ALU instructions with operands in
     /// uncommon shapes (relative indices, indexable temps, ...).
     General,
+}
+
+/// What happens to a source's swizzled components before the arithmetic.
+#[derive(Clone, Copy)]
+enum Post {
+    /// Nothing: integer and typeless reads without a modifier.
+    Bits,
+    /// Denormals flushed: float reads without a modifier.
+    Flush,
+    /// A source modifier, applied as `Machine::modify` does.
+    Modify(Kind, Modifier),
+}
+
+#[derive(Clone, Copy)]
+struct Src {
+    /// Temps and inputs differ per lane; a constant-buffer row is the same
+    /// for the quad; an immediate is stored already swizzled and modified.
+    from: From,
+    swizzle: [usize; 4],
+    post: Post,
 }
 
 #[derive(Clone, Copy)]
 pub(super) struct AluOp {
     exec: Exec,
-    kind: Kind,
     arity: usize,
-    srcs: [SrcPlan; 3],
+    srcs: [Src; 3],
     dst: DstPlan,
     saturate: bool,
 }
 
 /// The fast form of `inst`, when it has one.
 pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
+    if matches!(exec, Exec::Flow) {
+        return Op::Flow;
+    }
     let Some(p) = plan else { return Op::General };
     let Some(arity) = component_wise_arity(exec) else {
         return Op::General;
@@ -41,11 +71,37 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
     if p.dsts.len() != 1 || p.srcs.len() < arity || arity == 0 {
         return Op::General;
     }
-    let mut srcs = [p.srcs[0]; 3];
-    srcs[..arity].copy_from_slice(&p.srcs[..arity]);
+    if !matches!(p.dsts[0].loc, Loc::Temp(_) | Loc::Output(_)) {
+        return Op::General;
+    }
+    let kind = exec.kind();
+    let src = |s: &SrcPlan| -> Src {
+        let swizzle = s.swizzle.map(|c| c as usize & 3);
+        let post = match (s.modifier, kind) {
+            (Modifier::None, Kind::Float) => Post::Flush,
+            (Modifier::None, _) => Post::Bits,
+            (m, k) => Post::Modify(k, m),
+        };
+        match s.from {
+            From::Imm(v) => Src {
+                from: From::Imm(apply(post, &v, swizzle)),
+                swizzle: [0, 1, 2, 3],
+                post: Post::Bits,
+            },
+            from => Src {
+                from,
+                swizzle,
+                post,
+            },
+        }
+    };
+    let first = src(&p.srcs[0]);
+    let mut srcs = [first; 3];
+    for (slot, s) in srcs.iter_mut().zip(&p.srcs[..arity]) {
+        *slot = src(s);
+    }
     Op::Alu(AluOp {
         exec,
-        kind: exec.kind(),
         arity,
         srcs,
         dst: p.dsts[0],
@@ -53,9 +109,68 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
     })
 }
 
-/// Runs `a` for the active lanes. Lanes are visited one at a time: loops
-/// diverge within a quad, and a lane that waits costs nothing. Changes are
-/// logged to `log` when given (stepping back).
+/// A source's components after swizzle and post-processing. Built as one
+/// literal from scalars: an array stored a component at a time and then
+/// reloaded whole stalls store forwarding.
+#[inline(always)]
+fn apply(post: Post, raw: &Reg, [x, y, z, w]: [usize; 4]) -> Reg {
+    match post {
+        Post::Bits => [raw[x], raw[y], raw[z], raw[w]],
+        Post::Flush => {
+            let fl = float::flush;
+            [fl(raw[x]), fl(raw[y]), fl(raw[z]), fl(raw[w])]
+        }
+        Post::Modify(kind, m) => Machine::modify([raw[x], raw[y], raw[z], raw[w]], kind, m),
+    }
+}
+
+/// Reads `src` for lanes `ls` into `out` (`out[i]` for lane `ls[i]`).
+#[inline(always)]
+fn read<const N: usize>(state: &State, src: &Src, ls: [usize; N], out: &mut [Reg; N]) {
+    const ZERO: Reg = [0; 4];
+    // One branch on the post-processing per instruction, then a plain loop.
+    #[inline(always)]
+    fn lanes<'a, const N: usize>(
+        ls: [usize; N],
+        out: &mut [Reg; N],
+        get: impl Fn(usize) -> &'a Reg,
+        src: &Src,
+    ) {
+        macro_rules! each {
+            ($post:expr) => {
+                for i in 0..N {
+                    out[i] = apply($post, get(ls[i]), src.swizzle);
+                }
+            };
+        }
+        match src.post {
+            Post::Bits => each!(Post::Bits),
+            Post::Flush => each!(Post::Flush),
+            post => each!(post),
+        }
+    }
+    match src.from {
+        From::Temp(r) => lanes(
+            ls,
+            out,
+            |l| state.lanes[l].temps.get(r).unwrap_or(&ZERO),
+            src,
+        ),
+        From::Input(r) => lanes(ls, out, |l| state.inputs[l].get(r).unwrap_or(&ZERO), src),
+        From::Cb(b, r) => {
+            let row = state
+                .constant_buffers
+                .get(b)
+                .and_then(|cb| cb.get(r))
+                .unwrap_or(&ZERO);
+            *out = [apply(src.post, row, src.swizzle); N];
+        }
+        From::Imm(v) => *out = [v; N],
+    }
+}
+
+/// Runs `a` for the active lanes. Changes are logged to `log` when given
+/// (stepping back).
 #[inline(always)]
 pub(super) fn run_alu(
     state: &mut State,
@@ -63,90 +178,58 @@ pub(super) fn run_alu(
     lanes: &[LaneState; LANES],
     mut log: Option<&mut Vec<Change>>,
 ) {
-    let m = a.dst.mask();
-    for (l, lane) in lanes.iter().enumerate() {
-        if *lane != LaneState::Active {
-            continue;
-        }
-        let mut s = [[[0u32; 4]; 1]; 3];
-        for (v, src) in s.iter_mut().zip(&a.srcs).take(a.arity) {
-            v[0] = state.read_planned(src, l, a.kind);
-        }
-        // `op` only builds component-wise entries.
-        if let Some([r]) = component_wise(a.exec, s, m) {
-            state.write_planned(a.dst, l, &r, a.saturate, log.as_deref_mut());
+    let active = lanes.map(|l| matches!(l, LaneState::Active));
+    // A converged quad runs as one unrolled four-lane pass; a diverged one
+    // lane by lane, so the lanes that wait cost nothing.
+    if active == [true; LANES] {
+        run_lanes(state, a, [0, 1, 2, 3], log);
+    } else {
+        for (l, on) in active.into_iter().enumerate() {
+            if on {
+                run_lanes(state, a, [l], log.as_deref_mut());
+            }
         }
     }
 }
 
-impl State {
-    /// A planned source for one lane: swizzled, with modifiers applied as
-    /// `kind` reads them.
-    #[inline(always)]
-    pub(super) fn read_planned(&self, p: &SrcPlan, lane: usize, kind: Kind) -> Reg {
-        let raw = p.fetch(self, lane);
-        let [x, y, z, w] = p.swizzle().map(|c| c as usize & 3);
-        // Built as one literal from scalars: a swizzled array stored a
-        // component at a time and then reloaded whole stalls store
-        // forwarding, which dominated this path.
-        if p.modifier() == Modifier::None {
-            return if kind == Kind::Float {
-                let fl = float::flush;
-                [fl(raw[x]), fl(raw[y]), fl(raw[z]), fl(raw[w])]
-            } else {
-                [raw[x], raw[y], raw[z], raw[w]]
-            };
-        }
-        super::Machine::modify([raw[x], raw[y], raw[z], raw[w]], kind, p.modifier())
+#[inline(always)]
+fn run_lanes<const N: usize>(
+    state: &mut State,
+    a: &AluOp,
+    ls: [usize; N],
+    log: Option<&mut Vec<Change>>,
+) {
+    let mut s = [[[0u32; 4]; N]; 3];
+    for (v, src) in s.iter_mut().zip(&a.srcs).take(a.arity) {
+        read(state, src, ls, v);
     }
-
-    /// Stores `value`'s masked components through a planned destination.
-    #[inline(always)]
-    pub(super) fn write_planned(
-        &mut self,
-        d: DstPlan,
-        lane: usize,
-        value: &Reg,
-        saturate: bool,
-        log: Option<&mut Vec<Change>>,
-    ) {
-        let Some(reg) = d.slot(&mut self.lanes[lane]) else {
-            return;
-        };
-        let m = d.mask();
-        match log {
-            None => {
+    let m = a.dst.mask;
+    // `op` only builds component-wise entries.
+    let Some(r) = component_wise(a.exec, &s, m) else {
+        return;
+    };
+    match log {
+        None => {
+            let sat = a.saturate;
+            for (i, &l) in ls.iter().enumerate() {
+                let Some(reg) = a.dst.slot(&mut state.lanes[l]) else {
+                    continue;
+                };
+                // Selects rather than branches per component: masks vary
+                // from one instruction to the next.
                 for c in 0..4 {
-                    if m & (1 << c) != 0 {
-                        reg[c] = if saturate {
-                            float::saturate(value[c])
-                        } else {
-                            value[c]
-                        };
-                    }
+                    let v = if sat {
+                        float::saturate(r[i][c])
+                    } else {
+                        r[i][c]
+                    };
+                    reg[c] = if m & (1 << c) != 0 { v } else { reg[c] };
                 }
             }
-            Some(log) => {
-                for c in 0..4 {
-                    if m & (1 << c) == 0 {
-                        continue;
-                    }
-                    let v = if saturate {
-                        float::saturate(value[c])
-                    } else {
-                        value[c]
-                    };
-                    if reg[c] != v {
-                        log.push(Change {
-                            loc: d.loc(),
-                            lane,
-                            component: c,
-                            old: reg[c],
-                            new: v,
-                        });
-                    }
-                    reg[c] = v;
-                }
+        }
+        Some(log) => {
+            for (i, &l) in ls.iter().enumerate() {
+                state.write_planned(a.dst, l, &r[i], a.saturate, Some(&mut *log));
             }
         }
     }

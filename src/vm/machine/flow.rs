@@ -10,15 +10,21 @@ use crate::vm::alu::Kind;
 use crate::vm::state::LANES;
 
 impl Machine {
-    /// The test of a conditional instruction for one lane.
-    fn condition(&self, index: usize, inst: &Instruction, lane: usize) -> Result<bool, VmError> {
-        // A planned condition (a plain register or immediate) is read
-        // without re-resolving the operand: loops test one every iteration.
+    /// The test of a conditional instruction for each active lane (false
+    /// for the others). The operand is resolved once for the quad: loops
+    /// test one every iteration.
+    #[inline]
+    fn tests(&self, index: usize, inst: &Instruction) -> Result<[bool; LANES], VmError> {
+        let running = self.execution_mask();
+        let nonzero = inst.test_nonzero();
+        let mut out = [false; LANES];
         if let Some(Some(p)) = self.prepared.plans.get(index)
             && let Some(src) = p.srcs.first()
         {
-            let v = self.state.read_planned(src, lane, Kind::Bits)[0];
-            return Ok((v != 0) == inst.test_nonzero());
+            for (l, o) in out.iter_mut().enumerate() {
+                *o = running[l] && (self.state.read_planned(src, l, Kind::Bits)[0] != 0) == nonzero;
+            }
+            return Ok(out);
         }
         let Some(src) = inst.operands.last() else {
             return Err(self.missing(inst));
@@ -29,8 +35,10 @@ impl Machine {
         } else {
             src
         };
-        let v = self.read(src, lane, Kind::Bits)?[0];
-        Ok((v != 0) == inst.test_nonzero())
+        for (l, o) in out.iter_mut().enumerate() {
+            *o = running[l] && (self.read(src, l, Kind::Bits)?[0] != 0) == nonzero;
+        }
+        Ok(out)
     }
 
     fn set_lanes(&mut self, from: impl Fn(LaneState) -> bool, to: LaneState) {
@@ -56,9 +64,9 @@ impl Machine {
             // if
             31 => {
                 let running = self.execution_mask();
-                let lanes = (0..LANES).filter(|&l| running[l]);
-                for l in lanes {
-                    if !self.condition(index, inst, l)? {
+                let taken = self.tests(index, inst)?;
+                for l in 0..LANES {
+                    if running[l] && !taken[l] {
                         self.control.lanes[l] = LaneState::Waiting(depth, Resume::Else);
                     }
                 }
@@ -144,11 +152,14 @@ impl Machine {
                 } else {
                     Resume::Continue
                 };
-                let running = self.execution_mask();
-                let lanes = (0..LANES).filter(|&l| running[l]);
-                for l in lanes {
-                    if matches!(inst.opcode, 2 | 7) || self.condition(index, inst, l)? {
-                        self.control.lanes[l] = LaneState::Waiting(target, resume);
+                let leaving = if matches!(inst.opcode, 2 | 7) {
+                    self.execution_mask()
+                } else {
+                    self.tests(index, inst)?
+                };
+                for (lane, leaves) in self.control.lanes.iter_mut().zip(leaving) {
+                    if leaves {
+                        *lane = LaneState::Waiting(target, resume);
                     }
                 }
                 self.pc = next;
@@ -207,23 +218,23 @@ impl Machine {
             // discard: the lane keeps running (its neighbours' derivatives
             // need it) but its outputs are dropped.
             13 => {
-                let running = self.execution_mask();
-                let lanes = (0..LANES).filter(|&l| running[l]);
-                for l in lanes {
-                    if self.condition(index, inst, l)? {
-                        self.control.discarded[l] = true;
-                    }
+                let taken = self.tests(index, inst)?;
+                for (d, taken) in self.control.discarded.iter_mut().zip(taken) {
+                    *d |= taken;
                 }
                 self.pc = next;
             }
             // ret, retc
             62 | 63 => {
-                let running = self.execution_mask();
-                let lanes = (0..LANES).filter(|&l| running[l]);
+                let leaving = if inst.opcode == 62 {
+                    self.execution_mask()
+                } else {
+                    self.tests(index, inst)?
+                };
                 let call = self.innermost(|f| matches!(f, Frame::Call { .. }));
-                for l in lanes {
-                    if inst.opcode == 62 || self.condition(index, inst, l)? {
-                        self.control.lanes[l] = match call {
+                for (lane, leaves) in self.control.lanes.iter_mut().zip(leaving) {
+                    if leaves {
+                        *lane = match call {
                             Some(d) => LaneState::Waiting(d, Resume::Return),
                             None => LaneState::Retired,
                         };
@@ -272,11 +283,13 @@ impl Machine {
                     .structure
                     .label(label)
                     .ok_or_else(|| malformed("call to a label that does not exist"))?;
-                let running = self.execution_mask();
-                let lanes = (0..LANES).filter(|&l| running[l]);
-                for l in lanes {
-                    if inst.opcode == 5 && !self.condition(index, inst, l)? {
-                        self.control.lanes[l] = LaneState::Waiting(depth, Resume::Return);
+                if inst.opcode == 5 {
+                    let running = self.execution_mask();
+                    let taken = self.tests(index, inst)?;
+                    for l in 0..LANES {
+                        if running[l] && !taken[l] {
+                            self.control.lanes[l] = LaneState::Waiting(depth, Resume::Return);
+                        }
                     }
                 }
                 self.control.frames.push(Frame::Call { ret: next });

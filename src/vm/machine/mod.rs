@@ -147,6 +147,9 @@ pub struct Machine {
     executed: usize,
     /// Keep the undo log (stepping back). Off for rendering whole frames.
     recording: bool,
+    /// Take the fast paths (`fast.rs`); off only to check them against
+    /// the general path.
+    fast: bool,
 }
 
 /// Default limit on executed instructions before a run is called endless.
@@ -192,6 +195,7 @@ impl Machine {
             budget: DEFAULT_BUDGET,
             executed: 0,
             recording: true,
+            fast: true,
         }
     }
 
@@ -199,6 +203,13 @@ impl Machine {
     /// back, and skipping the log is several times faster.
     pub fn set_recording(&mut self, on: bool) {
         self.recording = on;
+    }
+
+    /// Turns the fast paths off (or on). Results are the same either way;
+    /// tests compare the two.
+    #[doc(hidden)]
+    pub fn set_fast_paths(&mut self, on: bool) {
+        self.fast = on;
     }
 
     pub fn set_budget(&mut self, budget: usize) {
@@ -225,7 +236,7 @@ impl Machine {
 
     /// Lanes that run the next instruction.
     pub fn execution_mask(&self) -> [bool; LANES] {
-        self.control.lanes.map(|l| l == LaneState::Active)
+        self.control.lanes.map(|l| matches!(l, LaneState::Active))
     }
 
     pub fn lane_states(&self) -> [LaneState; LANES] {
@@ -270,7 +281,7 @@ impl Machine {
         // failed step and stepping back can restore it.
         let saved = self.recording.then(|| self.control.clone());
         self.writes.clear();
-        if let fast::Op::Alu(a) = &self.prepared.ops[index] {
+        if let (true, fast::Op::Alu(a)) = (self.fast, &self.prepared.ops[index]) {
             let log = self.recording.then_some(&mut self.writes);
             fast::run_alu(&mut self.state, a, &self.control.lanes, log);
             self.pc += 1;
@@ -310,10 +321,8 @@ impl Machine {
             return Err(e);
         }
         // Only control flow retires lanes.
-        if matches!(prepared.execs[index], Exec::Flow)
-            && self.control.lanes.iter().all(|l| *l == LaneState::Retired)
-        {
-            self.control.finished = true;
+        if matches!(prepared.execs[index], Exec::Flow) {
+            self.retire_if_done();
         }
         self.executed += 1;
         if let Some(control) = saved {
@@ -324,6 +333,19 @@ impl Machine {
             });
         }
         Ok(Event::Executed { index })
+    }
+
+    /// Finishes the run once every lane has returned.
+    #[inline]
+    fn retire_if_done(&mut self) {
+        if self
+            .control
+            .lanes
+            .iter()
+            .all(|l| matches!(l, LaneState::Retired))
+        {
+            self.control.finished = true;
+        }
     }
 
     fn undo_writes(&mut self) {
@@ -358,21 +380,29 @@ impl Machine {
     /// Runs until the shader finishes; returns the number of steps taken.
     pub fn run_to_end(&mut self) -> Result<usize, VmError> {
         let start = self.executed;
-        if !self.recording {
+        if !self.recording && self.fast {
             // Rendering runs whole shaders: the fast instructions go
             // straight through here, without a step's bookkeeping.
             let prepared = Rc::clone(&self.prepared);
             let ops = &prepared.ops;
             loop {
                 let index = self.pc;
-                if self.executed < self.budget
-                    && !self.control.finished
-                    && let Some(fast::Op::Alu(a)) = ops.get(index)
-                {
-                    fast::run_alu(&mut self.state, a, &self.control.lanes, None);
-                    self.pc += 1;
-                    self.executed += 1;
-                    continue;
+                if self.executed < self.budget && !self.control.finished {
+                    match ops.get(index) {
+                        Some(fast::Op::Alu(a)) => {
+                            fast::run_alu(&mut self.state, a, &self.control.lanes, None);
+                            self.pc += 1;
+                            self.executed += 1;
+                            continue;
+                        }
+                        Some(fast::Op::Flow) => {
+                            self.flow(index, &prepared.program.instructions[index])?;
+                            self.executed += 1;
+                            self.retire_if_done();
+                            continue;
+                        }
+                        _ => {}
+                    }
                 }
                 if self.step()? == Event::Finished {
                     break;
@@ -578,7 +608,7 @@ impl Machine {
     }
 
     pub(super) fn active_lanes(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..LANES).filter(|&l| self.control.lanes[l] == LaneState::Active)
+        (0..LANES).filter(|&l| matches!(self.control.lanes[l], LaneState::Active))
     }
 
     // ---- arithmetic -----------------------------------------------------
@@ -699,14 +729,14 @@ pub(super) fn component_wise_arity(exec: Exec) -> Option<usize> {
 }
 
 /// A component-wise entry on (already read) sources of `N` lanes, for the
-/// components in `m` (others 0); None for entries that are not
-/// component-wise. The entry is matched once and the per-component work
-/// runs in a loop per arm. Float sources arrive flushed (`Kind::Float`
-/// reads flush), so only results are flushed here.
+/// components in `m` (others 0); None for entries
+/// that are not component-wise. The entry is matched once and the
+/// per-component work runs in a loop per arm. Float sources arrive flushed
+/// (`Kind::Float` reads flush), so only results are flushed here.
 #[inline(always)]
 pub(super) fn component_wise<const N: usize>(
     exec: Exec,
-    [a, b, c]: [[Reg; N]; 3],
+    [a, b, c]: &[[Reg; N]; 3],
     m: u8,
 ) -> Option<[Reg; N]> {
     let mut r = [[0u32; 4]; N];
@@ -733,7 +763,7 @@ pub(super) fn component_wise<const N: usize>(
         Exec::I2(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k])),
         Exec::I3(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k], c[l][k])),
         Exec::ICmp(g) => each!(|l: usize, k: usize| mask(g(a[l][k], b[l][k]))),
-        Exec::Mov => r = a,
+        Exec::Mov => r = *a,
         Exec::Movc => each!(|l: usize, k: usize| if a[l][k] != 0 { b[l][k] } else { c[l][k] }),
         _ => return None,
     }
@@ -749,7 +779,7 @@ fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
         for (slot, v) in srcs.iter_mut().zip(&s[..arity]) {
             slot[0] = *v;
         }
-        return component_wise(exec, srcs, 0xf).map(|[r]| smallvec::smallvec![r]);
+        return component_wise(exec, &srcs, 0xf).map(|[r]| smallvec::smallvec![r]);
     }
     let arg = |i: usize| -> Option<Reg> { s.get(i).copied() };
     fn per(g: impl Fn(usize) -> u32) -> Reg {

@@ -3,7 +3,10 @@
 //! read or write is worked out once per instruction instead of on every
 //! step and lane.
 
+use super::Change;
 use crate::dxbc::ir::*;
+use crate::vm::alu::Kind;
+use crate::vm::float;
 use crate::vm::state::{LaneRegs, Loc, Reg, State};
 
 #[derive(Debug, Clone, Copy)]
@@ -16,15 +19,15 @@ pub(super) enum From {
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct SrcPlan {
-    from: From,
-    swizzle: [u8; 4],
-    modifier: Modifier,
+    pub(super) from: From,
+    pub(super) swizzle: [u8; 4],
+    pub(super) modifier: Modifier,
 }
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct DstPlan {
-    loc: Loc,
-    mask: u8,
+    pub(super) loc: Loc,
+    pub(super) mask: u8,
 }
 
 impl DstPlan {
@@ -96,28 +99,22 @@ pub(super) fn plan(inst: &Instruction) -> Option<Plan> {
 }
 
 impl SrcPlan {
-    /// The register's four components before swizzle and modifiers.
+    /// The register's four components before swizzle and modifiers, by
+    /// reference: swizzling then loads the components straight from the
+    /// register file instead of from a stack copy.
     #[inline(always)]
-    pub(super) fn fetch(&self, state: &State, lane: usize) -> Reg {
+    pub(super) fn fetch<'a>(&'a self, state: &'a State, lane: usize) -> &'a Reg {
         const ZERO: Reg = [0; 4];
-        match self.from {
-            From::Temp(r) => *state.lanes[lane].temps.get(r).unwrap_or(&ZERO),
-            From::Input(r) => *state.inputs[lane].get(r).unwrap_or(&ZERO),
-            From::Cb(b, r) => *state
+        match &self.from {
+            From::Temp(r) => state.lanes[lane].temps.get(*r).unwrap_or(&ZERO),
+            From::Input(r) => state.inputs[lane].get(*r).unwrap_or(&ZERO),
+            From::Cb(b, r) => state
                 .constant_buffers
-                .get(b)
-                .and_then(|cb| cb.get(r))
+                .get(*b)
+                .and_then(|cb| cb.get(*r))
                 .unwrap_or(&ZERO),
             From::Imm(v) => v,
         }
-    }
-
-    pub(super) fn swizzle(&self) -> [u8; 4] {
-        self.swizzle
-    }
-
-    pub(super) fn modifier(&self) -> Modifier {
-        self.modifier
     }
 }
 
@@ -132,8 +129,77 @@ impl DstPlan {
             _ => None,
         }
     }
+}
 
-    pub(super) fn loc(&self) -> Loc {
-        self.loc
+impl State {
+    /// A planned source for one lane: swizzled, with modifiers applied as
+    /// `kind` reads them.
+    #[inline(always)]
+    pub(super) fn read_planned(&self, p: &SrcPlan, lane: usize, kind: Kind) -> Reg {
+        let raw = p.fetch(self, lane);
+        let [x, y, z, w] = p.swizzle.map(|c| c as usize & 3);
+        // Built as one literal from scalars: a swizzled array stored a
+        // component at a time and then reloaded whole stalls store
+        // forwarding, which dominated this path.
+        if p.modifier == Modifier::None {
+            return if kind == Kind::Float {
+                let fl = float::flush;
+                [fl(raw[x]), fl(raw[y]), fl(raw[z]), fl(raw[w])]
+            } else {
+                [raw[x], raw[y], raw[z], raw[w]]
+            };
+        }
+        super::Machine::modify([raw[x], raw[y], raw[z], raw[w]], kind, p.modifier)
+    }
+
+    /// Stores `value`'s masked components through a planned destination.
+    #[inline(always)]
+    pub(super) fn write_planned(
+        &mut self,
+        d: DstPlan,
+        lane: usize,
+        value: &Reg,
+        saturate: bool,
+        log: Option<&mut Vec<Change>>,
+    ) {
+        let Some(reg) = d.slot(&mut self.lanes[lane]) else {
+            return;
+        };
+        let m = d.mask();
+        match log {
+            None => {
+                for c in 0..4 {
+                    if m & (1 << c) != 0 {
+                        reg[c] = if saturate {
+                            float::saturate(value[c])
+                        } else {
+                            value[c]
+                        };
+                    }
+                }
+            }
+            Some(log) => {
+                for c in 0..4 {
+                    if m & (1 << c) == 0 {
+                        continue;
+                    }
+                    let v = if saturate {
+                        float::saturate(value[c])
+                    } else {
+                        value[c]
+                    };
+                    if reg[c] != v {
+                        log.push(Change {
+                            loc: d.loc,
+                            lane,
+                            component: c,
+                            old: reg[c],
+                            new: v,
+                        });
+                    }
+                    reg[c] = v;
+                }
+            }
+        }
     }
 }
