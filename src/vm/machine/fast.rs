@@ -23,8 +23,9 @@ use crate::vm::state::{LANES, Loc, Reg, State};
 #[derive(Clone, Copy)]
 pub(super) enum Op {
     Alu(AluOp),
-    /// Control flow, run by `flow.rs` without a step's bookkeeping.
-    Flow,
+    /// Control flow, run by `flow.rs` without a step's bookkeeping; the
+    /// condition, when the instruction tests a planned operand.
+    Flow(Option<Cond>),
     /// Declarations, textures, and ALU instructions with operands in
     /// uncommon shapes (relative indices, indexable temps, ...).
     General,
@@ -56,15 +57,26 @@ pub(super) struct AluOp {
     arity: usize,
     srcs: [Src; 3],
     dst: DstPlan,
+    /// Per component: all ones where the destination keeps its old value.
+    keep: [u32; 4],
     saturate: bool,
 }
 
 /// The fast form of `inst`, when it has one.
 pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
+    let Some(p) = plan else {
+        return if matches!(exec, Exec::Flow) {
+            Op::Flow(None)
+        } else {
+            Op::General
+        };
+    };
     if matches!(exec, Exec::Flow) {
-        return Op::Flow;
+        return Op::Flow(p.srcs.first().map(|s| Cond {
+            src: source(s, Kind::Bits),
+            nonzero: inst.test_nonzero(),
+        }));
     }
-    let Some(p) = plan else { return Op::General };
     let Some(arity) = component_wise_arity(exec) else {
         return Op::General;
     };
@@ -75,26 +87,7 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
         return Op::General;
     }
     let kind = exec.kind();
-    let src = |s: &SrcPlan| -> Src {
-        let swizzle = s.swizzle.map(|c| c as usize & 3);
-        let post = match (s.modifier, kind) {
-            (Modifier::None, Kind::Float) => Post::Flush,
-            (Modifier::None, _) => Post::Bits,
-            (m, k) => Post::Modify(k, m),
-        };
-        match s.from {
-            From::Imm(v) => Src {
-                from: From::Imm(apply(post, &v, swizzle)),
-                swizzle: [0, 1, 2, 3],
-                post: Post::Bits,
-            },
-            from => Src {
-                from,
-                swizzle,
-                post,
-            },
-        }
-    };
+    let src = |s: &SrcPlan| source(s, kind);
     let first = src(&p.srcs[0]);
     let mut srcs = [first; 3];
     for (slot, s) in srcs.iter_mut().zip(&p.srcs[..arity]) {
@@ -105,15 +98,64 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
         arity,
         srcs,
         dst: p.dsts[0],
+        keep: std::array::from_fn(|c| {
+            if p.dsts[0].mask & (1 << c) != 0 {
+                0
+            } else {
+                u32::MAX
+            }
+        }),
         saturate: inst.controls & (1 << 13) != 0 && inst.info().sat,
     })
+}
+
+/// A planned source with its decisions taken for reads as `kind`.
+fn source(s: &SrcPlan, kind: Kind) -> Src {
+    let swizzle = s.swizzle.map(|c| c as usize & 3);
+    let post = match (s.modifier, kind) {
+        (Modifier::None, Kind::Float) => Post::Flush,
+        (Modifier::None, _) => Post::Bits,
+        (m, k) => Post::Modify(k, m),
+    };
+    match s.from {
+        From::Imm(v) => Src {
+            from: From::Imm(apply(post, &v, swizzle)),
+            swizzle: [0, 1, 2, 3],
+            post: Post::Bits,
+        },
+        from => Src {
+            from,
+            swizzle,
+            post,
+        },
+    }
+}
+
+/// The test of a conditional flow instruction (`if_nz`, `breakc_z`, ...).
+#[derive(Clone, Copy)]
+pub(super) struct Cond {
+    src: Src,
+    /// Taken when the value is non-zero (`_nz`) rather than zero (`_z`).
+    nonzero: bool,
+}
+
+/// For each lane in `running`, whether `cond` holds (false for the rest).
+/// Every lane's register is read — a waiting lane's value is there, just
+/// unused — so the quad is one unrolled pass.
+#[inline(always)]
+pub(super) fn test(state: &State, cond: &Cond, running: [bool; LANES]) -> [bool; LANES] {
+    let mut v = [[0u32; 4]; LANES];
+    read(state, &cond.src, [0, 1, 2, 3], &mut v);
+    std::array::from_fn(|l| running[l] && (v[l][0] != 0) == cond.nonzero)
 }
 
 /// A source's components after swizzle and post-processing. Built as one
 /// literal from scalars: an array stored a component at a time and then
 /// reloaded whole stalls store forwarding.
 #[inline(always)]
-fn apply(post: Post, raw: &Reg, [x, y, z, w]: [usize; 4]) -> Reg {
+fn apply(post: Post, raw: &Reg, swizzle: [usize; 4]) -> Reg {
+    // Masked so the indexing needs no bounds checks (`op` stores 0..=3).
+    let [x, y, z, w] = swizzle.map(|c| c & 3);
     match post {
         Post::Bits => [raw[x], raw[y], raw[z], raw[w]],
         Post::Flush => {
@@ -210,20 +252,21 @@ fn run_lanes<const N: usize>(
     };
     match log {
         None => {
-            let sat = a.saturate;
+            let r = if a.saturate {
+                r.map(|v| v.map(float::saturate))
+            } else {
+                r
+            };
+            let keep = a.keep;
             for (i, &l) in ls.iter().enumerate() {
                 let Some(reg) = a.dst.slot(&mut state.lanes[l]) else {
                     continue;
                 };
-                // Selects rather than branches per component: masks vary
-                // from one instruction to the next.
+                // A blend through bit masks rather than a branch per
+                // component: masks vary from one instruction to the next,
+                // and the blend is one vector operation.
                 for c in 0..4 {
-                    let v = if sat {
-                        float::saturate(r[i][c])
-                    } else {
-                        r[i][c]
-                    };
-                    reg[c] = if m & (1 << c) != 0 { v } else { reg[c] };
+                    reg[c] = (reg[c] & keep[c]) | (r[i][c] & !keep[c]);
                 }
             }
         }

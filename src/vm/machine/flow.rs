@@ -3,7 +3,7 @@
 //! `break`, `continue`, `ret` and `discard` inside nested blocks resume
 //! exactly where D3D resumes them.
 
-use super::{Frame, LaneState, Machine, Resume};
+use super::{Frame, LaneState, Machine, Resume, fast};
 use crate::dxbc::ir::Instruction;
 use crate::vm::VmError;
 use crate::vm::alu::Kind;
@@ -11,21 +11,16 @@ use crate::vm::state::LANES;
 
 impl Machine {
     /// The test of a conditional instruction for each active lane (false
-    /// for the others). The operand is resolved once for the quad: loops
-    /// test one every iteration.
+    /// for the others). A planned operand was resolved when the program was
+    /// prepared (`fast::Cond`): loops test one every iteration.
     #[inline]
     fn tests(&self, index: usize, inst: &Instruction) -> Result<[bool; LANES], VmError> {
         let running = self.execution_mask();
+        if let Some(fast::Op::Flow(Some(cond))) = self.prepared.ops.get(index) {
+            return Ok(fast::test(&self.state, cond, running));
+        }
         let nonzero = inst.test_nonzero();
         let mut out = [false; LANES];
-        if let Some(Some(p)) = self.prepared.plans.get(index)
-            && let Some(src) = p.srcs.first()
-        {
-            for (l, o) in out.iter_mut().enumerate() {
-                *o = running[l] && (self.state.read_planned(src, l, Kind::Bits)[0] != 0) == nonzero;
-            }
-            return Ok(out);
-        }
         let Some(src) = inst.operands.last() else {
             return Err(self.missing(inst));
         };

@@ -395,7 +395,7 @@ impl Machine {
                             self.executed += 1;
                             continue;
                         }
-                        Some(fast::Op::Flow) => {
+                        Some(fast::Op::Flow(_)) => {
                             self.flow(index, &prepared.program.instructions[index])?;
                             self.executed += 1;
                             self.retire_if_done();
