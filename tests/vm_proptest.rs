@@ -23,6 +23,23 @@ fn run2(op: &str, a: u32, b: u32) -> u32 {
     m.state.lanes[0].get(Loc::Output(0)).expect("o0")[0]
 }
 
+/// Runs `op o0.x, v0, v1` on four-component inputs, with the fast paths on
+/// or off, and returns o0.x.
+fn run_vec(op: &str, a: [u32; 4], b: [u32; 4], fast: bool) -> u32 {
+    let text = format!(
+        "ps_5_0\ndcl_input_ps constant v0.xyzw\ndcl_input_ps constant v1.xyzw\ndcl_output o0.x\n{op} o0.x, v0.xyzw, v1.xyzw\nret\n"
+    );
+    let program = Rc::new(asm::parse(&text).expect("assembles").program);
+    let mut setup = Setup::empty();
+    for l in 0..4 {
+        setup.inputs[l] = vec![a, b];
+    }
+    let mut m = Machine::new(program, setup, Resources::default()).expect("machine");
+    m.set_fast_paths(fast);
+    m.run_to_end().expect("runs");
+    m.state.lanes[0].get(Loc::Output(0)).expect("o0")[0]
+}
+
 fn flush(b: u32) -> u32 {
     if b & 0x7f80_0000 == 0 {
         b & 0x8000_0000
@@ -77,5 +94,21 @@ proptest! {
         prop_assert!(same(run2("min", a, b), min.to_bits()));
         let max = if x.is_nan() { y } else if y.is_nan() { x } else if x == y { if x.is_sign_negative() { y } else { x } } else { x.max(y) };
         prop_assert!(same(run2("max", a, b), max.to_bits()));
+    }
+
+    #[test]
+    fn dot_products_match_the_model(a: [u32; 4], b: [u32; 4]) {
+        for (op, n) in [("dp2", 2), ("dp3", 3), ("dp4", 4)] {
+            // Products added in order, each partial sum flushed.
+            let mut sum = 0.0f32;
+            for c in 0..n {
+                sum = fl((sum + fl(a[c]) * fl(b[c])).to_bits());
+            }
+            let want = flush(sum.to_bits());
+            for fast in [true, false] {
+                let got = run_vec(op, a, b, fast);
+                prop_assert!(same(got, want), "{} fast={}: {:#x} != {:#x}", op, fast, got, want);
+            }
+        }
     }
 }

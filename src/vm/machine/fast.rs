@@ -1,5 +1,6 @@
 //! The fast path for the instructions real shaders spend their time in:
-//! component-wise ALU instructions whose operands all have planned shapes.
+//! ALU instructions with one result register (component-wise entries and
+//! dot products) whose operands all have planned shapes.
 //! Each is turned once per program into an [`AluOp`] with every decision
 //! that does not depend on register values already taken: immediates
 //! swizzled and modified, each source's post-processing (plain bits,
@@ -10,7 +11,7 @@
 //! component. Everything else takes the general path in `mod.rs`.
 
 use super::plan::{DstPlan, From, Plan, SrcPlan};
-use super::{Change, LaneState, Machine, component_wise, component_wise_arity};
+use super::{Change, LaneState, Machine, single_result, single_result_arity};
 use crate::dxbc::ir::{Instruction, Modifier};
 use crate::vm::alu::{Exec, Kind};
 use crate::vm::float;
@@ -77,7 +78,7 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
             nonzero: inst.test_nonzero(),
         }));
     }
-    let Some(arity) = component_wise_arity(exec) else {
+    let Some(arity) = single_result_arity(exec) else {
         return Op::General;
     };
     if p.dsts.len() != 1 || p.srcs.len() < arity || arity == 0 {
@@ -246,8 +247,8 @@ fn run_lanes<const N: usize>(
         read(state, src, ls, v);
     }
     let m = a.dst.mask;
-    // `op` only builds component-wise entries.
-    let Some(r) = component_wise(a.exec, &s, m) else {
+    // `op` only builds single-result entries.
+    let Some(r) = single_result(a.exec, &s, m) else {
         return;
     };
     match log {

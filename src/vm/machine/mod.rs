@@ -716,25 +716,24 @@ fn derivative_pair(lane: usize, x: bool, fine: bool) -> (usize, usize) {
     }
 }
 
-/// What an ALU entry computes for one lane from its (already read) sources:
-/// one result per destination. None when sources are missing.
-/// Sources a component-wise entry reads; None for the other entries.
-pub(super) fn component_wise_arity(exec: Exec) -> Option<usize> {
+/// Sources a single-result entry (component-wise, or a dot product) reads;
+/// None for the other entries.
+pub(super) fn single_result_arity(exec: Exec) -> Option<usize> {
     Some(match exec {
         Exec::F1(_) | Exec::I1(_) | Exec::Conv(..) | Exec::Mov => 1,
-        Exec::F2(_) | Exec::I2(_) | Exec::FCmp(_) | Exec::ICmp(_) => 2,
+        Exec::F2(_) | Exec::I2(_) | Exec::FCmp(_) | Exec::ICmp(_) | Exec::Dot(_) => 2,
         Exec::F3(_) | Exec::I3(_) | Exec::Movc => 3,
         _ => return None,
     })
 }
 
-/// A component-wise entry on (already read) sources of `N` lanes, for the
-/// components in `m` (others 0); None for entries
-/// that are not component-wise. The entry is matched once and the
-/// per-component work runs in a loop per arm. Float sources arrive flushed
-/// (`Kind::Float` reads flush), so only results are flushed here.
+/// A single-result entry on (already read) sources of `N` lanes: the
+/// components in `m` (others 0) for component-wise entries, all four for a
+/// dot product; None for the other entries. The entry is matched once and
+/// the per-component work runs in a loop per arm. Float sources arrive
+/// flushed (`Kind::Float` reads flush), so only results are flushed here.
 #[inline(always)]
-pub(super) fn component_wise<const N: usize>(
+pub(super) fn single_result<const N: usize>(
     exec: Exec,
     [a, b, c]: &[[Reg; N]; 3],
     m: u8,
@@ -764,14 +763,26 @@ pub(super) fn component_wise<const N: usize>(
         Exec::I3(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k], c[l][k])),
         Exec::ICmp(g) => each!(|l: usize, k: usize| mask(g(a[l][k], b[l][k]))),
         Exec::Mov => r = *a,
+        // Products summed in order, each partial sum flushed, replicated.
+        Exec::Dot(n) => {
+            for l in 0..N {
+                let mut sum = 0.0f32;
+                for k in 0..n.min(4) {
+                    sum = f(float::out(sum + f(a[l][k]) * f(b[l][k])));
+                }
+                r[l] = [float::out(sum); 4];
+            }
+        }
         Exec::Movc => each!(|l: usize, k: usize| if a[l][k] != 0 { b[l][k] } else { c[l][k] }),
         _ => return None,
     }
     Some(r)
 }
 
+/// What an ALU entry computes for one lane from its (already read) sources:
+/// one result per destination. None when sources are missing.
 fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
-    if let Some(arity) = component_wise_arity(exec) {
+    if let Some(arity) = single_result_arity(exec) {
         if s.len() < arity {
             return None;
         }
@@ -779,23 +790,13 @@ fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
         for (slot, v) in srcs.iter_mut().zip(&s[..arity]) {
             slot[0] = *v;
         }
-        return component_wise(exec, &srcs, 0xf).map(|[r]| smallvec::smallvec![r]);
+        return single_result(exec, &srcs, 0xf).map(|[r]| smallvec::smallvec![r]);
     }
     let arg = |i: usize| -> Option<Reg> { s.get(i).copied() };
     fn per(g: impl Fn(usize) -> u32) -> Reg {
         [g(0), g(1), g(2), g(3)]
     }
     Some(match exec {
-        Exec::Dot(n) => {
-            let (a, b) = (arg(0)?, arg(1)?);
-            let mut sum = 0.0f32;
-            for c in 0..n {
-                sum = f32::from_bits(float::out(
-                    sum + f32::from_bits(a[c]) * f32::from_bits(b[c]),
-                ));
-            }
-            smallvec::smallvec![[float::out(sum); 4]]
-        }
         Exec::Swapc => {
             let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
             smallvec::smallvec![
