@@ -177,6 +177,35 @@ fn continue_skips_the_rest_of_an_iteration() {
 }
 
 #[test]
+fn continue_taken_by_every_lane_at_once_keeps_looping() {
+    // On odd counts all four lanes continue together, leaving no lane in
+    // the body: the loop must still go round again.
+    let m = run(
+        "mov r0.xy, l(0,0,0,0)\nloop\n  uge r0.z, r0.x, l(6)\n  breakc_nz r0.z\n  iadd r0.x, r0.x, l(1)\n  and r0.w, r0.x, l(1)\n  continuec_nz r0.w\n  iadd r0.y, r0.y, v0.x\nendloop\nmov o0.x, r0.y\nmov o0.y, r0.x",
+        lanes([1, 2, 3, 4]),
+    );
+    // r0.x counts 1..=6 and the even counts (2, 4, 6) add v0.x.
+    assert_eq!(
+        (0..4).map(|l| out(&m, l, 0)).collect::<Vec<_>>(),
+        [[3, 6, 0, 0], [6, 6, 0, 0], [9, 6, 0, 0], [12, 6, 0, 0]]
+    );
+}
+
+#[test]
+fn a_branch_no_lane_takes_is_jumped_over() {
+    // Every lane fails the `if`: the machine goes straight to the `else`
+    // (docs/emulator.md), so the three-instruction body takes no steps.
+    let text = "ps_5_0\ndcl_output o0.xyzw\ndcl_temps 1\nmov r0.x, l(0)\nif_nz r0.x\n  mov o0.x, l(1)\n  mov o0.y, l(2)\n  mov o0.z, l(3)\nelse\n  mov o0.w, l(4)\nendif\nret\n";
+    let program = asm::parse(text).expect("assembles").program;
+    let mut m =
+        Machine::new(Rc::new(program), Setup::empty(), Resources::default()).expect("machine");
+    let steps = m.run_to_end().expect("runs");
+    // mov, if, else, mov, endif, ret.
+    assert_eq!(steps, 6);
+    assert_eq!(out(&m, 0, 0), [0, 0, 0, 4]);
+}
+
+#[test]
 fn switch_falls_through_and_takes_default() {
     let m = run(
         "mov o0.x, l(0)\nswitch v0.x\n  case l(1)\n  iadd o0.x, o0.x, l(1)\n  case l(2)\n  iadd o0.x, o0.x, l(10)\n  break\n  default\n  mov o0.x, l(100)\n  break\nendswitch",

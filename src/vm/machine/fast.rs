@@ -4,14 +4,15 @@
 //! Each is turned once per program into an [`AluOp`] with every decision
 //! that does not depend on register values already taken: immediates
 //! swizzled and modified, each source's post-processing (plain bits,
-//! flushed float, or a modifier) classified, the destination's register
-//! file chosen. Executing one then works a quad at a time — each decision
+//! flushed float, or a modifier) classified, the write mask turned into a
+//! blend mask. Executing one then works a quad at a time — each decision
 //! is a single branch for the instruction, and the loops inside run over
-//! the active lanes — instead of re-deciding everything per lane and
-//! component. Everything else takes the general path in `mod.rs`.
+//! the lanes — instead of re-deciding everything per lane and component.
+//! Conditional flow instructions get their condition prepared the same way
+//! ([`Cond`]). Everything else takes the general path in `mod.rs`.
 
 use super::plan::{DstPlan, From, Plan, SrcPlan};
-use super::{Change, LaneState, Machine, single_result, single_result_arity};
+use super::{Change, Machine, single_result, single_result_arity};
 use crate::dxbc::ir::{Instruction, Modifier};
 use crate::vm::alu::{Exec, Kind};
 use crate::vm::float;
@@ -212,25 +213,20 @@ fn read<const N: usize>(state: &State, src: &Src, ls: [usize; N], out: &mut [Reg
     }
 }
 
-/// Runs `a` for the active lanes. Changes are logged to `log` when given
-/// (stepping back).
+/// Runs `a` for the lanes whose bits are set in `active`. Changes are
+/// logged to `log` when given (stepping back).
 #[inline(always)]
-pub(super) fn run_alu(
-    state: &mut State,
-    a: &AluOp,
-    lanes: &[LaneState; LANES],
-    mut log: Option<&mut Vec<Change>>,
-) {
-    let active = lanes.map(|l| matches!(l, LaneState::Active));
+pub(super) fn run_alu(state: &mut State, a: &AluOp, active: u8, mut log: Option<&mut Vec<Change>>) {
     // A converged quad runs as one unrolled four-lane pass; a diverged one
     // lane by lane, so the lanes that wait cost nothing.
-    if active == [true; LANES] {
+    if active == 0xf {
         run_lanes(state, a, [0, 1, 2, 3], log);
     } else {
-        for (l, on) in active.into_iter().enumerate() {
-            if on {
-                run_lanes(state, a, [l], log.as_deref_mut());
-            }
+        let mut bits = active;
+        while bits != 0 {
+            let l = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            run_lanes(state, a, [l], log.as_deref_mut());
         }
     }
 }

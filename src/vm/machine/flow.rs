@@ -49,6 +49,12 @@ impl Machine {
     }
 
     pub(super) fn flow(&mut self, index: usize, inst: &Instruction) -> Result<(), VmError> {
+        let result = self.flow_lanes(index, inst);
+        self.control.refresh();
+        result
+    }
+
+    fn flow_lanes(&mut self, index: usize, inst: &Instruction) -> Result<(), VmError> {
         let depth = self.control.frames.len();
         let next = index + 1;
         let malformed = |m: &str| VmError::Malformed {

@@ -54,8 +54,35 @@ pub(super) enum Frame {
 struct Control {
     frames: Vec<Frame>,
     lanes: [LaneState; LANES],
+    /// Bit `l` set while lane `l` is `Active`: `lanes` summarised for the
+    /// ALU, which asks on every instruction. Only control flow changes
+    /// `lanes`, and it refreshes this when it is done.
+    active: u8,
     discarded: [bool; LANES],
     finished: bool,
+}
+
+impl Control {
+    fn new(lanes: [LaneState; LANES]) -> Control {
+        let mut c = Control {
+            frames: Vec::new(),
+            lanes,
+            active: 0,
+            discarded: [false; LANES],
+            finished: false,
+        };
+        c.refresh();
+        c
+    }
+
+    fn refresh(&mut self) {
+        self.active = self
+            .lanes
+            .iter()
+            .enumerate()
+            .map(|(l, s)| (matches!(s, LaneState::Active) as u8) << l)
+            .sum();
+    }
 }
 
 /// One component a step changed.
@@ -184,12 +211,7 @@ impl Machine {
             setup,
             resources: resources.into(),
             state,
-            control: Control {
-                frames: Vec::new(),
-                lanes,
-                discarded: [false; LANES],
-                finished: false,
-            },
+            control: Control::new(lanes),
             history: Vec::new(),
             writes: Vec::new(),
             budget: DEFAULT_BUDGET,
@@ -283,7 +305,7 @@ impl Machine {
         self.writes.clear();
         if let (true, fast::Op::Alu(a)) = (self.fast, &self.prepared.ops[index]) {
             let log = self.recording.then_some(&mut self.writes);
-            fast::run_alu(&mut self.state, a, &self.control.lanes, log);
+            fast::run_alu(&mut self.state, a, self.control.active, log);
             self.pc += 1;
             self.executed += 1;
             if let Some(control) = saved {
@@ -390,7 +412,7 @@ impl Machine {
                 if self.executed < self.budget && !self.control.finished {
                     match ops.get(index) {
                         Some(fast::Op::Alu(a)) => {
-                            fast::run_alu(&mut self.state, a, &self.control.lanes, None);
+                            fast::run_alu(&mut self.state, a, self.control.active, None);
                             self.pc += 1;
                             self.executed += 1;
                             continue;
