@@ -42,6 +42,9 @@ pub enum CpuError {
     },
     #[error("{file}: vertex shader: {source}")]
     Vertex { file: String, source: VmError },
+    /// The pixel shader cannot run at all (a malformed block structure).
+    #[error("{file}: pixel shader: {source}")]
+    Program { file: String, source: VmError },
     #[error("{file}: {message}")]
     Setup { file: String, message: String },
 }
@@ -337,10 +340,8 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
         case
     };
     let prepared =
-        Prepared::new(Rc::new(pixel.program.clone())).map_err(|source| CpuError::Pixel {
+        Prepared::new(Rc::new(pixel.program.clone())).map_err(|source| CpuError::Program {
             file: file.clone(),
-            x: 0,
-            y: 0,
             source,
         })?;
     let res = Rc::new(resources(case));
@@ -412,6 +413,22 @@ mod tests {
                 assert_eq!(p[3], 1.0);
             }
         }
+    }
+
+    #[test]
+    fn a_malformed_block_structure_is_an_error_naming_the_case() {
+        let case = Case::parse(
+            "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nendif\nret\n\
+             [render target]\nsize 2 2\n",
+            Path::new("broken.case"),
+        )
+        .expect("case parses");
+        let shaders = case.shaders().expect("shaders assemble");
+        let err = render(&case, &shaders).expect_err("an endif without if cannot run");
+        assert!(matches!(err, CpuError::Program { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(text.starts_with("broken.case: pixel shader:"), "{text}");
+        assert!(text.contains("endif"), "{text}");
     }
 
     #[test]
