@@ -1,9 +1,12 @@
 //! What each opcode computes, as one table from opcode number to an
-//! [`Exec`] entry. The machine reads sources, applies modifiers of the
-//! entry's number kind, runs the entry per component and writes the masked
-//! destination; control flow and texture access have their own modules.
+//! [`Exec`] entry, and the evaluation of an entry on sources already read
+//! (shared by the machine's fast and general paths). The machine reads
+//! sources, applies modifiers of the entry's number kind, evaluates the
+//! entry and writes the masked destination; control flow and texture access
+//! have their own modules.
 
 use super::float::{self, f, out};
+use super::state::Reg;
 use crate::dxbc::opcodes::code;
 
 /// How source modifiers (`-`, `|x|`) and denormal flushing apply to an
@@ -93,6 +96,151 @@ impl Exec {
                 | Exec::Eval
         ) || matches!(self, Exec::Conv(Kind::Int, _))
     }
+}
+
+// ---- evaluation: an entry applied to sources already read ----------------
+
+fn mask(b: bool) -> u32 {
+    if b { u32::MAX } else { 0 }
+}
+
+/// Sources a single-result entry (component-wise, or a dot product) reads;
+/// None for the other entries.
+pub(crate) fn single_result_arity(exec: Exec) -> Option<usize> {
+    Some(match exec {
+        Exec::F1(_) | Exec::I1(_) | Exec::Conv(..) | Exec::Mov => 1,
+        Exec::F2(_) | Exec::I2(_) | Exec::FCmp(_) | Exec::ICmp(_) | Exec::Dot(_) => 2,
+        Exec::F3(_) | Exec::I3(_) | Exec::Movc => 3,
+        _ => return None,
+    })
+}
+
+/// A single-result entry on (already read) sources of `N` lanes: the
+/// components in `m` (others 0) for component-wise entries, all four for a
+/// dot product; None for the other entries. The entry is matched once and
+/// the per-component work runs in a loop per arm. Float sources arrive
+/// flushed (`Kind::Float` reads flush), so only results are flushed here.
+#[inline(always)]
+pub(crate) fn single_result<const N: usize>(
+    exec: Exec,
+    [a, b, c]: &[[Reg; N]; 3],
+    m: u8,
+) -> Option<[Reg; N]> {
+    let mut r = [[0u32; 4]; N];
+    let f = f32::from_bits;
+    macro_rules! each {
+        ($e:expr) => {
+            for k in 0..4 {
+                if m & (1 << k) != 0 {
+                    for l in 0..N {
+                        r[l][k] = $e(l, k);
+                    }
+                }
+            }
+        };
+    }
+    match exec {
+        Exec::F1(g) => each!(|l: usize, k: usize| float::out(g(f(a[l][k])))),
+        Exec::F2(g) => each!(|l: usize, k: usize| float::out(g(f(a[l][k]), f(b[l][k])))),
+        Exec::F3(g) => {
+            each!(|l: usize, k: usize| float::out(g(f(a[l][k]), f(b[l][k]), f(c[l][k]))))
+        }
+        Exec::FCmp(g) => each!(|l: usize, k: usize| mask(g(f(a[l][k]), f(b[l][k])))),
+        Exec::I1(g) | Exec::Conv(_, g) => each!(|l: usize, k: usize| g(a[l][k])),
+        Exec::I2(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k])),
+        Exec::I3(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k], c[l][k])),
+        Exec::ICmp(g) => each!(|l: usize, k: usize| mask(g(a[l][k], b[l][k]))),
+        Exec::Mov => r = *a,
+        // Products summed in order, each partial sum flushed, replicated.
+        Exec::Dot(n) => {
+            for l in 0..N {
+                let mut sum = 0.0f32;
+                for k in 0..n.min(4) {
+                    sum = f(float::out(sum + f(a[l][k]) * f(b[l][k])));
+                }
+                r[l] = [float::out(sum); 4];
+            }
+        }
+        Exec::Movc => each!(|l: usize, k: usize| if a[l][k] != 0 { b[l][k] } else { c[l][k] }),
+        _ => return None,
+    }
+    Some(r)
+}
+
+/// What an ALU entry computes for one lane from its (already read) sources:
+/// one result per destination. None when sources are missing.
+pub(crate) fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
+    if let Some(arity) = single_result_arity(exec) {
+        if s.len() < arity {
+            return None;
+        }
+        let mut srcs = [[[0u32; 4]; 1]; 3];
+        for (slot, v) in srcs.iter_mut().zip(&s[..arity]) {
+            slot[0] = *v;
+        }
+        return single_result(exec, &srcs, 0xf).map(|[r]| smallvec::smallvec![r]);
+    }
+    let arg = |i: usize| -> Option<Reg> { s.get(i).copied() };
+    fn per(g: impl Fn(usize) -> u32) -> Reg {
+        [g(0), g(1), g(2), g(3)]
+    }
+    Some(match exec {
+        Exec::Swapc => {
+            let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
+            smallvec::smallvec![
+                per(|c| if cond[c] != 0 { b[c] } else { a[c] }),
+                per(|c| if cond[c] != 0 { a[c] } else { b[c] }),
+            ]
+        }
+        Exec::Sincos => {
+            let a = arg(0)?;
+            smallvec::smallvec![
+                per(|c| float::out(f32::from_bits(a[c]).sin())),
+                per(|c| float::out(f32::from_bits(a[c]).cos())),
+            ]
+        }
+        Exec::MulWide { signed } => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            let wide = |c: usize| -> u64 {
+                if signed {
+                    ((a[c] as i32 as i64) * (b[c] as i32 as i64)) as u64
+                } else {
+                    a[c] as u64 * b[c] as u64
+                }
+            };
+            smallvec::smallvec![per(|c| (wide(c) >> 32) as u32), per(|c| wide(c) as u32)]
+        }
+        Exec::Udiv => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            smallvec::smallvec![
+                per(|c| a[c].checked_div(b[c]).unwrap_or(u32::MAX)),
+                // Microsoft's `udiv` reference: 0xFFFFFFFF for both results.
+                per(|c| a[c].checked_rem(b[c]).unwrap_or(u32::MAX)),
+            ]
+        }
+        Exec::Carry { sub } => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            if sub {
+                smallvec::smallvec![
+                    per(|c| a[c].wrapping_sub(b[c])),
+                    per(|c| (a[c] < b[c]) as u32),
+                ]
+            } else {
+                smallvec::smallvec![
+                    per(|c| a[c].wrapping_add(b[c])),
+                    per(|c| a[c].overflowing_add(b[c]).1 as u32),
+                ]
+            }
+        }
+        Exec::Bfi => {
+            let (w, o, i, b) = (arg(0)?, arg(1)?, arg(2)?, arg(3)?);
+            smallvec::smallvec![per(|c| bfi(w[c], o[c], i[c], b[c]))]
+        }
+        // Interpolation at a sample or the centroid: the quad's
+        // inputs are already the pixel-centre values.
+        Exec::Eval => smallvec::smallvec![arg(0)?],
+        _ => return None,
+    })
 }
 
 fn ishl(a: u32, b: u32) -> u32 {

@@ -12,9 +12,10 @@
 //! ([`Cond`]). Everything else takes the general path in `mod.rs`.
 
 use super::plan::{DstPlan, From, Plan, SrcPlan};
-use super::{Change, Machine, single_result, single_result_arity};
+use super::{Change, Machine};
 use crate::dxbc::ir::{Instruction, Modifier};
 use crate::vm::alu::{Exec, Kind};
+use crate::vm::alu::{single_result, single_result_arity};
 use crate::vm::float;
 use crate::vm::state::{LANES, Loc, Reg, State};
 

@@ -16,7 +16,9 @@ impl Machine {
     #[inline]
     fn tests(&self, index: usize, inst: &Instruction) -> Result<[bool; LANES], VmError> {
         let running = self.execution_mask();
-        if let Some(fast::Op::Flow(Some(cond))) = self.prepared.ops.get(index) {
+        if self.fast
+            && let Some(fast::Op::Flow(Some(cond))) = self.prepared.ops.get(index)
+        {
             return Ok(fast::test(&self.state, cond, running));
         }
         let nonzero = inst.test_nonzero();

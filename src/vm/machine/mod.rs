@@ -9,7 +9,7 @@ mod plan;
 
 use std::rc::Rc;
 
-use super::alu::{Exec, Kind, exec_of};
+use super::alu::{Exec, Kind, compute, exec_of};
 use super::float;
 use super::state::{LANES, Layout, Loc, Reg, Setup, State};
 use super::structure::Structure;
@@ -111,16 +111,14 @@ pub enum Event {
 }
 
 /// What a machine needs of a program that does not change from run to
-/// run: the block structure, each instruction's table entry, operand plans
-/// and fast form, and the register file's sizes. A frame prepares it once
+/// run: the block structure, each instruction's table entry and fast form
+/// (built from its operand plan), and the register file's sizes. A frame prepares it once
 /// and shares it across its thousands of quads.
 pub struct Prepared {
     program: Rc<Program>,
     structure: Structure,
     /// Each instruction's table entry, looked up once.
     execs: Vec<Exec>,
-    /// Operand plans for instructions whose operands all have common shapes.
-    plans: Vec<Option<plan::Plan>>,
     /// Each instruction's fast form (or `General`).
     ops: Vec<fast::Op>,
     layout: Layout,
@@ -148,7 +146,6 @@ impl Prepared {
             program,
             structure,
             execs,
-            plans,
             ops,
             layout,
         }))
@@ -331,7 +328,7 @@ impl Machine {
                 mnemonic: inst.name().to_string(),
                 reason: reason.to_string(),
             }),
-            exec => self.alu(index, inst, exec).map(|_| self.pc += 1),
+            exec => self.alu(inst, exec).map(|_| self.pc += 1),
         };
         if let Err(e) = result {
             // Leave the machine where it was (when it keeps a log to do so).
@@ -635,7 +632,7 @@ impl Machine {
 
     // ---- arithmetic -----------------------------------------------------
 
-    fn alu(&mut self, index: usize, inst: &Instruction, exec: Exec) -> Result<(), VmError> {
+    fn alu(&mut self, inst: &Instruction, exec: Exec) -> Result<(), VmError> {
         let info = inst.info();
         let ndst = (info.dst as usize).min(inst.operands.len());
         let (dsts, srcs) = inst.operands.split_at(ndst);
@@ -659,42 +656,20 @@ impl Machine {
             }
             return Ok(());
         }
-        // Operands in the common shapes (temps, inputs, constant buffers,
-        // immediates with plain indices) are read and written through a plan
-        // made once per instruction; anything else takes the general path.
-        let planned = self.prepared.plans.get(index).is_some_and(Option::is_some);
+        // The common instructions never get here when the fast paths are on
+        // (`fast.rs`); this is the plain per-lane operand path, which the
+        // fast paths are tested against.
         for l in lanes {
             // Up to five sources (`sample_d`-sized); ALU entries use at most four.
             let mut s = [[0u32; 4]; 5];
             let mut n = 0;
-            if let Some(Some(p)) = self.prepared.plans.get(index) {
-                for src in p.srcs.iter().take(5) {
-                    s[n] = self.state.read_planned(src, l, kind);
-                    n += 1;
-                }
-            } else {
-                for op in srcs.iter().take(5) {
-                    s[n] = self.read(op, l, kind)?;
-                    n += 1;
-                }
+            for op in srcs.iter().take(5) {
+                s[n] = self.read(op, l, kind)?;
+                n += 1;
             }
             let results = compute(exec, &s[..n]).ok_or_else(|| self.missing(inst))?;
-            let saturate = sat && info.sat;
-            if planned {
-                for (i, r) in results.into_iter().enumerate() {
-                    let d = self.prepared.plans[index]
-                        .as_ref()
-                        .and_then(|p| p.dsts.get(i))
-                        .copied();
-                    if let Some(d) = d {
-                        let log = self.recording.then_some(&mut self.writes);
-                        self.state.write_planned(d, l, &r, saturate, log);
-                    }
-                }
-            } else {
-                for (d, r) in dsts.iter().zip(results) {
-                    self.write(d, l, r, saturate)?;
-                }
+            for (d, r) in dsts.iter().zip(results) {
+                self.write(d, l, r, sat && info.sat)?;
             }
         }
         Ok(())
@@ -716,10 +691,6 @@ impl Machine {
     }
 }
 
-fn mask(b: bool) -> u32 {
-    if b { u32::MAX } else { 0 }
-}
-
 /// The lanes a derivative subtracts for `lane` (b − a). Coarse derivatives
 /// use the quad's top row / left column for every lane; fine ones the
 /// lane's own row or column.
@@ -736,143 +707,4 @@ fn derivative_pair(lane: usize, x: bool, fine: bool) -> (usize, usize) {
             (col, col + 2)
         }
     }
-}
-
-/// Sources a single-result entry (component-wise, or a dot product) reads;
-/// None for the other entries.
-pub(super) fn single_result_arity(exec: Exec) -> Option<usize> {
-    Some(match exec {
-        Exec::F1(_) | Exec::I1(_) | Exec::Conv(..) | Exec::Mov => 1,
-        Exec::F2(_) | Exec::I2(_) | Exec::FCmp(_) | Exec::ICmp(_) | Exec::Dot(_) => 2,
-        Exec::F3(_) | Exec::I3(_) | Exec::Movc => 3,
-        _ => return None,
-    })
-}
-
-/// A single-result entry on (already read) sources of `N` lanes: the
-/// components in `m` (others 0) for component-wise entries, all four for a
-/// dot product; None for the other entries. The entry is matched once and
-/// the per-component work runs in a loop per arm. Float sources arrive
-/// flushed (`Kind::Float` reads flush), so only results are flushed here.
-#[inline(always)]
-pub(super) fn single_result<const N: usize>(
-    exec: Exec,
-    [a, b, c]: &[[Reg; N]; 3],
-    m: u8,
-) -> Option<[Reg; N]> {
-    let mut r = [[0u32; 4]; N];
-    let f = f32::from_bits;
-    macro_rules! each {
-        ($e:expr) => {
-            for k in 0..4 {
-                if m & (1 << k) != 0 {
-                    for l in 0..N {
-                        r[l][k] = $e(l, k);
-                    }
-                }
-            }
-        };
-    }
-    match exec {
-        Exec::F1(g) => each!(|l: usize, k: usize| float::out(g(f(a[l][k])))),
-        Exec::F2(g) => each!(|l: usize, k: usize| float::out(g(f(a[l][k]), f(b[l][k])))),
-        Exec::F3(g) => {
-            each!(|l: usize, k: usize| float::out(g(f(a[l][k]), f(b[l][k]), f(c[l][k]))))
-        }
-        Exec::FCmp(g) => each!(|l: usize, k: usize| mask(g(f(a[l][k]), f(b[l][k])))),
-        Exec::I1(g) | Exec::Conv(_, g) => each!(|l: usize, k: usize| g(a[l][k])),
-        Exec::I2(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k])),
-        Exec::I3(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k], c[l][k])),
-        Exec::ICmp(g) => each!(|l: usize, k: usize| mask(g(a[l][k], b[l][k]))),
-        Exec::Mov => r = *a,
-        // Products summed in order, each partial sum flushed, replicated.
-        Exec::Dot(n) => {
-            for l in 0..N {
-                let mut sum = 0.0f32;
-                for k in 0..n.min(4) {
-                    sum = f(float::out(sum + f(a[l][k]) * f(b[l][k])));
-                }
-                r[l] = [float::out(sum); 4];
-            }
-        }
-        Exec::Movc => each!(|l: usize, k: usize| if a[l][k] != 0 { b[l][k] } else { c[l][k] }),
-        _ => return None,
-    }
-    Some(r)
-}
-
-/// What an ALU entry computes for one lane from its (already read) sources:
-/// one result per destination. None when sources are missing.
-fn compute(exec: Exec, s: &[Reg]) -> Option<smallvec::SmallVec<[Reg; 2]>> {
-    if let Some(arity) = single_result_arity(exec) {
-        if s.len() < arity {
-            return None;
-        }
-        let mut srcs = [[[0u32; 4]; 1]; 3];
-        for (slot, v) in srcs.iter_mut().zip(&s[..arity]) {
-            slot[0] = *v;
-        }
-        return single_result(exec, &srcs, 0xf).map(|[r]| smallvec::smallvec![r]);
-    }
-    let arg = |i: usize| -> Option<Reg> { s.get(i).copied() };
-    fn per(g: impl Fn(usize) -> u32) -> Reg {
-        [g(0), g(1), g(2), g(3)]
-    }
-    Some(match exec {
-        Exec::Swapc => {
-            let (cond, a, b) = (arg(0)?, arg(1)?, arg(2)?);
-            smallvec::smallvec![
-                per(|c| if cond[c] != 0 { b[c] } else { a[c] }),
-                per(|c| if cond[c] != 0 { a[c] } else { b[c] }),
-            ]
-        }
-        Exec::Sincos => {
-            let a = arg(0)?;
-            smallvec::smallvec![
-                per(|c| float::out(f32::from_bits(a[c]).sin())),
-                per(|c| float::out(f32::from_bits(a[c]).cos())),
-            ]
-        }
-        Exec::MulWide { signed } => {
-            let (a, b) = (arg(0)?, arg(1)?);
-            let wide = |c: usize| -> u64 {
-                if signed {
-                    ((a[c] as i32 as i64) * (b[c] as i32 as i64)) as u64
-                } else {
-                    a[c] as u64 * b[c] as u64
-                }
-            };
-            smallvec::smallvec![per(|c| (wide(c) >> 32) as u32), per(|c| wide(c) as u32)]
-        }
-        Exec::Udiv => {
-            let (a, b) = (arg(0)?, arg(1)?);
-            smallvec::smallvec![
-                per(|c| a[c].checked_div(b[c]).unwrap_or(u32::MAX)),
-                // Microsoft's `udiv` reference: 0xFFFFFFFF for both results.
-                per(|c| a[c].checked_rem(b[c]).unwrap_or(u32::MAX)),
-            ]
-        }
-        Exec::Carry { sub } => {
-            let (a, b) = (arg(0)?, arg(1)?);
-            if sub {
-                smallvec::smallvec![
-                    per(|c| a[c].wrapping_sub(b[c])),
-                    per(|c| (a[c] < b[c]) as u32),
-                ]
-            } else {
-                smallvec::smallvec![
-                    per(|c| a[c].wrapping_add(b[c])),
-                    per(|c| a[c].overflowing_add(b[c]).1 as u32),
-                ]
-            }
-        }
-        Exec::Bfi => {
-            let (w, o, i, b) = (arg(0)?, arg(1)?, arg(2)?, arg(3)?);
-            smallvec::smallvec![per(|c| super::alu::bfi(w[c], o[c], i[c], b[c]))]
-        }
-        // Interpolation at a sample or the centroid: the quad's
-        // inputs are already the pixel-centre values.
-        Exec::Eval => smallvec::smallvec![arg(0)?],
-        _ => return None,
-    })
 }

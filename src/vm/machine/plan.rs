@@ -1,11 +1,10 @@
 //! Operand plans: for operands in the common shapes (temps, inputs,
 //! constant-buffer rows and immediates, all with plain indices), where to
-//! read or write is worked out once per instruction instead of on every
-//! step and lane.
+//! read or write is worked out once per program. The fast path (`fast.rs`)
+//! is built from them.
 
 use super::Change;
 use crate::dxbc::ir::*;
-use crate::vm::alu::Kind;
 use crate::vm::float;
 use crate::vm::state::{LaneRegs, Loc, Reg, State};
 
@@ -98,26 +97,6 @@ pub(super) fn plan(inst: &Instruction) -> Option<Plan> {
     })
 }
 
-impl SrcPlan {
-    /// The register's four components before swizzle and modifiers, by
-    /// reference: swizzling then loads the components straight from the
-    /// register file instead of from a stack copy.
-    #[inline(always)]
-    pub(super) fn fetch<'a>(&'a self, state: &'a State, lane: usize) -> &'a Reg {
-        const ZERO: Reg = [0; 4];
-        match &self.from {
-            From::Temp(r) => state.lanes[lane].temps.get(*r).unwrap_or(&ZERO),
-            From::Input(r) => state.inputs[lane].get(*r).unwrap_or(&ZERO),
-            From::Cb(b, r) => state
-                .constant_buffers
-                .get(*b)
-                .and_then(|cb| cb.get(*r))
-                .unwrap_or(&ZERO),
-            From::Imm(v) => v,
-        }
-    }
-}
-
 impl DstPlan {
     /// The register written (None past the declared count: D3D drops such
     /// writes).
@@ -132,26 +111,6 @@ impl DstPlan {
 }
 
 impl State {
-    /// A planned source for one lane: swizzled, with modifiers applied as
-    /// `kind` reads them.
-    #[inline(always)]
-    pub(super) fn read_planned(&self, p: &SrcPlan, lane: usize, kind: Kind) -> Reg {
-        let raw = p.fetch(self, lane);
-        let [x, y, z, w] = p.swizzle.map(|c| c as usize & 3);
-        // Built as one literal from scalars: a swizzled array stored a
-        // component at a time and then reloaded whole stalls store
-        // forwarding, which dominated this path.
-        if p.modifier == Modifier::None {
-            return if kind == Kind::Float {
-                let fl = float::flush;
-                [fl(raw[x]), fl(raw[y]), fl(raw[z]), fl(raw[w])]
-            } else {
-                [raw[x], raw[y], raw[z], raw[w]]
-            };
-        }
-        super::Machine::modify([raw[x], raw[y], raw[z], raw[w]], kind, p.modifier)
-    }
-
     /// Stores `value`'s masked components through a planned destination.
     #[inline(always)]
     pub(super) fn write_planned(
