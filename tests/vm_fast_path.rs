@@ -35,7 +35,6 @@ fn run(shader: &Shader, prepared: &Rc<Prepared>, fast: bool, recording: bool) ->
     let mut m = Machine::prepared(Rc::clone(prepared), setup, resources);
     m.set_fast_paths(fast);
     m.set_recording(recording);
-    m.set_budget(200_000);
     let result = m.run_to_end();
     Outcome {
         result,
