@@ -50,14 +50,14 @@ struct Src {
     /// Temps and inputs differ per lane; a constant-buffer row is the same
     /// for the quad; an immediate is stored already swizzled and modified.
     from: From,
-    swizzle: [usize; 4],
+    swizzle: [u8; 4],
     post: Post,
 }
 
 #[derive(Clone, Copy)]
 pub(super) struct AluOp {
     exec: Exec,
-    arity: usize,
+    arity: u8,
     srcs: [Src; 3],
     dst: DstPlan,
     /// Per component: all ones where the destination keeps its old value.
@@ -98,7 +98,7 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
     }
     Op::Alu(AluOp {
         exec,
-        arity,
+        arity: arity as u8,
         srcs,
         dst: p.dsts[0],
         keep: std::array::from_fn(|c| {
@@ -114,7 +114,7 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
 
 /// A planned source with its decisions taken for reads as `kind`.
 fn source(s: &SrcPlan, kind: Kind) -> Src {
-    let swizzle = s.swizzle.map(|c| c as usize & 3);
+    let swizzle = s.swizzle.map(|c| c & 3);
     let post = match (s.modifier, kind) {
         (Modifier::None, Kind::Float) => Post::Flush,
         (Modifier::None, _) => Post::Bits,
@@ -156,9 +156,9 @@ pub(super) fn test(state: &State, cond: &Cond, running: [bool; LANES]) -> [bool;
 /// literal from scalars: an array stored a component at a time and then
 /// reloaded whole stalls store forwarding.
 #[inline(always)]
-fn apply(post: Post, raw: &Reg, swizzle: [usize; 4]) -> Reg {
+fn apply(post: Post, raw: &Reg, swizzle: [u8; 4]) -> Reg {
     // Masked so the indexing needs no bounds checks (`op` stores 0..=3).
-    let [x, y, z, w] = swizzle.map(|c| c & 3);
+    let [x, y, z, w] = swizzle.map(|c| (c & 3) as usize);
     match post {
         Post::Bits => [raw[x], raw[y], raw[z], raw[w]],
         Post::Flush => {
@@ -240,7 +240,7 @@ fn run_lanes<const N: usize>(
     log: Option<&mut Vec<Change>>,
 ) {
     let mut s = [[[0u32; 4]; N]; 3];
-    for (v, src) in s.iter_mut().zip(&a.srcs).take(a.arity) {
+    for (v, src) in s.iter_mut().zip(&a.srcs).take(a.arity as usize) {
         read(state, src, ls, v);
     }
     let m = a.dst.mask;
