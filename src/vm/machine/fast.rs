@@ -270,7 +270,7 @@ fn run_lanes<const N: usize>(
         }
         Some(log) => {
             for (i, &l) in ls.iter().enumerate() {
-                state.write_planned(a.dst, l, &r[i], a.saturate, Some(&mut *log));
+                state.write_logged(a.dst, l, &r[i], a.saturate, log);
             }
         }
     }

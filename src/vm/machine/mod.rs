@@ -112,8 +112,8 @@ pub enum Event {
 
 /// What a machine needs of a program that does not change from run to
 /// run: the block structure, each instruction's table entry and fast form
-/// (built from its operand plan), and the register file's sizes. A frame prepares it once
-/// and shares it across its thousands of quads.
+/// (built from its operand plan), and the register file's sizes. A frame
+/// prepares it once and shares it across its thousands of quads.
 pub struct Prepared {
     program: Rc<Program>,
     structure: Structure,
@@ -300,23 +300,45 @@ impl Machine {
         // failed step and stepping back can restore it.
         let saved = self.recording.then(|| self.control.clone());
         self.writes.clear();
-        if let (true, fast::Op::Alu(a)) = (self.fast, &self.prepared.ops[index]) {
-            let log = self.recording.then_some(&mut self.writes);
-            fast::run_alu(&mut self.state, a, self.control.active, log);
-            self.pc += 1;
-            self.executed += 1;
-            if let Some(control) = saved {
-                self.history.push(Undo {
-                    pc: index,
-                    control,
-                    writes: std::mem::take(&mut self.writes),
-                });
+        let result = match (self.fast, &self.prepared.ops[index]) {
+            (true, fast::Op::Alu(a)) => {
+                let log = self.recording.then_some(&mut self.writes);
+                fast::run_alu(&mut self.state, a, self.control.active, log);
+                self.pc += 1;
+                Ok(())
             }
-            return Ok(Event::Executed { index });
+            _ => self.execute(index),
+        };
+        if let Err(e) = result {
+            // Leave the machine where it was (when it keeps a log to do so).
+            if let Some(saved) = saved {
+                self.undo_writes();
+                self.control = saved;
+                self.pc = index;
+            }
+            return Err(e);
         }
+        // Only control flow retires lanes.
+        if matches!(self.prepared.execs[index], Exec::Flow) {
+            self.retire_if_done();
+        }
+        self.executed += 1;
+        if let Some(control) = saved {
+            self.history.push(Undo {
+                pc: index,
+                control,
+                writes: std::mem::take(&mut self.writes),
+            });
+        }
+        Ok(Event::Executed { index })
+    }
+
+    /// Runs instruction `index` by its table entry (everything but the fast
+    /// ALU path), advancing `pc`.
+    fn execute(&mut self, index: usize) -> Result<(), VmError> {
         let prepared = Rc::clone(&self.prepared);
         let inst = &prepared.program.instructions[index];
-        let result = match prepared.execs[index] {
+        match prepared.execs[index] {
             Exec::Nop => {
                 self.pc += 1;
                 Ok(())
@@ -329,29 +351,7 @@ impl Machine {
                 reason: reason.to_string(),
             }),
             exec => self.alu(inst, exec).map(|_| self.pc += 1),
-        };
-        if let Err(e) = result {
-            // Leave the machine where it was (when it keeps a log to do so).
-            if let Some(saved) = saved {
-                self.undo_writes();
-                self.control = saved;
-                self.pc = index;
-            }
-            return Err(e);
         }
-        // Only control flow retires lanes.
-        if matches!(prepared.execs[index], Exec::Flow) {
-            self.retire_if_done();
-        }
-        self.executed += 1;
-        if let Some(control) = saved {
-            self.history.push(Undo {
-                pc: index,
-                control,
-                writes: std::mem::take(&mut self.writes),
-            });
-        }
-        Ok(Event::Executed { index })
     }
 
     /// Finishes the run once every lane has returned.

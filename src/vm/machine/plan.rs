@@ -29,13 +29,6 @@ pub(super) struct DstPlan {
     pub(super) mask: u8,
 }
 
-impl DstPlan {
-    /// The components written.
-    pub(super) fn mask(&self) -> u8 {
-        self.mask
-    }
-}
-
 #[derive(Debug, Clone)]
 pub(super) struct Plan {
     pub srcs: smallvec::SmallVec<[SrcPlan; 4]>,
@@ -111,54 +104,40 @@ impl DstPlan {
 }
 
 impl State {
-    /// Stores `value`'s masked components through a planned destination.
+    /// Stores `value`'s masked components through a planned destination,
+    /// logging each component that changes (the undo log; the fast path
+    /// writes without one by a masked blend).
     #[inline(always)]
-    pub(super) fn write_planned(
+    pub(super) fn write_logged(
         &mut self,
         d: DstPlan,
         lane: usize,
         value: &Reg,
         saturate: bool,
-        log: Option<&mut Vec<Change>>,
+        log: &mut Vec<Change>,
     ) {
         let Some(reg) = d.slot(&mut self.lanes[lane]) else {
             return;
         };
-        let m = d.mask();
-        match log {
-            None => {
-                for c in 0..4 {
-                    if m & (1 << c) != 0 {
-                        reg[c] = if saturate {
-                            float::saturate(value[c])
-                        } else {
-                            value[c]
-                        };
-                    }
-                }
+        for c in 0..4 {
+            if d.mask & (1 << c) == 0 {
+                continue;
             }
-            Some(log) => {
-                for c in 0..4 {
-                    if m & (1 << c) == 0 {
-                        continue;
-                    }
-                    let v = if saturate {
-                        float::saturate(value[c])
-                    } else {
-                        value[c]
-                    };
-                    if reg[c] != v {
-                        log.push(Change {
-                            loc: d.loc,
-                            lane,
-                            component: c,
-                            old: reg[c],
-                            new: v,
-                        });
-                    }
-                    reg[c] = v;
-                }
+            let v = if saturate {
+                float::saturate(value[c])
+            } else {
+                value[c]
+            };
+            if reg[c] != v {
+                log.push(Change {
+                    loc: d.loc,
+                    lane,
+                    component: c,
+                    old: reg[c],
+                    new: v,
+                });
             }
+            reg[c] = v;
         }
     }
 }
