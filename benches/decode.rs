@@ -1,7 +1,7 @@
 //! Decode + disassemble throughput over the corpus (MB/s of bytecode and
 //! shaders/s). Run with `cargo bench --bench decode`; needs ../shared/corpus.
 
-use std::path::Path;
+mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dxbc_dbg::dxbc::{ParseOptions, Shader, listing};
@@ -10,25 +10,8 @@ const OPTS: ParseOptions = ParseOptions {
     verify_checksum: false,
 };
 
-fn corpus_blobs() -> Vec<Vec<u8>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let Ok(manifest) = std::fs::read_to_string(root.join("manifest.tsv")) else {
-        eprintln!("../shared/corpus is absent: nothing to benchmark");
-        return Vec::new();
-    };
-    manifest
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            let bytes = std::fs::read(root.join(cols[0])).ok()?;
-            Shader::parse(&bytes, OPTS).ok().map(|_| bytes)
-        })
-        .collect()
-}
-
 fn bench(c: &mut Criterion) {
-    let blobs = corpus_blobs();
+    let blobs: Vec<Vec<u8>> = common::corpus().into_iter().map(|b| b.bytes).collect();
     if blobs.is_empty() {
         return;
     }

@@ -13,6 +13,8 @@
 //!
 //! Run with `cargo bench --bench emulate`; needs ../shared/corpus.
 
+mod common;
+
 use std::path::Path;
 use std::rc::Rc;
 
@@ -58,30 +60,13 @@ fn count(name: &str, shader: &Shader) -> Option<Run> {
     })
 }
 
-fn corpus() -> Vec<Run> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let Ok(manifest) = std::fs::read_to_string(root.join("manifest.tsv")) else {
-        eprintln!("../shared/corpus is absent: nothing to benchmark");
-        return Vec::new();
-    };
-    let mut runs = Vec::new();
-    for line in manifest.lines().skip(1) {
-        let file = line.split('\t').next().unwrap_or("");
-        let Ok(bytes) = std::fs::read(root.join(file)) else {
-            continue;
-        };
-        let options = ParseOptions {
-            verify_checksum: false,
-        };
-        let Ok(s) = Shader::parse(&bytes, options) else {
-            continue;
-        };
-        if s.program.kind != ShaderKind::Pixel {
-            continue;
-        }
-        runs.extend(count(file, &s));
-    }
-    runs
+/// Every corpus pixel shader that runs on the default quad.
+fn pixel_runs() -> Vec<Run> {
+    common::corpus()
+        .iter()
+        .filter(|b| b.shader.program.kind == ShaderKind::Pixel)
+        .filter_map(|b| count(&b.file, &b.shader))
+        .collect()
 }
 
 fn run(r: &Run) -> usize {
@@ -95,7 +80,7 @@ fn run(r: &Run) -> usize {
 }
 
 fn bench(c: &mut Criterion) {
-    let runs = corpus();
+    let runs = pixel_runs();
     if runs.is_empty() {
         return;
     }

@@ -3,39 +3,18 @@
 //! refusing is part of translating. Run with `cargo bench --bench
 //! translate`; needs ../shared/corpus.
 
-use std::path::Path;
+mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dxbc_dbg::dxbc::ir::ShaderKind;
-use dxbc_dbg::dxbc::{ParseOptions, Shader};
 use dxbc_dbg::glsl::{self, Dialect, Options};
 
-fn corpus_shaders() -> Vec<Shader> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let Ok(manifest) = std::fs::read_to_string(root.join("manifest.tsv")) else {
-        eprintln!("../shared/corpus is absent: nothing to benchmark");
-        return Vec::new();
-    };
-    manifest
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let file = l.split('\t').next()?;
-            let bytes = std::fs::read(root.join(file)).ok()?;
-            Shader::parse(
-                &bytes,
-                ParseOptions {
-                    verify_checksum: false,
-                },
-            )
-            .ok()
-        })
-        .filter(|s| matches!(s.program.kind, ShaderKind::Vertex | ShaderKind::Pixel))
-        .collect()
-}
-
 fn bench(c: &mut Criterion) {
-    let shaders = corpus_shaders();
+    let shaders: Vec<_> = common::corpus()
+        .into_iter()
+        .map(|b| b.shader)
+        .filter(|s| matches!(s.program.kind, ShaderKind::Vertex | ShaderKind::Pixel))
+        .collect();
     if shaders.is_empty() {
         return;
     }
