@@ -194,10 +194,6 @@ impl Layout {
 }
 
 impl State {
-    pub fn new(program: &Program, setup: &Setup) -> State {
-        State::with_layout(&Layout::of(program), setup)
-    }
-
     /// A fresh register file of `layout`'s sizes with `setup`'s inputs.
     pub fn with_layout(layout: &Layout, setup: &Setup) -> State {
         let mut lane_inputs: [Vec<Reg>; LANES] = Default::default();
