@@ -99,9 +99,10 @@ enum Command {
         #[arg(long)]
         no_verify: bool,
     },
-    /// Draw test cases on the GPU (translated GLSL) and on the emulator,
-    /// diff the images, check probes and goldens. Exit status: 0 all pass,
-    /// 1 a case failed, 3 no GPU adapter.
+    /// Draw test cases through the translated GLSL (Vulkan: vk450 on wgpu;
+    /// WebGL2: es300 in headless Chromium) and on the emulator, diff the
+    /// images, check probes and goldens. Exit status: 0 all pass, 1 a case
+    /// failed, 3 no GPU adapter, 4 no browser (for a backend asked for).
     Diff {
         /// Case files, or directories searched for `*.case` recursively.
         #[arg(default_value = "tests/cases")]
@@ -121,6 +122,17 @@ enum Command {
         /// Run only cases whose name or path contains this text.
         #[arg(long)]
         filter: Option<String>,
+        /// `vulkan`, `webgl2` or `all`; default: every backend whose
+        /// runtime is present (the others are named, with the reason).
+        #[arg(long, value_parser = parse_backends)]
+        backend: Option<BackendChoice>,
+        /// The browser for the WebGL2 backend (default: the first of
+        /// chromium-headless-shell, chromium, google-chrome on PATH).
+        #[arg(long)]
+        browser: Option<PathBuf>,
+        /// ANGLE's back end for WebGL2: swiftshader (no GPU), vulkan or gl.
+        #[arg(long, default_value = "swiftshader", value_parser = parse_angle)]
+        angle: harness::webgl2::Angle,
     },
     /// Summarise a shader: chunks, resources, constant buffers, signatures, instruction counts.
     Info {
@@ -133,6 +145,27 @@ enum Command {
 
 fn parse_dialect(s: &str) -> Result<glsl::Dialect, String> {
     glsl::Dialect::parse(s).ok_or_else(|| format!("`{s}` is not a dialect (es300 or vk450)"))
+}
+
+/// Which backends `diff --backend` asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BackendChoice {
+    One(harness::suite::Backend),
+    All,
+}
+
+fn parse_backends(s: &str) -> Result<BackendChoice, String> {
+    if s == "all" {
+        return Ok(BackendChoice::All);
+    }
+    harness::suite::Backend::parse(s)
+        .map(BackendChoice::One)
+        .ok_or_else(|| format!("`{s}` is not a backend (vulkan, webgl2 or all)"))
+}
+
+fn parse_angle(s: &str) -> Result<harness::webgl2::Angle, String> {
+    harness::webgl2::Angle::parse(s)
+        .ok_or_else(|| format!("`{s}` is not an ANGLE back end (swiftshader, vulkan or gl)"))
 }
 
 fn parse_pixel(s: &str) -> Result<(u32, u32), String> {
@@ -169,12 +202,72 @@ fn load(path: &Path, no_verify: bool) -> Result<Shader> {
 
 /// Exit status when no GPU adapter can be created.
 const EXIT_NO_ADAPTER: u8 = 3;
+/// Exit status when the WebGL2 backend has no browser to run in.
+const EXIT_NO_BROWSER: u8 = 4;
 
 /// How a command ended, when it did not end in an error (exit 1).
 enum Outcome {
     Done,
     Failed,
     NoAdapter(String),
+    NoBrowser(String),
+}
+
+/// The backends to draw with, opened; a backend asked for by name that
+/// cannot be opened ends the command with its own exit status, one merely
+/// absent from the default set is named and left out.
+fn open_backends(
+    choice: Option<BackendChoice>,
+    browser: Option<PathBuf>,
+    angle: harness::webgl2::Angle,
+) -> Result<Result<Vec<Box<dyn harness::suite::Renderer>>, Outcome>> {
+    use harness::suite::Backend;
+    let wanted: Vec<Backend> = match choice {
+        Some(BackendChoice::One(b)) => vec![b],
+        _ => Backend::ALL.to_vec(),
+    };
+    let required = choice.is_some();
+    let mut out: Vec<Box<dyn harness::suite::Renderer>> = Vec::new();
+    let mut missing = Vec::new();
+    for b in wanted {
+        match b {
+            Backend::Vulkan => match harness::gpu::Gpu::new() {
+                Ok(g) => out.push(Box::new(g)),
+                Err(harness::gpu::GpuError::NoAdapter(why)) if required => {
+                    return Ok(Err(Outcome::NoAdapter(why)));
+                }
+                Err(harness::gpu::GpuError::NoAdapter(why)) => {
+                    missing.push(Outcome::NoAdapter(why.clone()));
+                    println!("skipping the vulkan backend: no GPU adapter ({why})");
+                }
+                Err(e) => return Err(anyhow::anyhow!("creating the GPU device: {e}")),
+            },
+            Backend::WebGl2 => {
+                let config = harness::webgl2::Config {
+                    browser: browser.clone(),
+                    angle,
+                    ..Default::default()
+                };
+                match harness::webgl2::WebGl2::new(config) {
+                    Ok(w) => out.push(Box::new(w)),
+                    Err(harness::webgl2::WebGl2Error::NoBrowser(why)) if required => {
+                        return Ok(Err(Outcome::NoBrowser(why)));
+                    }
+                    Err(harness::webgl2::WebGl2Error::NoBrowser(why)) => {
+                        println!("skipping the webgl2 backend: no browser ({why})");
+                        missing.push(Outcome::NoBrowser(why));
+                    }
+                    Err(e) => return Err(anyhow::anyhow!("starting the browser: {e}")),
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        if let Some(first) = missing.into_iter().next() {
+            return Ok(Err(first));
+        }
+    }
+    Ok(Ok(out))
 }
 
 fn diff_command(
@@ -183,22 +276,26 @@ fn diff_command(
     report: Option<&Path>,
     junit: Option<&Path>,
     filter: Option<&str>,
+    backends: Vec<Box<dyn harness::suite::Renderer>>,
 ) -> Result<Outcome> {
     let list = harness::suite::collect(cases, filter).map_err(anyhow::Error::msg)?;
     if list.is_empty() {
         anyhow::bail!("no cases to run");
     }
-    let gpu = match harness::gpu::Gpu::new() {
-        Ok(g) => g,
-        Err(harness::gpu::GpuError::NoAdapter(why)) => return Ok(Outcome::NoAdapter(why)),
-        Err(e) => return Err(anyhow::anyhow!("creating the GPU device: {e}")),
-    };
+    let renderers: Vec<&dyn harness::suite::Renderer> = backends.iter().map(|b| b.as_ref()).collect();
+    let names: Vec<(String, String)> = renderers
+        .iter()
+        .map(|r| (r.backend().name().to_string(), r.name()))
+        .collect();
+    for (b, n) in &names {
+        println!("backend {b}: {n}");
+    }
     let bar = indicatif::ProgressBar::new(list.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let results = harness::suite::run_all(&list, &gpu, &options, |r| {
+    let results = harness::suite::run_all(&list, &renderers, &options, |r| {
         bar.set_message(r.name.clone());
         bar.inc(1);
     });
@@ -219,7 +316,7 @@ fn diff_command(
         }
     }
     if let Some(dir) = report {
-        let page = harness::report::write_html(dir, &results, &gpu.adapter_name())
+        let page = harness::report::write_html(dir, &results, &names)
             .map_err(anyhow::Error::msg)?;
         println!("report: {}", page.display());
     }
@@ -243,11 +340,18 @@ fn run(cli: Cli) -> Result<Outcome> {
             report,
             junit,
             filter,
+            backend,
+            browser,
+            angle,
         } => {
             let options = harness::suite::RunOptions {
                 glsl: glsl::Options::new(glsl::Dialect::Vk450),
                 goldens,
                 bless,
+            };
+            let backends = match open_backends(backend, browser, angle)? {
+                Ok(b) => b,
+                Err(outcome) => return Ok(outcome),
             };
             return diff_command(
                 &cases,
@@ -255,6 +359,7 @@ fn run(cli: Cli) -> Result<Outcome> {
                 report.as_deref(),
                 junit.as_deref(),
                 filter.as_deref(),
+                backends,
             );
         }
         Command::Disasm {
@@ -399,6 +504,12 @@ fn main() -> ExitCode {
                 "dxbc-dbg: no GPU adapter ({why}); the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)"
             );
             ExitCode::from(EXIT_NO_ADAPTER)
+        }
+        Ok(Outcome::NoBrowser(why)) => {
+            eprintln!(
+                "dxbc-dbg: no browser ({why}); the webgl2 backend needs headless Chromium (Debian's chromium-headless-shell) or --browser PATH"
+            );
+            ExitCode::from(EXIT_NO_BROWSER)
         }
         Err(e) => {
             // One line: "file: byte offset N: what went wrong".

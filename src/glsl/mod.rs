@@ -35,7 +35,7 @@ use std::fmt;
 use crate::dxbc::ir::ShaderKind;
 use crate::dxbc::shader::Shader;
 
-pub use manifest::Manifest;
+pub use manifest::{Manifest, UniformEntry, VaryingEntry};
 
 /// Which GLSL the emitter writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -64,6 +64,35 @@ pub struct Case {
     pub probes: Vec<Probe>,
     /// Whether the rendered image is compared with a golden.
     pub golden: bool,
+    /// What a backend must express to draw the case (`[require]`); a
+    /// backend that cannot is reported as not applicable, with the reason.
+    pub requires: Vec<Requirement>,
+}
+
+/// Something a case needs that not every backend can express.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feature {
+    /// Fine derivatives distinct from coarse ones (`deriv_rtx_fine`
+    /// against `deriv_rtx_coarse`).
+    FineDerivatives,
+}
+
+impl Feature {
+    pub const ALL: [Feature; 1] = [Feature::FineDerivatives];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::FineDerivatives => "fine_derivatives",
+        }
+    }
+}
+
+/// A `[require]` line: the feature and the case's reason for needing it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Requirement {
+    pub line: usize,
+    pub feature: Feature,
+    pub reason: String,
 }
 
 struct Ctx<'a> {
@@ -292,6 +321,7 @@ impl Case {
             tolerance: Tolerance::default(),
             probes: Vec::new(),
             golden: false,
+            requires: Vec::new(),
         };
         // Split into sections; shader sections keep their raw lines.
         let mut sections: Vec<(usize, String, Lines)> = Vec::new();
@@ -341,8 +371,18 @@ impl Case {
                         let toks: Vec<&str> = t.split_whitespace().collect();
                         match toks.as_slice() {
                             ["size", w, h] => {
-                                case.width = ctx.u32(*l, w)?.clamp(1, 4096);
-                                case.height = ctx.u32(*l, h)?.clamp(1, 4096);
+                                case.width = ctx.u32(*l, w)?;
+                                case.height = ctx.u32(*l, h)?;
+                                if !(1..=4096).contains(&case.width)
+                                    || !(1..=4096).contains(&case.height)
+                                {
+                                    return Err(ctx.err(
+                                        *l,
+                                        format!(
+                                            "render target size {w}x{h} is outside 1..=4096"
+                                        ),
+                                    ));
+                                }
                             }
                             ["format", _] => {}
                             _ => return Err(ctx.err(*l, "expected `size W H` or `format F`")),
@@ -415,6 +455,34 @@ impl Case {
                             }
                         };
                         case.probes.push(probe);
+                    }
+                }
+                ["require"] => {
+                    for (l, t) in &stripped {
+                        let (word, reason) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+                        let feature = Feature::ALL
+                            .into_iter()
+                            .find(|f| f.name() == word)
+                            .ok_or_else(|| {
+                                let known: Vec<&str> =
+                                    Feature::ALL.iter().map(|f| f.name()).collect();
+                                ctx.err(
+                                    *l,
+                                    format!(
+                                        "unknown feature `{word}` (known: {})",
+                                        known.join(", ")
+                                    ),
+                                )
+                            })?;
+                        let reason = reason.trim();
+                        if reason.is_empty() {
+                            return Err(ctx.err(*l, "expected `FEATURE REASON`: say why the case needs it"));
+                        }
+                        case.requires.push(Requirement {
+                            line: *l,
+                            feature,
+                            reason: reason.to_string(),
+                        });
                     }
                 }
                 _ => return Err(ctx.err(n, format!("unknown section [{title}]"))),

@@ -9,4 +9,6 @@ pub mod gpu;
 pub mod image;
 pub mod raster;
 pub mod report;
+pub mod runtime;
 pub mod suite;
+pub mod webgl2;

@@ -1,13 +1,15 @@
-//! What a run tells people and CI: a text summary table, an HTML report in
-//! a directory (summary table; per case the GPU | CPU | heat-map picture,
-//! error statistics, failure reasons and, for a failing case, the
-//! `dxbc-dbg step` command for its worst pixel) and JUnit XML.
+//! What a run tells people and CI: a text summary table (one line per case
+//! and backend), an HTML report in a directory (summary table; per case and
+//! render target one picture per backend — backend | CPU | heat map,
+//! labelled with the dialect drawn —, error statistics, failure reasons
+//! and, for a failing case, the `dxbc-dbg step` command for its worst
+//! pixel) and JUnit XML (one test per case and backend).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::diff::{Diff, heat_map, preview, side_by_side, write_png};
-use super::suite::CaseResult;
+use super::suite::{BackendResult, CaseResult};
 
 /// Escapes text for HTML and XML (element text and attribute values).
 pub fn escape(s: &str) -> String {
@@ -31,11 +33,28 @@ fn ms(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |v| format!("{v:.1}"))
 }
 
-/// The largest error over a case's render targets: (max abs, max ulp).
-fn max_error(r: &CaseResult) -> (f64, u64) {
-    r.targets.iter().fold((0.0, 0), |(a, u), t| {
+/// The largest error over a backend's render targets: (max abs, max ulp).
+fn max_error(b: &BackendResult) -> (f64, u64) {
+    b.targets.iter().fold((0.0, 0), |(a, u), t| {
         (a.max(t.diff.max_abs), u.max(t.diff.max_ulp))
     })
+}
+
+/// `pass`, `FAIL` or `n/a` for one backend's run of a case (a case whose
+/// own checks failed fails on every backend).
+fn verdict(r: &CaseResult, b: &BackendResult) -> &'static str {
+    if b.not_applicable.is_some() {
+        "n/a"
+    } else if b.passed() && r.case_failures.is_empty() {
+        "pass"
+    } else {
+        "FAIL"
+    }
+}
+
+/// A backend's label in reports: its name and the dialect it draws.
+fn label(b: &BackendResult) -> String {
+    format!("{} ({})", b.backend.name(), b.backend.dialect().name())
 }
 
 fn fmt_ulp(u: u64) -> String {
@@ -46,7 +65,8 @@ fn fmt_ulp(u: u64) -> String {
     }
 }
 
-/// A plain-text table: one line per case.
+/// A plain-text table: one line per case and backend (one line for a
+/// case that never reached a backend).
 pub fn summary_table(results: &[CaseResult]) -> String {
     let width = results
         .iter()
@@ -55,26 +75,56 @@ pub fn summary_table(results: &[CaseResult]) -> String {
         .unwrap_or(4)
         .max(4);
     let mut s = format!(
-        "{:<width$}  {:<6}  {:>9}  {:>9}  {:>11}  {:>10}  worst\n",
-        "case", "result", "gpu ms", "cpu ms", "max abs", "max ulp"
+        "{:<width$}  {:<7}  {:<6}  {:>9}  {:>9}  {:>11}  {:>10}  worst\n",
+        "case", "backend", "result", "draw ms", "cpu ms", "max abs", "max ulp"
     );
     for r in results {
-        let (abs, ulp) = max_error(r);
-        let worst = r
-            .worst_pixel()
-            .map_or("-".to_string(), |(x, y)| format!("{x},{y}"));
-        let _ = writeln!(
-            s,
-            "{:<width$}  {:<6}  {:>9}  {:>9}  {:>11.3e}  {:>10}  {worst}",
-            r.name,
-            if r.passed() { "pass" } else { "FAIL" },
-            ms(r.gpu_ms),
-            ms(r.cpu_ms),
-            abs,
-            fmt_ulp(ulp),
-        );
+        if r.backends.is_empty() {
+            let _ = writeln!(
+                s,
+                "{:<width$}  {:<7}  {:<6}  {:>9}  {:>9}  {:>11}  {:>10}  -",
+                r.name,
+                "-",
+                if r.passed() { "pass" } else { "FAIL" },
+                "-",
+                ms(r.cpu_ms),
+                "-",
+                "-"
+            );
+        }
+        for b in &r.backends {
+            let (abs, ulp) = max_error(b);
+            let worst = b
+                .targets
+                .iter()
+                .find_map(|t| t.diff.worst.as_ref().filter(|w| !w.passes))
+                .map_or("-".to_string(), |w| format!("{},{}", w.x, w.y));
+            let _ = writeln!(
+                s,
+                "{:<width$}  {:<7}  {:<6}  {:>9}  {:>9}  {:>11.3e}  {:>10}  {worst}",
+                r.name,
+                b.backend.name(),
+                verdict(r, b),
+                ms(b.ms),
+                ms(r.cpu_ms),
+                abs,
+                fmt_ulp(ulp),
+            );
+        }
     }
     let failed = results.iter().filter(|r| !r.passed()).count();
+    let na: Vec<String> = results
+        .iter()
+        .flat_map(|r| {
+            r.backends
+                .iter()
+                .filter(|b| b.not_applicable.is_some())
+                .map(move |b| format!("{} on {}", r.name, b.backend.name()))
+        })
+        .collect();
+    if !na.is_empty() {
+        let _ = writeln!(s, "not applicable: {}", na.join(", "));
+    }
     let _ = writeln!(s, "{} passed, {} failed", results.len() - failed, failed);
     s
 }
@@ -111,7 +161,13 @@ fn stats_rows(label: &str, d: &Diff) -> String {
 }
 
 /// Writes `index.html` and its pictures into `dir`; returns the page's path.
-pub fn write_html(dir: &Path, results: &[CaseResult], adapter: &str) -> Result<PathBuf, String> {
+/// `renderers` names each backend's adapter or browser, e.g.
+/// `[("vulkan", "llvmpipe"), ("webgl2", "chromium-headless-shell (ANGLE swiftshader)")]`.
+pub fn write_html(
+    dir: &Path,
+    results: &[CaseResult],
+    renderers: &[(String, String)],
+) -> Result<PathBuf, String> {
     let img_dir = dir.join("img");
     std::fs::create_dir_all(&img_dir)
         .map_err(|e| format!("{}: cannot create: {e}", img_dir.display()))?;
@@ -120,31 +176,48 @@ pub fn write_html(dir: &Path, results: &[CaseResult], adapter: &str) -> Result<P
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>dxbc-dbg diff report</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em}\ntable{border-collapse:collapse;margin:.5em 0}\ntd,th{border:1px solid #bbb;padding:.2em .5em;text-align:left}\n.pass{color:#060}.fail{color:#b00;font-weight:bold}\nimg{image-rendering:pixelated;border:1px solid #888}\ncode{background:#eee;padding:.1em .3em}\n</style>\n</head>\n<body>\n");
     let _ = writeln!(
         h,
-        "<h1>dxbc-dbg diff report</h1>\n<p>{} cases: {} passed, {} failed. GPU adapter: {}.</p>",
+        "<h1>dxbc-dbg diff report</h1>\n<p>{} cases: {} passed, {} failed. Backends: {}.</p>",
         results.len(),
         results.len() - failed,
         failed,
-        escape(adapter)
+        escape(
+            &renderers
+                .iter()
+                .map(|(b, n)| format!("{b}: {n}"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
     );
-    h.push_str("<h2>Summary</h2>\n<table>\n<tr><th>case</th><th>result</th><th>GPU ms</th><th>CPU ms</th><th>max abs</th><th>max ulp</th><th>worst pixel</th></tr>\n");
+    h.push_str("<h2>Summary</h2>\n<table>\n<tr><th>case</th><th>backend</th><th>result</th><th>draw ms</th><th>CPU ms</th><th>max abs</th><th>max ulp</th></tr>\n");
     for r in results {
-        let (abs, ulp) = max_error(r);
-        let worst = r
-            .worst_pixel()
-            .map_or("-".to_string(), |(x, y)| format!("{x}, {y}"));
-        let _ = writeln!(
-            h,
-            "<tr><td><a href=\"#{}\">{}</a></td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{:.3e}</td><td>{}</td><td>{}</td></tr>",
-            slug(&r.name),
-            escape(&r.name),
-            if r.passed() { "pass" } else { "fail" },
-            if r.passed() { "pass" } else { "FAIL" },
-            ms(r.gpu_ms),
-            ms(r.cpu_ms),
-            abs,
-            fmt_ulp(ulp),
-            worst
-        );
+        let rows: Vec<(String, &str, Option<f64>, (f64, u64))> = if r.backends.is_empty() {
+            vec![(
+                "-".into(),
+                if r.passed() { "pass" } else { "FAIL" },
+                None,
+                (0.0, 0),
+            )]
+        } else {
+            r.backends
+                .iter()
+                .map(|b| (label(b), verdict(r, b), b.ms, max_error(b)))
+                .collect()
+        };
+        for (backend, v, t, (abs, ulp)) in rows {
+            let _ = writeln!(
+                h,
+                "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{:.3e}</td><td>{}</td></tr>",
+                slug(&r.name),
+                escape(&r.name),
+                escape(&backend),
+                if v == "FAIL" { "fail" } else { "pass" },
+                v,
+                ms(t),
+                ms(r.cpu_ms),
+                abs,
+                fmt_ulp(ulp),
+            );
+        }
     }
     h.push_str("</table>\n");
     for r in results {
@@ -171,37 +244,74 @@ pub fn write_html(dir: &Path, results: &[CaseResult], adapter: &str) -> Result<P
                 );
             }
         }
-        for t in &r.targets {
-            let sbs_name = format!("{id}.t{}.png", t.index);
-            let heat_name = format!("{id}.t{}.heat.png", t.index);
-            let heat = heat_map(&t.diff);
-            let sbs = side_by_side(&[&preview(&t.gpu), &preview(&t.cpu), &heat]);
-            write_png(&sbs, &img_dir.join(&sbs_name))?;
-            write_png(&side_by_side(&[&heat]), &img_dir.join(&heat_name))?;
+        for b in r.backends.iter().filter(|b| b.not_applicable.is_some()) {
             let _ = writeln!(
                 h,
-                "<h3>SV_Target{}</h3>\n<p>GPU | CPU | heat map (black: identical; blue: within tolerance; red to yellow: beyond it)</p>\n<p><img src=\"img/{}\" alt=\"GPU, CPU and heat map of {} target {}\"></p>\n<p><a href=\"img/{}\">heat map alone</a></p>",
-                t.index,
-                escape(&sbs_name),
-                escape(&r.name),
-                t.index,
-                escape(&heat_name)
+                "<p>Not applicable on {}: {}</p>",
+                escape(&label(b)),
+                escape(b.not_applicable.as_deref().unwrap_or(""))
             );
-            h.push_str("<table>\n<tr><th>compared</th><th>result</th><th>failing pixels</th><th>max abs</th><th>max ulp</th><th>mean abs</th><th>non-finite</th><th>worst pixel</th></tr>\n");
-            h.push_str(&stats_rows("GPU vs CPU", &t.diff));
-            if let Some(d) = &t.golden_gpu {
-                h.push_str(&stats_rows("GPU vs golden", d));
+        }
+        for (i, c) in r.cpu.iter().enumerate() {
+            let _ = writeln!(
+                h,
+                "<h3>SV_Target{i}</h3>\n<p>backend | CPU | heat map (black: identical; blue: within tolerance; red to yellow: beyond it)</p>"
+            );
+            h.push_str("<table>\n<tr>");
+            let drawn: Vec<&BackendResult> =
+                r.backends.iter().filter(|b| b.targets.len() > i).collect();
+            for b in &drawn {
+                let _ = write!(h, "<th>{}</th>", escape(&label(b)));
             }
-            if let Some(d) = &t.golden_cpu {
+            h.push_str("</tr>\n<tr>");
+            for b in &drawn {
+                let t = &b.targets[i];
+                let name = format!("{id}.{}.t{i}.png", b.backend.name());
+                let heat_name = format!("{id}.{}.t{i}.heat.png", b.backend.name());
+                let heat = heat_map(&t.diff);
+                write_png(
+                    &side_by_side(&[&preview(&t.image), &preview(c), &heat]),
+                    &img_dir.join(&name),
+                )?;
+                write_png(&side_by_side(&[&heat]), &img_dir.join(&heat_name))?;
+                let _ = write!(
+                    h,
+                    "<td><img src=\"img/{}\" alt=\"{}, CPU and heat map of {} target {i}\"><br><a href=\"img/{}\">heat map alone</a></td>",
+                    escape(&name),
+                    escape(&label(b)),
+                    escape(&r.name),
+                    escape(&heat_name)
+                );
+            }
+            h.push_str("</tr>\n</table>\n");
+            h.push_str("<table>\n<tr><th>compared</th><th>result</th><th>failing pixels</th><th>max abs</th><th>max ulp</th><th>mean abs</th><th>non-finite</th><th>worst pixel</th></tr>\n");
+            for b in &drawn {
+                let t = &b.targets[i];
+                h.push_str(&stats_rows(&format!("{} vs CPU", label(b)), &t.diff));
+                if let Some(d) = &t.golden {
+                    h.push_str(&stats_rows(&format!("{} vs golden", label(b)), d));
+                }
+            }
+            if let Some(Some(d)) = r.cpu_golden.get(i) {
                 h.push_str(&stats_rows("CPU vs golden", d));
             }
             h.push_str("</table>\n");
+            let times: Vec<String> = drawn
+                .iter()
+                .map(|b| format!("{} {} ms", b.backend.name(), ms(b.ms)))
+                .collect();
             let _ = writeln!(
                 h,
-                "<p>Tolerance: abs {}, ulp {}. Frame time: GPU {} ms, CPU {} ms.</p>",
-                t.diff.tolerance.abs,
-                t.diff.tolerance.ulp,
-                ms(r.gpu_ms),
+                "<p>Tolerance: abs {}, ulp {}. Frame time: {}, CPU {} ms.</p>",
+                r.backends
+                    .first()
+                    .and_then(|b| b.targets.first())
+                    .map_or(0.0, |t| t.diff.tolerance.abs),
+                r.backends
+                    .first()
+                    .and_then(|b| b.targets.first())
+                    .map_or(0, |t| t.diff.tolerance.ulp),
+                times.join(", "),
                 ms(r.cpu_ms)
             );
         }
@@ -212,41 +322,86 @@ pub fn write_html(dir: &Path, results: &[CaseResult], adapter: &str) -> Result<P
     Ok(page)
 }
 
-/// JUnit XML: one `testcase` per case; a failing case carries its reasons
-/// and the step command in a `failure` element.
+/// JUnit XML: one `testcase` per case and backend (`name [backend]`); a
+/// failing one carries its reasons and the step command in a `failure`
+/// element, a not-applicable one is `skipped` with the reason. A case that
+/// never reached a backend is one test.
 pub fn junit(results: &[CaseResult]) -> String {
-    let failed = results.iter().filter(|r| !r.passed()).count();
-    let secs = |r: &CaseResult| (r.gpu_ms.unwrap_or(0.0) + r.cpu_ms.unwrap_or(0.0)) / 1000.0;
-    let total: f64 = results.iter().map(secs).sum();
+    struct Test<'a> {
+        name: String,
+        r: &'a CaseResult,
+        secs: f64,
+        failures: Vec<String>,
+        skipped: Option<&'a str>,
+    }
+    let mut tests = Vec::new();
+    for r in results {
+        let cpu = r.cpu_ms.unwrap_or(0.0);
+        if r.backends.is_empty() {
+            tests.push(Test {
+                name: r.name.clone(),
+                r,
+                secs: cpu / 1000.0,
+                failures: r.failures.clone(),
+                skipped: None,
+            });
+        }
+        for b in &r.backends {
+            let mut failures = r.case_failures.clone();
+            if b.not_applicable.is_none() {
+                failures.extend(b.failures.iter().cloned());
+            } else {
+                failures.clear();
+            }
+            tests.push(Test {
+                name: format!("{} [{}]", r.name, b.backend.name()),
+                r,
+                secs: (b.ms.unwrap_or(0.0) + cpu) / 1000.0,
+                failures,
+                skipped: b.not_applicable.as_deref(),
+            });
+        }
+    }
+    let failed = tests.iter().filter(|t| !t.failures.is_empty()).count();
+    let skipped = tests.iter().filter(|t| t.skipped.is_some()).count();
+    let total: f64 = tests.iter().map(|t| t.secs).sum();
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         x,
-        "<testsuites tests=\"{}\" failures=\"{failed}\" time=\"{total:.3}\">\n  <testsuite name=\"dxbc-dbg diff\" tests=\"{}\" failures=\"{failed}\" errors=\"0\" time=\"{total:.3}\">",
-        results.len(),
-        results.len()
+        "<testsuites tests=\"{}\" failures=\"{failed}\" time=\"{total:.3}\">\n  <testsuite name=\"dxbc-dbg diff\" tests=\"{}\" failures=\"{failed}\" errors=\"0\" skipped=\"{skipped}\" time=\"{total:.3}\">",
+        tests.len(),
+        tests.len()
     );
-    for r in results {
+    for t in &tests {
         let _ = write!(
             x,
             "    <testcase classname=\"dxbc-dbg.diff\" name=\"{}\" file=\"{}\" time=\"{:.3}\"",
-            escape(&r.name),
-            escape(&r.path.display().to_string()),
-            secs(r)
+            escape(&t.name),
+            escape(&t.r.path.display().to_string()),
+            t.secs
         );
-        if r.passed() {
+        if let Some(why) = t.skipped {
+            let _ = writeln!(
+                x,
+                ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                escape(why)
+            );
+            continue;
+        }
+        if t.failures.is_empty() {
             x.push_str("/>\n");
             continue;
         }
         x.push_str(">\n");
-        let mut body = r.failures.join("\n");
-        if let Some(cmd) = r.step_command() {
+        let mut body = t.failures.join("\n");
+        if let Some(cmd) = t.r.step_command() {
             body.push_str("\nstep the worst pixel: ");
             body.push_str(&cmd);
         }
         let _ = writeln!(
             x,
             "      <failure message=\"{}\">{}</failure>\n    </testcase>",
-            escape(r.failures.first().map(String::as_str).unwrap_or("failed")),
+            escape(t.failures.first().map(String::as_str).unwrap_or("failed")),
             escape(&body)
         );
     }
@@ -260,7 +415,7 @@ mod tests {
     use crate::harness::case::Tolerance;
     use crate::harness::diff::diff;
     use crate::harness::image::Image;
-    use crate::harness::suite::TargetResult;
+    use crate::harness::suite::{Backend, TargetResult};
 
     fn results() -> Vec<CaseResult> {
         let a = Image::new(2, 2);
@@ -268,33 +423,59 @@ mod tests {
         b.set(1, 0, [0.5, 0.0, 0.0, 0.0]);
         let target = |g: &Image, c: &Image| TargetResult {
             index: 0,
-            gpu: g.clone(),
-            cpu: c.clone(),
+            image: g.clone(),
             diff: diff(g, c, &Tolerance::default()),
-            golden_gpu: None,
-            golden_cpu: None,
+            golden: None,
         };
-        vec![
+        let backend = |backend, t: TargetResult, failures: Vec<String>| BackendResult {
+            backend,
+            not_applicable: None,
+            ms: Some(1.0),
+            targets: vec![t],
+            failures,
+        };
+        let case = |name: &str, path: &str, shader: &str, backends: Vec<BackendResult>| {
+            let failures = backends
+                .iter()
+                .flat_map(|b| b.failures.iter().map(move |f| format!("{}: {f}", b.backend.name())))
+                .collect();
             CaseResult {
-                path: PathBuf::from("tests/cases/ok.case"),
-                name: "ok".into(),
-                shader: PathBuf::from("tests/cases/ok.case"),
-                failures: vec![],
-                gpu_ms: Some(1.0),
+                path: PathBuf::from(path),
+                name: name.into(),
+                shader: PathBuf::from(shader),
+                case_failures: vec![],
+                failures,
                 cpu_ms: Some(2.0),
-                targets: vec![target(&a, &a)],
+                cpu: vec![a.clone()],
+                cpu_golden: vec![None],
+                backends,
                 blessed: vec![],
-            },
-            CaseResult {
-                path: PathBuf::from("tests/cases/gather <&> \"x\".case"),
-                name: "gather <&> \"x\"".into(),
-                shader: PathBuf::from("shaders/g.asm"),
-                failures: vec!["SV_Target0: 1 of 4 pixels differ <here>".into()],
-                gpu_ms: Some(1.5),
-                cpu_ms: Some(3.0),
-                targets: vec![target(&b, &a)],
-                blessed: vec![],
-            },
+            }
+        };
+        let mut na = backend(Backend::WebGl2, target(&a, &a), vec![]);
+        na.not_applicable = Some("requires fine_derivatives: one dFdx".into());
+        na.targets.clear();
+        na.ms = None;
+        vec![
+            case(
+                "ok",
+                "tests/cases/ok.case",
+                "tests/cases/ok.case",
+                vec![backend(Backend::Vulkan, target(&a, &a), vec![]), na],
+            ),
+            case(
+                "gather <&> \"x\"",
+                "tests/cases/gather <&> \"x\".case",
+                "shaders/g.asm",
+                vec![
+                    backend(Backend::Vulkan, target(&a, &a), vec![]),
+                    backend(
+                        Backend::WebGl2,
+                        target(&b, &a),
+                        vec!["SV_Target0: 1 of 4 pixels differ <here>".into()],
+                    ),
+                ],
+            ),
         ]
     }
 
@@ -341,9 +522,13 @@ mod tests {
     fn junit_lists_the_failing_case_with_its_step_command() {
         let x = junit(&results());
         assert!(balanced(&x), "{x}");
-        assert!(x.contains("tests=\"2\" failures=\"1\""));
-        assert!(x.contains("<testcase classname=\"dxbc-dbg.diff\" name=\"ok\""));
-        assert!(x.contains("name=\"gather &lt;&amp;&gt; &quot;x&quot;\""));
+        // One test per case and backend; the not-applicable one skipped.
+        assert!(x.contains("tests=\"4\" failures=\"1\""), "{x}");
+        assert!(x.contains("skipped=\"1\""), "{x}");
+        assert!(x.contains("<testcase classname=\"dxbc-dbg.diff\" name=\"ok [vulkan]\""));
+        assert!(x.contains("<skipped message=\"requires fine_derivatives: one dFdx\"/>"));
+        assert!(x.contains("name=\"gather &lt;&amp;&gt; &quot;x&quot; [webgl2]\""));
+        assert!(x.contains("name=\"gather &lt;&amp;&gt; &quot;x&quot; [vulkan]\"/>"));
         assert!(x.contains(
             "dxbc-dbg step shaders/g.asm --case &apos;tests/cases/gather &lt;&amp;&gt; &quot;x&quot;.case&apos; --pixel 1,0"
         ), "{x}");
@@ -354,13 +539,25 @@ mod tests {
     fn html_report_has_the_table_pictures_and_step_command() {
         let dir = std::env::temp_dir().join(format!("dxbc-dbg-report-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let page = write_html(&dir, &results(), "lavapipe").expect("writes");
+        let renderers = [
+            ("vulkan".to_string(), "lavapipe".to_string()),
+            ("webgl2".to_string(), "chromium".to_string()),
+        ];
+        let page = write_html(&dir, &results(), &renderers).expect("writes");
         let html = std::fs::read_to_string(&page).expect("reads");
         assert!(balanced(&html), "{html}");
         assert!(html.contains("2 cases: 1 passed, 1 failed"));
         assert!(html.contains("--pixel 1,0"));
         assert!(html.contains("differ &lt;here&gt;"));
-        for f in ["ok.t0.png", "ok.t0.heat.png", "gather______x_.t0.png"] {
+        // One picture column per backend, labelled with its dialect.
+        assert!(html.contains("<th>vulkan (vk450)</th><th>webgl2 (es300)</th>"), "{html}");
+        assert!(html.contains("Not applicable on webgl2 (es300): requires fine_derivatives"));
+        for f in [
+            "ok.vulkan.t0.png",
+            "ok.vulkan.t0.heat.png",
+            "gather______x_.webgl2.t0.png",
+            "gather______x_.vulkan.t0.png",
+        ] {
             assert!(dir.join("img").join(f).exists(), "{f}");
             assert!(html.contains(&format!("img/{f}")), "{f}");
         }
@@ -368,7 +565,11 @@ mod tests {
         assert_eq!(html.matches("dxbc-dbg step").count(), 1);
         let table = summary_table(&results());
         assert!(table.contains("1 passed, 1 failed"));
-        assert!(table.lines().nth(2).unwrap_or("").contains("FAIL"));
+        // ok/vulkan, ok/webgl2 (n/a), gather/vulkan, gather/webgl2.
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[2].contains("n/a"), "{table}");
+        assert!(lines[4].contains("webgl2") && lines[4].contains("FAIL"), "{table}");
+        assert!(table.contains("not applicable: ok on webgl2"), "{table}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

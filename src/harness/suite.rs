@@ -13,41 +13,138 @@ use super::case::{Case, CaseShaders, ShaderSource};
 use super::cpu;
 use super::diff::{Diff, diff, texel_within};
 use super::golden;
-use super::gpu::{Gpu, GpuError};
+use super::gpu::Gpu;
 use super::image::Image;
+use super::webgl2::WebGl2;
 use crate::glsl;
 
-/// What draws a case through the translated GLSL: the wgpu renderer, or
-/// a stand-in in tests.
+/// The GPU backends a case is drawn on, each through the dialect a real
+/// runtime of its kind consumes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Backend {
+    /// wgpu on Vulkan (lavapipe without a GPU), the vk450 text.
+    Vulkan,
+    /// WebGL2 in headless Chromium, the es300 text users ship.
+    WebGl2,
+}
+
+impl Backend {
+    pub const ALL: [Backend; 2] = [Backend::Vulkan, Backend::WebGl2];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Vulkan => "vulkan",
+            Backend::WebGl2 => "webgl2",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name() == s)
+    }
+
+    pub fn dialect(self) -> glsl::Dialect {
+        match self {
+            Backend::Vulkan => glsl::Dialect::Vk450,
+            Backend::WebGl2 => glsl::Dialect::Es300,
+        }
+    }
+
+    /// Whether the backend can express a `[require]` feature
+    /// (docs/cases.md lists them).
+    pub fn supports(self, feature: Feature) -> bool {
+        match (self, feature) {
+            (Backend::Vulkan, Feature::FineDerivatives) => true,
+            // GLSL ES 3.00 has one dFdx/dFdy, coarse or fine as the
+            // implementation pleases.
+            (Backend::WebGl2, Feature::FineDerivatives) => false,
+        }
+    }
+}
+
+/// What a case can require of a backend (`[require]` in a case file).
+pub use super::case::Feature;
+
+/// One case's pictures from a backend, and the time it took to draw them.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub images: Vec<Image>,
+    pub ms: f64,
+}
+
+/// What draws cases through the translated GLSL: the wgpu renderer, the
+/// WebGL2 page, or a stand-in in tests.
 pub trait Renderer {
+    fn backend(&self) -> Backend;
+    /// The adapter or browser, for reports.
     fn name(&self) -> String;
-    fn render(
+    /// Draws every case, in order. `options.dialect` is ignored: each
+    /// backend translates to its own.
+    fn render_all(
         &self,
-        case: &Case,
-        shaders: &CaseShaders,
+        jobs: &[(&Case, &CaseShaders)],
         options: &glsl::Options,
-    ) -> Result<Vec<Image>, GpuError>;
+    ) -> Vec<Result<Rendered, String>>;
 }
 
 impl Renderer for Gpu {
+    fn backend(&self) -> Backend {
+        Backend::Vulkan
+    }
+
     fn name(&self) -> String {
         self.adapter_name()
     }
 
-    fn render(
+    fn render_all(
         &self,
-        case: &Case,
-        shaders: &CaseShaders,
+        jobs: &[(&Case, &CaseShaders)],
         options: &glsl::Options,
-    ) -> Result<Vec<Image>, GpuError> {
-        Gpu::render(self, case, shaders, options)
+    ) -> Vec<Result<Rendered, String>> {
+        jobs.iter()
+            .map(|(case, shaders)| {
+                let start = Instant::now();
+                let images = self.render(case, shaders, options).map_err(|e| e.to_string())?;
+                Ok(Rendered {
+                    images,
+                    ms: elapsed_ms(start),
+                })
+            })
+            .collect()
+    }
+}
+
+impl Renderer for WebGl2 {
+    fn backend(&self) -> Backend {
+        Backend::WebGl2
+    }
+
+    fn name(&self) -> String {
+        WebGl2::name(self)
+    }
+
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        options: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>> {
+        WebGl2::render_all(self, jobs, options)
+            .into_iter()
+            .map(|r| {
+                r.map(|d| Rendered {
+                    images: d.images,
+                    ms: d.ms,
+                })
+                .map_err(|e| e.to_string())
+            })
+            .collect()
     }
 }
 
 /// How cases are run.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
-    /// Translation options for the GPU path (tests set `flip_gather_order`).
+    /// Translation options for the backends (tests set fault injections
+    /// such as `flip_gather_order`); each backend sets its own dialect.
     pub glsl: glsl::Options,
     /// Where goldens live.
     pub goldens: PathBuf,
@@ -65,17 +162,34 @@ impl Default for RunOptions {
     }
 }
 
-/// One render target's images and diffs.
+/// One render target of one backend: its image and diffs.
 #[derive(Debug, Clone)]
 pub struct TargetResult {
     pub index: usize,
-    pub gpu: Image,
-    pub cpu: Image,
-    /// GPU against CPU (`a` is the GPU image).
+    pub image: Image,
+    /// The backend's image against the CPU's (`a` is the backend's).
     pub diff: Diff,
-    /// GPU and CPU against the golden, when the case compares with one.
-    pub golden_gpu: Option<Diff>,
-    pub golden_cpu: Option<Diff>,
+    /// The backend's image against the golden, when the case has one.
+    pub golden: Option<Diff>,
+}
+
+/// What one backend did with a case.
+#[derive(Debug, Clone)]
+pub struct BackendResult {
+    pub backend: Backend,
+    /// Why the case does not apply to this backend (`[require]`), if so.
+    pub not_applicable: Option<String>,
+    /// Milliseconds to draw one frame.
+    pub ms: Option<f64>,
+    pub targets: Vec<TargetResult>,
+    /// Why it failed on this backend (empty: it passed or does not apply).
+    pub failures: Vec<String>,
+}
+
+impl BackendResult {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
 }
 
 /// What running one case found.
@@ -87,11 +201,17 @@ pub struct CaseResult {
     /// The shader to hand to `dxbc-dbg step`: the pixel shader's file, or
     /// the case file itself when the shader is written inline.
     pub shader: PathBuf,
+    /// Failures that belong to no backend: loading, the CPU path, the CPU
+    /// image against the golden.
+    pub case_failures: Vec<String>,
+    /// Every failure, the backends' prefixed with the backend's name.
     pub failures: Vec<String>,
-    /// Milliseconds to draw one frame.
-    pub gpu_ms: Option<f64>,
     pub cpu_ms: Option<f64>,
-    pub targets: Vec<TargetResult>,
+    /// The emulator's images, one per render target.
+    pub cpu: Vec<Image>,
+    /// The CPU image against the golden, per render target.
+    pub cpu_golden: Vec<Option<Diff>>,
+    pub backends: Vec<BackendResult>,
     /// Goldens written by `--bless`.
     pub blessed: Vec<PathBuf>,
 }
@@ -101,20 +221,21 @@ impl CaseResult {
         self.failures.is_empty()
     }
 
-    /// The pixel with the largest GPU↔CPU error over all render targets
-    /// (failing pixels first).
+    /// The backend's result, if the case ran on it.
+    pub fn backend(&self, b: Backend) -> Option<&BackendResult> {
+        self.backends.iter().find(|r| r.backend == b)
+    }
+
+    /// The pixel with the largest backend↔CPU error over every backend and
+    /// render target (failing pixels first).
     pub fn worst_pixel(&self) -> Option<(u32, u32)> {
         let mut best: Option<&super::diff::Worst> = None;
-        for t in &self.targets {
+        let m = |w: &super::diff::Worst| w.error.iter().map(|e| e.abs).fold(0.0f64, f64::max);
+        for t in self.backends.iter().flat_map(|b| &b.targets) {
             if let Some(w) = &t.diff.worst {
                 let better = match best {
                     None => true,
-                    Some(b) => {
-                        let m = |w: &super::diff::Worst| {
-                            w.error.iter().map(|e| e.abs).fold(0.0f64, f64::max)
-                        };
-                        (b.passes && !w.passes) || (b.passes == w.passes && m(w) > m(b))
-                    }
+                    Some(b) => (b.passes && !w.passes) || (b.passes == w.passes && m(w) > m(b)),
                 };
                 if better {
                     best = Some(w);
@@ -150,69 +271,151 @@ fn elapsed_ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1000.0
 }
 
-/// Runs one case.
-pub fn run_case(
-    path: &Path,
-    name: &str,
-    renderer: &dyn Renderer,
-    options: &RunOptions,
-) -> CaseResult {
+/// A case loaded, or why it could not be.
+struct Loaded {
+    result: CaseResult,
+    input: Option<(Case, CaseShaders)>,
+}
+
+fn load(path: &Path, name: &str) -> Loaded {
     let mut result = CaseResult {
         path: path.to_path_buf(),
         name: name.to_string(),
         shader: path.to_path_buf(),
+        case_failures: Vec::new(),
         failures: Vec::new(),
-        gpu_ms: None,
         cpu_ms: None,
-        targets: Vec::new(),
+        cpu: Vec::new(),
+        cpu_golden: Vec::new(),
+        backends: Vec::new(),
         blessed: Vec::new(),
     };
     let case = match Case::load(path) {
         Ok(c) => c,
         Err(e) => {
-            result.failures.push(e.to_string());
-            return result;
+            result.case_failures.push(e.to_string());
+            return Loaded {
+                result,
+                input: None,
+            };
         }
     };
     if let Some(ShaderSource::File(f)) = &case.pixel_shader {
         result.shader = path.parent().map_or_else(|| f.clone(), |d| d.join(f));
     }
-    let shaders = match case.shaders() {
-        Ok(s) => s,
+    match case.shaders() {
+        Ok(s) => Loaded {
+            result,
+            input: Some((case, s)),
+        },
         Err(e) => {
-            result.failures.push(e.to_string());
-            return result;
+            result.case_failures.push(e.to_string());
+            Loaded {
+                result,
+                input: None,
+            }
         }
-    };
+    }
+}
+
+/// Runs one case on the given backends.
+pub fn run_case(
+    path: &Path,
+    name: &str,
+    renderers: &[&dyn Renderer],
+    options: &RunOptions,
+) -> CaseResult {
+    let cases = [(path.to_path_buf(), name.to_string())];
+    run_all(&cases, renderers, options, |_| {})
+        .pop()
+        .unwrap_or_else(|| load(path, name).result)
+}
+
+/// Runs cases on every renderer (each draws its whole batch at once, so
+/// the WebGL2 backend starts one browser for the suite), then the CPU,
+/// diffs, goldens and probes case by case, calling `progress` after each.
+pub fn run_all(
+    cases: &[(PathBuf, String)],
+    renderers: &[&dyn Renderer],
+    options: &RunOptions,
+    mut progress: impl FnMut(&CaseResult),
+) -> Vec<CaseResult> {
+    let loaded: Vec<Loaded> = cases.iter().map(|(p, n)| load(p, n)).collect();
+    // Per renderer, per case: not applicable (with the reason), or drawn.
+    let mut drawn: Vec<Vec<Option<Result<Rendered, String>>>> = Vec::new();
+    let mut skipped: Vec<Vec<Option<String>>> = Vec::new();
+    for r in renderers {
+        let backend = r.backend();
+        let mut jobs = Vec::new();
+        let mut index = Vec::new();
+        let mut na = vec![None; loaded.len()];
+        for (k, l) in loaded.iter().enumerate() {
+            let Some((case, shaders)) = &l.input else {
+                continue;
+            };
+            if let Some(req) = case.requires.iter().find(|q| !backend.supports(q.feature)) {
+                na[k] = Some(format!("requires {}: {}", req.feature.name(), req.reason));
+                continue;
+            }
+            jobs.push((case, shaders));
+            index.push(k);
+        }
+        let mut per: Vec<Option<Result<Rendered, String>>> = vec![None; loaded.len()];
+        for (k, res) in index.into_iter().zip(r.render_all(&jobs, &options.glsl)) {
+            per[k] = Some(res);
+        }
+        drawn.push(per);
+        skipped.push(na);
+    }
+    let mut out = Vec::new();
+    for (k, l) in loaded.into_iter().enumerate() {
+        let mut result = l.result;
+        if let Some((case, shaders)) = &l.input {
+            let backends: Vec<(Backend, Option<String>, Option<Result<Rendered, String>>)> =
+                renderers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.backend(), skipped[i][k].take(), drawn[i][k].take()))
+                    .collect();
+            compare(&mut result, case, shaders, backends, options);
+        }
+        let mut all = result.case_failures.clone();
+        for b in &result.backends {
+            all.extend(b.failures.iter().map(|f| format!("{}: {f}", b.backend.name())));
+        }
+        result.failures = all;
+        progress(&result);
+        out.push(result);
+    }
+    out
+}
+
+/// The CPU image, goldens, and each backend's images against both.
+fn compare(
+    result: &mut CaseResult,
+    case: &Case,
+    shaders: &CaseShaders,
+    backends: Vec<(Backend, Option<String>, Option<Result<Rendered, String>>)>,
+    options: &RunOptions,
+) {
     let start = Instant::now();
-    let gpu = renderer.render(&case, &shaders, &options.glsl);
-    result.gpu_ms = Some(elapsed_ms(start));
-    let start = Instant::now();
-    let cpu = cpu::render(&case, &shaders);
+    let cpu = cpu::render(case, shaders);
     result.cpu_ms = Some(elapsed_ms(start));
-    let gpu = match gpu {
-        Ok(g) => Some(g),
-        Err(e) => {
-            result.gpu_ms = None;
-            result.failures.push(format!("GPU: {e}"));
-            None
-        }
-    };
     let cpu = match cpu {
         Ok(c) => c,
         Err(e) => {
             result.cpu_ms = None;
-            result.failures.push(format!("CPU: {e}"));
-            return result;
+            result.case_failures.push(format!("CPU: {e}"));
+            return;
         }
     };
     let tol = &case.tolerance;
-
+    let name = result.name.clone();
     let goldens = if case.golden && !options.bless {
-        match golden::load(&options.goldens, name, cpu.len()) {
+        match golden::load(&options.goldens, &name, cpu.len()) {
             Ok(g) => Some(g),
             Err(e) => {
-                result.failures.push(format!("golden: {e}"));
+                result.case_failures.push(format!("golden: {e}"));
                 None
             }
         }
@@ -220,98 +423,118 @@ pub fn run_case(
         None
     };
     if case.golden && options.bless {
-        match golden::bless(&options.goldens, name, &cpu) {
+        match golden::bless(&options.goldens, &name, &cpu) {
             Ok(written) => result.blessed = written,
-            Err(e) => result.failures.push(format!("bless: {e}")),
+            Err(e) => result.case_failures.push(format!("bless: {e}")),
         }
     }
-
-    let Some(gpu) = gpu else {
-        return result;
-    };
-    if gpu.len() != cpu.len() {
-        result.failures.push(format!(
-            "the GPU drew {} render targets, the CPU {}",
-            gpu.len(),
-            cpu.len()
-        ));
-    }
-    for (i, (g, c)) in gpu.into_iter().zip(cpu).enumerate() {
-        let d = diff(&g, &c, tol);
-        if d.size_mismatch {
-            result.failures.push(format!(
-                "SV_Target{i}: GPU image is {}x{}, CPU image {}x{}",
-                g.width, g.height, c.width, c.height
-            ));
-        } else if d.failing > 0 {
-            let w = d.worst.as_ref().map(|w| (w.x, w.y)).unwrap_or_default();
-            result.failures.push(format!(
-                "SV_Target{i}: {} of {} pixels differ beyond tolerance (abs {}, ulp {}); max abs {}, max ulp {}, worst pixel ({}, {})",
-                d.failing, d.pixels, tol.abs, tol.ulp, d.max_abs, d.max_ulp, w.0, w.1
+    for (i, c) in cpu.iter().enumerate() {
+        let gd = goldens.as_ref().and_then(|gs| gs.get(i)).map(|g| diff(c, g, tol));
+        if let Some(d) = gd.as_ref().filter(|d| !d.passed()) {
+            result.case_failures.push(format!(
+                "SV_Target{i}: CPU image differs from the golden at {} pixels (max abs {}, max ulp {})",
+                d.failing, d.max_abs, d.max_ulp
             ));
         }
-        let (mut golden_gpu, mut golden_cpu) = (None, None);
-        if let Some(gold) = goldens.as_ref().and_then(|gs| gs.get(i)) {
-            for (label, img, slot) in [("GPU", &g, &mut golden_gpu), ("CPU", &c, &mut golden_cpu)] {
-                let gd = diff(img, gold, tol);
-                if !gd.passed() {
-                    result.failures.push(format!(
-                        "SV_Target{i}: {label} image differs from the golden at {} pixels (max abs {}, max ulp {})",
-                        gd.failing, gd.max_abs, gd.max_ulp
-                    ));
-                }
-                *slot = Some(gd);
-            }
-        }
-        result.targets.push(TargetResult {
-            index: i,
-            gpu: g,
-            cpu: c,
-            diff: d,
-            golden_gpu,
-            golden_cpu,
-        });
+        result.cpu_golden.push(gd);
     }
-    if let Some(t) = result.targets.first() {
-        let failures = probe_failures(&case, &t.gpu, &t.cpu);
-        result.failures.extend(failures);
-    } else if !case.probes.is_empty() {
+    if cpu.is_empty() && !case.probes.is_empty() {
         result
-            .failures
+            .case_failures
             .push("probes given but the shader writes no render target".into());
     }
-    result
+    if let Some(c) = cpu.first() {
+        result.case_failures.extend(probe_failures(case, "CPU", c));
+    }
+    for (backend, na, drawn) in backends {
+        let mut b = BackendResult {
+            backend,
+            not_applicable: na,
+            ms: None,
+            targets: Vec::new(),
+            failures: Vec::new(),
+        };
+        match drawn {
+            None => {}
+            Some(Err(e)) => b.failures.push(e),
+            Some(Ok(r)) => {
+                b.ms = Some(r.ms);
+                if r.images.len() != cpu.len() {
+                    b.failures.push(format!(
+                        "drew {} render targets, the CPU {}",
+                        r.images.len(),
+                        cpu.len()
+                    ));
+                }
+                for (i, (g, c)) in r.images.into_iter().zip(&cpu).enumerate() {
+                    let d = diff(&g, c, tol);
+                    if d.size_mismatch {
+                        b.failures.push(format!(
+                            "SV_Target{i}: image is {}x{}, the CPU's {}x{}",
+                            g.width, g.height, c.width, c.height
+                        ));
+                    } else if d.failing > 0 {
+                        let w = d.worst.as_ref().map(|w| (w.x, w.y)).unwrap_or_default();
+                        b.failures.push(format!(
+                            "SV_Target{i}: {} of {} pixels differ from the CPU's beyond tolerance (abs {}, ulp {}); max abs {}, max ulp {}, worst pixel ({}, {})",
+                            d.failing, d.pixels, tol.abs, tol.ulp, d.max_abs, d.max_ulp, w.0, w.1
+                        ));
+                    }
+                    let golden = goldens.as_ref().and_then(|gs| gs.get(i)).map(|gold| {
+                        let gd = diff(&g, gold, tol);
+                        if !gd.passed() {
+                            b.failures.push(format!(
+                                "SV_Target{i}: image differs from the golden at {} pixels (max abs {}, max ulp {})",
+                                gd.failing, gd.max_abs, gd.max_ulp
+                            ));
+                        }
+                        gd
+                    });
+                    b.targets.push(TargetResult {
+                        index: i,
+                        image: g,
+                        diff: d,
+                        golden,
+                    });
+                }
+                if let (Some(t), Some(c)) = (b.targets.first(), cpu.first()) {
+                    if t.image.width == c.width && t.image.height == c.height {
+                        let f = probe_failures(case, backend.name(), &t.image);
+                        b.failures.extend(f);
+                    }
+                }
+            }
+        }
+        result.backends.push(b);
+    }
+    result.cpu = cpu;
 }
 
-/// Probes checked against both images of render target 0.
-fn probe_failures(case: &Case, gpu: &Image, cpu: &Image) -> Vec<String> {
+/// Probes checked against one image of render target 0 (`label` names
+/// it in the message).
+fn probe_failures(case: &Case, label: &str, img: &Image) -> Vec<String> {
     let mut out = Vec::new();
     let file = case.path.display().to_string();
     for p in &case.probes {
         let [x0, y0, w, h] = p.rect;
-        if w == 0 || h == 0 || x0.saturating_add(w) > cpu.width || y0.saturating_add(h) > cpu.height
+        if w == 0 || h == 0 || x0.saturating_add(w) > img.width || y0.saturating_add(h) > img.height
         {
             out.push(format!(
                 "{file}:{}: probe rect ({x0}, {y0}, {w}x{h}) lies outside the {}x{} target",
-                p.line, cpu.width, cpu.height
+                p.line, img.width, img.height
             ));
             continue;
         }
-        for (label, img) in [("GPU", gpu), ("CPU", cpu)] {
-            if img.width != cpu.width || img.height != cpu.height {
-                continue;
-            }
-            let bad = (y0..y0 + h)
-                .flat_map(|y| (x0..x0 + w).map(move |x| (x, y)))
-                .find(|&(x, y)| !texel_within(img.get(x, y), p.expected, &case.tolerance));
-            if let Some((x, y)) = bad {
-                out.push(format!(
-                    "{file}:{}: probe at ({x}, {y}): {label} has {:?}, expected {:?}",
-                    p.line,
-                    img.get(x, y),
-                    p.expected
-                ));
-            }
+        let bad = (y0..y0 + h)
+            .flat_map(|y| (x0..x0 + w).map(move |x| (x, y)))
+            .find(|&(x, y)| !texel_within(img.get(x, y), p.expected, &case.tolerance));
+        if let Some((x, y)) = bad {
+            out.push(format!(
+                "{file}:{}: probe at ({x}, {y}): {label} has {:?}, expected {:?}",
+                p.line,
+                img.get(x, y),
+                p.expected
+            ));
         }
     }
     out
@@ -371,23 +594,6 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs cases in order, calling `progress` after each.
-pub fn run_all(
-    cases: &[(PathBuf, String)],
-    renderer: &dyn Renderer,
-    options: &RunOptions,
-    mut progress: impl FnMut(&CaseResult),
-) -> Vec<CaseResult> {
-    cases
-        .iter()
-        .map(|(path, name)| {
-            let r = run_case(path, name, renderer, options);
-            progress(&r);
-            r
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,21 +604,26 @@ mod tests {
     }
 
     impl Renderer for Fake {
+        fn backend(&self) -> Backend {
+            Backend::Vulkan
+        }
         fn name(&self) -> String {
             "fake".into()
         }
-        fn render(
+        fn render_all(
             &self,
-            case: &Case,
-            shaders: &CaseShaders,
+            jobs: &[(&Case, &CaseShaders)],
             _: &glsl::Options,
-        ) -> Result<Vec<Image>, GpuError> {
-            let mut imgs =
-                cpu::render(case, shaders).map_err(|e| GpuError::Other(e.to_string()))?;
-            if let Some((x, y, v)) = self.poke {
-                imgs[0].set(x, y, v);
-            }
-            Ok(imgs)
+        ) -> Vec<Result<Rendered, String>> {
+            jobs.iter()
+                .map(|(case, shaders)| {
+                    let mut images = cpu::render(case, shaders).map_err(|e| e.to_string())?;
+                    if let Some((x, y, v)) = self.poke {
+                        images[0].set(x, y, v);
+                    }
+                    Ok(Rendered { images, ms: 0.5 })
+                })
+                .collect()
         }
     }
 
@@ -445,32 +656,32 @@ mod tests {
         };
         let fake = Fake { poke: None };
         // Without a golden the case fails and says how to make one.
-        let r = run_case(&case, "grad", &fake, &options);
+        let r = run_case(&case, "grad", &[&fake], &options);
         assert!(
             r.failures.iter().any(|f| f.contains("--bless")),
             "{:?}",
             r.failures
         );
         options.bless = true;
-        let r = run_case(&case, "grad", &fake, &options);
+        let r = run_case(&case, "grad", &[&fake], &options);
         assert!(r.passed(), "{:?}", r.failures);
         assert_eq!(r.blessed, vec![dir.join("goldens/grad.exr")]);
         options.bless = false;
-        let r = run_case(&case, "grad", &fake, &options);
+        let r = run_case(&case, "grad", &[&fake], &options);
         assert!(r.passed(), "{:?}", r.failures);
-        assert!(r.cpu_ms.is_some() && r.gpu_ms.is_some());
+        assert!(r.cpu_ms.is_some() && r.backends[0].ms.is_some());
 
         // A wrong GPU pixel fails the GPU/CPU diff, the golden and the probe.
         let bad = Fake {
             poke: Some((3, 2, [0.0; 4])),
         };
-        let r = run_case(&case, "grad", &bad, &options);
+        let r = run_case(&case, "grad", &[&bad], &options);
         assert!(!r.passed());
         assert_eq!(r.worst_pixel(), Some((3, 2)));
         let text = r.failures.join("\n");
         assert!(text.contains("1 of 16 pixels"), "{text}");
-        assert!(text.contains("GPU image differs from the golden"), "{text}");
-        assert!(text.contains("probe at (3, 2): GPU"), "{text}");
+        assert!(text.contains("vulkan: SV_Target0: image differs from the golden"), "{text}");
+        assert!(text.contains("probe at (3, 2): vulkan"), "{text}");
         assert!(!text.contains("CPU has"), "{text}");
         let cmd = r.step_command().expect("command");
         assert!(cmd.ends_with("--pixel 3,2"), "{cmd}");
@@ -496,7 +707,7 @@ mod tests {
         let bad = Fake {
             poke: Some((1, 0, [0.0; 4])),
         };
-        let r = run_case(&case, "flat", &bad, &RunOptions::default());
+        let r = run_case(&case, "flat", &[&bad], &RunOptions::default());
         assert_eq!(r.failures.len(), 1, "{:?}", r.failures);
         assert_eq!(r.shader, dir.join("cases/../shaders/flat.asm"));
         let cmd = r.step_command().expect("command");
@@ -509,7 +720,7 @@ mod tests {
         let dir = temp_dir("broken");
         let case = dir.join("bad.case");
         std::fs::write(&case, "[pixel shader]\nps_4_0\nfrobnicate r0\n").expect("write");
-        let r = run_case(&case, "bad", &Fake { poke: None }, &RunOptions::default());
+        let r = run_case(&case, "bad", &[&Fake { poke: None }], &RunOptions::default());
         assert!(!r.passed());
         assert!(r.failures[0].contains("bad.case"), "{:?}", r.failures);
         assert!(collect(&[dir.join("missing")], None).is_err());

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 
 use crate::glsl::Manifest;
 use crate::harness::case::Case;
-use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Sampler, Texture};
+use crate::harness::runtime::{self, HardwareAddress};
+use crate::vm::texture::{ComparisonFunc, Filter, Sampler, Texture};
 
 use super::textures::{self, Dummy};
 use super::{GpuError, Renderer};
@@ -29,23 +30,6 @@ pub(super) struct Bindings {
     pub group: wgpu::BindGroup,
 }
 
-fn d3d_address(m: AddressMode) -> i32 {
-    match m {
-        AddressMode::Wrap => 1,
-        AddressMode::Mirror => 2,
-        AddressMode::Clamp => 3,
-        AddressMode::Border => 4,
-        AddressMode::MirrorOnce => 5,
-    }
-}
-
-fn d3d_compare(f: ComparisonFunc) -> i32 {
-    ComparisonFunc::ALL
-        .iter()
-        .position(|x| *x == f)
-        .map_or(1, |p| p as i32 + 1)
-}
-
 fn wgpu_compare(f: ComparisonFunc) -> wgpu::CompareFunction {
     use wgpu::CompareFunction as C;
     match f {
@@ -60,87 +44,38 @@ fn wgpu_compare(f: ComparisonFunc) -> wgpu::CompareFunction {
     }
 }
 
-/// A case sampler as wgpu sampler state. `strict` when the hardware
-/// sampler is actually used (a `sample*` pair in the manifest); a sampler
-/// read only through the gather emulation's block may ask for anything.
-fn sampler_desc(
-    s: &Sampler,
-    comparison: bool,
-    strict: bool,
-    slot: u32,
-    features: wgpu::Features,
-) -> Result<wgpu::SamplerDescriptor<'static>, String> {
-    let uses_border = s.address.contains(&AddressMode::Border);
-    let mut border = None;
-    if strict {
-        if s.address.contains(&AddressMode::MirrorOnce) {
-            return Err(format!(
-                "sampler s{slot}: wgpu has no mirror_once address mode"
-            ));
-        }
-        if s.mip_lod_bias != 0.0 {
-            return Err(format!(
-                "sampler s{slot}: wgpu samplers have no MipLODBias (lod_bias {})",
-                s.mip_lod_bias
-            ));
-        }
-        if uses_border {
-            if !features.contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER) {
-                return Err(format!(
-                    "sampler s{slot}: the adapter lacks ADDRESS_MODE_CLAMP_TO_BORDER"
-                ));
-            }
-            border = Some(match s.border_color {
-                [0.0, 0.0, 0.0, 0.0] => wgpu::SamplerBorderColor::TransparentBlack,
-                [0.0, 0.0, 0.0, 1.0] => wgpu::SamplerBorderColor::OpaqueBlack,
-                [1.0, 1.0, 1.0, 1.0] => wgpu::SamplerBorderColor::OpaqueWhite,
-                c => {
-                    return Err(format!(
-                        "sampler s{slot}: wgpu has only the border colours (0,0,0,0), \
-                         (0,0,0,1) and (1,1,1,1), not {c:?}"
-                    ));
-                }
-            });
-        }
-    }
-    let address = |m: AddressMode| match m {
-        AddressMode::Wrap => wgpu::AddressMode::Repeat,
-        AddressMode::Mirror => wgpu::AddressMode::MirrorRepeat,
-        AddressMode::Border if border.is_some() => wgpu::AddressMode::ClampToBorder,
-        _ => wgpu::AddressMode::ClampToEdge,
+/// The runtime contract's hardware sampler as a wgpu sampler: border,
+/// mirror_once and MipLODBias are the shader's business (the translation
+/// emulates them from `hlslcc_SamplerState`), so every D3D sampler state
+/// can be drawn.
+fn sampler_desc(s: &Sampler, comparison: bool) -> wgpu::SamplerDescriptor<'static> {
+    let h = runtime::hardware_sampler(s, comparison);
+    let address = |m: HardwareAddress| match m {
+        HardwareAddress::Repeat => wgpu::AddressMode::Repeat,
+        HardwareAddress::MirroredRepeat => wgpu::AddressMode::MirrorRepeat,
+        HardwareAddress::ClampToEdge => wgpu::AddressMode::ClampToEdge,
     };
     let filter = |f: Filter| match f {
         Filter::Point => wgpu::FilterMode::Nearest,
         Filter::Linear => wgpu::FilterMode::Linear,
     };
-    // LOD below 0 selects level 0 either way; wgpu wants 0 <= min <= max.
-    let min = if s.min_lod.is_nan() {
-        0.0
-    } else {
-        s.min_lod.clamp(0.0, 32.0)
-    };
-    let max = if s.max_lod.is_nan() {
-        32.0
-    } else {
-        s.max_lod.clamp(min, 32.0)
-    };
-    Ok(wgpu::SamplerDescriptor {
+    wgpu::SamplerDescriptor {
         label: None,
-        address_mode_u: address(s.address[0]),
-        address_mode_v: address(s.address[1]),
-        address_mode_w: address(s.address[2]),
-        mag_filter: filter(s.mag_filter),
-        min_filter: filter(s.min_filter),
-        mipmap_filter: match s.mip_filter {
+        address_mode_u: address(h.address[0]),
+        address_mode_v: address(h.address[1]),
+        address_mode_w: address(h.address[2]),
+        mag_filter: filter(h.mag_filter),
+        min_filter: filter(h.min_filter),
+        mipmap_filter: match h.mip_filter {
             Filter::Point => wgpu::MipmapFilterMode::Nearest,
             Filter::Linear => wgpu::MipmapFilterMode::Linear,
         },
-        lod_min_clamp: min,
-        lod_max_clamp: max,
-        compare: comparison.then(|| wgpu_compare(s.comparison)),
+        lod_min_clamp: h.min_lod,
+        lod_max_clamp: h.max_lod,
+        compare: h.compare.map(wgpu_compare),
         anisotropy_clamp: 1,
-        border_color: border,
-    })
+        border_color: None,
+    }
 }
 
 fn view_dimension(glsl_type: &str) -> wgpu::TextureViewDimension {
@@ -165,52 +100,16 @@ fn put(block: &mut Vec<u8>, offset: u32, v: [u32; 4]) {
     }
 }
 
-/// The trailing slot number of a generated name (`…_t3` → 3).
-fn slot_of(name: &str, prefix: &str) -> Option<u32> {
-    name.strip_prefix(prefix)?.parse().ok()
-}
-
 /// `hlslcc_TextureLevels` and `hlslcc_SamplerState`, std140, filled as
-/// docs/glsl-textures.md specifies.
+/// docs/glsl-textures.md specifies (values from `runtime`).
 fn blocks(case: &Case, manifests: &[&Manifest]) -> BTreeMap<u32, Vec<u8>> {
     let mut out: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
     for m in manifests {
         for u in &m.uniforms {
             let Some(binding) = u.binding else { continue };
             let block = out.entry(binding).or_default();
-            if let Some(t) = slot_of(&u.name, "hlslcc_textureLevels_t") {
-                let v = match case.textures.iter().find(|(s, _)| *s == t) {
-                    Some((_, tex)) => [
-                        tex.mip_levels(),
-                        (tex.format().kind() == NumericKind::Unorm) as u32,
-                        tex.format().channels() as u32,
-                        0,
-                    ],
-                    // Unbound: no levels, so every ld is out of range and
-                    // reads zeros, alpha included.
-                    None => [0, 0, 4, 0],
-                };
+            if let Some(v) = runtime::block_member(case, u) {
                 put(block, u.offset, v);
-                continue;
-            }
-            let sampler = |prefix: &str| {
-                slot_of(&u.name, prefix).map(|n| {
-                    case.samplers
-                        .iter()
-                        .find(|(s, _)| *s == n)
-                        .map(|(_, s)| *s)
-                        .unwrap_or_default()
-                })
-            };
-            if let Some(s) = sampler("hlslcc_samplerMode_s") {
-                let a = s.address.map(d3d_address);
-                let v = [a[0], a[1], a[2], d3d_compare(s.comparison)];
-                put(block, u.offset, v.map(|x| x as u32));
-            } else if let Some(s) = sampler("hlslcc_samplerBorder_s") {
-                put(block, u.offset, s.border_color.map(f32::to_bits));
-            } else if let Some(s) = sampler("hlslcc_samplerLod_s") {
-                let v = [s.mip_lod_bias, s.min_lod, s.max_lod, 0.0];
-                put(block, u.offset, v.map(f32::to_bits));
             }
         }
     }
@@ -261,15 +160,9 @@ pub(super) fn build(
             if entries.contains_key(&binding) {
                 continue;
             }
-            let rows = case
-                .constant_buffers
-                .iter()
-                .find(|(s, _)| *s == cb.slot)
-                .map(|(_, r)| r.as_slice())
-                .unwrap_or(&[]);
-            let count = (cb.vec4_count as usize).max(1);
-            let mut bytes = vec![0u8; count * 16];
-            for (i, row) in rows.iter().take(count).enumerate() {
+            let rows = runtime::constant_buffer_rows(case, cb.slot, cb.vec4_count);
+            let mut bytes = vec![0u8; rows.len() * 16];
+            for (i, row) in rows.iter().enumerate() {
                 put(&mut bytes, i as u32 * 16, *row);
             }
             let buffer = uniform_buffer(r, &bytes);
@@ -380,18 +273,9 @@ pub(super) fn build(
                     wgpu::SamplerDescriptor::default(),
                 )
             } else {
-                let state = case
-                    .samplers
-                    .iter()
-                    .find(|(n, _)| *n == s.slot)
-                    .map(|(_, x)| *x)
-                    .unwrap_or_default();
+                let state = runtime::sampler(case, s.slot);
                 let comparison = s.mode == "comparison";
-                let strict = manifests
-                    .iter()
-                    .any(|m| m.combined_samplers.iter().any(|c| c.sampler == s.slot));
-                let desc =
-                    sampler_desc(&state, comparison, strict, s.slot, features).map_err(fail)?;
+                let desc = sampler_desc(&state, comparison);
                 let linear = desc.mag_filter == wgpu::FilterMode::Linear
                     || desc.min_filter == wgpu::FilterMode::Linear
                     || desc.mipmap_filter == wgpu::MipmapFilterMode::Linear;

@@ -1,0 +1,202 @@
+//! What an application using the translated GLSL sets, worked out once for
+//! every backend: the members of the emulation blocks, the constant-buffer
+//! rows, and the hardware sampler state. Both renderers (Vulkan and
+//! WebGL2) take their values from here, so each draws through exactly the
+//! contract written in docs/glsl.md and docs/glsl-textures.md and nothing
+//! of its own.
+
+use crate::glsl::UniformEntry;
+use crate::harness::case::Case;
+use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Sampler};
+
+/// `D3D11_TEXTURE_ADDRESS_MODE` as the sampler-state block stores it.
+pub fn d3d_address(m: AddressMode) -> i32 {
+    match m {
+        AddressMode::Wrap => 1,
+        AddressMode::Mirror => 2,
+        AddressMode::Clamp => 3,
+        AddressMode::Border => 4,
+        AddressMode::MirrorOnce => 5,
+    }
+}
+
+/// `D3D11_COMPARISON_FUNC` (1 never … 8 always).
+pub fn d3d_compare(f: ComparisonFunc) -> i32 {
+    ComparisonFunc::ALL
+        .iter()
+        .position(|x| *x == f)
+        .map_or(1, |p| p as i32 + 1)
+}
+
+fn filter_code(f: Filter) -> i32 {
+    match f {
+        Filter::Point => 0,
+        Filter::Linear => 1,
+    }
+}
+
+/// The trailing slot number of a generated name (`…_t3` → 3).
+fn slot_of(name: &str, prefix: &str) -> Option<u32> {
+    name.strip_prefix(prefix)?.parse().ok()
+}
+
+/// The case's sampler in slot `n`, or D3D11's default state.
+pub fn sampler(case: &Case, n: u32) -> Sampler {
+    case.samplers
+        .iter()
+        .find(|(s, _)| *s == n)
+        .map(|(_, s)| *s)
+        .unwrap_or_default()
+}
+
+/// The value of one member of `hlslcc_TextureLevels` or
+/// `hlslcc_SamplerState`, as 16 bytes of lanes; `None` for a uniform that
+/// is not one of theirs.
+pub fn block_member(case: &Case, u: &UniformEntry) -> Option<[u32; 4]> {
+    let name = u.name.as_str();
+    if let Some(t) = slot_of(name, "hlslcc_textureLevels_t") {
+        return Some(match case.textures.iter().find(|(s, _)| *s == t) {
+            Some((_, tex)) => [
+                tex.mip_levels(),
+                (tex.format().kind() == NumericKind::Unorm) as u32,
+                tex.format().channels() as u32,
+                0,
+            ],
+            // Unbound: no levels, so every ld is out of range and reads
+            // zeros, alpha included.
+            None => [0, 0, 4, 0],
+        });
+    }
+    let ints = |v: [i32; 4]| v.map(|x| x as u32);
+    let floats = |v: [f32; 4]| v.map(f32::to_bits);
+    if let Some(n) = slot_of(name, "hlslcc_samplerMode_s") {
+        let s = sampler(case, n);
+        let a = s.address.map(d3d_address);
+        return Some(ints([a[0], a[1], a[2], d3d_compare(s.comparison)]));
+    }
+    if let Some(n) = slot_of(name, "hlslcc_samplerBorder_s") {
+        return Some(floats(sampler(case, n).border_color));
+    }
+    if let Some(n) = slot_of(name, "hlslcc_samplerLod_s") {
+        let s = sampler(case, n);
+        return Some(floats([s.mip_lod_bias, s.min_lod, s.max_lod, 0.0]));
+    }
+    if let Some(n) = slot_of(name, "hlslcc_samplerFilter_s") {
+        let s = sampler(case, n);
+        return Some(ints([
+            filter_code(s.min_filter),
+            filter_code(s.mag_filter),
+            filter_code(s.mip_filter),
+            0,
+        ]));
+    }
+    None
+}
+
+/// A constant buffer's rows, zero-padded (or cut) to the `count` rows the
+/// shader declares (at least one).
+pub fn constant_buffer_rows(case: &Case, slot: u32, count: u32) -> Vec<[u32; 4]> {
+    let rows = case
+        .constant_buffers
+        .iter()
+        .find(|(s, _)| *s == slot)
+        .map(|(_, r)| r.as_slice())
+        .unwrap_or(&[]);
+    let count = (count as usize).max(1);
+    let mut out: Vec<[u32; 4]> = rows.iter().take(count).copied().collect();
+    out.resize(count, [0; 4]);
+    out
+}
+
+/// An address mode the hardware sampler keeps. Border and mirror_once
+/// are emulated by the shader (WebGL2 has neither), which expects
+/// clamp-to-edge underneath both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HardwareAddress {
+    Repeat,
+    MirroredRepeat,
+    ClampToEdge,
+}
+
+/// The sampler object an application binds for a D3D sampler: address
+/// modes, filters, LOD clamps and comparison, but never a LOD bias (the
+/// shader adds MipLODBias itself; WebGL2 samplers have none).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HardwareSampler {
+    pub address: [HardwareAddress; 3],
+    pub min_filter: Filter,
+    pub mag_filter: Filter,
+    pub mip_filter: Filter,
+    /// MinLOD/MaxLOD, with NaN read as "no limit" and both held to
+    /// [0, 32] (level 0 is selected below 0 either way; 32 is past any
+    /// mip chain), so min <= max.
+    pub min_lod: f32,
+    pub max_lod: f32,
+    /// `Some` for a comparison sampler.
+    pub compare: Option<ComparisonFunc>,
+}
+
+pub fn hardware_sampler(s: &Sampler, comparison: bool) -> HardwareSampler {
+    let address = |m: AddressMode| match m {
+        AddressMode::Wrap => HardwareAddress::Repeat,
+        AddressMode::Mirror => HardwareAddress::MirroredRepeat,
+        AddressMode::Clamp | AddressMode::Border | AddressMode::MirrorOnce => {
+            HardwareAddress::ClampToEdge
+        }
+    };
+    let min_lod = if s.min_lod.is_nan() {
+        0.0
+    } else {
+        s.min_lod.clamp(0.0, 32.0)
+    };
+    let max_lod = if s.max_lod.is_nan() {
+        32.0
+    } else {
+        s.max_lod.clamp(min_lod, 32.0)
+    };
+    HardwareSampler {
+        address: s.address.map(address),
+        min_filter: s.min_filter,
+        mag_filter: s.mag_filter,
+        mip_filter: s.mip_filter,
+        min_lod,
+        max_lod,
+        compare: comparison.then_some(s.comparison),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emulated_state_never_reaches_the_hardware_sampler() {
+        let s = Sampler {
+            address: [
+                AddressMode::Border,
+                AddressMode::MirrorOnce,
+                AddressMode::Mirror,
+            ],
+            mip_lod_bias: 2.5,
+            min_lod: f32::NAN,
+            max_lod: -3.0,
+            ..Sampler::default()
+        };
+        let h = hardware_sampler(&s, false);
+        assert_eq!(
+            h.address,
+            [
+                HardwareAddress::ClampToEdge,
+                HardwareAddress::ClampToEdge,
+                HardwareAddress::MirroredRepeat
+            ]
+        );
+        // NaN MinLOD is no limit; a MaxLOD below it is raised to it.
+        assert_eq!((h.min_lod, h.max_lod), (0.0, 0.0));
+        assert_eq!(h.compare, None);
+        assert_eq!(
+            hardware_sampler(&s, true).compare,
+            Some(ComparisonFunc::Never)
+        );
+    }
+}

@@ -1,0 +1,230 @@
+//! Running the browser: one headless Chromium per batch, loading a page
+//! from a private temporary folder and printing its DOM once the page has
+//! loaded (`--dump-dom`). The browser runs in its own process group, which
+//! is always killed afterwards — on success, on error and on time-out — so
+//! no browser, GPU or renderer process outlives a run.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use super::WebGl2Error;
+
+/// ANGLE's back end, `--angle` on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Angle {
+    /// The CPU rasterizer: WebGL2 without a GPU (CI).
+    SwiftShader,
+    Vulkan,
+    Gl,
+}
+
+impl Angle {
+    pub fn parse(s: &str) -> Option<Angle> {
+        match s {
+            "swiftshader" => Some(Angle::SwiftShader),
+            "vulkan" => Some(Angle::Vulkan),
+            "gl" => Some(Angle::Gl),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Angle::SwiftShader => "swiftshader",
+            Angle::Vulkan => "vulkan",
+            Angle::Gl => "gl",
+        }
+    }
+
+    fn flags(self) -> &'static [&'static str] {
+        match self {
+            // SwiftShader for WebGL must be allowed explicitly since
+            // Chromium 137.
+            Angle::SwiftShader => &["--use-angle=swiftshader", "--enable-unsafe-swiftshader"],
+            Angle::Vulkan => &["--use-angle=vulkan", "--enable-features=Vulkan"],
+            Angle::Gl => &["--use-angle=gl"],
+        }
+    }
+}
+
+/// Executables tried on `PATH`, in order, when none is given.
+const CANDIDATES: [&str; 5] = [
+    "chromium-headless-shell",
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "chrome-headless-shell",
+];
+
+/// The browser to run: `given` (which must exist), else `DXBC_DBG_BROWSER`,
+/// else the first candidate on `PATH`.
+pub(super) fn find(given: Option<&Path>) -> Result<PathBuf, WebGl2Error> {
+    if let Some(p) = given {
+        return if p.is_file() {
+            Ok(p.to_path_buf())
+        } else {
+            Err(WebGl2Error::NoBrowser(format!(
+                "{}: no such browser executable",
+                p.display()
+            )))
+        };
+    }
+    if let Some(p) = std::env::var_os("DXBC_DBG_BROWSER") {
+        let p = PathBuf::from(p);
+        // `none` lets tests and users check the no-browser path.
+        if p.as_os_str() == "none" {
+            return Err(WebGl2Error::NoBrowser("DXBC_DBG_BROWSER=none".into()));
+        }
+        return find(Some(&p));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for name in CANDIDATES {
+        for dir in std::env::split_paths(&path) {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Ok(p);
+            }
+        }
+    }
+    Err(WebGl2Error::NoBrowser(format!(
+        "none of {} is on PATH (install Debian's chromium-headless-shell, or pass --browser PATH)",
+        CANDIDATES.join(", ")
+    )))
+}
+
+/// A private folder for one run, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> std::io::Result<TempDir> {
+        static COUNT: AtomicU32 = AtomicU32::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let d = std::env::temp_dir().join(format!(
+            "dxbc-dbg-webgl2-{}-{n}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d)?;
+        Ok(TempDir(d))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Kills the process group led by `pid`.
+fn kill_group(pid: u32) {
+    // SAFETY: kill(2) with a negative pid signals the process group; it
+    // touches no memory of ours.
+    unsafe {
+        libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+/// Loads `page` in the browser and returns the DOM it dumps.
+pub(super) fn dump_dom(
+    exe: &Path,
+    angle: Angle,
+    page: &str,
+    timeout: Duration,
+) -> Result<String, WebGl2Error> {
+    let err = |m: String| WebGl2Error::Browser(m);
+    let dir = TempDir::new().map_err(|e| err(format!("creating a temporary folder: {e}")))?;
+    let file = dir.0.join("page.html");
+    std::fs::write(&file, page).map_err(|e| err(format!("{}: {e}", file.display())))?;
+    // To look at a failing draw by hand: the page is kept where asked.
+    if let Some(keep) = std::env::var_os("DXBC_DBG_KEEP_PAGE") {
+        let _ = std::fs::write(&keep, page);
+    }
+    let mut cmd = Command::new(exe);
+    cmd.args([
+        "--headless",
+        "--no-sandbox",
+        "--ignore-gpu-blocklist",
+        "--disable-gpu-watchdog",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-extensions",
+        "--mute-audio",
+    ])
+    .args(angle.flags())
+    .arg(format!("--user-data-dir={}", dir.0.join("profile").display()))
+    .arg("--dump-dom")
+    .arg(format!("file://{}", file.display()))
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .process_group(0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| WebGl2Error::NoBrowser(format!("{}: cannot start: {e}", exe.display())))?;
+    let pid = child.id();
+    // Read both pipes on threads so a full pipe never stalls the browser.
+    let mut out = child.stdout.take();
+    let mut errp = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        if let Some(o) = out.as_mut() {
+            let _ = o.read_to_end(&mut s);
+        }
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        if let Some(o) = errp.as_mut() {
+            let _ = o.read_to_end(&mut s);
+        }
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) if start.elapsed() > timeout => break None,
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => {
+                kill_group(pid);
+                let _ = child.wait();
+                return Err(err(format!("{}: waiting for the browser: {e}", exe.display())));
+            }
+        }
+    };
+    // The browser's helpers (GPU, renderer, zygote) share its group: end
+    // them whether or not the browser itself has exited.
+    kill_group(pid);
+    let _ = child.wait();
+    let stdout = reader.join().unwrap_or_default();
+    let stderr = err_reader.join().unwrap_or_default();
+    let Some(status) = status else {
+        return Err(err(format!(
+            "{}: no result within {} s; the browser was ended",
+            exe.display(),
+            timeout.as_secs()
+        )));
+    };
+    if !status.success() && stdout.is_empty() {
+        let tail: String = String::from_utf8_lossy(&stderr)
+            .lines()
+            .rev()
+            .take(5)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join(" | ");
+        return Err(err(format!(
+            "{} exited with {status}: {tail}",
+            exe.display()
+        )));
+    }
+    Ok(String::from_utf8_lossy(&stdout).into_owned())
+}

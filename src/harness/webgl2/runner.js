@@ -1,0 +1,353 @@
+// The page the WebGL2 backend loads in headless Chromium. It reads the job
+// (scenes to draw, or shaders to compile and link) from the JSON element
+// `job`, runs everything synchronously while the page loads, and leaves the
+// results, base64-encoded JSON, in the element `results`, which the harness
+// reads back from the dumped DOM. It does only what an application using
+// the translation would do: upload textures, create sampler objects from
+// the hardware sampler state the harness computed, fill uniform blocks at
+// the offsets GL reports, set the documented uniforms, draw, read back.
+"use strict";
+
+function b64bytes(s) {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function bytesb64(u8) {
+  let s = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < u8.length; i += chunk) {
+    s += String.fromCharCode.apply(null, u8.subarray(i, i + chunk));
+  }
+  return btoa(s);
+}
+
+function utf8b64(text) {
+  return bytesb64(new TextEncoder().encode(text));
+}
+
+function compile(gl, type, source) {
+  const sh = gl.createShader(type);
+  gl.shaderSource(sh, source);
+  gl.compileShader(sh);
+  if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) {
+    const log = gl.getShaderInfoLog(sh) || "(no log)";
+    gl.deleteShader(sh);
+    throw new Error((type === gl.VERTEX_SHADER ? "vertex" : "pixel") +
+      " shader does not compile: " + log.trim());
+  }
+  return sh;
+}
+
+function link(gl, vs, fs) {
+  const p = gl.createProgram();
+  gl.attachShader(p, vs);
+  gl.attachShader(p, fs);
+  gl.linkProgram(p);
+  if (!gl.getProgramParameter(p, gl.LINK_STATUS)) {
+    const log = gl.getProgramInfoLog(p) || "(no log)";
+    gl.deleteProgram(p);
+    throw new Error("the program does not link: " + log.trim());
+  }
+  return p;
+}
+
+function glEnum(gl, name) {
+  const v = gl[name];
+  if (v === undefined) throw new Error("unknown GL name " + name);
+  return v;
+}
+
+function typedData(type, u8) {
+  // Copies, so the view is aligned whatever the source offset.
+  const buf = u8.slice().buffer;
+  switch (type) {
+    case "FLOAT": return new Float32Array(buf);
+    case "HALF_FLOAT": case "UNSIGNED_SHORT": return new Uint16Array(buf);
+    case "UNSIGNED_INT": return new Uint32Array(buf);
+    case "INT": return new Int32Array(buf);
+    default: return new Uint8Array(buf);
+  }
+}
+
+function check(gl, what) {
+  const err = gl.getError();
+  if (err !== gl.NO_ERROR) throw new Error("GL error 0x" + err.toString(16) + " " + what);
+}
+
+function makeTexture(gl, t) {
+  const tex = gl.createTexture();
+  const target = glEnum(gl, t.target);
+  gl.bindTexture(target, tex);
+  const internal = glEnum(gl, t.internal);
+  const format = glEnum(gl, t.format);
+  const type = glEnum(gl, t.type);
+  for (const img of t.images) {
+    const data = typedData(t.type, b64bytes(img.data));
+    if (t.target === "TEXTURE_2D_ARRAY" || t.target === "TEXTURE_3D") {
+      gl.texImage3D(target, img.level, internal, img.width, img.height, img.depth, 0,
+        format, type, data);
+    } else {
+      const face = t.target === "TEXTURE_CUBE_MAP"
+        ? gl.TEXTURE_CUBE_MAP_POSITIVE_X + img.face : target;
+      gl.texImage2D(face, img.level, internal, img.width, img.height, 0, format, type, data);
+    }
+  }
+  gl.texParameteri(target, gl.TEXTURE_BASE_LEVEL, 0);
+  gl.texParameteri(target, gl.TEXTURE_MAX_LEVEL, t.levels - 1);
+  return { tex, target };
+}
+
+function makeSampler(gl, s) {
+  const smp = gl.createSampler();
+  const wrap = [gl.TEXTURE_WRAP_S, gl.TEXTURE_WRAP_T, gl.TEXTURE_WRAP_R];
+  for (let i = 0; i < 3; i++) gl.samplerParameteri(smp, wrap[i], glEnum(gl, s.wrap[i]));
+  gl.samplerParameteri(smp, gl.TEXTURE_MIN_FILTER, glEnum(gl, s.min_filter));
+  gl.samplerParameteri(smp, gl.TEXTURE_MAG_FILTER, glEnum(gl, s.mag_filter));
+  gl.samplerParameterf(smp, gl.TEXTURE_MIN_LOD, s.min_lod);
+  gl.samplerParameterf(smp, gl.TEXTURE_MAX_LOD, s.max_lod);
+  if (s.compare) {
+    gl.samplerParameteri(smp, gl.TEXTURE_COMPARE_MODE, gl.COMPARE_REF_TO_TEXTURE);
+    gl.samplerParameteri(smp, gl.TEXTURE_COMPARE_FUNC, glEnum(gl, s.compare));
+  } else {
+    gl.samplerParameteri(smp, gl.TEXTURE_COMPARE_MODE, gl.NONE);
+  }
+  return smp;
+}
+
+// Fills a uniform block's members at the offsets and array strides GL
+// reports; every member the translation declares is 16 bytes a row.
+function fillBlock(gl, prog, block, binding, made) {
+  const index = gl.getUniformBlockIndex(prog, block.name);
+  if (index === gl.INVALID_INDEX) return;
+  const size = gl.getActiveUniformBlockParameter(prog, index, gl.UNIFORM_BLOCK_DATA_SIZE);
+  const indices = gl.getActiveUniformBlockParameter(prog, index,
+    gl.UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES);
+  const offsets = gl.getActiveUniforms(prog, indices, gl.UNIFORM_OFFSET);
+  const strides = gl.getActiveUniforms(prog, indices, gl.UNIFORM_ARRAY_STRIDE);
+  const words = new Uint32Array(Math.ceil(size / 4));
+  for (let k = 0; k < indices.length; k++) {
+    const full = gl.getActiveUniform(prog, indices[k]).name.replace(/\[0\]$/, "");
+    const short = full.substring(full.lastIndexOf(".") + 1);
+    const m = block.members.find((x) => x.name === short);
+    if (!m) continue;
+    const rows = m.words.length / 4;
+    for (let r = 0; r < rows; r++) {
+      const at = (offsets[k] + r * (strides[k] > 0 ? strides[k] : 0)) / 4;
+      if (r > 0 && strides[k] <= 0) break;
+      for (let c = 0; c < 4 && at + c < words.length; c++) words[at + c] = m.words[4 * r + c];
+    }
+  }
+  const buf = gl.createBuffer();
+  made.buffers.push(buf);
+  gl.bindBuffer(gl.UNIFORM_BUFFER, buf);
+  gl.bufferData(gl.UNIFORM_BUFFER, words, gl.STATIC_DRAW);
+  gl.uniformBlockBinding(prog, index, binding);
+  gl.bindBufferBase(gl.UNIFORM_BUFFER, binding, buf);
+}
+
+const TARGET_FORMATS = {
+  float: ["RGBA32F", "RGBA", "FLOAT", Float32Array],
+  int: ["RGBA32I", "RGBA_INTEGER", "INT", Int32Array],
+  uint: ["RGBA32UI", "RGBA_INTEGER", "UNSIGNED_INT", Uint32Array],
+};
+
+function drawScene(gl, sc) {
+  const made = { textures: [], samplers: [], buffers: [], fbo: null, targets: [], prog: null };
+  const start = performance.now();
+  try {
+    const vs = compile(gl, gl.VERTEX_SHADER, sc.vs);
+    const fs = compile(gl, gl.FRAGMENT_SHADER, sc.fs);
+    const prog = link(gl, vs, fs);
+    gl.deleteShader(vs);
+    gl.deleteShader(fs);
+    made.prog = prog;
+    gl.useProgram(prog);
+
+    check(gl, "compiling");
+    // Render targets first: creating them binds textures, which must not
+    // disturb the units the shader samples.
+    const fbo = gl.createFramebuffer();
+    made.fbo = fbo;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    const maxLoc = sc.targets.reduce((m, t) => Math.max(m, t.location), -1);
+    const bufs = new Array(maxLoc + 1).fill(gl.NONE);
+    for (const t of sc.targets) {
+      const f = TARGET_FORMATS[t.kind];
+      const tex = gl.createTexture();
+      made.targets.push(tex);
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, glEnum(gl, f[0]), sc.width, sc.height);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + t.location,
+        gl.TEXTURE_2D, tex, 0);
+      bufs[t.location] = gl.COLOR_ATTACHMENT0 + t.location;
+    }
+    gl.drawBuffers(bufs);
+    const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+    if (maxLoc >= 0 && status !== gl.FRAMEBUFFER_COMPLETE) {
+      throw new Error("render targets incomplete (status 0x" + status.toString(16) + ")");
+    }
+    for (const t of sc.targets) {
+      if (t.kind === "float") gl.clearBufferfv(gl.COLOR, t.location, [0, 0, 0, 0]);
+      else if (t.kind === "int") gl.clearBufferiv(gl.COLOR, t.location, [0, 0, 0, 0]);
+      else gl.clearBufferuiv(gl.COLOR, t.location, [0, 0, 0, 0]);
+    }
+    const textures = sc.textures.map((t) => {
+      const m = makeTexture(gl, t);
+      made.textures.push(m.tex);
+      return m;
+    });
+    check(gl, "uploading textures");
+    sc.units.forEach((u, unit) => {
+      const loc = gl.getUniformLocation(prog, u.name);
+      if (loc === null) return;
+      const t = textures[u.texture];
+      const smp = makeSampler(gl, u.sampler);
+      made.samplers.push(smp);
+      gl.activeTexture(gl.TEXTURE0 + unit);
+      gl.bindTexture(t.target, t.tex);
+      gl.bindSampler(unit, smp);
+      gl.uniform1i(loc, unit);
+    });
+    // Sampler uniforms the harness has nothing for (declared, not listed)
+    // default to unit 0, where a texture of another type may sit, which
+    // GL rejects at draw time: give each a unit of its own, left empty.
+    const samplerTypes = [gl.SAMPLER_2D, gl.SAMPLER_3D, gl.SAMPLER_CUBE, gl.SAMPLER_2D_SHADOW,
+      gl.SAMPLER_2D_ARRAY, gl.SAMPLER_2D_ARRAY_SHADOW, gl.SAMPLER_CUBE_SHADOW,
+      gl.INT_SAMPLER_2D, gl.INT_SAMPLER_3D, gl.INT_SAMPLER_CUBE, gl.INT_SAMPLER_2D_ARRAY,
+      gl.UNSIGNED_INT_SAMPLER_2D, gl.UNSIGNED_INT_SAMPLER_3D, gl.UNSIGNED_INT_SAMPLER_CUBE,
+      gl.UNSIGNED_INT_SAMPLER_2D_ARRAY];
+    let spare = sc.units.length;
+    const count = gl.getProgramParameter(prog, gl.ACTIVE_UNIFORMS);
+    for (let i = 0; i < count; i++) {
+      const u = gl.getActiveUniform(prog, i);
+      if (!samplerTypes.includes(u.type) || sc.units.some((x) => x.name === u.name)) continue;
+      gl.uniform1i(gl.getUniformLocation(prog, u.name), spare++);
+    }
+    sc.blocks.forEach((b, k) => fillBlock(gl, prog, b, k, made));
+    for (const u of sc.uniforms) {
+      const loc = gl.getUniformLocation(prog, u.name);
+      if (loc === null) continue;
+      if (u.value.length === 2) gl.uniform2f(loc, u.value[0], u.value[1]);
+      else gl.uniform4f(loc, u.value[0], u.value[1], u.value[2], u.value[3]);
+    }
+
+    const vao = gl.createVertexArray();
+    gl.bindVertexArray(vao);
+    if (sc.attributes.length > 0) {
+      const vb = gl.createBuffer();
+      made.buffers.push(vb);
+      gl.bindBuffer(gl.ARRAY_BUFFER, vb);
+      gl.bufferData(gl.ARRAY_BUFFER, b64bytes(sc.vertices), gl.STATIC_DRAW);
+      for (const a of sc.attributes) {
+        const loc = gl.getAttribLocation(prog, a.name);
+        if (loc < 0) continue;
+        gl.enableVertexAttribArray(loc);
+        gl.vertexAttribPointer(loc, a.components, gl.FLOAT, false, sc.stride, a.offset);
+      }
+    }
+    const ib = gl.createBuffer();
+    made.buffers.push(ib);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib);
+    gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint16Array(sc.indices), gl.STATIC_DRAW);
+
+    // The documented contract for drawing into a texture: D3D's rows in
+    // memory order and D3D's clockwise front face (docs/glsl.md).
+    gl.viewport(0, 0, sc.width, sc.height);
+    gl.disable(gl.CULL_FACE);
+    gl.disable(gl.DEPTH_TEST);
+    gl.disable(gl.BLEND);
+    gl.frontFace(gl.CCW);
+    check(gl, "before the draw");
+    gl.drawElements(gl.TRIANGLES, sc.indices.length, gl.UNSIGNED_SHORT, 0);
+    check(gl, "drawing");
+
+    const out = [];
+    for (const t of sc.targets) {
+      const f = TARGET_FORMATS[t.kind];
+      const px = new f[3](sc.width * sc.height * 4);
+      gl.readBuffer(gl.COLOR_ATTACHMENT0 + t.location);
+      gl.readPixels(0, 0, sc.width, sc.height, glEnum(gl, f[1]), glEnum(gl, f[2]), px);
+      out.push({ location: t.location, data: bytesb64(new Uint8Array(px.buffer)) });
+    }
+    gl.bindVertexArray(null);
+    gl.deleteVertexArray(vao);
+    check(gl, "reading back");
+    return { ok: true, ms: performance.now() - start, targets: out };
+  } finally {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    for (const t of made.textures) gl.deleteTexture(t);
+    for (const t of made.targets) gl.deleteTexture(t);
+    for (const s of made.samplers) gl.deleteSampler(s);
+    for (const b of made.buffers) gl.deleteBuffer(b);
+    if (made.fbo) gl.deleteFramebuffer(made.fbo);
+    if (made.prog) gl.deleteProgram(made.prog);
+    for (let u = 0; u < 16; u++) gl.bindSampler(u, null);
+  }
+}
+
+function compileCheck(gl, job) {
+  const compiled = job.shaders.map((s) => {
+    try {
+      const type = s.stage === "vertex" ? gl.VERTEX_SHADER : gl.FRAGMENT_SHADER;
+      gl.deleteShader(compile(gl, type, s.source));
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, error: String(e.message || e) };
+    }
+  });
+  const linked = job.pairs.map((p) => {
+    try {
+      const vs = compile(gl, gl.VERTEX_SHADER, p.vs);
+      const fs = compile(gl, gl.FRAGMENT_SHADER, p.fs);
+      gl.deleteProgram(link(gl, vs, fs));
+      gl.deleteShader(vs);
+      gl.deleteShader(fs);
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, error: String(e.message || e) };
+    }
+  });
+  return { compiled, linked };
+}
+
+function run() {
+  const job = JSON.parse(document.getElementById("job").textContent);
+  const canvas = document.createElement("canvas");
+  canvas.width = 1;
+  canvas.height = 1;
+  const gl = canvas.getContext("webgl2", { antialias: false, preserveDrawingBuffer: false });
+  if (!gl) return { error: "no WebGL2 context" };
+  const info = { version: gl.getParameter(gl.VERSION) };
+  const dbg = gl.getExtension("WEBGL_debug_renderer_info");
+  info.renderer = dbg ? gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+  // Float render targets and filtering of float textures: extensions an
+  // application asks for the same way.
+  info.color_buffer_float = !!gl.getExtension("EXT_color_buffer_float");
+  info.float_linear = !!gl.getExtension("OES_texture_float_linear");
+  gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+  gl.pixelStorei(gl.PACK_ALIGNMENT, 1);
+  if (job.compile) return { info, check: compileCheck(gl, job.compile) };
+  const scenes = job.scenes.map((sc) => {
+    if (gl.isContextLost()) return { ok: false, error: "the WebGL2 context was lost" };
+    try {
+      return drawScene(gl, sc);
+    } catch (e) {
+      return { ok: false, error: String(e.message || e) };
+    }
+  });
+  return { info, scenes };
+}
+
+let result;
+try {
+  result = run();
+} catch (e) {
+  result = { error: String(e.message || e) };
+}
+// The job is large and the dump would echo it: drop it first.
+document.getElementById("job").remove();
+if (document.currentScript) document.currentScript.remove();
+document.getElementById("results").textContent = utf8b64(JSON.stringify(result));

@@ -1,0 +1,636 @@
+//! A case as the page draws it: the es300 texts, the textures in GL's
+//! upload order, one texture unit per sampler uniform with the hardware
+//! sampler state of the runtime contract, the uniform blocks' members by
+//! name (the page finds their offsets), the documented uniforms, the quad's
+//! vertices and the render targets.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::glsl::{self, Manifest, Translation};
+use crate::harness::case::{Case, CaseShaders};
+use crate::harness::runtime::{self, HardwareAddress, HardwareSampler};
+use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Texture};
+
+use super::WebGl2Error;
+use super::base64;
+
+/// The corners each triangle uses, D3D's order: 0-1-2 and 1-3-2.
+const INDICES: [u16; 6] = [0, 1, 2, 1, 3, 2];
+
+/// What the application sets in `hlslcc_YFlip` when drawing into a
+/// texture (docs/glsl.md, "Runtime contract").
+const Y_FLIP_TEXTURE: [f32; 2] = [-1.0, 0.0];
+
+#[derive(Serialize)]
+pub(super) struct Scene {
+    pub width: u32,
+    pub height: u32,
+    pub vs: String,
+    pub fs: String,
+    pub textures: Vec<GlTexture>,
+    pub units: Vec<Unit>,
+    pub blocks: Vec<Block>,
+    pub uniforms: Vec<Uniform>,
+    pub attributes: Vec<Attribute>,
+    pub stride: u32,
+    /// Base64 of the interleaved vertex attributes (raw lanes, four corners).
+    pub vertices: String,
+    pub indices: [u16; 6],
+    pub targets: Vec<Target>,
+}
+
+#[derive(Serialize)]
+pub(super) struct GlTexture {
+    pub target: &'static str,
+    pub internal: &'static str,
+    pub format: &'static str,
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    pub levels: u32,
+    pub images: Vec<GlImage>,
+}
+
+#[derive(Serialize)]
+pub(super) struct GlImage {
+    pub level: u32,
+    pub face: u32,
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    pub data: String,
+}
+
+#[derive(Serialize)]
+pub(super) struct Unit {
+    pub name: String,
+    pub texture: usize,
+    pub sampler: GlSampler,
+}
+
+#[derive(Serialize, Clone)]
+pub(super) struct GlSampler {
+    pub wrap: [&'static str; 3],
+    pub min_filter: &'static str,
+    pub mag_filter: &'static str,
+    pub min_lod: f32,
+    pub max_lod: f32,
+    pub compare: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+pub(super) struct Block {
+    pub name: String,
+    pub members: Vec<Member>,
+}
+
+#[derive(Serialize)]
+pub(super) struct Member {
+    pub name: String,
+    /// Four lanes per row.
+    pub words: Vec<u32>,
+}
+
+#[derive(Serialize)]
+pub(super) struct Uniform {
+    pub name: String,
+    pub value: Vec<f32>,
+}
+
+#[derive(Serialize)]
+pub(super) struct Attribute {
+    pub name: String,
+    pub components: u32,
+    pub offset: u32,
+}
+
+#[derive(Serialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum TargetKind {
+    Float,
+    Int,
+    Uint,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub(super) struct Target {
+    pub location: u32,
+    pub kind: TargetKind,
+    /// Channels the output declares; the rest read back as 0.
+    #[serde(skip)]
+    pub channels: usize,
+}
+
+/// The es300 translations of a case's stages, as an application would
+/// make them: the pixel shader alone, the vertex shader linked to it.
+pub(super) struct Stages {
+    pub pixel: Translation,
+    pub vertex: Option<Translation>,
+}
+
+pub(super) fn translate(
+    case: &Case,
+    shaders: &CaseShaders,
+    options: &glsl::Options,
+) -> Result<Stages, WebGl2Error> {
+    let mut options = options.clone();
+    options.dialect = glsl::Dialect::Es300;
+    options.varying_locations = None;
+    let refused = |what: &str, e: glsl::Refused| {
+        WebGl2Error::Case(format!(
+            "{}: the {what} shader cannot be translated: {e}",
+            case.path.display()
+        ))
+    };
+    let pixel = glsl::translate(&shaders.pixel, &options).map_err(|e| refused("pixel", e))?;
+    let vertex = match &shaders.vertex {
+        Some(vs) => {
+            let vo = options.clone();
+            // MERGE-LINK: vo.link = Some(glsl::Link::from_pixel_shader(&shaders.pixel));
+            Some(glsl::translate(vs, &vo).map_err(|e| refused("vertex", e))?)
+        }
+        None => None,
+    };
+    Ok(Stages { pixel, vertex })
+}
+
+pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> {
+    let fail = |m: String| WebGl2Error::Case(format!("{}: {m}", case.path.display()));
+    if case.quad.len() != 4 {
+        return Err(fail("a quad has four corners".into()));
+    }
+    let mut manifests = vec![&stages.pixel.manifest];
+    if let Some(v) = &stages.vertex {
+        manifests.push(&v.manifest);
+    }
+    let (textures, units) = textures_and_units(case, &manifests).map_err(fail)?;
+    let (vs, attributes, stride, vertices) = match &stages.vertex {
+        Some(v) => {
+            let (attrs, stride, bytes) = vertex_inputs(case, &v.manifest);
+            (v.source.clone(), attrs, stride, bytes)
+        }
+        None => (pass_through(case, &stages.pixel.manifest), Vec::new(), 4, Vec::new()),
+    };
+    Ok(Scene {
+        width: case.width,
+        height: case.height,
+        vs,
+        fs: stages.pixel.source.clone(),
+        textures,
+        units,
+        blocks: blocks(case, &manifests),
+        uniforms: vec![Uniform {
+            name: "hlslcc_YFlip".into(),
+            value: Y_FLIP_TEXTURE.to_vec(),
+        }],
+        attributes,
+        stride,
+        vertices: base64(&vertices),
+        indices: INDICES,
+        targets: targets(&stages.pixel.manifest).map_err(fail)?,
+    })
+}
+
+fn gl_compare(f: ComparisonFunc) -> &'static str {
+    match f {
+        ComparisonFunc::Never => "NEVER",
+        ComparisonFunc::Less => "LESS",
+        ComparisonFunc::Equal => "EQUAL",
+        ComparisonFunc::LessEqual => "LEQUAL",
+        ComparisonFunc::Greater => "GREATER",
+        ComparisonFunc::NotEqual => "NOTEQUAL",
+        ComparisonFunc::GreaterEqual => "GEQUAL",
+        ComparisonFunc::Always => "ALWAYS",
+    }
+}
+
+/// The runtime contract's hardware sampler as a WebGL2 sampler object.
+fn gl_sampler(h: &HardwareSampler) -> GlSampler {
+    let wrap = |a: HardwareAddress| match a {
+        HardwareAddress::Repeat => "REPEAT",
+        HardwareAddress::MirroredRepeat => "MIRRORED_REPEAT",
+        HardwareAddress::ClampToEdge => "CLAMP_TO_EDGE",
+    };
+    let min_filter = match (h.min_filter, h.mip_filter) {
+        (Filter::Point, Filter::Point) => "NEAREST_MIPMAP_NEAREST",
+        (Filter::Point, Filter::Linear) => "NEAREST_MIPMAP_LINEAR",
+        (Filter::Linear, Filter::Point) => "LINEAR_MIPMAP_NEAREST",
+        (Filter::Linear, Filter::Linear) => "LINEAR_MIPMAP_LINEAR",
+    };
+    GlSampler {
+        wrap: h.address.map(wrap),
+        min_filter,
+        mag_filter: match h.mag_filter {
+            Filter::Point => "NEAREST",
+            Filter::Linear => "LINEAR",
+        },
+        min_lod: h.min_lod,
+        max_lod: h.max_lod,
+        compare: h.compare.map(gl_compare),
+    }
+}
+
+/// The sampler a bare texture uniform (`tN`, read by `texelFetch` and
+/// `textureSize`) is bound with: nearest, no comparison, which every
+/// format (integer and depth included) is complete with.
+fn fetch_sampler() -> GlSampler {
+    gl_sampler(&runtime::hardware_sampler(&Sampler::point(), false))
+}
+
+/// (internal format, format, type) of a texture-unit format in WebGL2.
+fn gl_format(f: Format) -> (&'static str, &'static str, &'static str) {
+    match f {
+        Format::R8Unorm => ("R8", "RED", "UNSIGNED_BYTE"),
+        Format::Rg8Unorm => ("RG8", "RG", "UNSIGNED_BYTE"),
+        Format::Rgba8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE"),
+        Format::R32Float => ("R32F", "RED", "FLOAT"),
+        Format::Rg32Float => ("RG32F", "RG", "FLOAT"),
+        Format::Rgba16Float => ("RGBA16F", "RGBA", "HALF_FLOAT"),
+        Format::Rgba32Float => ("RGBA32F", "RGBA", "FLOAT"),
+        Format::R32Uint => ("R32UI", "RED_INTEGER", "UNSIGNED_INT"),
+        Format::R32Sint => ("R32I", "RED_INTEGER", "INT"),
+        Format::D32Float => ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT"),
+        Format::D16Unorm => ("DEPTH_COMPONENT16", "DEPTH_COMPONENT", "UNSIGNED_SHORT"),
+    }
+}
+
+/// The GL texture target a sampler uniform of `glsl_type` reads.
+fn gl_target(glsl_type: &str) -> &'static str {
+    let base = glsl_type.trim_start_matches(['i', 'u']);
+    let base = base.strip_suffix("Shadow").unwrap_or(base);
+    match base {
+        "sampler2DArray" => "TEXTURE_2D_ARRAY",
+        "sampler3D" => "TEXTURE_3D",
+        "samplerCube" => "TEXTURE_CUBE_MAP",
+        _ => "TEXTURE_2D",
+    }
+}
+
+/// A case texture in GL's upload order: level by level, each level with
+/// all its array layers (or slices) at once; cube faces one at a time.
+/// 1D textures are 2D textures of height 1 (1D arrays: 2D arrays), as the
+/// emitter declares them. The bytes are the texture unit's own, so both
+/// renderers read identical texels.
+fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
+    let desc = tex.desc();
+    if matches!(
+        desc.dimension,
+        Dimension::Buffer | Dimension::Tex2DMS | Dimension::Tex2DMSArray | Dimension::CubeArray
+    ) {
+        return Err(format!(
+            "{:?} resources cannot be drawn in WebGL2",
+            desc.dimension
+        ));
+    }
+    let (internal, format, ty) = gl_format(tex.format());
+    let bytes = tex.to_bytes();
+    let bpp = tex.format().bytes_per_texel();
+    let levels = tex.mip_levels();
+    let layers = tex.layers();
+    // `to_bytes` is D3D subresource order: layer by layer, each layer's
+    // mip chain from level 0.
+    let mut per: Vec<Vec<&[u8]>> = vec![Vec::new(); levels as usize];
+    let mut at = 0usize;
+    for _layer in 0..layers {
+        for level in 0..levels {
+            let [w, h, d] = tex.level_size(level).unwrap_or([1, 1, 1]);
+            let n = (w * h * d) as usize * bpp;
+            let chunk = bytes
+                .get(at..at + n)
+                .ok_or_else(|| "texture data shorter than its description".to_string())?;
+            per[level as usize].push(chunk);
+            at += n;
+        }
+    }
+    let mut images = Vec::new();
+    for (level, chunks) in per.iter().enumerate() {
+        let [w, h, d] = tex.level_size(level as u32).unwrap_or([1, 1, 1]);
+        if target == "TEXTURE_CUBE_MAP" {
+            for (face, c) in chunks.iter().enumerate() {
+                images.push(GlImage {
+                    level: level as u32,
+                    face: face as u32,
+                    width: w,
+                    height: h,
+                    depth: 1,
+                    data: base64(c),
+                });
+            }
+            continue;
+        }
+        let all: Vec<u8> = chunks.concat();
+        let depth = match target {
+            "TEXTURE_3D" => d,
+            "TEXTURE_2D_ARRAY" => layers,
+            _ => 1,
+        };
+        images.push(GlImage {
+            level: level as u32,
+            face: 0,
+            width: w,
+            height: h,
+            depth,
+            data: base64(&all),
+        });
+    }
+    Ok(GlTexture {
+        target,
+        internal,
+        format,
+        ty,
+        levels,
+        images,
+    })
+}
+
+/// A 1x1 (six faces for cubes) zero texture for a slot the shader declares
+/// and the case leaves unbound, of the kind the uniform's type reads.
+fn dummy(glsl_type: &str, target: &'static str) -> GlTexture {
+    let (internal, format, ty, bytes) = if glsl_type.ends_with("Shadow") {
+        ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT", 4)
+    } else if glsl_type.starts_with('i') {
+        ("RGBA32I", "RGBA_INTEGER", "INT", 16)
+    } else if glsl_type.starts_with('u') {
+        ("RGBA32UI", "RGBA_INTEGER", "UNSIGNED_INT", 16)
+    } else {
+        ("RGBA32F", "RGBA", "FLOAT", 16)
+    };
+    let faces = if target == "TEXTURE_CUBE_MAP" { 6 } else { 1 };
+    GlTexture {
+        target,
+        internal,
+        format,
+        ty,
+        levels: 1,
+        images: (0..faces)
+            .map(|face| GlImage {
+                level: 0,
+                face,
+                width: 1,
+                height: 1,
+                depth: 1,
+                data: base64(&vec![0u8; bytes]),
+            })
+            .collect(),
+    }
+}
+
+/// One GL texture per (slot, target) and one unit per sampler uniform the
+/// manifests list: combined pairs with the case's sampler through the
+/// runtime contract (comparison state for `Shadow` pairs), bare `tN` with
+/// the fetch sampler.
+fn textures_and_units(
+    case: &Case,
+    manifests: &[&Manifest],
+) -> Result<(Vec<GlTexture>, Vec<Unit>), String> {
+    let mut textures: Vec<GlTexture> = Vec::new();
+    let mut made: Vec<(u32, &'static str)> = Vec::new();
+    let mut units: Vec<Unit> = Vec::new();
+    let mut texture_for = |slot: u32,
+                           glsl_type: &str,
+                           textures: &mut Vec<GlTexture>|
+     -> Result<usize, String> {
+        let target = gl_target(glsl_type);
+        if let Some(i) = made.iter().position(|m| *m == (slot, target)) {
+            return Ok(i);
+        }
+        let t = match case.textures.iter().find(|(s, _)| *s == slot) {
+            Some((_, tex)) => upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?,
+            None => dummy(glsl_type, target),
+        };
+        textures.push(t);
+        made.push((slot, target));
+        Ok(textures.len() - 1)
+    };
+    for m in manifests {
+        for c in &m.combined_samplers {
+            if units.iter().any(|u| u.name == c.name) {
+                continue;
+            }
+            let texture = texture_for(c.texture, &c.glsl_type, &mut textures)?;
+            let state = runtime::sampler(case, c.sampler);
+            units.push(Unit {
+                name: c.name.clone(),
+                texture,
+                sampler: gl_sampler(&runtime::hardware_sampler(&state, c.shadow)),
+            });
+        }
+        for t in &m.textures {
+            if units.iter().any(|u| u.name == t.glsl_name) {
+                continue;
+            }
+            let texture = texture_for(t.slot, &t.glsl_type, &mut textures)?;
+            units.push(Unit {
+                name: t.glsl_name.clone(),
+                texture,
+                sampler: fetch_sampler(),
+            });
+        }
+    }
+    Ok((textures, units))
+}
+
+/// Every uniform block the manifests declare, members by name: constant
+/// buffers (`data`, the case's rows padded to the declared count) and the
+/// emulation blocks (values from `runtime`).
+fn blocks(case: &Case, manifests: &[&Manifest]) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    let mut member = |block: &str, name: &str, words: Vec<u32>| {
+        let i = match out.iter().position(|b| b.name == block) {
+            Some(i) => i,
+            None => {
+                out.push(Block {
+                    name: block.to_string(),
+                    members: Vec::new(),
+                });
+                out.len() - 1
+            }
+        };
+        let b = &mut out[i];
+        match b.members.iter_mut().find(|m| m.name == name) {
+            // Both stages may declare a block; the longer declaration wins.
+            Some(m) if m.words.len() < words.len() => m.words = words,
+            Some(_) => {}
+            None => b.members.push(Member {
+                name: name.to_string(),
+                words,
+            }),
+        }
+    };
+    for m in manifests {
+        for cb in &m.constant_buffers {
+            let rows = runtime::constant_buffer_rows(case, cb.slot, cb.vec4_count);
+            member(&cb.block, "data", rows.concat());
+        }
+        for u in &m.uniforms {
+            if u.block.is_empty() {
+                continue;
+            }
+            if let Some(v) = runtime::block_member(case, u) {
+                member(&u.block, &u.name, v.to_vec());
+            }
+        }
+    }
+    out
+}
+
+fn targets(ps: &Manifest) -> Result<Vec<Target>, String> {
+    let mut out = Vec::new();
+    for o in &ps.outputs {
+        if !o.semantic.eq_ignore_ascii_case("SV_Target") {
+            continue;
+        }
+        let kind = match o.glsl_type.as_bytes().first() {
+            Some(b'i') => TargetKind::Int,
+            Some(b'u') => TargetKind::Uint,
+            _ => TargetKind::Float,
+        };
+        let channels = o
+            .glsl_type
+            .chars()
+            .last()
+            .and_then(|c| c.to_digit(10))
+            .unwrap_or(1) as usize;
+        let location = o.location.ok_or_else(|| {
+            format!("{} has no location in the translation", o.glsl_name)
+        })?;
+        out.push(Target {
+            location,
+            kind,
+            channels,
+        });
+    }
+    Ok(out)
+}
+
+fn uvec4(v: [u32; 4]) -> String {
+    format!("uvec4({}u, {}u, {}u, {}u)", v[0], v[1], v[2], v[3])
+}
+
+/// Whether a manifest input is a varying the vertex stage must write (not
+/// a built-in such as `hlslcc_FragCoord` or `gl_FrontFacing`).
+fn is_varying(i: &glsl::VaryingEntry) -> bool {
+    !(i.glsl_name.starts_with("gl_") || i.glsl_name.starts_with("hlslcc_"))
+}
+
+/// The vertex shader standing in for a translated D3D vertex shader when
+/// the case has none: per corner (`gl_VertexID` of the indexed draw) it
+/// writes the case's clip position and each pixel-shader varying from the
+/// case's raw lanes (by the input's mask; integers bit-cast), and it keeps
+/// the same runtime contract a translated, linked vertex shader keeps: the
+/// pixel shader's interpolation qualifiers, noperspective values
+/// multiplied by clip w, and the `hlslcc_YFlip` clip-space fix-up.
+pub(super) fn pass_through(case: &Case, ps: &Manifest) -> String {
+    let mut s = String::from(
+        "#version 300 es\n// pass-through vertex shader generated by the harness\nprecision highp float;\nprecision highp int;\nuniform highp vec2 hlslcc_YFlip;\n",
+    );
+    let inputs: Vec<_> = ps.inputs.iter().filter(|i| is_varying(i)).collect();
+    for i in &inputs {
+        let qual = match i.interpolation.as_deref() {
+            Some("flat") => "flat ",
+            Some("centroid") => "centroid ",
+            _ => "",
+        };
+        let _ = writeln!(
+            s,
+            "{qual}out {} {}; // v{}.{}",
+            i.glsl_type, i.glsl_name, i.register, i.mask
+        );
+    }
+    s.push_str("\nuvec4 hcornerPosition(int c) {\n");
+    for (c, v) in case.quad.iter().enumerate().take(4) {
+        let _ = writeln!(
+            s,
+            "    if (c == {c}) return {};",
+            uvec4(v.position.map(f32::to_bits))
+        );
+    }
+    s.push_str("    return uvec4(0u);\n}\n");
+    let mut regs: Vec<u32> = inputs.iter().map(|i| i.register).collect();
+    regs.sort_unstable();
+    regs.dedup();
+    for r in &regs {
+        let _ = writeln!(s, "\nuvec4 hcornerV{r}(int c) {{");
+        for (c, v) in case.quad.iter().enumerate().take(4) {
+            let lanes = v
+                .attributes
+                .iter()
+                .find(|(reg, _)| reg == r)
+                .map(|(_, l)| *l)
+                .unwrap_or([0; 4]);
+            let _ = writeln!(s, "    if (c == {c}) return {};", uvec4(lanes));
+        }
+        s.push_str("    return uvec4(0u);\n}\n");
+    }
+    s.push_str("\nvoid main() {\n    int c = gl_VertexID;\n");
+    s.push_str("    vec4 position = uintBitsToFloat(hcornerPosition(c));\n");
+    for i in &inputs {
+        let lanes = format!("hcornerV{}(c).{}", i.register, i.mask);
+        let value = if i.glsl_type.starts_with('u') {
+            lanes
+        } else if i.glsl_type.starts_with('i') {
+            let ty = if i.mask.len() == 1 {
+                "int".to_string()
+            } else {
+                format!("ivec{}", i.mask.len())
+            };
+            format!("{ty}({lanes})")
+        } else if i.interpolation.as_deref() == Some("noperspective") {
+            format!("uintBitsToFloat({lanes}) * position.w")
+        } else {
+            format!("uintBitsToFloat({lanes})")
+        };
+        let _ = writeln!(s, "    {} = {value};", i.glsl_name);
+    }
+    s.push_str(
+        "    gl_Position = position;\n    gl_Position.y *= hlslcc_YFlip.x;\n    gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;\n}\n",
+    );
+    s
+}
+
+/// The vertex attributes of a translated vertex shader: per corner, each
+/// input the manifest lists (declared `float`-typed by the emitter, so raw
+/// lanes keep their bits), interleaved.
+fn vertex_inputs(case: &Case, vs: &Manifest) -> (Vec<Attribute>, u32, Vec<u8>) {
+    let inputs: Vec<_> = vs
+        .inputs
+        .iter()
+        .filter(|i| i.glsl_name.starts_with("in_"))
+        .collect();
+    let mut attrs = Vec::new();
+    let mut offset = 0u32;
+    for i in &inputs {
+        let n = i.mask.len().clamp(1, 4) as u32;
+        attrs.push(Attribute {
+            name: i.glsl_name.clone(),
+            components: n,
+            offset,
+        });
+        offset += 4 * n;
+    }
+    let stride = offset.max(4);
+    let mut bytes = Vec::new();
+    for v in case.quad.iter().take(4) {
+        let start = bytes.len();
+        for i in &inputs {
+            let lanes = v
+                .attributes
+                .iter()
+                .find(|(reg, _)| *reg == i.register)
+                .map(|(_, l)| *l)
+                .unwrap_or([0; 4]);
+            for ch in i.mask.chars() {
+                let lane = match ch {
+                    'y' => lanes[1],
+                    'z' => lanes[2],
+                    'w' => lanes[3],
+                    _ => lanes[0],
+                };
+                bytes.extend_from_slice(&lane.to_le_bytes());
+            }
+        }
+        bytes.resize(start + stride as usize, 0);
+    }
+    (attrs, stride, bytes)
+}
