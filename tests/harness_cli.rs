@@ -1,8 +1,10 @@
-//! The `diff` command's exit statuses: 3 exactly when no GPU adapter can be
-//! created (with a message saying so), otherwise 0 or 1 with a summary.
+//! The `diff` command's backends and exit statuses: 3 exactly when no GPU
+//! adapter can be created for the Vulkan backend, 4 when the WebGL2 backend
+//! has no browser (each with a message saying so), a backend missing from
+//! the default set named and left out, otherwise 0 or 1 with a summary.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 use dxbc_dbg::harness::gpu::{Gpu, GpuError};
 
@@ -15,6 +17,15 @@ fn temp_dir(tag: &str) -> PathBuf {
 
 const CASE: &str = "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(0.25, 0.5, 0.75, 1.0)\nret\n[render target]\nsize 4 4\n[test]\nprobe 1 1 0.25 0.5 0.75 1\n";
 
+fn diff(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"));
+    cmd.arg("diff").arg(dir).args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("runs")
+}
+
 #[test]
 fn diff_exits_3_exactly_when_there_is_no_adapter() {
     let dir = temp_dir("adapter");
@@ -22,6 +33,7 @@ fn diff_exits_3_exactly_when_there_is_no_adapter() {
     let out = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
         .arg("diff")
         .arg(&dir)
+        .args(["--backend", "vulkan"])
         .arg("--junit")
         .arg(dir.join("junit.xml"))
         .arg("--report")
@@ -36,11 +48,8 @@ fn diff_exits_3_exactly_when_there_is_no_adapter() {
         assert_eq!(code, Some(3), "stdout: {stdout}\nstderr: {stderr}");
         assert!(stderr.contains("no GPU adapter"), "{stderr}");
     } else {
-        assert_ne!(code, Some(3), "stdout: {stdout}\nstderr: {stderr}");
-        assert!(
-            matches!(code, Some(0 | 1)),
-            "stdout: {stdout}\nstderr: {stderr}"
-        );
+        // The case is right, so it passes.
+        assert_eq!(code, Some(0), "stdout: {stdout}\nstderr: {stderr}");
         assert!(stdout.contains("flat"), "{stdout}");
         assert!(dir.join("junit.xml").exists());
         assert!(dir.join("report/index.html").exists());
@@ -49,18 +58,64 @@ fn diff_exits_3_exactly_when_there_is_no_adapter() {
 }
 
 #[test]
-fn diff_exits_3_without_a_gpu() {
+fn diff_exits_3_without_a_gpu_when_vulkan_is_asked_for() {
     let dir = temp_dir("nogpu");
     std::fs::write(dir.join("flat.case"), CASE).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
-        .arg("diff")
-        .arg(&dir)
-        .env("DXBC_DBG_GPU", "none")
-        .output()
-        .expect("runs");
+    let out = diff(&dir, &["--backend", "vulkan"], &[("DXBC_DBG_GPU", "none")]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("no GPU adapter"), "{stderr}");
+    // `all` needs every backend.
+    let out = diff(&dir, &["--backend", "all"], &[("DXBC_DBG_GPU", "none")]);
+    assert_eq!(out.status.code(), Some(3));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_exits_4_without_a_browser_when_webgl2_is_asked_for() {
+    let dir = temp_dir("nobrowser");
+    std::fs::write(dir.join("flat.case"), CASE).expect("write");
+    let out = diff(&dir, &["--backend", "webgl2"], &[("DXBC_DBG_BROWSER", "none")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("no browser"), "{stderr}");
+    let out = diff(
+        &dir,
+        &["--backend", "webgl2", "--browser"],
+        &[],
+    );
+    // `--browser` without a path is a usage error, not a run.
+    assert_eq!(out.status.code(), Some(2));
+    let missing = dir.join("no-such-browser");
+    let out = diff(
+        &dir,
+        &["--backend", "webgl2", "--browser", &missing.display().to_string()],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("no-such-browser"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_default_runs_what_is_present_and_names_what_is_not() {
+    let dir = temp_dir("default");
+    std::fs::write(dir.join("flat.case"), CASE).expect("write");
+    // No GPU: the WebGL2 backend alone runs, and the output says why the
+    // Vulkan one did not.
+    let out = diff(&dir, &[], &[("DXBC_DBG_GPU", "none")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("skipping the vulkan backend: no GPU adapter"), "{stdout}");
+    assert!(stdout.contains("flat      webgl2   pass"), "{stdout}");
+    // Neither: nothing can run, the first missing backend's status.
+    let out = diff(
+        &dir,
+        &[],
+        &[("DXBC_DBG_GPU", "none"), ("DXBC_DBG_BROWSER", "none")],
+    );
+    assert_eq!(out.status.code(), Some(3));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
