@@ -10,6 +10,9 @@ command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
 ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
 # The step debugger's end-to-end test runs the binary in a real terminal.
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
+# The WebGL2 backend draws the es300 text in headless Chromium (ANGLE on
+# SwiftShader without a GPU).
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "installing: ${need[*]}"
