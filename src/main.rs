@@ -282,7 +282,8 @@ fn diff_command(
     if list.is_empty() {
         anyhow::bail!("no cases to run");
     }
-    let renderers: Vec<&dyn harness::suite::Renderer> = backends.iter().map(|b| b.as_ref()).collect();
+    let renderers: Vec<&dyn harness::suite::Renderer> =
+        backends.iter().map(|b| b.as_ref()).collect();
     let names: Vec<(String, String)> = renderers
         .iter()
         .map(|r| (r.backend().name().to_string(), r.name()))
@@ -316,8 +317,8 @@ fn diff_command(
         }
     }
     if let Some(dir) = report {
-        let page = harness::report::write_html(dir, &results, &names)
-            .map_err(anyhow::Error::msg)?;
+        let page =
+            harness::report::write_html(dir, &results, &names).map_err(anyhow::Error::msg)?;
         println!("report: {}", page.display());
     }
     if let Some(path) = junit {

@@ -75,21 +75,26 @@ fn diff_exits_3_without_a_gpu_when_vulkan_is_asked_for() {
 fn diff_exits_4_without_a_browser_when_webgl2_is_asked_for() {
     let dir = temp_dir("nobrowser");
     std::fs::write(dir.join("flat.case"), CASE).expect("write");
-    let out = diff(&dir, &["--backend", "webgl2"], &[("DXBC_DBG_BROWSER", "none")]);
+    let out = diff(
+        &dir,
+        &["--backend", "webgl2"],
+        &[("DXBC_DBG_BROWSER", "none")],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
     assert!(stderr.contains("no browser"), "{stderr}");
-    let out = diff(
-        &dir,
-        &["--backend", "webgl2", "--browser"],
-        &[],
-    );
+    let out = diff(&dir, &["--backend", "webgl2", "--browser"], &[]);
     // `--browser` without a path is a usage error, not a run.
     assert_eq!(out.status.code(), Some(2));
     let missing = dir.join("no-such-browser");
     let out = diff(
         &dir,
-        &["--backend", "webgl2", "--browser", &missing.display().to_string()],
+        &[
+            "--backend",
+            "webgl2",
+            "--browser",
+            &missing.display().to_string(),
+        ],
         &[],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -107,7 +112,10 @@ fn the_default_runs_what_is_present_and_names_what_is_not() {
     let out = diff(&dir, &[], &[("DXBC_DBG_GPU", "none")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("skipping the vulkan backend: no GPU adapter"), "{stdout}");
+    assert!(
+        stdout.contains("skipping the vulkan backend: no GPU adapter"),
+        "{stdout}"
+    );
     assert!(stdout.contains("flat      webgl2   pass"), "{stdout}");
     // Neither: nothing can run, the first missing backend's status.
     let out = diff(

@@ -59,16 +59,28 @@ fn every_case_passes_on_every_backend() {
     assert!(junit.contains("failures=\"0\""), "{junit}");
     // One test per case and backend: a WebGL2 row for a case it can draw,
     // a skipped one (with the reason) for a case it cannot.
-    assert!(junit.contains("name=\"shadow_pcf_edge [webgl2]\""), "{junit}");
-    assert!(junit.contains("name=\"shadow_pcf_edge [vulkan]\""), "{junit}");
+    assert!(
+        junit.contains("name=\"shadow_pcf_edge [webgl2]\""),
+        "{junit}"
+    );
+    assert!(
+        junit.contains("name=\"shadow_pcf_edge [vulkan]\""),
+        "{junit}"
+    );
     assert!(
         junit.contains("name=\"alu/deriv_coarse_fine [webgl2]\"")
             && junit.contains("<skipped message=\"requires fine_derivatives"),
         "{junit}"
     );
     let html = std::fs::read_to_string(dir.join("report/index.html")).expect("report");
-    assert!(html.contains("<th>webgl2 (es300)</th>"), "the report has a WebGL2 column");
-    assert!(html.contains("<th>vulkan (vk450)</th>"), "the report has a Vulkan column");
+    assert!(
+        html.contains("<th>webgl2 (es300)</th>"),
+        "the report has a WebGL2 column"
+    );
+    assert!(
+        html.contains("<th>vulkan (vk450)</th>"),
+        "the report has a Vulkan column"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -163,7 +175,10 @@ fn leaving_out_the_border_emulation_fails_exactly_the_border_cases() {
     let failed = failing(&results, Backend::WebGl2);
     println!("webgl2 without the border emulation, failing: {failed:?}");
     for name in &failed {
-        assert!(is_border_case(name), "{name} failed without the border emulation");
+        assert!(
+            is_border_case(name),
+            "{name} failed without the border emulation"
+        );
     }
     let border: Vec<&str> = results
         .iter()

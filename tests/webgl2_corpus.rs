@@ -59,7 +59,13 @@ fn feeds(vs: &Shader, ps: &Shader) -> bool {
             .filter(|g| g.kind == kind)
             .flat_map(|g| g.elements.iter())
             .filter(|e| e.system_value == 0 && !is_sv(&e.semantic_name))
-            .map(|e| (e.semantic_name.to_ascii_uppercase(), e.semantic_index, e.mask))
+            .map(|e| {
+                (
+                    e.semantic_name.to_ascii_uppercase(),
+                    e.semantic_index,
+                    e.mask,
+                )
+            })
             .collect()
     };
     let outs = elements(vs, SignatureKind::Output);
@@ -182,5 +188,8 @@ fn every_translation_compiles_and_every_natural_pair_links_in_webgl2() {
     // them need --link (a `constant` float input): the check must have
     // something to check.
     assert!(n_pairs >= 40, "only {n_pairs} natural pairs found");
-    assert!(unlinked_bad > 0, "no pair needed --link; the link check checks nothing");
+    assert!(
+        unlinked_bad > 0,
+        "no pair needed --link; the link check checks nothing"
+    );
 }

@@ -378,9 +378,7 @@ impl Case {
                                 {
                                     return Err(ctx.err(
                                         *l,
-                                        format!(
-                                            "render target size {w}x{h} is outside 1..=4096"
-                                        ),
+                                        format!("render target size {w}x{h} is outside 1..=4096"),
                                     ));
                                 }
                             }
@@ -476,7 +474,9 @@ impl Case {
                             })?;
                         let reason = reason.trim();
                         if reason.is_empty() {
-                            return Err(ctx.err(*l, "expected `FEATURE REASON`: say why the case needs it"));
+                            return Err(
+                                ctx.err(*l, "expected `FEATURE REASON`: say why the case needs it")
+                            );
                         }
                         case.requires.push(Requirement {
                             line: *l,

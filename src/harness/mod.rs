@@ -7,6 +7,7 @@ pub mod diff;
 pub mod golden;
 pub mod gpu;
 pub mod image;
+pub mod quad;
 pub mod raster;
 pub mod report;
 pub mod runtime;

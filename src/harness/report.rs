@@ -437,7 +437,11 @@ mod tests {
         let case = |name: &str, path: &str, shader: &str, backends: Vec<BackendResult>| {
             let failures = backends
                 .iter()
-                .flat_map(|b| b.failures.iter().map(move |f| format!("{}: {f}", b.backend.name())))
+                .flat_map(|b| {
+                    b.failures
+                        .iter()
+                        .map(move |f| format!("{}: {f}", b.backend.name()))
+                })
                 .collect();
             CaseResult {
                 path: PathBuf::from(path),
@@ -550,7 +554,10 @@ mod tests {
         assert!(html.contains("--pixel 1,0"));
         assert!(html.contains("differ &lt;here&gt;"));
         // One picture column per backend, labelled with its dialect.
-        assert!(html.contains("<th>vulkan (vk450)</th><th>webgl2 (es300)</th>"), "{html}");
+        assert!(
+            html.contains("<th>vulkan (vk450)</th><th>webgl2 (es300)</th>"),
+            "{html}"
+        );
         assert!(html.contains("Not applicable on webgl2 (es300): requires fine_derivatives"));
         for f in [
             "ok.vulkan.t0.png",
@@ -568,7 +575,10 @@ mod tests {
         // ok/vulkan, ok/webgl2 (n/a), gather/vulkan, gather/webgl2.
         let lines: Vec<&str> = table.lines().collect();
         assert!(lines[2].contains("n/a"), "{table}");
-        assert!(lines[4].contains("webgl2") && lines[4].contains("FAIL"), "{table}");
+        assert!(
+            lines[4].contains("webgl2") && lines[4].contains("FAIL"),
+            "{table}"
+        );
         assert!(table.contains("not applicable: ok on webgl2"), "{table}");
         let _ = std::fs::remove_dir_all(&dir);
     }

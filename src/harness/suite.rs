@@ -103,7 +103,9 @@ impl Renderer for Gpu {
         jobs.iter()
             .map(|(case, shaders)| {
                 let start = Instant::now();
-                let images = self.render(case, shaders, options).map_err(|e| e.to_string())?;
+                let images = self
+                    .render(case, shaders, options)
+                    .map_err(|e| e.to_string())?;
                 Ok(Rendered {
                     images,
                     ms: elapsed_ms(start),
@@ -381,7 +383,11 @@ pub fn run_all(
         }
         let mut all = result.case_failures.clone();
         for b in &result.backends {
-            all.extend(b.failures.iter().map(|f| format!("{}: {f}", b.backend.name())));
+            all.extend(
+                b.failures
+                    .iter()
+                    .map(|f| format!("{}: {f}", b.backend.name())),
+            );
         }
         result.failures = all;
         progress(&result);
@@ -429,7 +435,10 @@ fn compare(
         }
     }
     for (i, c) in cpu.iter().enumerate() {
-        let gd = goldens.as_ref().and_then(|gs| gs.get(i)).map(|g| diff(c, g, tol));
+        let gd = goldens
+            .as_ref()
+            .and_then(|gs| gs.get(i))
+            .map(|g| diff(c, g, tol));
         if let Some(d) = gd.as_ref().filter(|d| !d.passed()) {
             result.case_failures.push(format!(
                 "SV_Target{i}: CPU image differs from the golden at {} pixels (max abs {}, max ulp {})",
@@ -680,7 +689,10 @@ mod tests {
         assert_eq!(r.worst_pixel(), Some((3, 2)));
         let text = r.failures.join("\n");
         assert!(text.contains("1 of 16 pixels"), "{text}");
-        assert!(text.contains("vulkan: SV_Target0: image differs from the golden"), "{text}");
+        assert!(
+            text.contains("vulkan: SV_Target0: image differs from the golden"),
+            "{text}"
+        );
         assert!(text.contains("probe at (3, 2): vulkan"), "{text}");
         assert!(!text.contains("CPU has"), "{text}");
         let cmd = r.step_command().expect("command");
@@ -720,7 +732,12 @@ mod tests {
         let dir = temp_dir("broken");
         let case = dir.join("bad.case");
         std::fs::write(&case, "[pixel shader]\nps_4_0\nfrobnicate r0\n").expect("write");
-        let r = run_case(&case, "bad", &[&Fake { poke: None }], &RunOptions::default());
+        let r = run_case(
+            &case,
+            "bad",
+            &[&Fake { poke: None }],
+            &RunOptions::default(),
+        );
         assert!(!r.passed());
         assert!(r.failures[0].contains("bad.case"), "{:?}", r.failures);
         assert!(collect(&[dir.join("missing")], None).is_err());

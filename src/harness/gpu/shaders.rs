@@ -9,11 +9,11 @@ use crate::dxbc::Shader;
 use crate::dxbc::signature::SignatureKind;
 use crate::glsl::{self, Translation};
 use crate::harness::case::{Case, CaseShaders};
+use crate::harness::quad;
 
 use super::{GpuError, Renderer};
 
-/// The corners each triangle uses, D3D's order: 0-1-2 and 1-3-2.
-pub(super) const INDICES: [u16; 6] = [0, 1, 2, 1, 3, 2];
+pub(super) use crate::harness::quad::INDICES;
 
 pub(super) struct Stages {
     pub pixel: Translation,
@@ -67,10 +67,6 @@ pub(super) fn translate(
     })
 }
 
-fn uvec4(v: [u32; 4]) -> String {
-    format!("uvec4({}u, {}u, {}u, {}u)", v[0], v[1], v[2], v[3])
-}
-
 /// A vertex shader writing, per quad corner (`gl_VertexIndex`), the case's
 /// clip position and each pixel-shader input the manifest lists, taken
 /// from the case's per-register lanes by the input's mask; integer inputs
@@ -97,48 +93,12 @@ pub(super) fn pass_through(case: &Case, ps: &glsl::Manifest) -> String {
             i.semantic_index
         );
     }
-    s.push_str("\nuvec4 hcornerPosition(int c) {\n");
-    for (c, v) in case.quad.iter().enumerate().take(4) {
-        let _ = writeln!(
-            s,
-            "    if (c == {c}) return {};",
-            uvec4(v.position.map(f32::to_bits))
-        );
-    }
-    s.push_str("    return uvec4(0u);\n}\n");
-    let mut regs: Vec<u32> = inputs.iter().map(|i| i.register).collect();
-    regs.sort_unstable();
-    regs.dedup();
-    for r in &regs {
-        let _ = writeln!(s, "\nuvec4 hcornerV{r}(int c) {{");
-        for (c, v) in case.quad.iter().enumerate().take(4) {
-            let lanes = v
-                .attributes
-                .iter()
-                .find(|(reg, _)| reg == r)
-                .map(|(_, l)| *l)
-                .unwrap_or([0; 4]);
-            let _ = writeln!(s, "    if (c == {c}) return {};", uvec4(lanes));
-        }
-        s.push_str("    return uvec4(0u);\n}\n");
-    }
+    let regs: Vec<u32> = inputs.iter().map(|i| i.register).collect();
+    s.push_str(&quad::corner_functions(case, &regs));
     s.push_str("\nvoid main() {\n    int c = int(gl_VertexIndex);\n");
     s.push_str("    gl_Position = uintBitsToFloat(hcornerPosition(c));\n");
     for (k, i) in inputs.iter().enumerate() {
-        let lanes = format!("hcornerV{}(c).{}", i.register, i.mask);
-        let value = if i.glsl_type.starts_with('u') {
-            lanes
-        } else if i.glsl_type.starts_with('i') {
-            let ty = if i.mask.len() == 1 {
-                "int".to_string()
-            } else {
-                format!("ivec{}", i.mask.len())
-            };
-            format!("{ty}({lanes})")
-        } else {
-            format!("uintBitsToFloat({lanes})")
-        };
-        let _ = writeln!(s, "    hv{k} = {value};");
+        let _ = writeln!(s, "    hv{k} = {};", quad::varying_value(i));
     }
     s.push_str("}\n");
     s
@@ -162,52 +122,27 @@ pub(super) fn module(
     })
 }
 
-/// The vertex buffer for a translated vertex shader: per corner, each input
-/// the manifest lists (declared `float`-typed by the emitter, so raw lanes
-/// as `Float32xN` keep their bits), interleaved.
+/// The vertex buffer for a translated vertex shader: each input the
+/// manifest lists with a location, as `Float32xN` at that location.
 pub(super) fn vertex_inputs(
     case: &Case,
     vs: &glsl::Manifest,
 ) -> (Vec<u8>, u64, Vec<wgpu::VertexAttribute>) {
-    let mut attrs = Vec::new();
-    let mut offset = 0u64;
     let inputs: Vec<_> = vs.inputs.iter().filter(|i| i.location.is_some()).collect();
-    for i in &inputs {
-        let n = i.mask.len().clamp(1, 4);
-        attrs.push(wgpu::VertexAttribute {
-            format: [
-                wgpu::VertexFormat::Float32,
-                wgpu::VertexFormat::Float32x2,
-                wgpu::VertexFormat::Float32x3,
-                wgpu::VertexFormat::Float32x4,
-            ][n - 1],
-            offset,
+    let (layout, stride, bytes) = quad::vertex_buffer(case, &inputs);
+    let formats = [
+        wgpu::VertexFormat::Float32,
+        wgpu::VertexFormat::Float32x2,
+        wgpu::VertexFormat::Float32x3,
+        wgpu::VertexFormat::Float32x4,
+    ];
+    let attrs = layout
+        .iter()
+        .map(|(i, n, offset)| wgpu::VertexAttribute {
+            format: formats[*n as usize - 1],
+            offset: u64::from(*offset),
             shader_location: i.location.unwrap_or(0),
-        });
-        offset += 4 * n as u64;
-    }
-    let stride = offset.max(4);
-    let mut bytes = Vec::new();
-    for v in case.quad.iter().take(4) {
-        let start = bytes.len();
-        for i in &inputs {
-            let lanes = v
-                .attributes
-                .iter()
-                .find(|(reg, _)| *reg == i.register)
-                .map(|(_, l)| *l)
-                .unwrap_or([0; 4]);
-            for ch in i.mask.chars() {
-                let lane = match ch {
-                    'y' => lanes[1],
-                    'z' => lanes[2],
-                    'w' => lanes[3],
-                    _ => lanes[0],
-                };
-                bytes.extend_from_slice(&lane.to_le_bytes());
-            }
-        }
-        bytes.resize(start + stride as usize, 0);
-    }
-    (bytes, stride, attrs)
+        })
+        .collect();
+    (bytes, u64::from(stride), attrs)
 }

@@ -103,10 +103,7 @@ impl TempDir {
     fn new() -> std::io::Result<TempDir> {
         static COUNT: AtomicU32 = AtomicU32::new(0);
         let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        let d = std::env::temp_dir().join(format!(
-            "dxbc-dbg-webgl2-{}-{n}",
-            std::process::id()
-        ));
+        let d = std::env::temp_dir().join(format!("dxbc-dbg-webgl2-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d)?;
         Ok(TempDir(d))
@@ -157,7 +154,10 @@ pub(super) fn dump_dom(
         "--mute-audio",
     ])
     .args(angle.flags())
-    .arg(format!("--user-data-dir={}", dir.0.join("profile").display()))
+    .arg(format!(
+        "--user-data-dir={}",
+        dir.0.join("profile").display()
+    ))
     .arg("--dump-dom")
     .arg(format!("file://{}", file.display()))
     .stdin(Stdio::null())
@@ -194,7 +194,10 @@ pub(super) fn dump_dom(
             Err(e) => {
                 kill_group(pid);
                 let _ = child.wait();
-                return Err(err(format!("{}: waiting for the browser: {e}", exe.display())));
+                return Err(err(format!(
+                    "{}: waiting for the browser: {e}",
+                    exe.display()
+                )));
             }
         }
     };

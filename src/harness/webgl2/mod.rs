@@ -155,9 +155,10 @@ impl WebGl2 {
     pub fn name(&self) -> String {
         format!(
             "{} (ANGLE {})",
-            self.exe
-                .file_name()
-                .map_or_else(|| self.exe.display().to_string(), |f| f.to_string_lossy().into_owned()),
+            self.exe.file_name().map_or_else(
+                || self.exe.display().to_string(),
+                |f| f.to_string_lossy().into_owned()
+            ),
             self.config.angle.name()
         )
     }
@@ -175,8 +176,8 @@ impl WebGl2 {
         let mut which = Vec::new();
         let mut targets = Vec::new();
         for (k, (case, shaders)) in jobs.iter().enumerate() {
-            let built = scene::translate(case, shaders, options)
-                .and_then(|st| scene::build(case, &st));
+            let built =
+                scene::translate(case, shaders, options).and_then(|st| scene::build(case, &st));
             match built {
                 Ok(sc) => {
                     targets.push(sc.targets.clone());

@@ -16,8 +16,7 @@ use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Tex
 use super::WebGl2Error;
 use super::base64;
 
-/// The corners each triangle uses, D3D's order: 0-1-2 and 1-3-2.
-const INDICES: [u16; 6] = [0, 1, 2, 1, 3, 2];
+use crate::harness::quad::{self, INDICES};
 
 /// What the application sets in `hlslcc_YFlip` when drawing into a
 /// texture (docs/glsl.md, "Runtime contract").
@@ -170,7 +169,12 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
             let (attrs, stride, bytes) = vertex_inputs(case, &v.manifest);
             (v.source.clone(), attrs, stride, bytes)
         }
-        None => (pass_through(case, &stages.pixel.manifest), Vec::new(), 4, Vec::new()),
+        None => (
+            pass_through(case, &stages.pixel.manifest),
+            Vec::new(),
+            4,
+            Vec::new(),
+        ),
     };
     Ok(Scene {
         width: case.width,
@@ -387,22 +391,20 @@ fn textures_and_units(
     let mut textures: Vec<GlTexture> = Vec::new();
     let mut made: Vec<(u32, &'static str)> = Vec::new();
     let mut units: Vec<Unit> = Vec::new();
-    let mut texture_for = |slot: u32,
-                           glsl_type: &str,
-                           textures: &mut Vec<GlTexture>|
-     -> Result<usize, String> {
-        let target = gl_target(glsl_type);
-        if let Some(i) = made.iter().position(|m| *m == (slot, target)) {
-            return Ok(i);
-        }
-        let t = match case.textures.iter().find(|(s, _)| *s == slot) {
-            Some((_, tex)) => upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?,
-            None => dummy(glsl_type, target),
+    let mut texture_for =
+        |slot: u32, glsl_type: &str, textures: &mut Vec<GlTexture>| -> Result<usize, String> {
+            let target = gl_target(glsl_type);
+            if let Some(i) = made.iter().position(|m| *m == (slot, target)) {
+                return Ok(i);
+            }
+            let t = match case.textures.iter().find(|(s, _)| *s == slot) {
+                Some((_, tex)) => upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?,
+                None => dummy(glsl_type, target),
+            };
+            textures.push(t);
+            made.push((slot, target));
+            Ok(textures.len() - 1)
         };
-        textures.push(t);
-        made.push((slot, target));
-        Ok(textures.len() - 1)
-    };
     for m in manifests {
         for c in &m.combined_samplers {
             if units.iter().any(|u| u.name == c.name) {
@@ -492,9 +494,9 @@ fn targets(ps: &Manifest) -> Result<Vec<Target>, String> {
             .last()
             .and_then(|c| c.to_digit(10))
             .unwrap_or(1) as usize;
-        let location = o.location.ok_or_else(|| {
-            format!("{} has no location in the translation", o.glsl_name)
-        })?;
+        let location = o
+            .location
+            .ok_or_else(|| format!("{} has no location in the translation", o.glsl_name))?;
         out.push(Target {
             location,
             kind,
@@ -502,10 +504,6 @@ fn targets(ps: &Manifest) -> Result<Vec<Target>, String> {
         });
     }
     Ok(out)
-}
-
-fn uvec4(v: [u32; 4]) -> String {
-    format!("uvec4({}u, {}u, {}u, {}u)", v[0], v[1], v[2], v[3])
 }
 
 /// Whether a manifest input is a varying the vertex stage must write (not
@@ -538,49 +536,15 @@ pub(super) fn pass_through(case: &Case, ps: &Manifest) -> String {
             i.glsl_type, i.glsl_name, i.register, i.mask
         );
     }
-    s.push_str("\nuvec4 hcornerPosition(int c) {\n");
-    for (c, v) in case.quad.iter().enumerate().take(4) {
-        let _ = writeln!(
-            s,
-            "    if (c == {c}) return {};",
-            uvec4(v.position.map(f32::to_bits))
-        );
-    }
-    s.push_str("    return uvec4(0u);\n}\n");
-    let mut regs: Vec<u32> = inputs.iter().map(|i| i.register).collect();
-    regs.sort_unstable();
-    regs.dedup();
-    for r in &regs {
-        let _ = writeln!(s, "\nuvec4 hcornerV{r}(int c) {{");
-        for (c, v) in case.quad.iter().enumerate().take(4) {
-            let lanes = v
-                .attributes
-                .iter()
-                .find(|(reg, _)| reg == r)
-                .map(|(_, l)| *l)
-                .unwrap_or([0; 4]);
-            let _ = writeln!(s, "    if (c == {c}) return {};", uvec4(lanes));
-        }
-        s.push_str("    return uvec4(0u);\n}\n");
-    }
+    let regs: Vec<u32> = inputs.iter().map(|i| i.register).collect();
+    s.push_str(&quad::corner_functions(case, &regs));
     s.push_str("\nvoid main() {\n    int c = gl_VertexID;\n");
     s.push_str("    vec4 position = uintBitsToFloat(hcornerPosition(c));\n");
     for i in &inputs {
-        let lanes = format!("hcornerV{}(c).{}", i.register, i.mask);
-        let value = if i.glsl_type.starts_with('u') {
-            lanes
-        } else if i.glsl_type.starts_with('i') {
-            let ty = if i.mask.len() == 1 {
-                "int".to_string()
-            } else {
-                format!("ivec{}", i.mask.len())
-            };
-            format!("{ty}({lanes})")
-        } else if i.interpolation.as_deref() == Some("noperspective") {
-            format!("uintBitsToFloat({lanes}) * position.w")
-        } else {
-            format!("uintBitsToFloat({lanes})")
-        };
+        let mut value = quad::varying_value(i);
+        if i.interpolation.as_deref() == Some("noperspective") {
+            value.push_str(" * position.w");
+        }
         let _ = writeln!(s, "    {} = {value};", i.glsl_name);
     }
     s.push_str(
@@ -589,48 +553,22 @@ pub(super) fn pass_through(case: &Case, ps: &Manifest) -> String {
     s
 }
 
-/// The vertex attributes of a translated vertex shader: per corner, each
-/// input the manifest lists (declared `float`-typed by the emitter, so raw
-/// lanes keep their bits), interleaved.
+/// The vertex attributes of a translated vertex shader (its `in_*`
+/// inputs), by name: the page looks their locations up.
 fn vertex_inputs(case: &Case, vs: &Manifest) -> (Vec<Attribute>, u32, Vec<u8>) {
     let inputs: Vec<_> = vs
         .inputs
         .iter()
         .filter(|i| i.glsl_name.starts_with("in_"))
         .collect();
-    let mut attrs = Vec::new();
-    let mut offset = 0u32;
-    for i in &inputs {
-        let n = i.mask.len().clamp(1, 4) as u32;
-        attrs.push(Attribute {
+    let (layout, stride, bytes) = quad::vertex_buffer(case, &inputs);
+    let attrs = layout
+        .into_iter()
+        .map(|(i, components, offset)| Attribute {
             name: i.glsl_name.clone(),
-            components: n,
+            components,
             offset,
-        });
-        offset += 4 * n;
-    }
-    let stride = offset.max(4);
-    let mut bytes = Vec::new();
-    for v in case.quad.iter().take(4) {
-        let start = bytes.len();
-        for i in &inputs {
-            let lanes = v
-                .attributes
-                .iter()
-                .find(|(reg, _)| *reg == i.register)
-                .map(|(_, l)| *l)
-                .unwrap_or([0; 4]);
-            for ch in i.mask.chars() {
-                let lane = match ch {
-                    'y' => lanes[1],
-                    'z' => lanes[2],
-                    'w' => lanes[3],
-                    _ => lanes[0],
-                };
-                bytes.extend_from_slice(&lane.to_le_bytes());
-            }
-        }
-        bytes.resize(start + stride as usize, 0);
-    }
+        })
+        .collect();
     (attrs, stride, bytes)
 }
