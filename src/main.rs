@@ -262,10 +262,10 @@ fn open_backends(
             }
         }
     }
-    if out.is_empty() {
-        if let Some(first) = missing.into_iter().next() {
-            return Ok(Err(first));
-        }
+    if out.is_empty()
+        && let Some(first) = missing.into_iter().next()
+    {
+        return Ok(Err(first));
     }
     Ok(Ok(out))
 }

@@ -73,20 +73,32 @@ pub fn varying_value(i: &VaryingEntry) -> String {
     }
 }
 
+/// One input's place in the vertex buffer.
+pub struct Attribute<'a> {
+    pub input: &'a VaryingEntry,
+    pub components: u32,
+    /// Bytes from the start of a corner.
+    pub offset: u32,
+}
+
 /// A translated vertex shader's inputs as one interleaved buffer: per
 /// corner, each input (declared `float`-typed by the emitter, so raw lanes
-/// keep their bits) by its mask. Returns (input, component count, byte
-/// offset) per input, the stride and the bytes.
+/// keep their bits) by its mask. Returns the layout, the stride and the
+/// bytes.
 pub fn vertex_buffer<'a>(
     case: &Case,
     inputs: &[&'a VaryingEntry],
-) -> (Vec<(&'a VaryingEntry, u32, u32)>, u32, Vec<u8>) {
+) -> (Vec<Attribute<'a>>, u32, Vec<u8>) {
     let mut layout = Vec::new();
     let mut offset = 0u32;
     for i in inputs {
-        let n = i.mask.len().clamp(1, 4) as u32;
-        layout.push((*i, n, offset));
-        offset += 4 * n;
+        let components = i.mask.len().clamp(1, 4) as u32;
+        layout.push(Attribute {
+            input: i,
+            components,
+            offset,
+        });
+        offset += 4 * components;
     }
     let stride = offset.max(4);
     let mut bytes = Vec::new();

@@ -190,7 +190,9 @@ pub fn write_html(
     );
     h.push_str("<h2>Summary</h2>\n<table>\n<tr><th>case</th><th>backend</th><th>result</th><th>draw ms</th><th>CPU ms</th><th>max abs</th><th>max ulp</th></tr>\n");
     for r in results {
-        let rows: Vec<(String, &str, Option<f64>, (f64, u64))> = if r.backends.is_empty() {
+        // (backend, verdict, draw ms, (max abs, max ulp))
+        type Row<'a> = (String, &'a str, Option<f64>, (f64, u64));
+        let rows: Vec<Row> = if r.backends.is_empty() {
             vec![(
                 "-".into(),
                 if r.passed() { "pass" } else { "FAIL" },

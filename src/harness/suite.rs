@@ -373,12 +373,15 @@ pub fn run_all(
     for (k, l) in loaded.into_iter().enumerate() {
         let mut result = l.result;
         if let Some((case, shaders)) = &l.input {
-            let backends: Vec<(Backend, Option<String>, Option<Result<Rendered, String>>)> =
-                renderers
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| (r.backend(), skipped[i][k].take(), drawn[i][k].take()))
-                    .collect();
+            let backends: Vec<Drawn> = renderers
+                .iter()
+                .enumerate()
+                .map(|(i, r)| Drawn {
+                    backend: r.backend(),
+                    not_applicable: skipped[i][k].take(),
+                    result: drawn[i][k].take(),
+                })
+                .collect();
             compare(&mut result, case, shaders, backends, options);
         }
         let mut all = result.case_failures.clone();
@@ -396,12 +399,20 @@ pub fn run_all(
     out
 }
 
+/// What one backend did with one case before comparing: not applicable
+/// (with the reason), or drawn (or failed to).
+struct Drawn {
+    backend: Backend,
+    not_applicable: Option<String>,
+    result: Option<Result<Rendered, String>>,
+}
+
 /// The CPU image, goldens, and each backend's images against both.
 fn compare(
     result: &mut CaseResult,
     case: &Case,
     shaders: &CaseShaders,
-    backends: Vec<(Backend, Option<String>, Option<Result<Rendered, String>>)>,
+    backends: Vec<Drawn>,
     options: &RunOptions,
 ) {
     let start = Instant::now();
@@ -455,10 +466,15 @@ fn compare(
     if let Some(c) = cpu.first() {
         result.case_failures.extend(probe_failures(case, "CPU", c));
     }
-    for (backend, na, drawn) in backends {
+    for Drawn {
+        backend,
+        not_applicable,
+        result: drawn,
+    } in backends
+    {
         let mut b = BackendResult {
             backend,
-            not_applicable: na,
+            not_applicable,
             ms: None,
             targets: Vec::new(),
             failures: Vec::new(),
@@ -506,11 +522,12 @@ fn compare(
                         golden,
                     });
                 }
-                if let (Some(t), Some(c)) = (b.targets.first(), cpu.first()) {
-                    if t.image.width == c.width && t.image.height == c.height {
-                        let f = probe_failures(case, backend.name(), &t.image);
-                        b.failures.extend(f);
-                    }
+                if let (Some(t), Some(c)) = (b.targets.first(), cpu.first())
+                    && t.image.width == c.width
+                    && t.image.height == c.height
+                {
+                    let f = probe_failures(case, backend.name(), &t.image);
+                    b.failures.extend(f);
                 }
             }
         }

@@ -138,10 +138,10 @@ pub(super) fn vertex_inputs(
     ];
     let attrs = layout
         .iter()
-        .map(|(i, n, offset)| wgpu::VertexAttribute {
-            format: formats[*n as usize - 1],
-            offset: u64::from(*offset),
-            shader_location: i.location.unwrap_or(0),
+        .map(|a| wgpu::VertexAttribute {
+            format: formats[a.components as usize - 1],
+            offset: u64::from(a.offset),
+            shader_location: a.input.location.unwrap_or(0),
         })
         .collect();
     (bytes, u64::from(stride), attrs)

@@ -564,10 +564,10 @@ fn vertex_inputs(case: &Case, vs: &Manifest) -> (Vec<Attribute>, u32, Vec<u8>) {
     let (layout, stride, bytes) = quad::vertex_buffer(case, &inputs);
     let attrs = layout
         .into_iter()
-        .map(|(i, components, offset)| Attribute {
-            name: i.glsl_name.clone(),
-            components,
-            offset,
+        .map(|a| Attribute {
+            name: a.input.glsl_name.clone(),
+            components: a.components,
+            offset: a.offset,
         })
         .collect();
     (attrs, stride, bytes)
