@@ -74,8 +74,8 @@ pub struct WebGl2 {
 #[derive(Debug, Clone)]
 pub struct Drawn {
     pub images: Vec<Image>,
-    /// Milliseconds from the start of the upload to the end of the
-    /// read-back, measured in the page.
+    /// Milliseconds from compiling the shaders to the end of the
+    /// read-back (uploads included), measured in the page.
     pub ms: f64,
 }
 
