@@ -479,10 +479,10 @@ fn native_noperspective(dialect: Dialect) -> bool {
 /// es300 has no `noperspective`; the value is scaled by w instead (see
 /// [`declare_input`] and [`declare_output`]).
 fn qualifier(dialect: Dialect, flat: bool, centroid: bool, noperspective: bool) -> String {
-    let mut q = String::new();
     if flat {
         return "flat ".into();
     }
+    let mut q = String::new();
     if noperspective && native_noperspective(dialect) {
         q.push_str("noperspective ");
     }
