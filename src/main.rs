@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use dxbc_dbg::dxbc::ir::ShaderKind;
 use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
 use dxbc_dbg::{glsl, harness, tui, vm};
 
@@ -95,6 +96,11 @@ enum Command {
         /// Write the binding manifest (JSON) here.
         #[arg(long)]
         manifest: Option<PathBuf>,
+        /// The pixel shader FILE (a vertex shader) feeds: its outputs take
+        /// that shader's interpolation qualifiers and, in vk450, locations,
+        /// so the two link.
+        #[arg(long, value_name = "PS")]
+        link: Option<PathBuf>,
         /// Read the shader even if its container checksum does not match.
         #[arg(long)]
         no_verify: bool,
@@ -467,10 +473,30 @@ fn run(cli: Cli) -> Result<Outcome> {
             output,
             map,
             manifest,
+            link,
             no_verify,
         } => {
             let shader = load(&file, no_verify)?;
-            let t = glsl::translate(&shader, &glsl::Options::new(dialect))
+            let mut options = glsl::Options::new(dialect);
+            if let Some(ps_path) = &link {
+                if shader.program.kind != ShaderKind::Vertex {
+                    anyhow::bail!(
+                        "{}: --link needs a vertex shader here, not {}",
+                        file.display(),
+                        shader.program.profile()
+                    );
+                }
+                let ps = load(ps_path, no_verify)?;
+                if ps.program.kind != ShaderKind::Pixel {
+                    anyhow::bail!(
+                        "{}: --link takes the pixel shader the vertex shader feeds, not {}",
+                        ps_path.display(),
+                        ps.program.profile()
+                    );
+                }
+                options.link = Some(glsl::Link::from_pixel_shader(&ps));
+            }
+            let t = glsl::translate(&shader, &options)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
             match &output {
                 Some(path) => std::fs::write(path, &t.source)

@@ -189,3 +189,63 @@ fn glsl_refuses_corpus_uav_shaders() {
     }
     assert!(seen > 0, "the corpus has UAV pixel shaders");
 }
+
+fn rule_shader(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("shaders/glsl")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn glsl_link_gives_vertex_outputs_the_pixel_shaders_qualifiers() {
+    let vs = rule_shader("linked_pair_vs.asm");
+    let ps = rule_shader("linked_pair_ps.asm");
+    let alone = dxbc_dbg(&["glsl", &vs]);
+    assert!(alone.status.success(), "{}", stderr(&alone));
+    // The pixel shader declares TEXCOORD1 `constant`: flat only when linked.
+    assert!(stdout(&alone).contains("\nout vec4 vs_TEXCOORD1;"));
+    let linked = dxbc_dbg(&["glsl", &vs, "--link", &ps]);
+    assert!(linked.status.success(), "{}", stderr(&linked));
+    let text = stdout(&linked);
+    assert!(text.contains("\nflat out vec4 vs_TEXCOORD1;"), "{text}");
+    assert!(
+        text.contains("vs_TEXCOORD3 = o4.xy * gl_Position.w;"),
+        "{text}"
+    );
+    let vk = dxbc_dbg(&["glsl", &vs, "--link", &ps, "--dialect", "vk450"]);
+    let text = stdout(&vk);
+    assert!(
+        text.contains("layout(location = 2) noperspective out vec2 vs_TEXCOORD3;"),
+        "{text}"
+    );
+}
+
+#[test]
+fn glsl_link_refuses_the_wrong_stages_naming_the_file() {
+    let vs = rule_shader("linked_pair_vs.asm");
+    let ps = rule_shader("linked_pair_ps.asm");
+    // --link of a vertex shader: the option's file is named.
+    let out = dxbc_dbg(&["glsl", &vs, "--link", &vs]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("{vs}: --link takes the pixel shader")) && err.contains("vs_5_0"),
+        "{err}"
+    );
+    // A pixel shader given as the main file.
+    let out = dxbc_dbg(&["glsl", &ps, "--link", &ps]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("{ps}: --link needs a vertex shader")) && err.contains("ps_5_0"),
+        "{err}"
+    );
+    assert!(stdout(&out).is_empty(), "nothing translated");
+    // A missing pixel shader file is named too.
+    let missing = scratch("missing_ps.dxbc");
+    let out = dxbc_dbg(&["glsl", &vs, "--link", &missing.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("missing_ps.dxbc"), "{}", stderr(&out));
+}

@@ -199,3 +199,56 @@ fn source_map_covers_every_instruction_in_order() {
         problems.len()
     );
 }
+
+/// wine's d3d10core `test_shader_interstage_interface` pair: the pixel
+/// shader reads TEXCOORD1, a float, with `constant` interpolation, so its
+/// es300 input is `flat in float`. The vertex shader translated alone
+/// writes a plain `out float`, which GLSL ES 3.00 refuses to link
+/// ("Interpolation types of varying 'vs_TEXCOORD1' differ"); translated
+/// with a link to that pixel shader it writes `flat out float` and the pair
+/// links.
+#[test]
+fn wine_interstage_pair_links_only_when_translated_together() {
+    let Some(root) = common::corpus() else { return };
+    let dir = root.join("wine");
+    let load = |name: &str| {
+        let path = dir.join(format!(
+            "wine-d3d10core__test_shader_interstage_interface__{name}.dxbc"
+        ));
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        dxbc_dbg::dxbc::Shader::parse(&bytes, dxbc_dbg::dxbc::ParseOptions::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let vs = load("vs_code");
+    let ps = load("ps_code");
+    let es = Options::new(Dialect::Es300);
+    let fragment = glsl::translate(&ps, &es).expect("pixel shader translates");
+    assert!(
+        fragment.source.contains("\nflat in float vs_TEXCOORD1;"),
+        "{}",
+        fragment.source
+    );
+    let alone = glsl::translate(&vs, &es).expect("vertex shader translates");
+    let err = validate::es300_link(&alone.source, &fragment.source)
+        .expect_err("alone, the vertex output is not flat");
+    assert!(err.contains("`vs_TEXCOORD1`"), "{err}");
+    let mut linked = es.clone();
+    linked.link = Some(glsl::Link::from_pixel_shader(&ps));
+    let vertex = glsl::translate(&vs, &linked).expect("vertex shader translates linked");
+    assert!(
+        vertex.source.contains("\nflat out float vs_TEXCOORD1;"),
+        "{}",
+        vertex.source
+    );
+    validate::es300_link(&vertex.source, &fragment.source).expect("the linked pair links");
+    // The same vertex shader linked to the variants reading fewer inputs.
+    for name in ["ps_partial_input_code", "ps_single_input_code"] {
+        let ps = load(name);
+        let fragment = glsl::translate(&ps, &es).expect("pixel shader translates");
+        let mut linked = es.clone();
+        linked.link = Some(glsl::Link::from_pixel_shader(&ps));
+        let vertex = glsl::translate(&vs, &linked).expect("vertex shader translates linked");
+        validate::es300_link(&vertex.source, &fragment.source)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}

@@ -265,9 +265,243 @@ fn conversions_saturate_and_halves_use_low_bits() {
 fn derivatives_coarse_and_fine() {
     let s = es300("derivatives");
     has(&s, "r0.zw = dFdx(v1.zw);");
-    has(&s, "r1.x = dFdy(v1.x);");
+    has(&s, "r1.x = -hlslcc_YFlip.x * dFdy(v1.x);");
     has(&s, "r1.y = dx_dFdxFine(v1.y);");
-    has(&s, "r1.zw = dx_dFdyFine(v1.zw);");
+    has(&s, "r1.zw = -hlslcc_YFlip.x * dx_dFdyFine(v1.zw);");
+}
+
+/// The uniform declarations of a text (`uniform highp vec2 hlslcc_YFlip;`).
+fn declares_y_flip(src: &str) -> bool {
+    code_lines(src).any(|l| l == "uniform highp vec2 hlslcc_YFlip;")
+}
+
+#[test]
+fn vertex_position_gets_d3d_window_conventions_in_es300() {
+    let s = es300("vs_position_d3d_conventions");
+    assert!(declares_y_flip(&s), "{s}");
+    // D3D's clip z runs over [0, w], GL's over [-w, w]: z' = 2z - w maps
+    // 0 to -w and w to w, so with depthRange(0, 1) the window depth is
+    // z / w, D3D's. y is negated when drawing into a texture (x = -1), so
+    // GL's window y, and so the texture's rows, run top-down as D3D's.
+    has(
+        &s,
+        "    gl_Position = o1;\n    gl_Position.y *= hlslcc_YFlip.x;\n    \
+         gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;\n    vs_TEXCOORD0 = o0.xy;\n",
+    );
+    let v = vk450("vs_position_d3d_conventions");
+    assert!(!v.contains("hlslcc_YFlip"), "vk450 is unchanged:\n{v}");
+    has(&v, "    gl_Position = o1;\n    vs_TEXCOORD0 = o0.xy;\n");
+    // Every es300 vertex shader declares it, and lists it for the runtime.
+    let shader = parse(&glsl_dir().join("vs_position_d3d_conventions.asm"));
+    let t = translate(&shader, Dialect::Es300, "vs_position_d3d_conventions");
+    let u: Vec<_> = t
+        .manifest
+        .uniforms
+        .iter()
+        .map(|u| (&u.name, &u.glsl_type, &u.block))
+        .collect();
+    assert_eq!(
+        u,
+        [(
+            &"hlslcc_YFlip".to_string(),
+            &"vec2".to_string(),
+            &String::new()
+        )]
+    );
+    assert!(t.manifest.to_json().contains("\"name\": \"hlslcc_YFlip\""));
+}
+
+#[test]
+fn pixel_y_follows_d3d_in_es300() {
+    let s = es300("ps_position_deriv_rty");
+    assert!(declares_y_flip(&s), "{s}");
+    // (-1, 0): y = gl_FragCoord.y, GL's window rows already D3D's; (1, H):
+    // y = H - gl_FragCoord.y, rows counted from the top. Derivatives along
+    // y change sign the same way: -x * dFdy.
+    has(
+        &s,
+        "vec4 hlslcc_FragCoord = vec4(gl_FragCoord.x, hlslcc_YFlip.y - hlslcc_YFlip.x * gl_FragCoord.y, gl_FragCoord.z, 1.0 / gl_FragCoord.w);",
+    );
+    has(&s, "v0.xy = hlslcc_FragCoord.xy;");
+    has(&s, "r0.x = -hlslcc_YFlip.x * dFdy(v1.x);");
+    has(&s, "r0.y = -hlslcc_YFlip.x * dFdy(v1.y);");
+    has(&s, "r0.zw = -hlslcc_YFlip.x * dx_dFdyFine(v1.zw);");
+    let v = vk450("ps_position_deriv_rty");
+    assert!(!v.contains("hlslcc_YFlip"), "vk450 is unchanged:\n{v}");
+    has(
+        &v,
+        "vec4 hlslcc_FragCoord = vec4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w);",
+    );
+    has(&v, "r0.x = dFdy(v1.x);");
+    has(&v, "r0.zw = dx_dFdyFine(v1.zw);");
+    // A pixel shader with neither reads no uniform.
+    assert!(!es300("float_arith_sat").contains("hlslcc_YFlip"));
+    assert!(!es300("interpolation_modes").contains("hlslcc_YFlip"));
+}
+
+/// The linked pair's texts: the vertex shader linked or alone, and the
+/// pixel shader, in `dialect`.
+fn linked_pair(dialect: Dialect, linked: bool) -> (Translation, Translation) {
+    let ps = parse(&glsl_dir().join("linked_pair_ps.asm"));
+    let vs = parse(&glsl_dir().join("linked_pair_vs.asm"));
+    let mut options = Options::new(dialect);
+    if linked {
+        options.link = Some(glsl::Link::from_pixel_shader(&ps));
+    }
+    let v = glsl::translate(&vs, &options).expect("vertex shader translates");
+    (v, translate(&ps, dialect, "linked_pair_ps"))
+}
+
+/// The interpolation the manifest gives each varying input (or output),
+/// by GLSL name.
+fn interpolations(m: &glsl::Manifest, inputs: bool) -> Vec<(String, Option<String>)> {
+    let entries = if inputs { &m.inputs } else { &m.outputs };
+    let mut v: Vec<_> = entries
+        .iter()
+        .filter(|e| e.glsl_name.starts_with("vs_"))
+        .map(|e| (e.glsl_name.clone(), e.interpolation.clone()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn linked_vertex_outputs_take_the_pixel_inputs_qualifiers() {
+    let (v, p) = linked_pair(Dialect::Es300, true);
+    let (v, p) = (&v.source, &p.source);
+    // Each pair from the dcl_input_ps modes: constant is flat, centroid
+    // stays centroid, noperspective has no ES 3.00 qualifier and is
+    // emulated by scaling with clip w on one side and gl_FragCoord.w on the
+    // other (perspective interpolation of v * w, times the interpolated
+    // 1 / w, is the screen-linear v).
+    for (vs_decl, ps_decl) in [
+        (
+            "\nflat out vec4 vs_TEXCOORD1;",
+            "\nflat in vec4 vs_TEXCOORD1;",
+        ),
+        (
+            "\ncentroid out vec4 vs_TEXCOORD2;",
+            "\ncentroid in vec4 vs_TEXCOORD2;",
+        ),
+        ("\nout vec2 vs_TEXCOORD3;", "\nin vec2 vs_TEXCOORD3;"),
+        (
+            "\ncentroid out float vs_TEXCOORD4;",
+            "\ncentroid in float vs_TEXCOORD4;",
+        ),
+        ("\nout vec4 vs_COLOR0;", "\nin vec4 vs_COLOR0;"),
+    ] {
+        has(v, vs_decl);
+        has(p, ps_decl);
+    }
+    has(v, "\nout vec2 vs_TEXCOORD0;");
+    has(v, "vs_TEXCOORD3 = o4.xy * gl_Position.w;");
+    has(v, "vs_TEXCOORD4 = o5.x * gl_Position.w;");
+    has(v, "vs_TEXCOORD2 = o3.xyzw;");
+    has(p, "v3.xy = vs_TEXCOORD3 * gl_FragCoord.w;");
+    has(p, "v4.x = vs_TEXCOORD4 * gl_FragCoord.w;");
+    // gl_Position (and so the w the copies read) is written first.
+    let at = |s: &str| v.find(s).expect(s);
+    assert!(at("gl_Position = o0;") < at("vs_TEXCOORD3 = "), "{v}");
+    common::validate::es300(dxbc_dbg::dxbc::ir::ShaderKind::Vertex, v).expect("vertex validates");
+    common::validate::es300_link(v, p).expect("the linked pair links");
+}
+
+#[test]
+fn linked_pair_manifests_agree() {
+    for dialect in [Dialect::Es300, Dialect::Vk450] {
+        let (v, p) = linked_pair(dialect, true);
+        let expected = vec![
+            ("vs_COLOR0".to_string(), None),
+            ("vs_TEXCOORD1".to_string(), Some("flat".to_string())),
+            ("vs_TEXCOORD2".to_string(), Some("centroid".to_string())),
+            (
+                "vs_TEXCOORD3".to_string(),
+                Some("noperspective".to_string()),
+            ),
+            (
+                "vs_TEXCOORD4".to_string(),
+                Some("noperspective centroid".to_string()),
+            ),
+        ];
+        assert_eq!(interpolations(&p.manifest, true), expected);
+        let mut outputs = interpolations(&v.manifest, false);
+        outputs.retain(|(n, _)| n != "vs_TEXCOORD0");
+        assert_eq!(outputs, expected, "{}", dialect.name());
+    }
+}
+
+#[test]
+fn linked_vk450_uses_native_noperspective_and_the_pixel_locations() {
+    let (v, p) = linked_pair(Dialect::Vk450, true);
+    let (vs, ps) = (&v.source, &p.source);
+    // Locations: the pixel shader's non-system-value inputs in signature
+    // order (TEXCOORD1..4, COLOR0 = 0..4); TEXCOORD0, which it does not
+    // read, the next one.
+    for (vs_decl, ps_decl) in [
+        (
+            "layout(location = 0) flat out vec4 vs_TEXCOORD1;",
+            "layout(location = 0) flat in vec4 vs_TEXCOORD1;",
+        ),
+        (
+            "layout(location = 1) centroid out vec4 vs_TEXCOORD2;",
+            "layout(location = 1) centroid in vec4 vs_TEXCOORD2;",
+        ),
+        (
+            "layout(location = 2) noperspective out vec2 vs_TEXCOORD3;",
+            "layout(location = 2) noperspective in vec2 vs_TEXCOORD3;",
+        ),
+        (
+            "layout(location = 3) noperspective centroid out float vs_TEXCOORD4;",
+            "layout(location = 3) noperspective centroid in float vs_TEXCOORD4;",
+        ),
+        (
+            "layout(location = 4) out vec4 vs_COLOR0;",
+            "layout(location = 4) in vec4 vs_COLOR0;",
+        ),
+    ] {
+        has(vs, vs_decl);
+        has(ps, ps_decl);
+    }
+    has(vs, "layout(location = 5) out vec2 vs_TEXCOORD0;");
+    assert!(
+        !vs.contains(".w;") && !ps.contains("gl_FragCoord.w"),
+        "no emulation:\n{vs}\n{ps}"
+    );
+    for t in [&v, &p] {
+        common::validate::vk450(t.stage, &t.source).expect("validates");
+    }
+    insta::assert_snapshot!(
+        "linked_pair_vs_linked",
+        linked_pair(Dialect::Es300, true).0.source
+    );
+    insta::assert_snapshot!("linked_pair_vs_linked_vk450", v.source);
+}
+
+#[test]
+fn a_vertex_shader_alone_keeps_plain_outputs_and_does_not_link_to_a_flat_input() {
+    let (v, p) = linked_pair(Dialect::Es300, false);
+    has(&v.source, "\nout vec4 vs_TEXCOORD1;");
+    has(&v.source, "\nout vec4 vs_TEXCOORD2;");
+    has(&v.source, "vs_TEXCOORD3 = o4.xy;");
+    let err = common::validate::es300_link(&v.source, &p.source)
+        .expect_err("a constant float input needs a flat output");
+    assert!(
+        err.contains("`vs_TEXCOORD1` differs: vertex `smooth`, fragment `flat`"),
+        "{err}"
+    );
+    // vk450 alone: the vertex shader numbers its own outputs.
+    let (v, _) = linked_pair(Dialect::Vk450, false);
+    has(&v.source, "layout(location = 0) out vec2 vs_TEXCOORD0;");
+    // varying_locations still orders outputs, the unlisted after the list.
+    let vs = parse(&glsl_dir().join("linked_pair_vs.asm"));
+    let mut o = Options::new(Dialect::Vk450);
+    o.varying_locations = Some(vec![("COLOR".into(), 0), ("TEXCOORD".into(), 3)]);
+    let t = glsl::translate(&vs, &o).expect("translates");
+    has(&t.source, "layout(location = 0) out vec4 vs_COLOR0;");
+    has(&t.source, "layout(location = 1) out vec2 vs_TEXCOORD3;");
+    has(&t.source, "layout(location = 2) out vec2 vs_TEXCOORD0;");
+    has(&t.source, "layout(location = 3) out vec4 vs_TEXCOORD1;");
+    has(&t.source, "layout(location = 5) out float vs_TEXCOORD4;");
 }
 
 #[test]
@@ -336,7 +570,7 @@ fn pixel_system_values() {
     let p = es300("ps_position_fragcoord");
     has(
         &p,
-        "vec4 hlslcc_FragCoord = vec4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w);",
+        "vec4 hlslcc_FragCoord = vec4(gl_FragCoord.x, hlslcc_YFlip.y - hlslcc_YFlip.x * gl_FragCoord.y, gl_FragCoord.z, 1.0 / gl_FragCoord.w);",
     );
     has(&p, "v0.xyzw = hlslcc_FragCoord.xyzw;");
     let f = es300("ps_front_face_mask");
@@ -401,11 +635,24 @@ fn early_depth_stencil_is_dropped() {
 fn interpolation_qualifiers() {
     let s = es300("interpolation_modes");
     assert!(!code_lines(&s).any(|l| l.contains("noperspective")), "{s}");
-    has(&s, "// vs_TEXCOORD3: noperspective dropped");
+    has(&s, "// vs_TEXCOORD3: noperspective emulated");
     has(&s, "\nin vec4 vs_TEXCOORD3;");
+    has(&s, "v3.xyzw = vs_TEXCOORD3 * gl_FragCoord.w;");
     has(&s, "centroid in vec2 vs_TEXCOORD2;");
     has(&s, "centroid in float vs_TEXCOORD4;");
+    has(&s, "v4.x = vs_TEXCOORD4 * gl_FragCoord.w;");
     has(&s, "flat in float vs_TEXCOORD5;");
+    has(&s, "v1.xyzw = vs_TEXCOORD1;");
+    let v = vk450("interpolation_modes");
+    has(
+        &v,
+        "layout(location = 2) noperspective in vec4 vs_TEXCOORD3;",
+    );
+    has(
+        &v,
+        "layout(location = 3) noperspective centroid in float vs_TEXCOORD4;",
+    );
+    has(&v, "v3.xyzw = vs_TEXCOORD3;");
 }
 
 #[test]

@@ -1,5 +1,7 @@
-// Interpolation: centroid is kept; noperspective (not in ES 3.00) is
-// dropped in es300 with a comment; constant becomes flat.
+// Interpolation: centroid is kept; constant becomes flat; noperspective is
+// native in vk450 and emulated in es300 (which has none): the input is
+// multiplied by gl_FragCoord.w, the linked vertex shader having written
+// value * clip w.
 ps_5_0
 dcl_input_ps linear v1.xyzw
 dcl_input_ps linear centroid v2.xy

@@ -2,6 +2,7 @@
 //! table from opcode to how its sources are read, what its result type is
 //! and the GLSL form that computes it.
 
+use super::Dialect;
 use super::emit::Emitter;
 use super::helpers::{self, Scalar};
 use super::types::{Ty, mask_components, mask_count};
@@ -32,6 +33,11 @@ enum Form {
     Convert,
     /// A component-wise helper from [`helpers`].
     Helper(&'static Scalar),
+    /// `deriv_rty*`: `dFdy`, or the fine helper. es300 takes D3D's y
+    /// direction from `hlslcc_YFlip` (GL's window y may run upwards).
+    DerivY {
+        fine: bool,
+    },
     /// Typeless copy.
     Mov,
     Movc,
@@ -68,7 +74,7 @@ ops! {
     0 F F Infix("+");                       // add
     1 U U Infix("&");                       // and
     11 F F Call("dFdx");                    // deriv_rtx
-    12 F F Call("dFdy");                    // deriv_rty
+    12 F F DerivY { fine: false };          // deriv_rty
     14 F F Infix("/");                      // div
     15 F F Dot(2);                          // dp2
     16 F F Dot(3);                          // dp3
@@ -122,8 +128,8 @@ ops! {
     87 U U Infix("^");                      // xor
     122 F F Call("dFdx");                   // deriv_rtx_coarse
     123 F F Helper(&helpers::DFDX_FINE);    // deriv_rtx_fine
-    124 F F Call("dFdy");                   // deriv_rty_coarse
-    125 F F Helper(&helpers::DFDY_FINE);    // deriv_rty_fine
+    124 F F DerivY { fine: false };         // deriv_rty_coarse
+    125 F F DerivY { fine: true };          // deriv_rty_fine
     129 F F Rcp;                            // rcp
     130 F U Helper(&helpers::F32TOF16);     // f32tof16
     131 U F Helper(&helpers::F16TOF32);     // f16tof32
@@ -249,6 +255,25 @@ fn single(
             format!("{} {o} ({} & {m})", paren(&a), paren(&b))
         }
         Convert => format!("{}({})", op.dst.vec(n), arg(e, 0, op.src)),
+        DerivY { fine } => {
+            let a = arg(e, 0, F);
+            let d = if fine {
+                let name = e.helper(&helpers::DFDY_FINE, n);
+                format!("{name}({a})")
+            } else {
+                format!("dFdy({a})")
+            };
+            match e.dialect {
+                // hlslcc_YFlip.x is -1 when GL's window y runs as D3D's
+                // (drawing into a texture) and 1 when it runs upwards (the
+                // canvas), where D3D's d/dy is GL's negated.
+                Dialect::Es300 => {
+                    e.y_flip = true;
+                    format!("-hlslcc_YFlip.x * {d}")
+                }
+                Dialect::Vk450 => d,
+            }
+        }
         Helper(h) => {
             let name = e.helper(h, n);
             let args: Vec<String> = h

@@ -10,11 +10,12 @@
 use std::collections::BTreeSet;
 
 use super::emit::{Emitter, convert};
+use super::link::{Interpolation, is_system_value};
 use super::manifest::{ConstantBufferEntry, VaryingEntry};
 use super::names;
 use super::types::{Ty, mask_components, mask_count, swizzle};
 use super::writer::Section;
-use super::{Dialect, Reason, texture};
+use super::{Component, Dialect, Reason, texture};
 
 /// D3D11 limits: temps (and indexable-temp elements), constant-buffer rows,
 /// input/output registers. Bytecode past them is malformed.
@@ -211,32 +212,40 @@ fn component_ty(el: Option<&SignatureElement>) -> Ty {
     }
 }
 
-/// The vk450 location of a non-system-value varying: its position among the
-/// stage's non-system-value elements, or the caller's order when given.
+/// The vk450 location of a non-system-value varying: its position in the
+/// link's order (a vertex shader translated with one), else in the
+/// caller's order, else among the stage's non-system-value elements.
+/// Elements an order leaves out take the locations after it, in signature
+/// order, so none shares a location with a listed one.
 fn varying_location(e: &Emitter, kind: SignatureKind, el: &SignatureElement) -> u32 {
-    if let Some(order) = &e.options.varying_locations
-        && let Some(p) = order
-            .iter()
-            .position(|(n, i)| n.eq_ignore_ascii_case(&el.semantic_name) && *i == el.semantic_index)
-    {
+    let linked = match (&e.options.link, e.stage) {
+        (Some(link), ShaderKind::Vertex) => Some(link.varying_order()),
+        _ => None,
+    };
+    let order = linked.as_ref().or(e.options.varying_locations.as_ref());
+    let listed = |x: &SignatureElement| {
+        order.and_then(|o| {
+            o.iter().position(|(n, i)| {
+                n.eq_ignore_ascii_case(&x.semantic_name) && *i == x.semantic_index
+            })
+        })
+    };
+    if let Some(p) = listed(el) {
         return p as u32;
     }
-    let all = signature(e, kind);
-    let mut seen = Vec::new();
-    for x in all {
-        if x.system_value != 0 || is_sv_name(&x.semantic_name) {
+    let mut next = order.map_or(0, |o| o.len());
+    for x in signature(e, kind) {
+        if is_system_value(x) {
             continue;
         }
         if std::ptr::eq(x, el) {
-            return seen.len() as u32;
+            return next as u32;
         }
-        seen.push(x);
+        if listed(x).is_none() {
+            next += 1;
+        }
     }
     el.register
-}
-
-fn is_sv_name(name: &str) -> bool {
-    name.len() > 3 && name[..3].eq_ignore_ascii_case("SV_")
 }
 
 /// The register, mask and system value a `dcl_input*`/`dcl_output*`
@@ -291,9 +300,20 @@ fn input(e: &mut Emitter, inst: &Instruction) {
         (ShaderKind::Pixel, sv::POSITION) => {
             if !e.frag_coord {
                 e.frag_coord = true;
+                // es300: D3D counts rows from the top; GL's window y runs
+                // that way only when the vertex shader flipped y (drawing
+                // into a texture), so hlslcc_YFlip says which (docs/glsl.md).
+                // Vulkan's window y already runs as D3D's.
+                let xyz = match e.dialect {
+                    Dialect::Es300 => {
+                        e.y_flip = true;
+                        "gl_FragCoord.x, hlslcc_YFlip.y - hlslcc_YFlip.x * gl_FragCoord.y, gl_FragCoord.z"
+                    }
+                    Dialect::Vk450 => "gl_FragCoord.xyz",
+                };
                 e.prologue.line(
                     None,
-                    "vec4 hlslcc_FragCoord = vec4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w);",
+                    format!("vec4 hlslcc_FragCoord = vec4({xyz}, 1.0 / gl_FragCoord.w);"),
                 );
             }
             let sw = swizzle(&mask_components(mask));
@@ -398,17 +418,17 @@ fn declare_input(
     // Vertex attributes are float whatever their type: runtimes bind them
     // with vertexAttribPointer, and the body bitcasts at each use.
     let decl_ty = if vertex { Ty::Float } else { ty };
-    let qualifier = if vertex {
-        String::new()
-    } else if decl_ty != Ty::Float || interp == 1 {
-        "flat ".into()
-    } else {
-        match interp {
-            3 | 5 => "centroid ".into(),
-            // linear, noperspective (not in ES 3.00), sample (ES 3.20).
-            _ => String::new(),
-        }
-    };
+    let mode = Interpolation::from_mode(interp);
+    let flat = !vertex && (decl_ty != Ty::Float || mode.is_constant());
+    let noperspective = !vertex && !flat && mode.is_noperspective();
+    // `sample` (ES 3.20) is dropped: the value is taken at the pixel centre
+    // or, with `centroid`, the centroid.
+    let qualifier = qualifier(
+        e.dialect,
+        flat,
+        mode.is_centroid() && !vertex,
+        noperspective,
+    );
     let location = match (e.dialect, el) {
         (Dialect::Vk450, Some(el)) if vertex => Some(
             signature(e, SignatureKind::Input)
@@ -427,13 +447,17 @@ fn declare_input(
     e.decl_line(format!("{layout}{qualifier}in {glsl_ty} {name};"));
     let reg_name = e.input_name(reg);
     let sw = swizzle(&mask_components(mask));
-    let value = convert(name, decl_ty, Ty::Float, n);
-    e.prologue.line(None, format!("{reg_name}{sw} = {value};"));
-    if interp == 4 || interp == 5 || interp == 7 {
+    let mut value = convert(name, decl_ty, Ty::Float, n);
+    if noperspective && !native_noperspective(e.dialect) {
+        // The linked vertex shader wrote value * clip w; interpolated with
+        // perspective that is w-weighted, and gl_FragCoord.w (1 / the
+        // interpolated w) turns it back into the screen-linear value.
+        value = format!("{value} * gl_FragCoord.w");
         e.decl_line(format!(
-            "// {name}: noperspective dropped (not in GLSL ES 3.00): interpolated with perspective"
+            "// {name}: noperspective emulated (not in GLSL ES 3.00): the linked vertex shader writes value * clip w"
         ));
     }
+    e.prologue.line(None, format!("{reg_name}{sw} = {value};"));
     e.manifest.inputs.push(VaryingEntry {
         register: reg,
         mask: mask_text(mask),
@@ -442,8 +466,42 @@ fn declare_input(
         glsl_name: name.to_string(),
         glsl_type: glsl_ty,
         location,
-        interpolation: (!qualifier.is_empty()).then(|| qualifier.trim().to_string()),
+        interpolation: interpolation_name(flat, mode.is_centroid() && !vertex, noperspective),
     });
+}
+
+/// Whether the dialect has `noperspective` (GLSL 4.50 does, ES 3.00 not).
+fn native_noperspective(dialect: Dialect) -> bool {
+    dialect == Dialect::Vk450
+}
+
+/// The interpolation qualifiers of a varying (with a trailing space).
+/// es300 has no `noperspective`; the value is scaled by w instead (see
+/// [`declare_input`] and [`declare_output`]).
+fn qualifier(dialect: Dialect, flat: bool, centroid: bool, noperspective: bool) -> String {
+    if flat {
+        return "flat ".into();
+    }
+    let mut q = String::new();
+    if noperspective && native_noperspective(dialect) {
+        q.push_str("noperspective ");
+    }
+    if centroid {
+        q.push_str("centroid ");
+    }
+    q
+}
+
+/// The manifest's `interpolation`: what the varying means, in GLSL 4.50
+/// words, whichever dialect (es300 emulates `noperspective`).
+fn interpolation_name(flat: bool, centroid: bool, noperspective: bool) -> Option<String> {
+    match (flat, noperspective, centroid) {
+        (true, _, _) => Some("flat".into()),
+        (false, true, true) => Some("noperspective centroid".into()),
+        (false, true, false) => Some("noperspective".into()),
+        (false, false, true) => Some("centroid".into()),
+        (false, false, false) => None,
+    }
 }
 
 /// A mask as the manifest writes it (`xy`, `x_z`… without spaces).
@@ -504,7 +562,15 @@ fn output(e: &mut Emitter, inst: &Instruction) {
     };
     let reg_name = e.output_name(reg);
     if e.stage == ShaderKind::Vertex && sv == sv::POSITION {
-        e.epilogue.line(None, format!("gl_Position = {reg_name};"));
+        e.position.line(None, format!("gl_Position = {reg_name};"));
+        if e.dialect == Dialect::Es300 {
+            // D3D's y (rows from the top) when drawing into a texture,
+            // and clip z in [0, w] moved to GL's [-w, w], so the window
+            // depth of the default depthRange(0, 1) is D3D's (docs/glsl.md).
+            e.position.line(None, "gl_Position.y *= hlslcc_YFlip.x;");
+            e.position
+                .line(None, "gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;");
+        }
         e.decl_line(format!("// {reg_name}: SV_Position to gl_Position"));
         push_sv_entry(e, true, reg, mask, "SV_Position", "gl_Position", "vec4");
         return;
@@ -532,7 +598,7 @@ fn output(e: &mut Emitter, inst: &Instruction) {
                 format!("SV_Target{}", el.semantic_index)
             }
             _ => {
-                if el.system_value != 0 || is_sv_name(&el.semantic_name) {
+                if is_system_value(el) {
                     e.refuse(inst, Reason::SystemValue);
                     continue;
                 }
@@ -578,15 +644,30 @@ fn declare_output(
     let layout = location
         .map(|l| format!("layout(location = {l}) "))
         .unwrap_or_default();
-    let flat = if !pixel && ty != Ty::Float {
-        "flat "
-    } else {
-        ""
+    // The pixel input this output feeds, when translated with a link: D3D
+    // decides interpolation there, and GLSL wants it on both sides.
+    let linked = match (&e.options.link, el) {
+        (Some(link), Some(el)) if !pixel => link.input(&el.semantic_name, el.semantic_index),
+        _ => None,
     };
-    e.decl_line(format!("{layout}{flat}out {glsl_ty} {name};"));
+    let mode = linked.map_or(Interpolation::Undefined, |i| i.interpolation);
+    let flat = !pixel
+        && (ty != Ty::Float
+            || mode.is_constant()
+            || linked.is_some_and(|i| i.component != Component::Float));
+    let noperspective = !flat && mode.is_noperspective();
+    let centroid = !flat && mode.is_centroid();
+    let qualifiers = qualifier(e.dialect, flat, centroid, noperspective);
+    e.decl_line(format!("{layout}{qualifiers}out {glsl_ty} {name};"));
     let reg_name = e.output_name(reg);
     let sw = swizzle(&mask_components(mask));
-    let value = convert(&format!("{reg_name}{sw}"), Ty::Float, ty, n);
+    let mut value = convert(&format!("{reg_name}{sw}"), Ty::Float, ty, n);
+    if noperspective && !native_noperspective(e.dialect) {
+        // The pixel shader multiplies by gl_FragCoord.w (see
+        // declare_input). gl_Position is written first, and its fix-up
+        // leaves w alone.
+        value = format!("{value} * gl_Position.w");
+    }
     e.epilogue.line(None, format!("{name} = {value};"));
     e.manifest.outputs.push(VaryingEntry {
         register: reg,
@@ -596,7 +677,7 @@ fn declare_output(
         glsl_name: name.to_string(),
         glsl_type: glsl_ty,
         location,
-        interpolation: (!flat.is_empty()).then(|| "flat".to_string()),
+        interpolation: interpolation_name(flat, centroid, noperspective),
     });
 }
 

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use super::helpers::{Helpers, Scalar};
-use super::manifest::Manifest;
+use super::manifest::{Manifest, UniformEntry};
 use super::texture::Textures;
 use super::types::{Ty, mask_components, mask_count, swizzle};
 use super::writer::{Section, join};
@@ -47,6 +47,9 @@ pub struct Emitter<'a> {
     /// copies), in `main()`.
     pub prologue: Section,
     pub epilogue: Section,
+    /// The `gl_Position` copy and its fix-up, run before the other output
+    /// copies so they may read the final clip w.
+    pub position: Section,
     pub helpers: Helpers,
     pub textures: Textures,
     pub manifest: Manifest,
@@ -69,6 +72,9 @@ pub struct Emitter<'a> {
     pub uses_depth_output: bool,
     /// Whether `hlslcc_FragCoord` is declared.
     pub frag_coord: bool,
+    /// es300: whether the text reads `hlslcc_YFlip` (declared in the
+    /// header, listed in the manifest).
+    pub y_flip: bool,
     next_tmp: u32,
     /// Whether the body function has been opened.
     in_function: bool,
@@ -95,6 +101,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         functions: Vec::new(),
         prologue: Section::indented(1),
         epilogue: Section::indented(1),
+        position: Section::indented(1),
         helpers: Helpers::default(),
         textures: Textures::default(),
         manifest: Manifest::new(shader, options.dialect),
@@ -109,6 +116,9 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         interfaces: Default::default(),
         uses_depth_output: false,
         frag_coord: false,
+        // Every es300 vertex shader gets the uniform, even one without
+        // SV_Position, so a runtime can set it on every program alike.
+        y_flip: options.dialect == Dialect::Es300 && program.kind == ShaderKind::Vertex,
         next_tmp: 0,
         in_function: false,
     };
@@ -637,6 +647,9 @@ impl<'a> Emitter<'a> {
         if self.dialect == Dialect::Es300 {
             head.line(None, "precision highp float;");
             head.line(None, "precision highp int;");
+            if self.y_flip {
+                y_flip_uniform(&mut self, &mut head);
+            }
         }
         head.line(None, "");
 
@@ -678,6 +691,8 @@ impl<'a> Emitter<'a> {
         let prologue = std::mem::take(&mut self.prologue);
         main.append(prologue);
         main.line(None, "dxbc_main();");
+        let position = std::mem::take(&mut self.position);
+        main.append(position);
         let epilogue = std::mem::take(&mut self.epilogue);
         main.append(epilogue);
         main.dedent();
@@ -707,6 +722,27 @@ impl<'a> Emitter<'a> {
             manifest: self.manifest,
         }
     }
+}
+
+/// `hlslcc_YFlip`: what the runtime sets so the es300 text gives D3D's
+/// window conventions (docs/glsl.md, "D3D's window conventions in es300").
+fn y_flip_uniform(e: &mut Emitter, head: &mut Section) {
+    head.line(
+        None,
+        "// (-1, 0) drawing into a framebuffer object, (1, height) drawing to the canvas",
+    );
+    head.line(None, "uniform highp vec2 hlslcc_YFlip;");
+    e.manifest.uniforms.push(UniformEntry {
+        name: "hlslcc_YFlip".into(),
+        glsl_type: "vec2".into(),
+        meaning: "y direction of the render target: (-1, 0) when drawing into a \
+                  framebuffer object, (1, height in pixels) when drawing to the default \
+                  framebuffer (canvas)"
+            .into(),
+        block: String::new(),
+        offset: 0,
+        binding: None,
+    });
 }
 
 /// `l3` for a subroutine label, `fb2` for a class function body.

@@ -21,7 +21,8 @@ pub struct Manifest {
     /// es300: the combined sampler uniforms instruction bodies use.
     pub combined_samplers: Vec<CombinedEntry>,
     /// Extra uniforms the translation needs filled by the runtime (mip
-    /// counts for `resinfo`, sampler state for gather emulation).
+    /// counts for `resinfo`, sampler state for gather emulation, es300's
+    /// `hlslcc_YFlip`).
     pub uniforms: Vec<UniformEntry>,
     pub inputs: Vec<VaryingEntry>,
     pub outputs: Vec<VaryingEntry>,
@@ -80,9 +81,11 @@ pub struct UniformEntry {
     pub glsl_type: String,
     /// What the runtime puts there, in words.
     pub meaning: String,
-    /// The uniform block holding it.
+    /// The uniform block holding it; empty (and left out of the JSON) for
+    /// a plain uniform, set with `uniform2f` and the like.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub block: String,
-    /// Byte offset in the block (std140).
+    /// Byte offset in the block (std140); 0 for a plain uniform.
     pub offset: u32,
     pub binding: Option<u32>,
 }

@@ -24,6 +24,7 @@ mod emit;
 mod flow;
 mod helpers;
 mod interfaces;
+mod link;
 mod manifest;
 mod names;
 mod texture;
@@ -35,6 +36,7 @@ use std::fmt;
 use crate::dxbc::ir::ShaderKind;
 use crate::dxbc::shader::Shader;
 
+pub use link::{Component, Interpolation, Link, LinkedInput};
 pub use manifest::{Manifest, UniformEntry, VaryingEntry};
 
 /// Which GLSL the emitter writes.
@@ -71,10 +73,18 @@ impl Dialect {
 pub struct Options {
     pub dialect: Dialect,
     /// vk450 varying locations: position in this list (semantic name,
-    /// index) is the location. The harness passes the pixel shader's input
-    /// order to both stages; without it each stage numbers its own
-    /// non-system-value elements in signature order.
+    /// index) is the location; elements missing from it take the locations
+    /// after it. The pixel shader's input order, passed to both stages,
+    /// makes them agree; without it each stage numbers its own
+    /// non-system-value elements in signature order. [`Options::link`],
+    /// when set, decides a vertex shader's locations instead.
     pub varying_locations: Option<Vec<(String, u32)>>,
+    /// A vertex shader translated for this pixel shader: each output takes
+    /// the qualifiers of the input it feeds (`flat`, `centroid`,
+    /// noperspective) and, in vk450, its location, so the two stages link.
+    /// Without it a vertex output is `flat` only when integer. Ignored for
+    /// a pixel shader.
+    pub link: Option<Link>,
     /// Test-only fault injection: emits gather4's texels in the wrong
     /// order, so the differential suite can show it catches the mistake.
     pub flip_gather_order: bool,
@@ -85,6 +95,7 @@ impl Options {
         Options {
             dialect,
             varying_locations: None,
+            link: None,
             flip_gather_order: false,
         }
     }

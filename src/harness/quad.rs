@@ -10,8 +10,13 @@ use crate::harness::case::{Case, Vertex};
 
 /// The corners each triangle uses, D3D's order: 0-1-2 and 1-3-2. The
 /// provoking vertex of each is its first corner, as the CPU side assumes
-/// for `constant` inputs.
+/// for `constant` inputs, and as Vulkan takes it.
 pub const INDICES: [u16; 6] = [0, 1, 2, 1, 3, 2];
+
+/// The same triangles for a runtime whose provoking vertex is the last
+/// (GL, WebGL2): each `(a, b, c)` drawn as `(b, c, a)`, the same winding
+/// with D3D's first corner last (docs/glsl.md, "Provoking vertex").
+pub const INDICES_LAST_PROVOKING: [u16; 6] = [1, 2, 0, 3, 2, 1];
 
 impl Vertex {
     /// The raw lanes the corner gives register `reg` (zeros when it lists

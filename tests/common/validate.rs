@@ -61,3 +61,91 @@ pub fn vk450(stage: ShaderKind, source: &str) -> Result<(), String> {
     .map_err(|e| format!("naga validate: {}", e.emit_to_string(source)))?;
     Ok(())
 }
+
+/// Links an es300 vertex and fragment shader the way a GLSL ES 3.00
+/// implementation does. glslangValidator `-l` checks that names and types
+/// agree across the stages, but (at least up to glslang 12) not the rule
+/// that a varying's interpolation qualifier (`flat` or the default
+/// `smooth`) and `centroid` must be the same in both stages, which WebGL
+/// implementations enforce ("Interpolation types of varying … differ"), so
+/// that rule is checked here on the declarations. Err holds the messages.
+pub fn es300_link(vertex: &str, fragment: &str) -> Result<(), String> {
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let vs = scratch_dir().join(format!("l{n}.vert"));
+    let fs = scratch_dir().join(format!("l{n}.frag"));
+    std::fs::write(&vs, vertex).expect("write shader");
+    std::fs::write(&fs, fragment).expect("write shader");
+    let out = Command::new("glslangValidator")
+        .arg("-l")
+        .arg(&vs)
+        .arg(&fs)
+        .output()
+        .expect(
+            "glslangValidator not found: install glslang-tools (the README's test command does)",
+        );
+    let _ = std::fs::remove_file(&vs);
+    let _ = std::fs::remove_file(&fs);
+    if !out.status.success() {
+        return Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let outputs = varyings(vertex, "out");
+    let mut errors = Vec::new();
+    for (name, fq) in varyings(fragment, "in") {
+        let Some((_, vq)) = outputs.iter().find(|(n, _)| *n == name) else {
+            continue;
+        };
+        if *vq != fq {
+            errors.push(format!(
+                "interpolation of varying `{name}` differs: vertex `{vq}`, fragment `{fq}`"
+            ));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// The global `in` or `out` variables of a shader with their interpolation
+/// and `centroid` qualifiers, normalised (`smooth` when none is written).
+fn varyings(source: &str, storage: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for line in source.lines() {
+        // Declarations are at the top level, unindented.
+        if line.starts_with(char::is_whitespace) || line.starts_with("//") {
+            continue;
+        }
+        let line = match line.find(')') {
+            Some(p) if line.starts_with("layout") => &line[p + 1..],
+            _ => line,
+        };
+        let Some(decl) = line.trim().strip_suffix(';') else {
+            continue;
+        };
+        let words: Vec<&str> = decl.split_whitespace().collect();
+        let Some(at) = words.iter().position(|w| *w == storage) else {
+            continue;
+        };
+        let (Some(name), true) = (words.get(at + 2), words.len() == at + 3) else {
+            continue;
+        };
+        let quals = &words[..at];
+        let interpolation = if quals.contains(&"flat") {
+            "flat"
+        } else {
+            "smooth"
+        };
+        let centroid = if quals.contains(&"centroid") {
+            " centroid"
+        } else {
+            ""
+        };
+        found.push((name.to_string(), format!("{interpolation}{centroid}")));
+    }
+    found
+}

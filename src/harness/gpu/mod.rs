@@ -23,8 +23,6 @@ use crate::glsl;
 
 use device::Device as Renderer;
 
-pub use shaders::varying_order;
-
 #[derive(Debug, thiserror::Error)]
 pub enum GpuError {
     /// No Vulkan adapter could be created (no driver, no lavapipe).

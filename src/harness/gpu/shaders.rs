@@ -6,7 +6,6 @@
 use std::fmt::Write as _;
 
 use crate::dxbc::Shader;
-use crate::dxbc::signature::SignatureKind;
 use crate::glsl::{self, Translation};
 use crate::harness::case::{Case, CaseShaders};
 use crate::harness::quad;
@@ -23,18 +22,9 @@ pub(super) struct Stages {
 }
 
 /// The pixel shader's non-system-value inputs in signature order: the
-/// varying locations both stages use.
-pub fn varying_order(ps: &Shader) -> Vec<(String, u32)> {
-    ps.signatures
-        .iter()
-        .filter(|s| s.kind == SignatureKind::Input)
-        .flat_map(|s| s.elements.iter())
-        .filter(|e| {
-            e.system_value == 0
-                && !(e.semantic_name.len() > 3 && e.semantic_name[..3].eq_ignore_ascii_case("SV_"))
-        })
-        .map(|e| (e.semantic_name.clone(), e.semantic_index))
-        .collect()
+/// varying locations both stages use (what a link to it gives).
+fn varying_order(ps: &Shader) -> Vec<(String, u32)> {
+    glsl::Link::from_pixel_shader(ps).varying_order()
 }
 
 pub(super) fn translate(
@@ -52,8 +42,16 @@ pub(super) fn translate(
         ))
     };
     let pixel = glsl::translate(&shaders.pixel, &options).map_err(|e| refused("pixel", e))?;
+    // The vertex shader is translated for its pixel shader: the same
+    // locations and the pixel shader's interpolation qualifiers.
     let vertex = match &shaders.vertex {
-        Some(vs) => Some(glsl::translate(vs, &options).map_err(|e| refused("vertex", e))?),
+        Some(vs) => {
+            let linked = glsl::Options {
+                link: Some(glsl::Link::from_pixel_shader(&shaders.pixel)),
+                ..options.clone()
+            };
+            Some(glsl::translate(vs, &linked).map_err(|e| refused("vertex", e))?)
+        }
         None => None,
     };
     let vertex_source = match &vertex {

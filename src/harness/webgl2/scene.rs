@@ -16,7 +16,7 @@ use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Tex
 use super::WebGl2Error;
 use super::base64;
 
-use crate::harness::quad::{self, INDICES};
+use crate::harness::quad::{self, INDICES_LAST_PROVOKING};
 
 /// What the application sets in `hlslcc_YFlip` when drawing into a
 /// texture (docs/glsl.md, "Runtime contract").
@@ -145,8 +145,8 @@ pub(super) fn translate(
     let pixel = glsl::translate(&shaders.pixel, &options).map_err(|e| refused("pixel", e))?;
     let vertex = match &shaders.vertex {
         Some(vs) => {
-            let vo = options.clone();
-            // MERGE-LINK: vo.link = Some(glsl::Link::from_pixel_shader(&shaders.pixel));
+            let mut vo = options.clone();
+            vo.link = Some(glsl::Link::from_pixel_shader(&shaders.pixel));
             Some(glsl::translate(vs, &vo).map_err(|e| refused("vertex", e))?)
         }
         None => None,
@@ -191,7 +191,7 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
         attributes,
         stride,
         vertices: base64(&vertices),
-        indices: INDICES,
+        indices: INDICES_LAST_PROVOKING,
         targets: targets(&stages.pixel.manifest).map_err(fail)?,
     })
 }

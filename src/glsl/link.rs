@@ -1,0 +1,232 @@
+//! What a vertex shader needs to know about the pixel shader it feeds.
+//!
+//! D3D decides how a varying is interpolated in the pixel shader alone
+//! (`dcl_input_ps constant|linear [centroid] [noperspective]`); the vertex
+//! shader's outputs carry no interpolation mode. GLSL ES 3.00 requires the
+//! qualifiers of a varying to match on both sides or the program does not
+//! link, and Vulkan requires matching locations. A [`Link`] carries the
+//! pixel shader's choice over to the vertex shader's outputs.
+
+use crate::dxbc::ir::{OperandType, Selection, ShaderKind};
+use crate::dxbc::opcodes::code;
+use crate::dxbc::shader::Shader;
+use crate::dxbc::signature::{SignatureElement, SignatureKind};
+
+/// D3D10_SB_INTERPOLATION_MODE of a pixel-shader input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Interpolation {
+    /// No `dcl_input_ps` declares the element (the shader never reads it).
+    Undefined,
+    Constant,
+    Linear,
+    LinearCentroid,
+    LinearNoPerspective,
+    LinearNoPerspectiveCentroid,
+    LinearSample,
+    LinearNoPerspectiveSample,
+}
+
+impl Interpolation {
+    /// From the mode bits of a `dcl_input_ps` (controls bits 11..15).
+    pub fn from_mode(mode: u32) -> Interpolation {
+        match mode {
+            1 => Interpolation::Constant,
+            2 => Interpolation::Linear,
+            3 => Interpolation::LinearCentroid,
+            4 => Interpolation::LinearNoPerspective,
+            5 => Interpolation::LinearNoPerspectiveCentroid,
+            6 => Interpolation::LinearSample,
+            7 => Interpolation::LinearNoPerspectiveSample,
+            _ => Interpolation::Undefined,
+        }
+    }
+
+    pub fn is_constant(self) -> bool {
+        self == Interpolation::Constant
+    }
+
+    pub fn is_centroid(self) -> bool {
+        matches!(
+            self,
+            Interpolation::LinearCentroid | Interpolation::LinearNoPerspectiveCentroid
+        )
+    }
+
+    pub fn is_noperspective(self) -> bool {
+        matches!(
+            self,
+            Interpolation::LinearNoPerspective
+                | Interpolation::LinearNoPerspectiveCentroid
+                | Interpolation::LinearNoPerspectiveSample
+        )
+    }
+}
+
+/// The component type of a pixel-shader input, from its signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Component {
+    Float,
+    Int,
+    Uint,
+}
+
+/// One non-system-value input of the pixel shader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedInput {
+    pub semantic: String,
+    pub semantic_index: u32,
+    pub interpolation: Interpolation,
+    pub component: Component,
+    /// The vk450 location both stages use: the position among the pixel
+    /// shader's non-system-value input elements, in signature order.
+    pub location: u32,
+}
+
+/// The pixel shader's inputs, as a vertex shader translated for it needs
+/// them ([`super::Options::link`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Link {
+    pub inputs: Vec<LinkedInput>,
+}
+
+impl Link {
+    /// The input elements of `ps` (a pixel shader; any other stage has no
+    /// `dcl_input_ps`, so its elements come out `Undefined`), each with the
+    /// interpolation mode of the `dcl_input_ps*` declaring its register
+    /// and components.
+    pub fn from_pixel_shader(ps: &Shader) -> Link {
+        let decls: Vec<(u32, u8, u32)> = if ps.program.kind == ShaderKind::Pixel {
+            ps.program
+                .instructions
+                .iter()
+                .filter(|i| {
+                    matches!(
+                        i.opcode,
+                        code::DCL_INPUT_PS | code::DCL_INPUT_PS_SIV | code::DCL_INPUT_PS_SGV
+                    )
+                })
+                .filter_map(|i| {
+                    let op = i.operands.first()?;
+                    if op.ty != OperandType::INPUT {
+                        return None;
+                    }
+                    let mask = match op.selection {
+                        Selection::Mask(m) => m,
+                        _ => 0xf,
+                    };
+                    Some((op.reg()?, mask, (i.controls >> 11) & 0xf))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let elements = ps
+            .signatures
+            .iter()
+            .filter(|s| s.kind == SignatureKind::Input)
+            .flat_map(|s| s.elements.iter())
+            .filter(|el| !is_system_value(el));
+        let inputs = elements
+            .enumerate()
+            .map(|(location, el)| {
+                let mode = decls
+                    .iter()
+                    .find(|(reg, mask, _)| *reg == el.register && mask & el.mask != 0)
+                    .map_or(0, |d| d.2);
+                LinkedInput {
+                    semantic: el.semantic_name.clone(),
+                    semantic_index: el.semantic_index,
+                    interpolation: Interpolation::from_mode(mode),
+                    component: match el.component_type {
+                        1 => Component::Uint,
+                        2 => Component::Int,
+                        _ => Component::Float,
+                    },
+                    location: location as u32,
+                }
+            })
+            .collect();
+        Link { inputs }
+    }
+
+    /// The input a vertex output with this semantic feeds (D3D matches
+    /// semantic names without regard to case).
+    pub fn input(&self, semantic: &str, index: u32) -> Option<&LinkedInput> {
+        self.inputs
+            .iter()
+            .find(|i| i.semantic.eq_ignore_ascii_case(semantic) && i.semantic_index == index)
+    }
+
+    /// (semantic, index) in location order, as [`super::Options::varying_locations`]
+    /// takes them.
+    pub fn varying_order(&self) -> Vec<(String, u32)> {
+        let mut v: Vec<&LinkedInput> = self.inputs.iter().collect();
+        v.sort_by_key(|i| i.location);
+        v.into_iter()
+            .map(|i| (i.semantic.clone(), i.semantic_index))
+            .collect()
+    }
+}
+
+/// Whether an element is a system value (no varying, no location).
+pub(super) fn is_system_value(el: &SignatureElement) -> bool {
+    el.system_value != 0
+        || (el.semantic_name.len() > 3 && el.semantic_name[..3].eq_ignore_ascii_case("SV_"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dxbc::{ParseOptions, asm};
+
+    fn shader(text: &str) -> Shader {
+        let bytes = asm::assemble(text).expect("assembles");
+        Shader::parse(&bytes, ParseOptions::default()).expect("parses")
+    }
+
+    #[test]
+    fn reads_each_inputs_mode_type_and_location() {
+        let ps = shader(
+            "ps_5_0\n\
+             dcl_input_ps_siv linear noperspective v0.xyzw, position\n\
+             dcl_input_ps constant v1.x\n\
+             dcl_input_ps linear centroid v2.xy\n\
+             dcl_input_ps linear noperspective v3.xyzw\n\
+             dcl_output o0.xyzw\n\
+             mov o0.xyzw, v3.xyzw\n\
+             ret\n",
+        );
+        let link = Link::from_pixel_shader(&ps);
+        let modes: Vec<(String, u32, Interpolation, u32)> = link
+            .inputs
+            .iter()
+            .map(|i| {
+                (
+                    i.semantic.clone(),
+                    i.semantic_index,
+                    i.interpolation,
+                    i.location,
+                )
+            })
+            .collect();
+        // SV_Position takes no location; the rest count from 0.
+        assert_eq!(
+            modes,
+            vec![
+                ("TEXCOORD".into(), 1, Interpolation::Constant, 0),
+                ("TEXCOORD".into(), 2, Interpolation::LinearCentroid, 1),
+                ("TEXCOORD".into(), 3, Interpolation::LinearNoPerspective, 2),
+            ]
+        );
+        assert!(link.input("texcoord", 2).is_some(), "case-insensitive");
+        assert!(link.input("TEXCOORD", 0).is_none());
+        assert_eq!(
+            link.varying_order(),
+            vec![
+                ("TEXCOORD".to_string(), 1),
+                ("TEXCOORD".to_string(), 2),
+                ("TEXCOORD".to_string(), 3)
+            ]
+        );
+    }
+}
