@@ -629,9 +629,22 @@ fn declare_output(
     if e.manifest.outputs.iter().any(|o| o.glsl_name == name) {
         return;
     }
+    let pixel = e.stage == ShaderKind::Pixel;
+    // The pixel input this output feeds, when translated with a link: D3D
+    // decides interpolation there, and GLSL wants it on both sides.
+    let linked = match (&e.options.link, el) {
+        (Some(link), Some(el)) if !pixel => link.input(&el.semantic_name, el.semantic_index),
+        _ => None,
+    };
+    // D3D lets a pixel shader read fewer components of an element than the
+    // vertex shader writes; GLSL wants one type on both sides, so a linked
+    // output is declared with the components the pixel shader reads.
+    let mask = linked
+        .map(|i| mask & i.mask)
+        .filter(|m| *m != 0)
+        .unwrap_or(mask);
     let n = mask_count(mask);
     let glsl_ty = ty.vec(n);
-    let pixel = e.stage == ShaderKind::Pixel;
     let location = if pixel {
         Some(target_index)
     } else {
@@ -644,12 +657,6 @@ fn declare_output(
     let layout = location
         .map(|l| format!("layout(location = {l}) "))
         .unwrap_or_default();
-    // The pixel input this output feeds, when translated with a link: D3D
-    // decides interpolation there, and GLSL wants it on both sides.
-    let linked = match (&e.options.link, el) {
-        (Some(link), Some(el)) if !pixel => link.input(&el.semantic_name, el.semantic_index),
-        _ => None,
-    };
     let mode = linked.map_or(Interpolation::Undefined, |i| i.interpolation);
     let flat = !pixel
         && (ty != Ty::Float

@@ -77,6 +77,10 @@ pub struct LinkedInput {
     pub semantic_index: u32,
     pub interpolation: Interpolation,
     pub component: Component,
+    /// The register components the element occupies (bit 0 = x): a linked
+    /// vertex output is declared with these, so both sides agree on the
+    /// varying's type.
+    pub mask: u8,
     /// The vk450 location both stages use: the position among the pixel
     /// shader's non-system-value input elements, in signature order.
     pub location: u32,
@@ -142,6 +146,7 @@ impl Link {
                         2 => Component::Int,
                         _ => Component::Float,
                     },
+                    mask: el.mask,
                     location: location as u32,
                 }
             })

@@ -56,9 +56,15 @@ pub fn vertex_input(semantic: &str, index: u32) -> String {
     format!("in_{}{index}", semantic_ident(semantic))
 }
 
-/// `vs_TEXCOORD3`: a vertex output and the pixel input it feeds.
+/// `vs_TEXCOORD3`: a vertex output and the pixel input it feeds. D3D
+/// matches semantics without regard to case (a vertex shader's `COLOR`
+/// feeds a pixel shader's `color`) and GLSL links varyings by name, so the
+/// name is upper-cased on both sides.
 pub fn varying(semantic: &str, index: u32) -> String {
-    format!("vs_{}{index}", semantic_ident(semantic))
+    format!(
+        "vs_{}{index}",
+        semantic_ident(semantic).to_ascii_uppercase()
+    )
 }
 
 #[cfg(test)]
@@ -69,6 +75,7 @@ mod tests {
     fn identifiers() {
         assert_eq!(vertex_input("POSITION", 0), "in_POSITION0");
         assert_eq!(varying("TEXCOORD", 3), "vs_TEXCOORD3");
+        assert_eq!(varying("color", 0), varying("COLOR", 0));
         assert_eq!(semantic_ident("MY__SEM"), "MY_SEM");
         assert_eq!(semantic_ident("a.b"), "a_b");
     }
