@@ -5,9 +5,47 @@
 //! contract written in docs/glsl.md and docs/glsl-textures.md and nothing
 //! of its own.
 
-use crate::glsl::UniformEntry;
-use crate::harness::case::Case;
+use crate::glsl::{self, Translation, UniformEntry};
+use crate::harness::case::{Case, CaseShaders};
 use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Sampler};
+
+/// A case's stages translated as an application makes them.
+pub struct Stages {
+    pub pixel: Translation,
+    /// The case's vertex shader; `None` when the backend generates one.
+    pub vertex: Option<Translation>,
+}
+
+/// Translates the pixel shader alone and the vertex shader for it (the
+/// pixel shader's interpolation qualifiers and, in vk450, both stages
+/// numbering varyings in the pixel shader's order), in `dialect`. Errors
+/// name the case file and the stage.
+pub fn translate(
+    case: &Case,
+    shaders: &CaseShaders,
+    options: &glsl::Options,
+    dialect: glsl::Dialect,
+) -> Result<Stages, String> {
+    let link = glsl::Link::from_pixel_shader(&shaders.pixel);
+    let mut options = options.clone();
+    options.dialect = dialect;
+    options.varying_locations = (dialect == glsl::Dialect::Vk450).then(|| link.varying_order());
+    let refused = |what: &str, e: glsl::Refused| {
+        format!(
+            "{}: the {what} shader cannot be translated: {e}",
+            case.path.display()
+        )
+    };
+    let pixel = glsl::translate(&shaders.pixel, &options).map_err(|e| refused("pixel", e))?;
+    let vertex = match &shaders.vertex {
+        Some(vs) => {
+            options.link = Some(link);
+            Some(glsl::translate(vs, &options).map_err(|e| refused("vertex", e))?)
+        }
+        None => None,
+    };
+    Ok(Stages { pixel, vertex })
+}
 
 /// `D3D11_TEXTURE_ADDRESS_MODE` as the sampler-state block stores it.
 pub fn d3d_address(m: AddressMode) -> i32 {

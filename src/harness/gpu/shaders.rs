@@ -5,10 +5,10 @@
 
 use std::fmt::Write as _;
 
-use crate::dxbc::Shader;
 use crate::glsl::{self, Translation};
 use crate::harness::case::{Case, CaseShaders};
 use crate::harness::quad;
+use crate::harness::runtime;
 
 use super::{GpuError, Renderer};
 
@@ -21,39 +21,14 @@ pub(super) struct Stages {
     pub vertex_source: String,
 }
 
-/// The pixel shader's non-system-value inputs in signature order: the
-/// varying locations both stages use (what a link to it gives).
-fn varying_order(ps: &Shader) -> Vec<(String, u32)> {
-    glsl::Link::from_pixel_shader(ps).varying_order()
-}
-
 pub(super) fn translate(
     case: &Case,
     shaders: &CaseShaders,
     options: &glsl::Options,
 ) -> Result<Stages, GpuError> {
-    let mut options = options.clone();
-    options.dialect = glsl::Dialect::Vk450;
-    options.varying_locations = Some(varying_order(&shaders.pixel));
-    let refused = |what: &str, e: glsl::Refused| {
-        GpuError::Other(format!(
-            "{}: the {what} shader cannot be translated: {e}",
-            case.path.display()
-        ))
-    };
-    let pixel = glsl::translate(&shaders.pixel, &options).map_err(|e| refused("pixel", e))?;
-    // The vertex shader is translated for its pixel shader: the same
-    // locations and the pixel shader's interpolation qualifiers.
-    let vertex = match &shaders.vertex {
-        Some(vs) => {
-            let linked = glsl::Options {
-                link: Some(glsl::Link::from_pixel_shader(&shaders.pixel)),
-                ..options.clone()
-            };
-            Some(glsl::translate(vs, &linked).map_err(|e| refused("vertex", e))?)
-        }
-        None => None,
-    };
+    let runtime::Stages { pixel, vertex } =
+        runtime::translate(case, shaders, options, glsl::Dialect::Vk450)
+            .map_err(GpuError::Other)?;
     let vertex_source = match &vertex {
         Some(t) => t.source.clone(),
         None => pass_through(case, &pixel.manifest),

@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::glsl::{self, Manifest, Translation};
+use crate::glsl::{self, Manifest};
 use crate::harness::case::{Case, CaseShaders};
-use crate::harness::runtime::{self, HardwareAddress, HardwareSampler};
+use crate::harness::runtime::{self, HardwareAddress, HardwareSampler, Stages};
 use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Texture};
 
 use super::WebGl2Error;
@@ -123,35 +123,12 @@ pub(super) struct Target {
 
 /// The es300 translations of a case's stages, as an application would
 /// make them: the pixel shader alone, the vertex shader linked to it.
-pub(super) struct Stages {
-    pub pixel: Translation,
-    pub vertex: Option<Translation>,
-}
-
 pub(super) fn translate(
     case: &Case,
     shaders: &CaseShaders,
     options: &glsl::Options,
 ) -> Result<Stages, WebGl2Error> {
-    let mut options = options.clone();
-    options.dialect = glsl::Dialect::Es300;
-    options.varying_locations = None;
-    let refused = |what: &str, e: glsl::Refused| {
-        WebGl2Error::Case(format!(
-            "{}: the {what} shader cannot be translated: {e}",
-            case.path.display()
-        ))
-    };
-    let pixel = glsl::translate(&shaders.pixel, &options).map_err(|e| refused("pixel", e))?;
-    let vertex = match &shaders.vertex {
-        Some(vs) => {
-            let mut vo = options.clone();
-            vo.link = Some(glsl::Link::from_pixel_shader(&shaders.pixel));
-            Some(glsl::translate(vs, &vo).map_err(|e| refused("vertex", e))?)
-        }
-        None => None,
-    };
-    Ok(Stages { pixel, vertex })
+    runtime::translate(case, shaders, options, glsl::Dialect::Es300).map_err(WebGl2Error::Case)
 }
 
 pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> {
