@@ -259,8 +259,8 @@ fn border_takes_the_emulated_path() {
         "l = isnan(l) ? 0.0 : clamp(l, 0.0, last);",
         "int nearest = int(min(floor(l + 0.5), last));",
         "int filt = magnify ? f.y : f.x;",
-        "if (f.z == 0) return hlslcc_sampleLevel_t0_s0(c, s0, layer, nearest, filt, off);",
-        "return (1.0 - w) * r + w * hlslcc_sampleLevel_t0_s0(c, s0, layer, int(l0) + 1, filt, off);",
+        "if (f.z == 0) return hlslcc_sampleLevel_t0_s0(c, base, layer, nearest, filt, off);",
+        "return (1.0 - w) * r + w * hlslcc_sampleLevel_t0_s0(c, base, layer, int(l0) + 1, filt, off);",
     ];
     let mut last = 0;
     for line in lines {
@@ -323,7 +323,7 @@ fn border_takes_the_emulated_path() {
         &f,
         "if (x < 0 || y < 0 || z < 0) return hlslcc_samplerBorder_s0;",
     );
-    has(&f, "vec3 n = vec3(s0);");
+    has(&f, "vec3 n = vec3(base);");
     // sample_b hands its clamped bias to the gradient LOD; sample_d its gradients.
     has(&f, "clamp(v1.w, -16.0, 15.99), true, ivec3(1, -2, 0))");
     has(
@@ -418,7 +418,7 @@ fn integer_textures_emulate_without_filtering() {
     has(s, "ivec4 hlslcc_sampleEmulated_t0_s0(vec2 c,");
     has(
         s,
-        "return hlslcc_sampleLevel_t0_s0(c, s0, layer, nearest, off);",
+        "return hlslcc_sampleLevel_t0_s0(c, base, layer, nearest, off);",
     );
     has(
         s,

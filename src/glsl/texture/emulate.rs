@@ -123,7 +123,7 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
         .join(", ");
     let mut body = vec![
         format!("ivec4 m = {mode};"),
-        "ivec3 size = max(s0 >> ivec3(level), ivec3(1));".to_string(),
+        "ivec3 size = max(base >> ivec3(level), ivec3(1));".to_string(),
         format!("vec3 p = vec3({pos});"),
     ];
     let (rty, params) = if int {
@@ -132,7 +132,7 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
         ));
         (
             format!("{p}vec4"),
-            format!("{} c, ivec3 s0, int layer, int level, ivec3 off", sh.cty),
+            format!("{} c, ivec3 base, int layer, int level, ivec3 off", sh.cty),
         )
     } else {
         let half = (0..3)
@@ -165,7 +165,7 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
         (
             "vec4".to_string(),
             format!(
-                "{} c, ivec3 s0, int layer, int level, int filt, ivec3 off{r}",
+                "{} c, ivec3 base, int layer, int level, int filt, ivec3 off{r}",
                 sh.cty
             ),
         )
@@ -176,17 +176,25 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
 
     // The whole sample: LOD, mip plan, one or two levels.
     let name = format!("hlslcc_sampleEmulated{variant}_t{t}_s{smp}");
-    let (size_ty, s0, n) = match (sh.axes, sh.array) {
-        (1, false) => ("ivec2", "ivec3(ts.x, 1, 1)", "vec3(float(s0.x), 0.0, 0.0)"),
-        (1, true) => ("ivec3", "ivec3(ts.x, 1, 1)", "vec3(float(s0.x), 0.0, 0.0)"),
-        (2, false) => ("ivec2", "ivec3(ts, 1)", "vec3(vec2(s0.xy), 0.0)"),
-        (2, true) => ("ivec3", "ivec3(ts.xy, 1)", "vec3(vec2(s0.xy), 0.0)"),
-        _ => ("ivec3", "ts", "vec3(s0)"),
+    let (size_ty, base, n) = match (sh.axes, sh.array) {
+        (1, false) => (
+            "ivec2",
+            "ivec3(ts.x, 1, 1)",
+            "vec3(float(base.x), 0.0, 0.0)",
+        ),
+        (1, true) => (
+            "ivec3",
+            "ivec3(ts.x, 1, 1)",
+            "vec3(float(base.x), 0.0, 0.0)",
+        ),
+        (2, false) => ("ivec2", "ivec3(ts, 1)", "vec3(vec2(base.xy), 0.0)"),
+        (2, true) => ("ivec3", "ivec3(ts.xy, 1)", "vec3(vec2(base.xy), 0.0)"),
+        _ => ("ivec3", "ts", "vec3(base)"),
     };
     let lod = lod_name(smp);
     let mut body = vec![
         format!("{size_ty} ts = textureSize({tex}, 0);"),
-        format!("ivec3 s0 = {s0};"),
+        format!("ivec3 base = {base};"),
         "if (grad) {".to_string(),
         format!("    vec3 n = {n};"),
         "    vec3 dx = gx * n;".to_string(),
@@ -211,7 +219,7 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
         "int layer = 0;".to_string()
     });
     let (rty, extra) = if int {
-        body.push(format!("return {level_fn}(c, s0, layer, nearest, off);"));
+        body.push(format!("return {level_fn}(c, base, layer, nearest, off);"));
         (format!("{p}vec4"), "")
     } else {
         if compare {
@@ -223,13 +231,13 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
         body.extend([
             format!("ivec4 f = {};", filter_name(smp)),
             "int filt = magnify ? f.y : f.x;".to_string(),
-            format!("if (f.z == 0) return {level_fn}(c, s0, layer, nearest, filt, off{r});"),
+            format!("if (f.z == 0) return {level_fn}(c, base, layer, nearest, filt, off{r});"),
             "float l0 = floor(l);".to_string(),
             "float w = l - l0;".to_string(),
-            format!("vec4 r = {level_fn}(c, s0, layer, int(l0), filt, off{r});"),
+            format!("vec4 r = {level_fn}(c, base, layer, int(l0), filt, off{r});"),
             "if (w == 0.0) return r;".to_string(),
             format!(
-                "return (1.0 - w) * r + w * {level_fn}(c, s0, layer, int(l0) + 1, filt, off{r});"
+                "return (1.0 - w) * r + w * {level_fn}(c, base, layer, int(l0) + 1, filt, off{r});"
             ),
         ]);
         ("vec4".to_string(), if compare { ", float ref" } else { "" })

@@ -242,6 +242,9 @@ pub fn scan(e: &mut Emitter) {
             op::GATHER4 | op::GATHER4_PO | op::GATHER4_C | op::GATHER4_PO_C => {
                 let compare = matches!(inst.opcode, op::GATHER4_C | op::GATHER4_PO_C);
                 if let Some(s) = smp {
+                    // Declared for every sampler a sampling instruction
+                    // uses, whether or not this path reads it.
+                    t.states.insert(s);
                     if dim == Dim::Cube {
                         // Cube gathers sample texel centres (see gather.rs).
                         if compare {
@@ -250,7 +253,6 @@ pub fn scan(e: &mut Emitter) {
                             t.plain_pairs.insert((tex, s));
                         }
                     } else {
-                        t.states.insert(s);
                         t.fetched.insert(tex);
                         if compare {
                             t.levels.insert(tex);
