@@ -204,7 +204,11 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         .is_some_and(|o| o[..dim.axes()].iter().any(|&v| v != 0));
     let r = e.tmp();
     e.line(format!("{}vec4 {r};", type_prefix(ty)));
-    e.line(format!("if ({}) {{", emulation_condition(smp, dim, moved)));
+    let bias = compare && e.dialect == Dialect::Vk450;
+    e.line(format!(
+        "if ({}) {{",
+        emulation_condition(smp, dim, moved, bias)
+    ));
     e.indent();
     let v = emulated(e, inst, ctx, smp, &ct, &inputs);
     e.line(format!("{r} = {v};"));
@@ -238,9 +242,11 @@ fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32) -> String {
     format!("vec{n}({})", comps.join(", "))
 }
 
-/// When the emulated path runs: a border mode on an addressed axis, or,
-/// when `moved` (a non-zero offset), mirror once.
-fn emulation_condition(smp: u32, dim: Dim, moved: bool) -> String {
+/// When the emulated path runs: a border mode on an addressed axis; when
+/// `moved` (a non-zero offset), mirror once; when `bias` (vk450
+/// comparisons, which cannot take it in hardware), a MipLODBias other
+/// than 0.
+fn emulation_condition(smp: u32, dim: Dim, moved: bool, bias: bool) -> String {
     let m = mode_name(smp);
     let n = dim.axes();
     let has = |v: u32| {
@@ -250,11 +256,14 @@ fn emulation_condition(smp: u32, dim: Dim, moved: bool) -> String {
             format!("any(equal({m}.{}, ivec{n}({v})))", axes_swizzle(dim))
         }
     };
+    let mut c = has(4);
     if moved {
-        format!("{} || {}", has(4), has(5))
-    } else {
-        has(4)
+        c = format!("{c} || {}", has(5));
     }
+    if bias {
+        c = format!("{c} || {}.x != 0.0", lod_name(smp));
+    }
+    c
 }
 
 /// The call into the emulated path.
@@ -372,19 +381,25 @@ fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> S
 }
 
 /// `sample_c` / `sample_c_lz` through the comparison sampler, MipLODBias
-/// folded in. What each sampler type offers:
+/// `b` folded in where the dialect allows.
+///
+/// es300 (ES 3.00 offers, per shadow sampler type):
 ///
 /// | | `texture(…, bias)` | `textureLod` | `textureGrad` |
 /// |---|---|---|---|
-/// | 2D shadow | es300 | both | both |
-/// | cube shadow | es300 | vk450 | both |
-/// | 2D-array shadow | — | — | both |
+/// | 2D shadow | yes | yes | yes |
+/// | cube shadow | yes | — | yes |
+/// | 2D-array shadow | — | — | yes |
 ///
-/// (naga has no bias form on shadow samplers.) `sample_c` takes the bias
-/// form where there is one, else `textureGrad` with the coordinate's
-/// derivatives scaled by `exp2(b)`; `sample_c_lz` (LOD b) takes
-/// `textureLod` where there is one, else `textureGrad` with axis-aligned
-/// gradients `exp2(b)` texels long (zero when b ≤ 0).
+/// `sample_c` takes the bias form where there is one, else `textureGrad`
+/// with the coordinate's derivatives scaled by `exp2(b)`; `sample_c_lz`
+/// (LOD b) takes `textureLod` where there is one, else `textureGrad` with
+/// axis-aligned gradients `exp2(b)` texels long (zero when b ≤ 0).
+///
+/// vk450: naga turns any explicit LOD or gradient on a shadow sampler into
+/// level 0, and has no bias form, so `sample_c` is the implicit-LOD call
+/// and `sample_c_lz` the level-0 call — exact for MipLODBias 0; any other
+/// bias runs the emulated path instead (cubes, which have none, ignore it).
 fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> String {
     let dim = ctx.res.dim;
     let b = sampler_bias(smp);
@@ -400,15 +415,30 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
     let cube = dim == Dim::Cube;
     // Outside the pixel shader `sample_c` has no derivatives: LOD 0 + b.
     let lz = inputs.opcode == op::SAMPLE_C_LZ || !inputs.implicit;
+    if !es {
+        // naga reads every explicit LOD or gradient on a shadow sampler as
+        // level 0: only the implicit LOD and level 0 are available, exact
+        // for MipLODBias 0; other biases take the emulated path (see
+        // `emulation_condition`).
+        return if !lz {
+            format!("{}({s}, {tx}{tail})", off("texture"))
+        } else if array {
+            format!(
+                "{}({s}, {tx}, vec2(0.0), vec2(0.0){tail})",
+                off("textureGrad")
+            )
+        } else {
+            format!("{}({s}, {tx}, 0.0{tail})", off("textureLod"))
+        };
+    }
     if !lz {
-        if es && !array {
+        if !array {
             return format!("{}({s}, {tx}{tail}, {b})", off("texture"));
         }
         // The unmirrored coordinate's derivatives: abs(u) folds them where
         // a quad straddles 0.
         let d = match &inputs.raw {
             Some(raw) => format!("{raw}.xy"),
-            None if cube => format!("{tx}.xyz"),
             None => format!("{tx}.xy"),
         };
         let x = e.tmp();
@@ -418,14 +448,13 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
             off("textureGrad")
         );
     }
-    if !array && !(cube && es) {
+    if !array && !cube {
         return format!("{}({s}, {tx}, {b}{tail})", off("textureLod"));
     }
     // Gradient length in texels: exp2(b), or 0 (LOD −∞, clamped up to
     // MinLOD by the hardware) when b ≤ 0, where D3D's LOD b magnifies level
     // 0 just the same.
-    // (textureSize through the comparison sampler itself: both validators
-    // accept it, and it needs no plain view.)
+    // (textureSize through the comparison sampler itself: no plain view.)
     let bt = e.tmp();
     e.line(format!("float {bt} = {b};"));
     let g = e.tmp();
