@@ -13,8 +13,10 @@
 //!
 //! * MipLODBias `b` (held to [−16, 15.99]) is folded into the hardware call:
 //!   added to the bias or the LOD, or scaling the gradients by `exp2(b)`.
-//!   Where GLSL has neither a bias nor an explicit-LOD form (comparison
-//!   sampling on some sampler types, see [`shadow_call`]) the call becomes
+//!   vk450 comparisons cannot take it in hardware (naga reads explicit LODs
+//!   on shadow samplers as level 0): they run the emulated path for any
+//!   MipLODBias but 0. Where es300 has neither a bias nor an explicit-LOD
+//!   form (comparisons on some sampler types, see `shadow_call`) the call becomes
 //!   `textureGrad`, with the coordinate's own derivatives scaled by
 //!   `exp2(b)`, or for an explicit LOD axis-aligned gradients `exp2(b)`
 //!   texels long (zero gradients when b ≤ 0: the LOD then drops to MinLOD
