@@ -99,7 +99,7 @@ fn declarations_follow_the_combined_sampler_abi() {
         "layout(set = 0, binding = 161) uniform samplerShadow s1;",
         // Plain reads of a compared texture go through its second view.
         "layout(set = 0, binding = 96) uniform texture2D t0_plain;",
-        "texture(sampler2D(t0_plain, s0), v1.xy)",
+        "texture(sampler2D(t0_plain, s0), vec2(hlslcc_mirrorOnce(dx_t0.x, hlslcc_samplerMode_s0.x)",
         "textureLod(sampler2DShadow(t0, s1), txVec0, 0.0)",
     ] {
         assert!(v.source.contains(line), "{line}\n{}", v.source);
@@ -117,62 +117,330 @@ fn declarations_follow_the_combined_sampler_abi() {
     assert!(int.source.contains("r0 = intBitsToFloat(dx_t1);"));
 }
 
-#[test]
-fn sample_forms() {
-    assert!(
-        es("tex_sample")
-            .source
-            .contains("r0.xyz = texture(t0TEX_with_SMPs0, v1.xy).zyx;")
-    );
-    assert!(
-        es("tex_sample_offset")
-            .source
-            .contains("textureOffset(t0TEX_with_SMPs0, v1.xy, ivec2(-2, 3))")
-    );
-    assert!(
-        es("tex_sample_offset_3d")
-            .source
-            .contains("ivec3(1, -1, 2)")
-    );
-    let l = es("tex_sample_l").source;
-    assert!(l.contains("textureLod(t0TEX_with_SMPs0, v1.xy, v1.z)"));
-    assert!(l.contains("textureLodOffset(t0TEX_with_SMPs0, v1.xy, 2.0, ivec2(1, 1))"));
-    assert!(
-        es("tex_sample_b")
-            .source
-            .contains("texture(t0TEX_with_SMPs0, v1.xy, v1.w)")
-    );
-    assert!(
-        es("tex_sample_d")
-            .source
-            .contains("textureGrad(t0TEX_with_SMPs0, v1.xy, r0.xy, r1.xy)")
-    );
-    assert!(es("tex_sample_array").source.contains("roundEven("));
-    assert!(vk("tex_sample_array").source.contains("roundEven("));
+/// `clamp(MipLODBias, -16, 15.99)` of s0 / s1, as every sample folds it in.
+const B0: &str = "clamp(hlslcc_samplerLod_s0.x, -16.0, 15.99)";
+const B1: &str = "clamp(hlslcc_samplerLod_s1.x, -16.0, 15.99)";
+/// The 2D coordinate `dx_t0` through mirror once on both axes.
+const MIRRORED: &str = "vec2(hlslcc_mirrorOnce(dx_t0.x, hlslcc_samplerMode_s0.x), \
+                        hlslcc_mirrorOnce(dx_t0.y, hlslcc_samplerMode_s0.y))";
+
+#[track_caller]
+fn has(src: &str, needle: &str) {
+    assert!(src.contains(needle), "missing `{needle}` in:\n{src}");
 }
 
 #[test]
-fn comparison_sampling_uses_txvec_temps_and_the_lod_workaround() {
+fn sample_forms_fold_the_mip_lod_bias() {
+    let s = es("tex_sample").source;
+    has(
+        &s,
+        &format!("dx_t1 = texture(t0TEX_with_SMPs0, {MIRRORED}, {B0});"),
+    );
+    has(&s, "r0.xyz = dx_t1.zyx;");
+    has(
+        &es("tex_sample_offset").source,
+        &format!("textureOffset(t0TEX_with_SMPs0, {MIRRORED}, ivec2(-2, 3), {B0})"),
+    );
+    has(
+        &es("tex_sample_offset_3d").source,
+        "ivec3(1, -1, 2), clamp(",
+    );
+    let l = es("tex_sample_l").source;
+    // sample_l: the bias adds to the given LOD.
+    has(
+        &l,
+        &format!("textureLod(t0TEX_with_SMPs0, {MIRRORED}, v1.z + {B0});"),
+    );
+    has(&l, &format!(", 2.0 + {B0}, ivec2(1, 1));"));
+    // sample_b: the instruction's bias, held to [-16, 15.99], plus the sampler's.
+    has(
+        &es("tex_sample_b").source,
+        &format!("texture(t0TEX_with_SMPs0, {MIRRORED}, clamp(v1.w, -16.0, 15.99) + {B0});"),
+    );
+    // sample_d: gradients scaled by 2^b move the LOD by b.
+    let d = es("tex_sample_d").source;
+    has(&d, &format!("float dx_t2 = exp2({B0});"));
+    has(&d, "r0.xy * dx_t2, r1.xy * dx_t2);");
+    assert!(es("tex_sample_array").source.contains("roundEven("));
+    assert!(vk("tex_sample_array").source.contains("roundEven("));
+    // Mirror once: abs(u) where the axis's mode is 5.
+    has(
+        &s,
+        "float hlslcc_mirrorOnce(float u, int mode) {\n    return mode == 5 ? abs(u) : u;\n}",
+    );
+}
+
+#[test]
+fn comparison_sampling_folds_the_bias_per_sampler_type() {
     let s = es("tex_sample_c_2d").source;
-    assert!(s.contains("vec3 txVec0 = vec3(v1.xy, v1.z);"), "{s}");
-    assert!(s.contains("texture(hlslcc_zcmpt0TEX_with_SMPs0, txVec0)"));
+    has(&s, &format!("vec3 txVec0 = vec3({MIRRORED}, v1.z);"));
+    has(
+        &s,
+        &format!("texture(hlslcc_zcmpt0TEX_with_SMPs0, txVec0, {B0})"),
+    );
+    // naga reads explicit LODs and gradients on shadow samplers as level 0
+    // and has no bias form: the implicit call, and a MipLODBias other than
+    // 0 takes the emulated path.
+    let v = vk("tex_sample_c_2d").source;
+    has(
+        &v,
+        "if (any(equal(hlslcc_samplerMode_s0.xy, ivec2(4))) || hlslcc_samplerLod_s0.x != 0.0) {",
+    );
+    has(
+        &v,
+        "dx_t1 = vec4(texture(sampler2DShadow(t0, s0), txVec0));",
+    );
+    // sample_c_lz: LOD b.
     let s = es("tex_sample_c_lz_2d").source;
-    assert!(s.contains("textureLod(hlslcc_zcmpt0TEX_with_SMPs0, txVec0, 0.0)"));
-    assert!(s.contains("textureLodOffset(hlslcc_zcmpt0TEX_with_SMPs0, txVec1, 0.0, ivec2(1, 0))"));
-    for t in [es("tex_sample_c_array"), vk("tex_sample_c_array")] {
-        assert!(t.source.contains("vec4 txVec1 = vec4("), "{}", t.source);
+    has(
+        &s,
+        &format!("textureLod(hlslcc_zcmpt0TEX_with_SMPs0, txVec0, {B0})"),
+    );
+    has(
+        &s,
+        &format!("textureLodOffset(hlslcc_zcmpt0TEX_with_SMPs0, txVec1, {B0}, ivec2(1, 0))"),
+    );
+    // 2D-array shadow has neither: sample_c through derivatives, sample_c_lz
+    // through axis-aligned gradients 2^b texels long (0 when b <= 0).
+    let s = es("tex_sample_c_array").source;
+    has(&s, "vec4 txVec1 = vec4(");
+    has(&s, "dFdx(dx_t1.xy) * dx_t3, dFdy(dx_t1.xy) * dx_t3)");
+    has(&s, &format!("float dx_t7 = {B0};"));
+    has(
+        &s,
+        "vec2 dx_t8 = dx_t7 > 0.0 ? exp2(dx_t7) / vec2(textureSize(",
+    );
+    has(&s, "txVec1, vec2(dx_t8.x, 0.0), vec2(0.0, dx_t8.y))");
+    let v = vk("tex_sample_c_array").source;
+    has(&v, "vec4(texture(sampler2DArrayShadow(t0, s0), txVec0))");
+    has(
+        &v,
+        "vec4(textureGrad(sampler2DArrayShadow(t0, s0), txVec1, vec2(0.0), vec2(0.0)))",
+    );
+    let cube = es("tex_sample_c_cube").source;
+    has(
+        &cube,
+        &format!("texture(hlslcc_zcmpt0TEX_with_SMPs0, txVec0, {B0})"),
+    );
+    has(
+        &cube,
+        "float dx_t1 = dx_t0 > 0.0 ? exp2(dx_t0) * 2.0 / float(textureSize(hlslcc_zcmpt0TEX_with_SMPs0, 0).x) : 0.0;",
+    );
+    has(
+        &cube,
+        "textureGrad(hlslcc_zcmpt0TEX_with_SMPs0, txVec1, hlslcc_cubeLodGradient(txVec1.xyz, dx_t1, 0), hlslcc_cubeLodGradient(txVec1.xyz, dx_t1, 1))",
+    );
+    // Cubes ignore address modes: no mirror, no border branch.
+    assert!(!cube.contains("hlslcc_mirrorOnce("), "{cube}");
+    assert!(!cube.contains("hlslcc_sampleEmulated"), "{cube}");
+    // vk450 cubes have no emulated path: MipLODBias is lost there.
+    let cube = vk("tex_sample_c_cube").source;
+    has(&cube, "texture(samplerCubeShadow(t0, s0), txVec0)");
+    has(&cube, "textureLod(samplerCubeShadow(t0, s0), txVec1, 0.0)");
+    let mixed = es("tex_sample_mixed").source;
+    has(
+        &mixed,
+        &format!("textureLod(hlslcc_zcmpt0TEX_with_SMPs1, txVec0, {B1})"),
+    );
+}
+
+#[test]
+fn border_takes_the_emulated_path() {
+    let t = es("tex_sample");
+    let s = &t.source;
+    has(s, "if (any(equal(hlslcc_samplerMode_s0.xy, ivec2(4)))) {");
+    // Implicit LOD from the coordinate's derivatives, no bias, no offset.
+    has(
+        s,
+        "dx_t1 = hlslcc_sampleEmulated_t0_s0(dx_t0, vec3(dFdx(dx_t0.xy), 0.0), vec3(dFdy(dx_t0.xy), 0.0), 0.0, true, ivec3(0, 0, 0));",
+    );
+    has(s, "} else {");
+    // The LOD rules of vm/texture/lod.rs, in order.
+    let lines = [
+        "l += g > 0.0 ? 0.5 * log2(g) : -uintBitsToFloat(0x7f800000u);",
+        "l += clamp(st.x, -16.0, 15.99);",
+        "l = min(isnan(l) ? st.y : max(l, st.y), st.z);",
+        "l = roundEven(l * 256.0) / 256.0;",
+        "bool magnify = !(l > 0.0);",
+        "float last = float(max(hlslcc_textureLevels_t0.x - 1, 0));",
+        "l = isnan(l) ? 0.0 : clamp(l, 0.0, last);",
+        "int nearest = int(min(floor(l + 0.5), last));",
+        "int filt = magnify ? f.y : f.x;",
+        "if (f.z == 0) return hlslcc_sampleLevel_t0_s0(c, base, layer, nearest, filt, off);",
+        "return (1.0 - w) * r + w * hlslcc_sampleLevel_t0_s0(c, base, layer, int(l0) + 1, filt, off);",
+    ];
+    let mut last = 0;
+    for line in lines {
+        let at = s
+            .find(line)
+            .unwrap_or_else(|| panic!("missing `{line}` in:\n{s}"));
+        assert!(at > last, "`{line}` out of order");
+        last = at;
+    }
+    // Filter weights around pos - 0.5; border taps read the border colour.
+    has(s, "vec3 x = filt == 0 ? p : p - vec3(0.5, 0.5, 0.0);");
+    has(s, "if (w == 0.0) continue;");
+    has(s, "if (x < 0 || y < 0) return hlslcc_samplerBorder_s0;");
+    has(s, "return texelFetch(t0, ivec2(x, y), level);");
+    // The block, with the new filter member, and the mip counts.
+    let names: Vec<(&str, u32, &str)> = t
+        .manifest
+        .uniforms
+        .iter()
+        .map(|u| (u.name.as_str(), u.offset, u.block.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("hlslcc_textureLevels_t0", 0, "hlslcc_TextureLevels"),
+            ("hlslcc_samplerMode_s0", 0, "hlslcc_SamplerState"),
+            ("hlslcc_samplerBorder_s0", 16, "hlslcc_SamplerState"),
+            ("hlslcc_samplerLod_s0", 32, "hlslcc_SamplerState"),
+            ("hlslcc_samplerFilter_s0", 48, "hlslcc_SamplerState"),
+        ]
+    );
+    // Offsets move texels before the mirror: mirror once takes the
+    // emulated path too, and the offset goes to it.
+    let o = es("tex_sample_offset").source;
+    has(
+        &o,
+        "if (any(equal(hlslcc_samplerMode_s0.xy, ivec2(4))) || any(equal(hlslcc_samplerMode_s0.xy, ivec2(5)))) {",
+    );
+    has(&o, "0.0, true, ivec3(-2, 3, 0));");
+    // 1D: one addressed axis, row 0 of the height-1 texture.
+    let one = es("tex_tex1d").source;
+    has(&one, "if (hlslcc_samplerMode_s0.x == 4) {");
+    has(&one, "vec3(dFdx(dx_t0.x), 0.0, 0.0)");
+    has(&one, "if (x < 0) return hlslcc_samplerBorder_s0;");
+    has(&one, "return texelFetch(t0, ivec2(x, 0), level);");
+    has(&one, "return texelFetch(t1, ivec3(x, 0, layer), level);");
+    // 2D array: the layer clamped to the array; 3D: three axes, 8 taps.
+    let a = es("tex_sample_array").source;
+    has(
+        &a,
+        "int layer = int(clamp(isnan(c.z) ? 0.0 : c.z, 0.0, float(ts.z - 1)));",
+    );
+    let f = es("tex_sample_bias_forms").source;
+    has(&f, "if (any(equal(hlslcc_samplerMode_s0.xyz, ivec3(4)))) {");
+    has(
+        &f,
+        "hlslcc_sampleEmulated_t2_s0(dx_t13, vec3(0.0), vec3(0.0), v2.x, false, ivec3(0, 0, 0))",
+    );
+    has(
+        &f,
+        "if (x < 0 || y < 0 || z < 0) return hlslcc_samplerBorder_s0;",
+    );
+    has(&f, "vec3 n = vec3(base);");
+    // sample_b hands its clamped bias to the gradient LOD; sample_d its gradients.
+    has(&f, "clamp(v1.w, -16.0, 15.99), true, ivec3(1, -2, 0))");
+    has(
+        &f,
+        "hlslcc_sampleEmulated_t1_s0(dx_t3, vec3(v2.xy, 0.0), vec3(v2.zw, 0.0), 0.0, true,",
+    );
+}
+
+#[test]
+fn comparison_border_compares_each_tap_then_filters() {
+    let s = es("tex_sample_c_2d").source;
+    has(
+        &s,
+        "acc += w * vec4(hlslcc_compareTexel(ref, hlslcc_sampleTap_t0_s0(i + b, size, layer, level).x, m.w));",
+    );
+    has(
+        &s,
+        "if (hlslcc_textureLevels_t0.y != 0) ref = isnan(ref) ? 0.0 : clamp(ref, 0.0, 1.0);",
+    );
+    has(&s, "0.0, true, ivec3(0, 0, 0), v1.z);");
+    // sample_c_lz: LOD 0, no gradients.
+    let lz = es("tex_sample_c_lz_2d").source;
+    has(
+        &lz,
+        "(dx_t0, vec3(0.0), vec3(0.0), 0.0, false, ivec3(0, 0, 0), v1.z);",
+    );
+    // vk450 fetches a compared texture through its plain view.
+    let v = vk("tex_sample_c_2d").source;
+    has(
+        &v,
+        "texelFetch(sampler2D(t0_plain, hlslcc_fetchSampler), ivec2(x, y), level)",
+    );
+}
+
+#[test]
+fn skip_border_emulation_leaves_only_the_hardware_call() {
+    for dialect in [Dialect::Es300, Dialect::Vk450] {
+        let mut o = Options::new(dialect);
+        o.skip_border_emulation = true;
+        for name in ["tex_sample", "tex_sample_c_2d", "tex_tex1d"] {
+            let t = translate_opts(name, &o);
+            let s = &t.source;
+            assert!(!s.contains("hlslcc_sampleEmulated"), "{s}");
+            assert!(!s.contains("ivec2(4)") && !s.contains(".x == 4)"), "{s}");
+            // Mirror once stays, and the bias but in vk450 comparisons
+            // (which cannot take it in hardware).
+            has(s, "hlslcc_mirrorOnce(dx_t0.x, hlslcc_samplerMode_s0.x)");
+            if dialect == Dialect::Es300 || name != "tex_sample_c_2d" {
+                has(s, B0);
+            }
+        }
+        let t = translate_opts("tex_sample", &o);
         assert!(
-            t.source.contains("txVec1, vec2(0.0), vec2(0.0))"),
-            "{}",
-            t.source
+            !t.manifest
+                .uniforms
+                .iter()
+                .any(|u| u.block == "hlslcc_TextureLevels"),
+            "no emulated path, no mip counts"
         );
     }
-    let cube = es("tex_sample_c_cube").source;
-    assert!(
-        cube.contains("textureGrad(hlslcc_zcmpt0TEX_with_SMPs0, txVec1, vec3(0.0), vec3(0.0))")
+}
+
+#[test]
+fn the_vertex_stage_has_no_derivatives() {
+    for t in [es("tex_sample_vs"), vk("tex_sample_vs")] {
+        let s = &t.source;
+        assert!(!s.contains("dFdx") && !s.contains("dFdy"), "{s}");
+        // sample: LOD 0 + b; sample_b: its bias + b.
+        has(s, &format!(", {B0});"));
+        has(s, &format!(", clamp(v1.w, -16.0, 15.99) + {B0});"));
+        has(
+            s,
+            "(dx_t2, vec3(0.0), vec3(0.0), clamp(v1.w, -16.0, 15.99), false, ivec3(0, 0, 0));",
+        );
+        // sample_c: sample_c_lz's lowering (LOD b; level 0 in vk450).
+        if s.starts_with("#version 300 es") {
+            has(s, &format!("txVec0, {B1})"));
+            has(s, "txVec1, vec2(dx_t10.x, 0.0), vec2(0.0, dx_t10.y))");
+        } else {
+            has(s, "txVec0, 0.0)");
+            has(s, "txVec1, vec2(0.0), vec2(0.0))");
+        }
+        // Cube sample_l: the bias only.
+        has(s, &format!("v1.xyz, 1.0 + {B0});"));
+    }
+}
+
+#[test]
+fn integer_textures_emulate_without_filtering() {
+    // fxc rejects filtered sampling of integer formats and naga too, so only
+    // es300 can be checked: the nearest mip, the point texel, the border
+    // colour's bits.
+    let text = "ps_5_0\ndcl_sampler s0, mode_default\n\
+        dcl_resource_texture2d (sint,sint,sint,sint) t0\n\
+        dcl_input_ps linear v1.xy\ndcl_output o0.xyzw\n\
+        sample_indexable(texture2d)(sint,sint,sint,sint) o0.xyzw, v1.xyxx, t0.xyzw, s0\nret\n";
+    let t = glsl::translate(&shader_from(text), &Options::new(Dialect::Es300)).expect("es300");
+    common::validate::es300(t.stage, &t.source).unwrap_or_else(|e| panic!("{e}\n{}", t.source));
+    let s = &t.source;
+    has(s, "ivec4 hlslcc_sampleEmulated_t0_s0(vec2 c,");
+    has(
+        s,
+        "return hlslcc_sampleLevel_t0_s0(c, base, layer, nearest, off);",
     );
-    let cube = vk("tex_sample_c_cube").source;
-    assert!(cube.contains("textureLod(samplerCubeShadow(t0, s0), txVec1, 0.0)"));
+    has(
+        s,
+        "return hlslcc_sampleTap_t0_s0(ivec3(floor(p)) + off, size, layer, level);",
+    );
+    has(s, "return floatBitsToInt(hlslcc_samplerBorder_s0);");
+    assert!(!s.contains("int filt"), "{s}");
 }
 
 #[test]
@@ -209,6 +477,7 @@ fn gather_is_emulated_with_d3d_tap_order() {
             ("hlslcc_samplerMode_s0", 0, "hlslcc_SamplerState"),
             ("hlslcc_samplerBorder_s0", 16, "hlslcc_SamplerState"),
             ("hlslcc_samplerLod_s0", 32, "hlslcc_SamplerState"),
+            ("hlslcc_samplerFilter_s0", 48, "hlslcc_SamplerState"),
         ]
     );
     // vk450 fetches through a declared non-comparison sampler.
@@ -295,7 +564,10 @@ fn loads_and_queries() {
     let l = es("tex_lod").source;
     assert!(l.contains("hlslcc_textureQueryLod_t0_s0(v1.xy)"));
     let one_d = es("tex_tex1d").source;
-    assert!(one_d.contains("texture(t0TEX_with_SMPs0, vec2(v1.x, 0.5))"));
+    assert!(one_d.contains("vec2 dx_t0 = vec2(v1.x, 0.5);"));
+    assert!(one_d.contains(
+        "texture(t0TEX_with_SMPs0, vec2(hlslcc_mirrorOnce(dx_t0.x, hlslcc_samplerMode_s0.x), dx_t0.y), "
+    ));
     assert!(one_d.contains("uniform highp sampler2DArray t1;"));
 }
 

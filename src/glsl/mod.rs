@@ -88,6 +88,11 @@ pub struct Options {
     /// Test-only fault injection: emits gather4's texels in the wrong
     /// order, so the differential suite can show it catches the mistake.
     pub flip_gather_order: bool,
+    /// Test-only fault injection: leaves out the emulated sampling path
+    /// taken for border addressing (and mirror once with offsets), so only
+    /// the hardware call runs and border taps read the clamped edge; the
+    /// differential suite uses it to show its border cases catch that.
+    pub skip_border_emulation: bool,
 }
 
 impl Options {
@@ -97,6 +102,7 @@ impl Options {
             varying_locations: None,
             link: None,
             flip_gather_order: false,
+            skip_border_emulation: false,
         }
     }
 }

@@ -40,6 +40,10 @@ pub fn lod_name(slot: u32) -> String {
     format!("hlslcc_samplerLod_s{slot}")
 }
 
+pub fn filter_name(slot: u32) -> String {
+    format!("hlslcc_samplerFilter_s{slot}")
+}
+
 /// `dcl_resource` and `dcl_sampler`.
 pub fn declare(e: &mut Emitter, inst: &Instruction) {
     blocks(e);
@@ -256,6 +260,14 @@ fn blocks(e: &mut Emitter) {
                 lod_name(s),
                 "vec4",
                 format!("s{s}: MipLODBias, MinLOD, MaxLOD in x, y, z; w unused"),
+            ));
+            members.push((
+                filter_name(s),
+                "ivec4",
+                format!(
+                    "s{s}: min, mag and mip filter in x, y, z (0 point, 1 linear; \
+                     anisotropic counts as linear); w unused"
+                ),
             ));
         }
         block(e, STATE_BLOCK, names::SAMPLER_STATE_BINDING, &members);

@@ -20,60 +20,17 @@
 
 use super::super::emit::{Emitter, convert};
 use super::super::types::Ty;
+use super::address;
 use super::decl::{border_name, mode_name};
 use super::{Ctx, Dim, assign_result, combined, combined_shadow, fetch_name, levels_name, op};
 use super::{Parts, type_prefix};
 use crate::dxbc::ir::{Instruction, Selection};
 
-/// Shared scalar pieces: the snapped base index and the address modes.
+/// The lower texel of the bilinear pair around the snapped position.
 const BASE: &str = "\
-// gather: texel-space position snapped to 8 fractional bits (ties to even),
-// then the lower texel of the bilinear pair. Wrap and mirror first reduce u
-// by a multiple of 2; the clamp-like modes keep it within 2^24 texels.
+// gather: the lower texel of the bilinear pair around the snapped position.
 int hlslcc_gatherBase(float u, int size, int mode) {
-    if (isnan(u)) u = 0.0;
-    float x;
-    if (mode == 1 || mode == 2) {
-        if (isinf(u) || abs(u) >= 16777216.0) u = 0.0;
-        else if (abs(u) >= 2.0) u = u - 2.0 * trunc(u * 0.5);
-        x = u * float(size);
-    } else {
-        x = clamp(u * float(size), -16777216.0, 16777216.0);
-    }
-    x = roundEven(x * 256.0) / 256.0;
-    return int(floor(x - 0.5));
-}
-
-int hlslcc_euclidMod(int i, int n) {
-    int a = i < 0 ? -(i + 1) : i;
-    int r = a % n;
-    return i < 0 ? n - 1 - r : r;
-}
-
-// D3D11_TEXTURE_ADDRESS_MODE on an integer texel index; -1 is the border.
-int hlslcc_addressTexel(int i, int n, int mode) {
-    n = max(n, 1);
-    if (mode == 1) return hlslcc_euclidMod(i, n);
-    if (mode == 2) {
-        int m = hlslcc_euclidMod(i, 2 * n);
-        return m < n ? m : 2 * n - 1 - m;
-    }
-    if (mode == 4) return (i >= 0 && i < n) ? i : -1;
-    if (mode == 5) return clamp(i < 0 ? -1 - i : i, 0, n - 1);
-    return clamp(i, 0, n - 1);
-}";
-
-const COMPARE: &str = "\
-// D3D11_COMPARISON_FUNC as `reference <func> texel`: 1.0 or 0.0.
-float hlslcc_compareTexel(float r, float t, int f) {
-    bool p = f == 8;
-    if (f == 2) p = r < t;
-    else if (f == 3) p = r == t;
-    else if (f == 4) p = r <= t;
-    else if (f == 5) p = r > t;
-    else if (f == 6) p = r != t;
-    else if (f == 7) p = r >= t;
-    return p ? 1.0 : 0.0;
+    return int(floor(hlslcc_texelPos(u, size, mode) - 0.5));
 }";
 
 const CUBE_DIR: &str = "\
@@ -139,11 +96,11 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let coord = e.read_n(inst, &inst.operands[1], dim.glsl_components(), Ty::Float);
     let reference = compare.then(|| e.read_scalar(inst, &inst.operands[smp_i + 1], Ty::Float));
     let flip = e.options.flip_gather_order;
+    address::use_addressing(e);
     e.helpers
         .use_custom("hlslcc_gatherBase", || BASE.to_string());
     if compare {
-        e.helpers
-            .use_custom("hlslcc_compareTexel", || COMPARE.to_string());
+        address::use_compare(e);
     }
     let name = if dim == Dim::Cube {
         cube_helper(e, ctx, smp, compare, flip)
@@ -333,7 +290,6 @@ mod tests {
     fn tap_order_and_flip() {
         assert_eq!(order(false), ["ta", "tb", "tc", "td"]);
         assert_eq!(order(true), ["td", "tc", "tb", "ta"]);
-        assert!(BASE.contains("roundEven(x * 256.0) / 256.0"));
-        assert!(BASE.contains("floor(x - 0.5)"));
+        assert!(BASE.contains("floor(hlslcc_texelPos(u, size, mode) - 0.5)"));
     }
 }

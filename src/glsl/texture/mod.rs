@@ -2,16 +2,20 @@
 //! sample/gather/load/query instructions and their helpers.
 //!
 //! Split by what each module owns: [`decl`] the uniforms, the two uniform
-//! blocks and the manifest entries; [`sample`] the `sample*` family;
-//! [`gather`] the emulated `gather4*` family; [`query`] `ld`, `resinfo` and
-//! `lod`. This module holds what they share: the scan that runs before the
+//! blocks and the manifest entries; [`sample`] the `sample*` family through
+//! the hardware sampler (with the sampler state WebGL2 lacks folded in);
+//! [`emulate`] the manual sampling path border addressing needs;
+//! [`gather`] the emulated `gather4*` family; [`address`] the addressing and
+//! comparison helpers those two share; [`query`] `ld`, `resinfo` and `lod`. This module holds what they share: the scan that runs before the
 //! walk, per-dimension facts and the names instruction bodies use.
 //!
 //! ES 3.00 has no 1D textures, so `texture1d` and `texture1darray` are
 //! declared and addressed as 2D and 2D-array textures of height 1 (sampling
 //! at `v = 0.5`, fetching row 0).
 
+mod address;
 mod decl;
+mod emulate;
 mod gather;
 mod query;
 mod sample;
@@ -215,6 +219,15 @@ pub fn scan(e: &mut Emitter) {
             .map(|r| r.dim)
             .or_else(|| inst.resource_dim().map(|(d, _)| Dim::from_d3d(d.0 as u32)))
             .unwrap_or(Dim::Tex2D);
+        if let (Some(s), true) = (smp, sample::is_sample(inst.opcode)) {
+            // Every sample reads its sampler's MipLODBias (and modes); the
+            // emulated path also fetches level by level within the mip count.
+            t.states.insert(s);
+            if sample::emulates_addressing(dim) && !e.options.skip_border_emulation {
+                t.levels.insert(tex);
+                t.fetched.insert(tex);
+            }
+        }
         match inst.opcode {
             op::SAMPLE | op::SAMPLE_L | op::SAMPLE_B | op::SAMPLE_D => {
                 if let Some(s) = smp {
@@ -229,6 +242,9 @@ pub fn scan(e: &mut Emitter) {
             op::GATHER4 | op::GATHER4_PO | op::GATHER4_C | op::GATHER4_PO_C => {
                 let compare = matches!(inst.opcode, op::GATHER4_C | op::GATHER4_PO_C);
                 if let Some(s) = smp {
+                    // Declared for every sampler a sampling instruction
+                    // uses, whether or not this path reads it.
+                    t.states.insert(s);
                     if dim == Dim::Cube {
                         // Cube gathers sample texel centres (see gather.rs).
                         if compare {
@@ -237,7 +253,6 @@ pub fn scan(e: &mut Emitter) {
                             t.plain_pairs.insert((tex, s));
                         }
                     } else {
-                        t.states.insert(s);
                         t.fetched.insert(tex);
                         if compare {
                             t.levels.insert(tex);

@@ -6,16 +6,75 @@
 //! would round halves up and naga truncates. Comparison sampling builds the
 //! coordinate-plus-reference vector in a `txVecN` temp per call site.
 //!
-//! Where GLSL has no explicit-LOD form for a shadow sampler, LOD 0 is
-//! requested with zero gradients (`textureGrad(…, vec2(0.0), vec2(0.0))`):
-//! always for 2D-array shadow (neither ES 3.00 nor naga has `textureLod`
-//! there), and for cube shadow in es300 (vk450 has `textureLod`).
+//! WebGL2 samplers have no MipLODBias, no border addressing and no mirror
+//! once, so the runtime binds a sampler without them (border and mirror once
+//! as CLAMP_TO_EDGE, no LOD bias) and the shader supplies them from the
+//! `hlslcc_SamplerState` block:
+//!
+//! * MipLODBias `b` (held to [−16, 15.99]) is folded into the hardware call:
+//!   added to the bias or the LOD, or scaling the gradients by `exp2(b)`.
+//!   vk450 comparisons cannot take it in hardware (naga reads explicit LODs
+//!   on shadow samplers as level 0): they run the emulated path for any
+//!   MipLODBias but 0. Where es300 has neither a bias nor an explicit-LOD
+//!   form (comparisons on some sampler types, see `shadow_call`) the call becomes
+//!   `textureGrad`, with the coordinate's own derivatives scaled by
+//!   `exp2(b)`, or for an explicit LOD axis-aligned gradients `exp2(b)`
+//!   texels long (zero gradients when b ≤ 0: the LOD then drops to MinLOD
+//!   and still magnifies level 0, as D3D's LOD b does).
+//! * Mirror once: the coordinate becomes `abs(u)` on an axis whose mode is
+//!   5; with CLAMP_TO_EDGE that reads the texels (and weights) D3D's mirror
+//!   of the texel indices does.
+//! * Border (and mirror once where an offset moves the texels before the
+//!   mirror): a dynamically uniform branch on the sampler's modes runs the
+//!   emulated path of [`super::emulate`] instead of the hardware call.
+//!
+//! Cube maps ignore address modes: they get the bias and nothing else.
+//! Stages without derivatives (all but the pixel shader) sample at LOD 0
+//! plus the biases, as GLSL's implicit forms do there.
 
 use super::super::emit::Emitter;
 use super::super::types::Ty;
 use super::super::{Dialect, Reason};
-use super::{Ctx, Dim, assign_result, combined, combined_shadow, offset_literal, op};
-use crate::dxbc::ir::Instruction;
+use super::decl::{lod_name, mode_name};
+use super::type_prefix;
+use super::{Ctx, Dim, assign_result, combined, combined_shadow, emulate, offset_literal, op};
+use crate::dxbc::ir::{Instruction, ShaderKind};
+
+/// Whether `opcode` is one of the six sampling instructions.
+pub(crate) fn is_sample(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::SAMPLE | op::SAMPLE_L | op::SAMPLE_B | op::SAMPLE_D | op::SAMPLE_C | op::SAMPLE_C_LZ
+    )
+}
+
+/// Whether sampling this dimension honours address modes (and so may need
+/// the emulated path): everything but cubes.
+pub(crate) fn emulates_addressing(dim: Dim) -> bool {
+    dim != Dim::Cube
+}
+
+const MIRROR_ONCE: &str = "\
+// Mirror once (mode 5) through a CLAMP_TO_EDGE sampler: mirroring the
+// coordinate about 0 picks the texels and weights that D3D's mirror of the
+// texel indices (-1 <-> 0, then clamp) does.
+float hlslcc_mirrorOnce(float u, int mode) {
+    return mode == 5 ? abs(u) : u;
+}";
+
+const CUBE_LOD_GRADIENT: &str = "\
+// A direction gradient along minor axis k (0 or 1) of d's major axis, g·|ma|
+// long: the face coordinate moves by g/2 per pixel while the major axis
+// stays, so the LOD is log2(g/2 · face size) on every implementation.
+vec3 hlslcc_cubeLodGradient(vec3 d, float g, int k) {
+    vec3 a = abs(d);
+    float ma = max(a.x, max(a.y, a.z));
+    vec3 v;
+    if (a.x >= a.y && a.x >= a.z) v = k == 0 ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0);
+    else if (a.y >= a.z) v = k == 0 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 0.0, 1.0);
+    else v = k == 0 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
+    return v * (g * ma);
+}";
 
 /// The GLSL coordinate for `ctx`'s texture from operand 1: 1D lowered to
 /// 2D at `v = 0.5`, array layers rounded to nearest even.
@@ -42,16 +101,47 @@ pub(crate) fn coord(e: &mut Emitter, inst: &Instruction, dim: Dim) -> String {
     }
 }
 
-/// A gradient operand cut to the addressed axes (1D: `vec2(g, 0.0)`).
-fn gradient(e: &mut Emitter, inst: &Instruction, k: usize, dim: Dim) -> String {
-    let src = &inst.operands[k];
-    match dim {
-        Dim::Tex1D | Dim::Tex1DArray => {
-            let g = e.read_scalar(inst, src, Ty::Float);
-            format!("vec2({g}, 0.0)")
+/// The swizzle of a coordinate's addressed axes.
+fn axes_swizzle(dim: Dim) -> &'static str {
+    ["x", "xy", "xyz"][dim.axes() - 1]
+}
+
+/// The instruction's operands past the sampler, read once.
+struct Inputs {
+    opcode: u16,
+    /// `sample_l`'s LOD, `sample_b`'s bias or `sample_c*`'s reference.
+    scalar: String,
+    /// `sample_d`'s gradients over the addressed axes.
+    grads: Option<(String, String)>,
+    /// The offset literal for the `…Offset` forms (None on cubes).
+    offset: Option<String>,
+    /// Whether the stage has derivatives (implicit LOD).
+    implicit: bool,
+    /// The coordinate before mirror once, whose derivatives D3D takes
+    /// (None: the hardware coordinate itself).
+    raw: Option<String>,
+}
+
+impl Inputs {
+    fn off(&self, name: &str) -> String {
+        if self.offset.is_some() {
+            format!("{name}Offset")
+        } else {
+            name.to_string()
         }
-        _ => e.read_n(inst, src, dim.axes(), Ty::Float),
     }
+
+    fn tail(&self) -> String {
+        self.offset
+            .as_ref()
+            .map(|o| format!(", {o}"))
+            .unwrap_or_default()
+    }
+}
+
+/// `clamp(MipLODBias, -16, 15.99)` of sampler `smp`.
+fn sampler_bias(smp: u32) -> String {
+    format!("clamp({}.x, -16.0, 15.99)", lod_name(smp))
 }
 
 pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
@@ -60,6 +150,11 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         e.refuse(inst, Reason::Operand);
         return;
     };
+    let compare = matches!(inst.opcode, op::SAMPLE_C | op::SAMPLE_C_LZ);
+    if compare && dim == Dim::Tex3D {
+        e.refuse(inst, Reason::Operand);
+        return;
+    }
     // Offsets do not apply to cubes.
     let offset = if dim == Dim::Cube {
         None
@@ -70,73 +165,317 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
             matches!(dim, Dim::Tex1D | Dim::Tex1DArray),
         )
     };
-    let off = |name: &str| {
-        if offset.is_some() {
-            format!("{name}Offset")
+    let c = coord(e, inst, dim);
+    let scalar = match inst.opcode {
+        op::SAMPLE_L | op::SAMPLE_B | op::SAMPLE_C | op::SAMPLE_C_LZ => {
+            e.read_scalar(inst, &inst.operands[4], Ty::Float)
+        }
+        _ => String::new(),
+    };
+    let grads = (inst.opcode == op::SAMPLE_D).then(|| {
+        let dx = e.read_n(inst, &inst.operands[4], dim.axes(), Ty::Float);
+        let dy = e.read_n(inst, &inst.operands[5], dim.axes(), Ty::Float);
+        (dx, dy)
+    });
+    let mut inputs = Inputs {
+        opcode: inst.opcode,
+        scalar,
+        grads,
+        offset,
+        implicit: e.stage == ShaderKind::Pixel,
+        raw: None,
+    };
+    let ty = if compare { Ty::Float } else { ctx.res.ty };
+    if !emulates_addressing(dim) {
+        let v = hardware(e, ctx, smp, &c, &inputs);
+        assign_result(e, inst, ctx, &v, ty);
+        return;
+    }
+    let ct = e.tmp();
+    e.line(format!("vec{} {ct} = {c};", dim.glsl_components()));
+    let mirrored = mirror_once(e, &ct, dim, smp);
+    inputs.raw = Some(ct.clone());
+    if e.options.skip_border_emulation {
+        let v = hardware(e, ctx, smp, &mirrored, &inputs);
+        assign_result(e, inst, ctx, &v, ty);
+        return;
+    }
+    // Offsets move the texels before the mirror, which abs(u) cannot do.
+    let moved = inst
+        .offsets()
+        .is_some_and(|o| o[..dim.axes()].iter().any(|&v| v != 0));
+    let r = e.tmp();
+    e.line(format!("{}vec4 {r};", type_prefix(ty)));
+    let bias = compare && e.dialect == Dialect::Vk450;
+    e.line(format!(
+        "if ({}) {{",
+        emulation_condition(smp, dim, moved, bias)
+    ));
+    e.indent();
+    let v = emulated(e, inst, ctx, smp, &ct, &inputs);
+    e.line(format!("{r} = {v};"));
+    e.dedent();
+    e.line("} else {");
+    e.indent();
+    let v = hardware(e, ctx, smp, &mirrored, &inputs);
+    e.line(format!("{r} = {v};"));
+    e.dedent();
+    e.line("}");
+    assign_result(e, inst, ctx, &r, ty);
+}
+
+/// The coordinate with `hlslcc_mirrorOnce` on each addressed axis.
+fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32) -> String {
+    e.helpers
+        .use_custom("hlslcc_mirrorOnce", || MIRROR_ONCE.to_string());
+    let m = mode_name(smp);
+    let n = dim.glsl_components();
+    let comps: Vec<String> = ["x", "y", "z"][..n]
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            if i < dim.axes() {
+                format!("hlslcc_mirrorOnce({ct}.{a}, {m}.{a})")
+            } else {
+                format!("{ct}.{a}")
+            }
+        })
+        .collect();
+    format!("vec{n}({})", comps.join(", "))
+}
+
+/// When the emulated path runs: a border mode on an addressed axis; when
+/// `moved` (a non-zero offset), mirror once; when `bias` (vk450
+/// comparisons, which cannot take it in hardware), a MipLODBias other
+/// than 0.
+fn emulation_condition(smp: u32, dim: Dim, moved: bool, bias: bool) -> String {
+    let m = mode_name(smp);
+    let n = dim.axes();
+    let has = |v: u32| {
+        if n == 1 {
+            format!("{m}.x == {v}")
         } else {
-            name.to_string()
+            format!("any(equal({m}.{}, ivec{n}({v})))", axes_swizzle(dim))
         }
     };
-    let tail = offset
-        .as_ref()
-        .map(|o| format!(", {o}"))
-        .unwrap_or_default();
-    let c = coord(e, inst, dim);
-    let value = match inst.opcode {
+    let mut c = has(4);
+    if moved {
+        c = format!("{c} || {}", has(5));
+    }
+    if bias {
+        c = format!("{c} || {}.x != 0.0", lod_name(smp));
+    }
+    c
+}
+
+/// The call into the emulated path.
+fn emulated(
+    e: &mut Emitter,
+    inst: &Instruction,
+    ctx: &Ctx,
+    smp: u32,
+    ct: &str,
+    inputs: &Inputs,
+) -> String {
+    let compare = matches!(inputs.opcode, op::SAMPLE_C | op::SAMPLE_C_LZ);
+    if compare && ctx.res.ty != Ty::Float {
+        // The reference compares no integer texel: zeros.
+        return "vec4(0.0)".into();
+    }
+    let dim = ctx.res.dim;
+    let pad = |g: String| match dim.axes() {
+        1 => format!("vec3({g}, 0.0, 0.0)"),
+        2 => format!("vec3({g}, 0.0)"),
+        _ => g,
+    };
+    let a = axes_swizzle(dim);
+    let zero = "vec3(0.0)".to_string();
+    let derivs = || {
+        (
+            pad(format!("dFdx({ct}.{a})")),
+            pad(format!("dFdy({ct}.{a})")),
+        )
+    };
+    let bias = || format!("clamp({}, -16.0, 15.99)", inputs.scalar);
+    let (gx, gy, l, grad) = match inputs.opcode {
+        op::SAMPLE_L => (zero.clone(), zero, inputs.scalar.clone(), false),
+        op::SAMPLE_D => {
+            let (dx, dy) = inputs.grads.clone().unwrap_or_default();
+            (pad(dx), pad(dy), "0.0".into(), true)
+        }
+        op::SAMPLE_C_LZ => (zero.clone(), zero, "0.0".into(), false),
+        op::SAMPLE_B if inputs.implicit => {
+            let (dx, dy) = derivs();
+            (dx, dy, bias(), true)
+        }
+        op::SAMPLE_B => (zero.clone(), zero, bias(), false),
+        _ if inputs.implicit => {
+            let (dx, dy) = derivs();
+            (dx, dy, "0.0".into(), true)
+        }
+        _ => (zero.clone(), zero, "0.0".into(), false),
+    };
+    let o = inst.offsets().unwrap_or([0; 3]);
+    let o: Vec<String> = (0..3)
+        .map(|i| if i < dim.axes() { o[i] } else { 0 }.to_string())
+        .collect();
+    let name = emulate::helper(e, ctx, smp, compare);
+    let reference = if compare {
+        format!(", {}", inputs.scalar)
+    } else {
+        String::new()
+    };
+    format!(
+        "{name}({ct}, {gx}, {gy}, {l}, {grad}, ivec3({}){reference})",
+        o.join(", ")
+    )
+}
+
+/// The hardware call for coordinate `c`, MipLODBias folded in; a
+/// 4-component value (comparisons: `vec4(r)`).
+fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> String {
+    let b = sampler_bias(smp);
+    let tail = inputs.tail();
+    let off = |n: &str| inputs.off(n);
+    match inputs.opcode {
         op::SAMPLE_C | op::SAMPLE_C_LZ => {
-            if dim == Dim::Tex3D {
-                e.refuse(inst, Reason::Operand);
-                return;
-            }
-            let reference = e.read_scalar(inst, &inst.operands[4], Ty::Float);
-            let n = dim.glsl_components() + 1;
-            let tx = format!("txVec{}", e.textures.next_txvec);
-            e.textures.next_txvec += 1;
-            e.line(format!("vec{n} {tx} = vec{n}({c}, {reference});"));
-            let s = combined_shadow(e, ctx, smp);
-            let zero = |k: usize| format!("vec{k}(0.0)");
-            let v = match (inst.opcode, dim) {
-                (op::SAMPLE_C, Dim::Tex2DArray | Dim::Tex1DArray) if offset.is_some() => {
-                    // No textureOffset on sampler2DArrayShadow: implicit
-                    // LOD through the coordinate's own derivatives.
-                    let uv = format!("{tx}.xy");
-                    format!("textureGradOffset({s}, {tx}, dFdx({uv}), dFdy({uv}){tail})")
-                }
-                (op::SAMPLE_C, _) => format!("{}({s}, {tx}{tail})", off("texture")),
-                (_, Dim::Tex2DArray | Dim::Tex1DArray) => format!(
-                    "{}({s}, {tx}, {}, {}{tail})",
-                    off("textureGrad"),
-                    zero(2),
-                    zero(2)
-                ),
-                (_, Dim::Cube) if e.dialect == Dialect::Es300 => {
-                    format!("textureGrad({s}, {tx}, {}, {})", zero(3), zero(3))
-                }
-                _ => format!("{}({s}, {tx}, 0.0{tail})", off("textureLod")),
-            };
-            assign_result(e, inst, ctx, &format!("vec4({v})"), Ty::Float);
-            return;
+            let v = shadow_call(e, ctx, smp, c, inputs);
+            format!("vec4({v})")
         }
         op::SAMPLE_L => {
-            let lod = e.read_scalar(inst, &inst.operands[4], Ty::Float);
             let s = combined(e, ctx, smp);
-            format!("{}({s}, {c}, {lod}{tail})", off("textureLod"))
-        }
-        op::SAMPLE_B => {
-            let bias = e.read_scalar(inst, &inst.operands[4], Ty::Float);
-            let s = combined(e, ctx, smp);
-            format!("{}({s}, {c}{tail}, {bias})", off("texture"))
+            format!(
+                "{}({s}, {c}, {} + {b}{tail})",
+                off("textureLod"),
+                inputs.scalar
+            )
         }
         op::SAMPLE_D => {
-            let dx = gradient(e, inst, 4, dim);
-            let dy = gradient(e, inst, 5, dim);
+            let (dx, dy) = inputs.grads.clone().unwrap_or_default();
+            let (dx, dy) = match ctx.res.dim {
+                Dim::Tex1D | Dim::Tex1DArray => {
+                    (format!("vec2({dx}, 0.0)"), format!("vec2({dy}, 0.0)"))
+                }
+                _ => (dx, dy),
+            };
+            let x = e.tmp();
+            e.line(format!("float {x} = exp2({b});"));
             let s = combined(e, ctx, smp);
-            format!("{}({s}, {c}, {dx}, {dy}{tail})", off("textureGrad"))
+            format!(
+                "{}({s}, {c}, {dx} * {x}, {dy} * {x}{tail})",
+                off("textureGrad")
+            )
         }
-        _ => {
+        op => {
+            let lod = if op == op::SAMPLE_B {
+                format!("clamp({}, -16.0, 15.99) + {b}", inputs.scalar)
+            } else {
+                b
+            };
             let s = combined(e, ctx, smp);
-            format!("{}({s}, {c}{tail})", off("texture"))
+            if inputs.implicit {
+                format!("{}({s}, {c}{tail}, {lod})", off("texture"))
+            } else {
+                format!("{}({s}, {c}, {lod}{tail})", off("textureLod"))
+            }
         }
-    };
-    assign_result(e, inst, ctx, &value, ctx.res.ty);
+    }
+}
+
+/// `sample_c` / `sample_c_lz` through the comparison sampler, MipLODBias
+/// `b` folded in where the dialect allows.
+///
+/// es300 (ES 3.00 offers, per shadow sampler type):
+///
+/// | | `texture(…, bias)` | `textureLod` | `textureGrad` |
+/// |---|---|---|---|
+/// | 2D shadow | yes | yes | yes |
+/// | cube shadow | yes | — | yes |
+/// | 2D-array shadow | — | — | yes |
+///
+/// `sample_c` takes the bias form where there is one, else `textureGrad`
+/// with the coordinate's derivatives scaled by `exp2(b)`; `sample_c_lz`
+/// (LOD b) takes `textureLod` where there is one, else `textureGrad` with
+/// axis-aligned gradients `exp2(b)` texels long (zero when b ≤ 0).
+///
+/// vk450: naga turns any explicit LOD or gradient on a shadow sampler into
+/// level 0, and has no bias form, so `sample_c` is the implicit-LOD call
+/// and `sample_c_lz` the level-0 call — exact for MipLODBias 0; any other
+/// bias runs the emulated path instead (cubes, which have none, ignore it).
+fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> String {
+    let dim = ctx.res.dim;
+    let b = sampler_bias(smp);
+    let tail = inputs.tail();
+    let off = |n: &str| inputs.off(n);
+    let n = dim.glsl_components() + 1;
+    let tx = format!("txVec{}", e.textures.next_txvec);
+    e.textures.next_txvec += 1;
+    e.line(format!("vec{n} {tx} = vec{n}({c}, {});", inputs.scalar));
+    let s = combined_shadow(e, ctx, smp);
+    let es = e.dialect == Dialect::Es300;
+    let array = matches!(dim, Dim::Tex2DArray | Dim::Tex1DArray);
+    let cube = dim == Dim::Cube;
+    // Outside the pixel shader `sample_c` has no derivatives: LOD 0 + b.
+    let lz = inputs.opcode == op::SAMPLE_C_LZ || !inputs.implicit;
+    if !es {
+        // naga reads every explicit LOD or gradient on a shadow sampler as
+        // level 0: only the implicit LOD and level 0 are available, exact
+        // for MipLODBias 0; other biases take the emulated path (see
+        // `emulation_condition`).
+        return if !lz {
+            format!("{}({s}, {tx}{tail})", off("texture"))
+        } else if array {
+            format!(
+                "{}({s}, {tx}, vec2(0.0), vec2(0.0){tail})",
+                off("textureGrad")
+            )
+        } else {
+            format!("{}({s}, {tx}, 0.0{tail})", off("textureLod"))
+        };
+    }
+    if !lz {
+        if !array {
+            return format!("{}({s}, {tx}{tail}, {b})", off("texture"));
+        }
+        // The unmirrored coordinate's derivatives: abs(u) folds them where
+        // a quad straddles 0.
+        let d = match &inputs.raw {
+            Some(raw) => format!("{raw}.xy"),
+            None => format!("{tx}.xy"),
+        };
+        let x = e.tmp();
+        e.line(format!("float {x} = exp2({b});"));
+        return format!(
+            "{}({s}, {tx}, dFdx({d}) * {x}, dFdy({d}) * {x}{tail})",
+            off("textureGrad")
+        );
+    }
+    if !array && !cube {
+        return format!("{}({s}, {tx}, {b}{tail})", off("textureLod"));
+    }
+    // Gradient length in texels: exp2(b), or 0 (LOD −∞, clamped up to
+    // MinLOD by the hardware) when b ≤ 0, where D3D's LOD b magnifies level
+    // 0 just the same.
+    // (textureSize through the comparison sampler itself: no plain view.)
+    let bt = e.tmp();
+    e.line(format!("float {bt} = {b};"));
+    let g = e.tmp();
+    if cube {
+        e.helpers
+            .use_custom("hlslcc_cubeLodGradient", || CUBE_LOD_GRADIENT.to_string());
+        e.line(format!(
+            "float {g} = {bt} > 0.0 ? exp2({bt}) * 2.0 / float(textureSize({s}, 0).x) : 0.0;"
+        ));
+        return format!(
+            "textureGrad({s}, {tx}, hlslcc_cubeLodGradient({tx}.xyz, {g}, 0), \
+             hlslcc_cubeLodGradient({tx}.xyz, {g}, 1))"
+        );
+    }
+    e.line(format!(
+        "vec2 {g} = {bt} > 0.0 ? exp2({bt}) / vec2(textureSize({s}, 0).xy) : vec2(0.0);"
+    ));
+    format!(
+        "{}({s}, {tx}, vec2({g}.x, 0.0), vec2(0.0, {g}.y){tail})",
+        off("textureGrad")
+    )
 }

@@ -1,0 +1,285 @@
+//! The manual sampling path: the sampler state WebGL2 cannot express in
+//! hardware (border addressing, and mirror once where an offset moves the
+//! texels before the mirror), computed in the shader exactly as the
+//! reference emulator does (`src/vm/texture/lod.rs`, `filter.rs`,
+//! `sample.rs`):
+//!
+//! * LOD: `0.5·log2` of the longer squared gradient in level-0 texels of
+//!   the addressed axes (−∞ for zero gradients) or the given value, plus the
+//!   instruction's bias, plus MipLODBias held to [−16, 15.99]; then MinLOD
+//!   (which also replaces a NaN LOD) and MaxLOD; then 8 fractional bits
+//!   (ties to even). LOD ≤ 0 (or NaN) magnifies. Clamped to the mip range,
+//!   point mip filtering reads level floor(lod + 0.5), linear mip filtering
+//!   blends floor(lod) and the next level by the fraction (one level when it
+//!   is 0).
+//! * Per level: the texel-space position per axis is snapped to 8 fractional
+//!   bits; point reads texel floor(pos) + offset, linear the pair around
+//!   pos − 0.5 with weights 1 − f and f (multiples of 1/256). Every tap goes
+//!   through the address mode (border taps read the border colour) and
+//!   `texelFetch`; taps of weight 0 are skipped so an infinite texel outside
+//!   the footprint cannot poison the sum.
+//! * Comparison (`sample_c*`) compares every tap as `reference <func>
+//!   texel.r` and filters the 1/0 results; UNORM formats clamp the
+//!   reference to [0, 1] first (NaN → 0).
+//! * Integer formats do not filter: the nearest mip, the point texel, its
+//!   bits (the border colour's bits at the border).
+//!
+//! The state comes from `hlslcc_SamplerState`, the mip count and UNORM flag
+//! from `hlslcc_TextureLevels`. Coordinates arrive as the hardware call
+//! would take them (1D lowered to `vec2(u, 0.5)`, layers already rounded to
+//! nearest even); gradients and offsets padded to three axes.
+
+use super::super::emit::{Emitter, convert};
+use super::super::types::Ty;
+use super::address::{self, COMPARE};
+use super::decl::{border_name, filter_name, lod_name, mode_name};
+use super::{Ctx, Dim, fetch_name, levels_name, type_prefix};
+
+/// What a dimension looks like to the emulated path.
+struct Shape {
+    /// GLSL coordinate type (after the 1D → 2D lowering).
+    cty: &'static str,
+    /// Addressed axes (1, 2 or 3).
+    axes: usize,
+    array: bool,
+}
+
+fn shape(dim: Dim) -> Shape {
+    let (cty, axes, array) = match dim {
+        Dim::Tex1D => ("vec2", 1, false),
+        Dim::Tex1DArray => ("vec3", 1, true),
+        Dim::Tex2DArray => ("vec3", 2, true),
+        Dim::Tex3D => ("vec3", 3, false),
+        _ => ("vec2", 2, false),
+    };
+    Shape { cty, axes, array }
+}
+
+const XYZ: [&str; 3] = ["x", "y", "z"];
+
+/// The helper for `ctx`'s texture with sampler `smp`; returns its name. Its
+/// parameters: the coordinate, the two gradients (normalized units, three
+/// axes), the LOD or instruction bias `l`, whether `l` adds to the gradient
+/// LOD (`grad`) or is the LOD itself, the texel offset and, for
+/// comparisons, the reference.
+pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> String {
+    let t = ctx.slot;
+    let sh = shape(ctx.res.dim);
+    let int = ctx.res.ty != Ty::Float;
+    let p = type_prefix(ctx.res.ty);
+    let tex = fetch_name(e, t, &ctx.res);
+    let mode = mode_name(smp);
+    let levels = levels_name(t);
+    address::use_addressing(e);
+    if compare {
+        address::use_compare(e);
+    }
+
+    // One tap: the address modes per axis, then the border colour or the
+    // texel at `level`.
+    let tap = format!("hlslcc_sampleTap_t{t}_s{smp}");
+    let mut body = vec![format!("ivec4 m = {mode};")];
+    for a in XYZ.iter().take(sh.axes) {
+        body.push(format!(
+            "int {a} = hlslcc_addressTexel(i.{a}, size.{a}, m.{a});"
+        ));
+    }
+    let outside = XYZ[..sh.axes]
+        .iter()
+        .map(|a| format!("{a} < 0"))
+        .collect::<Vec<_>>()
+        .join(" || ");
+    let border = convert(&border_name(smp), Ty::Float, ctx.res.ty, 4);
+    body.push(format!("if ({outside}) return {border};"));
+    let at = match (sh.axes, sh.array) {
+        (1, false) => "ivec2(x, 0)",
+        (1, true) => "ivec3(x, 0, layer)",
+        (2, false) => "ivec2(x, y)",
+        (2, true) => "ivec3(x, y, layer)",
+        _ => "ivec3(x, y, z)",
+    };
+    body.push(format!("return texelFetch({tex}, {at}, level);"));
+    e.helpers.use_custom(&tap, || {
+        function(
+            &format!("{p}vec4 {tap}(ivec3 i, ivec3 size, int layer, int level)"),
+            &body,
+        )
+    });
+
+    // One mip level: the snapped positions, then the point texel or the
+    // weighted linear footprint (up to 8 taps for 3D).
+    let variant = if compare { "Cmp" } else { "" };
+    let level_fn = format!("hlslcc_sampleLevel{variant}_t{t}_s{smp}");
+    let pos = (0..3)
+        .map(|a| {
+            if a < sh.axes {
+                let c = XYZ[a];
+                format!("hlslcc_texelPos(c.{c}, size.{c}, m.{c})")
+            } else {
+                "0.0".to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut body = vec![
+        format!("ivec4 m = {mode};"),
+        "ivec3 size = max(base >> ivec3(level), ivec3(1));".to_string(),
+        format!("vec3 p = vec3({pos});"),
+    ];
+    let (rty, params) = if int {
+        body.push(format!(
+            "return {tap}(ivec3(floor(p)) + off, size, layer, level);"
+        ));
+        (
+            format!("{p}vec4"),
+            format!("{} c, ivec3 base, int layer, int level, ivec3 off", sh.cty),
+        )
+    } else {
+        let half = (0..3)
+            .map(|a| if a < sh.axes { "0.5" } else { "0.0" })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let value = if compare {
+            format!("vec4({COMPARE}(ref, {tap}(i + b, size, layer, level).x, m.w))")
+        } else {
+            format!("{tap}(i + b, size, layer, level)")
+        };
+        body.extend([
+            "// Linear: the pair around pos - 0.5; point: the texel holding pos.".to_string(),
+            format!("vec3 x = filt == 0 ? p : p - vec3({half});"),
+            "vec3 fl = floor(x);".to_string(),
+            "ivec3 i = ivec3(fl) + off;".to_string(),
+            "vec3 w1 = filt == 0 ? vec3(0.0) : x - fl;".to_string(),
+            "vec3 w0 = 1.0 - w1;".to_string(),
+            "vec4 acc = vec4(0.0);".to_string(),
+            "for (int k = 0; k < 8; k++) {".to_string(),
+            "    ivec3 b = ivec3(k & 1, (k >> 1) & 1, (k >> 2) & 1);".to_string(),
+            "    float w = (b.x == 0 ? w0.x : w1.x) * (b.y == 0 ? w0.y : w1.y) * (b.z == 0 ? w0.z : w1.z);"
+                .to_string(),
+            "    if (w == 0.0) continue;".to_string(),
+            format!("    acc += w * {value};"),
+            "}".to_string(),
+            "return acc;".to_string(),
+        ]);
+        let r = if compare { ", float ref" } else { "" };
+        (
+            "vec4".to_string(),
+            format!(
+                "{} c, ivec3 base, int layer, int level, int filt, ivec3 off{r}",
+                sh.cty
+            ),
+        )
+    };
+    e.helpers.use_custom(&level_fn, || {
+        function(&format!("{rty} {level_fn}({params})"), &body)
+    });
+
+    // The whole sample: LOD, mip plan, one or two levels.
+    let name = format!("hlslcc_sampleEmulated{variant}_t{t}_s{smp}");
+    let (size_ty, base, n) = match (sh.axes, sh.array) {
+        (1, false) => (
+            "ivec2",
+            "ivec3(ts.x, 1, 1)",
+            "vec3(float(base.x), 0.0, 0.0)",
+        ),
+        (1, true) => (
+            "ivec3",
+            "ivec3(ts.x, 1, 1)",
+            "vec3(float(base.x), 0.0, 0.0)",
+        ),
+        (2, false) => ("ivec2", "ivec3(ts, 1)", "vec3(vec2(base.xy), 0.0)"),
+        (2, true) => ("ivec3", "ivec3(ts.xy, 1)", "vec3(vec2(base.xy), 0.0)"),
+        _ => ("ivec3", "ts", "vec3(base)"),
+    };
+    let lod = lod_name(smp);
+    let mut body = vec![
+        format!("{size_ty} ts = textureSize({tex}, 0);"),
+        format!("ivec3 base = {base};"),
+        "if (grad) {".to_string(),
+        format!("    vec3 n = {n};"),
+        "    vec3 dx = gx * n;".to_string(),
+        "    vec3 dy = gy * n;".to_string(),
+        "    float g = max(dot(dx, dx), dot(dy, dy));".to_string(),
+        "    // Zero gradients: LOD -inf (GLSL leaves log2(0) undefined).".to_string(),
+        "    l += g > 0.0 ? 0.5 * log2(g) : -uintBitsToFloat(0x7f800000u);".to_string(),
+        "}".to_string(),
+        format!("vec4 st = {lod};"),
+        "l += clamp(st.x, -16.0, 15.99);".to_string(),
+        "// MinLOD also replaces a NaN LOD.".to_string(),
+        "l = min(isnan(l) ? st.y : max(l, st.y), st.z);".to_string(),
+        "l = roundEven(l * 256.0) / 256.0;".to_string(),
+        "bool magnify = !(l > 0.0);".to_string(),
+        format!("float last = float(max({levels}.x - 1, 0));"),
+        "l = isnan(l) ? 0.0 : clamp(l, 0.0, last);".to_string(),
+        "int nearest = int(min(floor(l + 0.5), last));".to_string(),
+    ];
+    body.push(if sh.array {
+        "int layer = int(clamp(isnan(c.z) ? 0.0 : c.z, 0.0, float(ts.z - 1)));".to_string()
+    } else {
+        "int layer = 0;".to_string()
+    });
+    let (rty, extra) = if int {
+        body.push(format!("return {level_fn}(c, base, layer, nearest, off);"));
+        (format!("{p}vec4"), "")
+    } else {
+        if compare {
+            body.push(format!(
+                "if ({levels}.y != 0) ref = isnan(ref) ? 0.0 : clamp(ref, 0.0, 1.0);"
+            ));
+        }
+        let r = if compare { ", ref" } else { "" };
+        body.extend([
+            format!("ivec4 f = {};", filter_name(smp)),
+            "int filt = magnify ? f.y : f.x;".to_string(),
+            format!("if (f.z == 0) return {level_fn}(c, base, layer, nearest, filt, off{r});"),
+            "float l0 = floor(l);".to_string(),
+            "float w = l - l0;".to_string(),
+            format!("vec4 r = {level_fn}(c, base, layer, int(l0), filt, off{r});"),
+            "if (w == 0.0) return r;".to_string(),
+            format!(
+                "return (1.0 - w) * r + w * {level_fn}(c, base, layer, int(l0) + 1, filt, off{r});"
+            ),
+        ]);
+        ("vec4".to_string(), if compare { ", float ref" } else { "" })
+    };
+    let sig = format!(
+        "{rty} {name}({} c, vec3 gx, vec3 gy, float l, bool grad, ivec3 off{extra})",
+        sh.cty
+    );
+    e.helpers.use_custom(&name, || {
+        format!(
+            "// Emulated sample (border addressing, mirror once with offsets): the\n\
+             // reference's LOD, mip and filter rules over texelFetch taps.\n{}",
+            function(&sig, &body)
+        )
+    });
+    name
+}
+
+fn function(signature: &str, body: &[String]) -> String {
+    let mut out = format!("{signature} {{\n");
+    for l in body {
+        out.push_str("    ");
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push('}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_follow_the_1d_lowering() {
+        let s = shape(Dim::Tex1DArray);
+        assert_eq!((s.cty, s.axes, s.array), ("vec3", 1, true));
+        let s = shape(Dim::Tex3D);
+        assert_eq!((s.cty, s.axes, s.array), ("vec3", 3, false));
+        assert_eq!(
+            function("void f()", &["return;".into()]),
+            "void f() {\n    return;\n}"
+        );
+    }
+}
