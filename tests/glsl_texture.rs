@@ -279,7 +279,12 @@ fn border_takes_the_emulated_path() {
     }
     // Filter weights around pos - 0.5; border taps read the border colour.
     has(s, "vec3 x = filt == 0 ? p : p - vec3(0.5, 0.5, 0.0);");
-    has(s, "if (w == 0.0) continue;");
+    // A 2D footprint has four taps; zero-weight ones are skipped.
+    has(s, "for (int k = 0; k < 4; k++) {");
+    has(
+        s,
+        "if (w != 0.0) acc += w * hlslcc_sampleTap_t0_s0(i + b, size, layer, level);",
+    );
     has(s, "if (x < 0 || y < 0) return hlslcc_samplerBorder_s0;");
     has(s, "return texelFetch(t0, ivec2(x, y), level);");
     // The block, with the new filter member, and the mip counts.

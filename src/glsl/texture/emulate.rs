@@ -152,12 +152,18 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
             "vec3 w1 = filt == 0 ? vec3(0.0) : x - fl;".to_string(),
             "vec3 w0 = 1.0 - w1;".to_string(),
             "vec4 acc = vec4(0.0);".to_string(),
-            "for (int k = 0; k < 8; k++) {".to_string(),
+            // 2^axes taps: the footprint's other corners have weight 0,
+            // and each tap costs a fetch and its addressing once the GPU's
+            // compiler unrolls the loop.
+            format!("for (int k = 0; k < {}; k++) {{", 1 << sh.axes),
             "    ivec3 b = ivec3(k & 1, (k >> 1) & 1, (k >> 2) & 1);".to_string(),
             "    float w = (b.x == 0 ? w0.x : w1.x) * (b.y == 0 ? w0.y : w1.y) * (b.z == 0 ? w0.z : w1.z);"
                 .to_string(),
-            "    if (w == 0.0) continue;".to_string(),
-            format!("    acc += w * {value};"),
+            // A zero-weight tap is skipped (an infinite texel times 0
+            // would make NaN), with an `if` rather than `continue`: naga's
+            // GLSL front end loses a `for` loop's increment on `continue`,
+            // and the loop never ends.
+            format!("    if (w != 0.0) acc += w * {value};"),
             "}".to_string(),
             "return acc;".to_string(),
         ]);
