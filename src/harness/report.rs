@@ -1,6 +1,6 @@
 //! What a run tells people and CI: a text summary table (one line per case
 //! and backend), an HTML report in a directory (summary table; per case and
-//! render target one picture per backend — backend | CPU | heat map,
+//! render target one picture row per backend — backend | CPU | heat map,
 //! labelled with the dialect drawn —, error statistics, failure reasons
 //! and, for a failing case, the `dxbc-dbg step` command for its worst
 //! pixel) and JUnit XML (one test per case and backend).
@@ -259,13 +259,11 @@ pub fn write_html(
                 h,
                 "<h3>SV_Target{i}</h3>\n<p>backend | CPU | heat map (black: identical; blue: within tolerance; red to yellow: beyond it)</p>"
             );
-            h.push_str("<table>\n<tr>");
+            // One row per backend, so the pictures stay side by side with
+            // the CPU's and the heat map whatever the number of backends.
             let drawn: Vec<&BackendResult> =
                 r.backends.iter().filter(|b| b.targets.len() > i).collect();
-            for b in &drawn {
-                let _ = write!(h, "<th>{}</th>", escape(&label(b)));
-            }
-            h.push_str("</tr>\n<tr>");
+            h.push_str("<table>\n");
             for b in &drawn {
                 let t = &b.targets[i];
                 let name = format!("{id}.{}.t{i}.png", b.backend.name());
@@ -276,16 +274,17 @@ pub fn write_html(
                     &img_dir.join(&name),
                 )?;
                 write_png(&side_by_side(&[&heat]), &img_dir.join(&heat_name))?;
-                let _ = write!(
+                let _ = writeln!(
                     h,
-                    "<td><img src=\"img/{}\" alt=\"{}, CPU and heat map of {} target {i}\"><br><a href=\"img/{}\">heat map alone</a></td>",
+                    "<tr><th>{}</th><td><img src=\"img/{}\" alt=\"{}, CPU and heat map of {} target {i}\"><br><a href=\"img/{}\">heat map alone</a></td></tr>",
+                    escape(&label(b)),
                     escape(&name),
                     escape(&label(b)),
                     escape(&r.name),
                     escape(&heat_name)
                 );
             }
-            h.push_str("</tr>\n</table>\n");
+            h.push_str("</table>\n");
             h.push_str("<table>\n<tr><th>compared</th><th>result</th><th>failing pixels</th><th>max abs</th><th>max ulp</th><th>mean abs</th><th>non-finite</th><th>worst pixel</th></tr>\n");
             for b in &drawn {
                 let t = &b.targets[i];
@@ -560,7 +559,7 @@ mod tests {
         assert!(html.contains("2 cases: 1 passed, 1 failed"));
         assert!(html.contains("--pixel 1,0"));
         assert!(html.contains("differ &lt;here&gt;"));
-        // One picture column per backend, labelled with its dialect.
+        // One picture row per backend, labelled with its dialect.
         assert!(
             html.contains("<th>vulkan (vk450)</th><th>webgl2 (es300)</th>"),
             "{html}"

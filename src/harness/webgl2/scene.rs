@@ -502,10 +502,16 @@ pub(super) fn pass_through(case: &Case, ps: &Manifest) -> String {
     );
     let inputs: Vec<_> = ps.inputs.iter().filter(|i| is_varying(i)).collect();
     for i in &inputs {
-        let qual = match i.interpolation.as_deref() {
-            Some("flat") => "flat ",
-            Some("centroid") => "centroid ",
-            _ => "",
+        // The manifest names the pixel shader's interpolation in words
+        // (`flat`, `centroid`, `noperspective centroid`, …); ES 3.00 has
+        // the first two as qualifiers, noperspective is emulated below.
+        let interp = i.interpolation.as_deref().unwrap_or("");
+        let qual = if interp.contains("flat") {
+            "flat "
+        } else if interp.contains("centroid") {
+            "centroid "
+        } else {
+            ""
         };
         let _ = writeln!(
             s,
@@ -519,7 +525,10 @@ pub(super) fn pass_through(case: &Case, ps: &Manifest) -> String {
     s.push_str("    vec4 position = uintBitsToFloat(hcornerPosition(c));\n");
     for i in &inputs {
         let mut value = quad::varying_value(i);
-        if i.interpolation.as_deref() == Some("noperspective") {
+        if i.interpolation
+            .as_deref()
+            .is_some_and(|q| q.contains("noperspective"))
+        {
             value.push_str(" * position.w");
         }
         let _ = writeln!(s, "    {} = {value};", i.glsl_name);
