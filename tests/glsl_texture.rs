@@ -10,6 +10,15 @@ use dxbc_dbg::dxbc::asm::assemble;
 use dxbc_dbg::dxbc::shader::{ParseOptions, Shader};
 use dxbc_dbg::glsl::{self, Dialect, Options, Reason, Translation};
 
+/// The manifest's uniforms as (name, offset, block).
+fn uniform_layout(t: &glsl::Translation) -> Vec<(&str, u32, &str)> {
+    t.manifest
+        .uniforms
+        .iter()
+        .map(|u| (u.name.as_str(), u.offset, u.block.as_str()))
+        .collect()
+}
+
 fn shader(name: &str) -> Shader {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("shaders/glsl")
@@ -288,12 +297,7 @@ fn border_takes_the_emulated_path() {
     has(s, "if (x < 0 || y < 0) return hlslcc_samplerBorder_s0;");
     has(s, "return texelFetch(t0, ivec2(x, y), level);");
     // The block, with the new filter member, and the mip counts.
-    let names: Vec<(&str, u32, &str)> = t
-        .manifest
-        .uniforms
-        .iter()
-        .map(|u| (u.name.as_str(), u.offset, u.block.as_str()))
-        .collect();
+    let names = uniform_layout(&t);
     assert_eq!(
         names,
         [
@@ -470,12 +474,7 @@ fn gather_is_emulated_with_d3d_tap_order() {
         );
     }
     // The sampler-state block, listed with std140 offsets.
-    let names: Vec<(&str, u32, &str)> = t
-        .manifest
-        .uniforms
-        .iter()
-        .map(|u| (u.name.as_str(), u.offset, u.block.as_str()))
-        .collect();
+    let names = uniform_layout(&t);
     assert_eq!(
         names,
         [

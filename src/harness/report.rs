@@ -561,7 +561,11 @@ mod tests {
         assert!(html.contains("differ &lt;here&gt;"));
         // One picture row per backend, labelled with its dialect.
         assert!(
-            html.contains("<th>vulkan (vk450)</th><th>webgl2 (es300)</th>"),
+            html.contains("<tr><th>vulkan (vk450)</th><td><img"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<tr><th>webgl2 (es300)</th><td><img"),
             "{html}"
         );
         assert!(html.contains("Not applicable on webgl2 (es300): requires fine_derivatives"));
