@@ -39,10 +39,6 @@ fn groups(root: &std::path::Path) -> BTreeMap<String, (String, String)> {
         .collect()
 }
 
-fn is_sv(name: &str) -> bool {
-    name.len() > 3 && name[..3].eq_ignore_ascii_case("SV_")
-}
-
 /// Whether every non-system-value pixel-shader input is written by the
 /// vertex shader.
 fn feeds(vs: &Shader, ps: &Shader) -> bool {
@@ -51,7 +47,7 @@ fn feeds(vs: &Shader, ps: &Shader) -> bool {
             .iter()
             .filter(|g| g.kind == kind)
             .flat_map(|g| g.elements.iter())
-            .filter(|e| e.system_value == 0 && !is_sv(&e.semantic_name))
+            .filter(|e| !e.is_system_value())
             .map(|e| {
                 (
                     e.semantic_name.to_ascii_uppercase(),

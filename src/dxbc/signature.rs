@@ -35,6 +35,18 @@ pub struct SignatureElement {
 }
 
 impl SignatureElement {
+    /// Whether the element is a system value: marked as one, or named
+    /// `SV_…` (pixel-shader outputs are stored with 0). The name is
+    /// untrusted bytes from the file, so the prefix is compared as bytes.
+    pub fn is_system_value(&self) -> bool {
+        self.system_value != 0
+            || self
+                .semantic_name
+                .as_bytes()
+                .get(..3)
+                .is_some_and(|p| p.eq_ignore_ascii_case(b"SV_"))
+    }
+
     /// The components fxc lists as used: the read mask for inputs, and the
     /// occupied components that are not "never written" for outputs.
     pub fn used_mask(&self, is_output: bool) -> u8 {
@@ -226,6 +238,28 @@ pub fn mask_columns(mask: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_system_value_name_is_recognised_from_bytes_whatever_they_are() {
+        let el = |name: &str, sv: u32| SignatureElement {
+            semantic_name: name.into(),
+            semantic_index: 0,
+            system_value: sv,
+            component_type: 3,
+            register: 0,
+            mask: 0xf,
+            rw_mask: 0xf,
+            stream: 0,
+            min_precision: 0,
+        };
+        assert!(el("sv_Target", 0).is_system_value());
+        assert!(el("TEXCOORD", 1).is_system_value());
+        assert!(!el("TEXCOORD", 0).is_system_value());
+        assert!(!el("SV", 0).is_system_value());
+        // A multi-byte character across the third byte: no slicing panic.
+        assert!(!el("R\u{e9}\u{e9}", 0).is_system_value());
+        assert!(!el("\u{2026}X", 0).is_system_value());
+    }
 
     /// name, index, system value, component type, register, mask, rw mask,
     /// stream, min precision.

@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use super::emit::{Emitter, convert};
-use super::link::{Interpolation, is_system_value};
+use super::link::Interpolation;
 use super::manifest::{ConstantBufferEntry, VaryingEntry};
 use super::names;
 use super::types::{Ty, mask_components, mask_count, swizzle};
@@ -235,7 +235,7 @@ fn varying_location(e: &Emitter, kind: SignatureKind, el: &SignatureElement) -> 
     }
     let mut next = order.map_or(0, |o| o.len());
     for x in signature(e, kind) {
-        if is_system_value(x) {
+        if x.is_system_value() {
             continue;
         }
         if std::ptr::eq(x, el) {
@@ -598,7 +598,7 @@ fn output(e: &mut Emitter, inst: &Instruction) {
                 format!("SV_Target{}", el.semantic_index)
             }
             _ => {
-                if is_system_value(el) {
+                if el.is_system_value() {
                     e.refuse(inst, Reason::SystemValue);
                     continue;
                 }

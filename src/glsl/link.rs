@@ -129,7 +129,7 @@ impl Link {
             .iter()
             .filter(|s| s.kind == SignatureKind::Input)
             .flat_map(|s| s.elements.iter())
-            .filter(|el| !is_system_value(el));
+            .filter(|el| !el.is_system_value());
         let inputs = elements
             .enumerate()
             .map(|(location, el)| {
@@ -171,12 +171,6 @@ impl Link {
             .map(|i| (i.semantic.clone(), i.semantic_index))
             .collect()
     }
-}
-
-/// Whether an element is a system value (no varying, no location).
-pub(super) fn is_system_value(el: &SignatureElement) -> bool {
-    el.system_value != 0
-        || (el.semantic_name.len() > 3 && el.semantic_name[..3].eq_ignore_ascii_case("SV_"))
 }
 
 #[cfg(test)]

@@ -271,10 +271,7 @@ pub fn vertex_stage(case: &Case, shaders: &CaseShaders) -> Result<Vec<Vertex>, C
         match (vs_out, ps_in) {
             (Some(vs_els), Some(ps_els)) => {
                 for pe in ps_els {
-                    if pe.system_value != 0
-                        || pe.semantic_name.len() > 3
-                            && pe.semantic_name[..3].eq_ignore_ascii_case("SV_")
-                    {
+                    if pe.is_system_value() {
                         continue;
                     }
                     let Some(ve) = vs_els.iter().find(|v| {
