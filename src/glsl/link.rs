@@ -10,7 +10,7 @@
 use crate::dxbc::ir::{OperandType, Selection, ShaderKind};
 use crate::dxbc::opcodes::code;
 use crate::dxbc::shader::Shader;
-use crate::dxbc::signature::{SignatureElement, SignatureKind};
+use crate::dxbc::signature::SignatureKind;
 
 /// D3D10_SB_INTERPOLATION_MODE of a pixel-shader input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
