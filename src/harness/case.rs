@@ -671,11 +671,19 @@ fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Texture, CaseErr
             }
             ["size", dims @ ..] if !dims.is_empty() && dims.len() <= 3 => {
                 for (i, d) in dims.iter().enumerate() {
-                    size[i] = ctx.u32(*l, d)?.clamp(1, 4096);
+                    size[i] = ctx.u32(*l, d)?;
+                    if !(1..=4096).contains(&size[i]) {
+                        return Err(ctx.err(*l, format!("texture size {d} is outside 1..=4096")));
+                    }
                 }
             }
             ["mips", "full"] => mips = 0,
-            ["mips", n] => mips = ctx.u32(*l, n)?.clamp(1, 16),
+            ["mips", n] => {
+                mips = ctx.u32(*l, n)?;
+                if !(1..=16).contains(&mips) {
+                    return Err(ctx.err(*l, format!("mip count {n} is outside 1..=16")));
+                }
+            }
             ["fill", rest @ ..] => fill = Some((*l, rest.iter().map(|s| s.to_string()).collect())),
             ["values"] => in_values = true,
             _ => return Err(ctx.err(*l, format!("unknown texture setting `{t}`"))),
@@ -837,5 +845,31 @@ mod tests {
                 .message
                 .contains("pixel shader")
         );
+    }
+
+    #[test]
+    fn out_of_range_sizes_are_errors_not_clamps() {
+        let e = parse("[pixel shader]\nps_5_0\n[render target]\nsize 0 4\n").unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.message.contains("outside"), "{e}");
+        let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 5000 2\n").unwrap_err();
+        assert_eq!(e.line, 4);
+        let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 2 2\nmips 17\n").unwrap_err();
+        assert_eq!(e.line, 5);
+        assert!(e.message.contains("mip count 17"), "{e}");
+    }
+
+    #[test]
+    fn requirements_name_a_known_feature_and_a_reason() {
+        let c = parse("[pixel shader]\nps_5_0\n[require]\nfine_derivatives one dFdx in ES\n")
+            .expect("parses");
+        assert_eq!(c.requires.len(), 1);
+        assert_eq!(c.requires[0].feature, Feature::FineDerivatives);
+        assert_eq!(c.requires[0].reason, "one dFdx in ES");
+        let e = parse("[pixel shader]\nps_5_0\n[require]\nteleportation why not\n").unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.message.contains("fine_derivatives"), "{e}");
+        let e = parse("[pixel shader]\nps_5_0\n[require]\nfine_derivatives\n").unwrap_err();
+        assert!(e.message.contains("REASON"), "{e}");
     }
 }
