@@ -28,3 +28,55 @@ impl Image {
         self.pixels[i] = v;
     }
 }
+
+/// What a render target holds, from the pixel-shader output's GLSL type in
+/// the manifest: float texels, or integers the image reports by value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    Float,
+    Sint,
+    Uint,
+}
+
+impl TargetKind {
+    /// `vec3` → (Float, 3), `uint` → (Uint, 1), `ivec2` → (Sint, 2).
+    pub fn of_output(glsl_type: &str) -> (TargetKind, u32) {
+        let kind = match glsl_type.as_bytes().first() {
+            Some(b'i') => TargetKind::Sint,
+            Some(b'u') => TargetKind::Uint,
+            _ => TargetKind::Float,
+        };
+        let n = glsl_type
+            .chars()
+            .last()
+            .and_then(|c| c.to_digit(10))
+            .unwrap_or(1);
+        (kind, n)
+    }
+
+    /// One read-back channel as the image holds it: float bits as they
+    /// are, integers as their value in f32 (`7u` → 7.0, `-1i` → -1.0;
+    /// exact up to 2^24), as the emulator's images report them.
+    pub fn value(self, bits: u32) -> f32 {
+        match self {
+            TargetKind::Float => f32::from_bits(bits),
+            TargetKind::Sint => bits as i32 as f32,
+            TargetKind::Uint => bits as f32,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_kinds_read_the_type_and_report_integers_by_value() {
+        assert_eq!(TargetKind::of_output("vec3"), (TargetKind::Float, 3));
+        assert_eq!(TargetKind::of_output("uint"), (TargetKind::Uint, 1));
+        assert_eq!(TargetKind::of_output("ivec2"), (TargetKind::Sint, 2));
+        assert_eq!(TargetKind::Sint.value(u32::MAX), -1.0);
+        assert_eq!(TargetKind::Uint.value(7), 7.0);
+        assert_eq!(TargetKind::Float.value(0x7fc0_0001).to_bits(), 0x7fc0_0001);
+    }
+}

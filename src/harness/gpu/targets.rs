@@ -6,16 +6,9 @@
 //! become the f32 *value* (`7u` → 7.0; exact up to 2^24), missing channels 0.
 
 use crate::glsl::Manifest;
-use crate::harness::image::Image;
+use crate::harness::image::{Image, TargetKind as Kind};
 
 use super::{GpuError, Renderer};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    Float,
-    Sint,
-    Uint,
-}
 
 pub(super) struct Target {
     /// The `N` of `SV_TargetN`.
@@ -43,17 +36,6 @@ fn format_for(kind: Kind, channels: u32) -> Option<wgpu::TextureFormat> {
     })
 }
 
-/// `vec3` → (Float, 3), `uint` → (Uint, 1), …
-fn parse_type(t: &str) -> (Kind, u32) {
-    let kind = match t.as_bytes().first() {
-        Some(b'i') => Kind::Sint,
-        Some(b'u') => Kind::Uint,
-        _ => Kind::Float,
-    };
-    let n = t.chars().last().and_then(|c| c.to_digit(10)).unwrap_or(1);
-    (kind, n)
-}
-
 pub(super) fn create(
     r: &Renderer,
     ps: &Manifest,
@@ -66,7 +48,7 @@ pub(super) fn create(
             continue;
         }
         let Some(location) = o.location else { continue };
-        let (kind, channels) = parse_type(&o.glsl_type);
+        let (kind, channels) = Kind::of_output(&o.glsl_type);
         let format = format_for(kind, channels).ok_or_else(|| {
             GpuError::Other(format!(
                 "SV_Target{} is declared `{}`: no 3-channel render format exists and wgpu \
@@ -163,11 +145,7 @@ pub(super) fn to_images(
                     let at = (y * row + (x * t.channels + c as u32) * 4) as usize;
                     let bits =
                         u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
-                    *v = match t.kind {
-                        Kind::Float => f32::from_bits(bits),
-                        Kind::Sint => bits as i32 as f32,
-                        Kind::Uint => bits as f32,
-                    };
+                    *v = t.kind.value(bits);
                 }
                 img.set(x, y, px);
             }

@@ -343,11 +343,7 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
                         data[at + 4 * c + 2],
                         data[at + 4 * c + 3],
                     ]);
-                    *v = match t.kind {
-                        scene::TargetKind::Float => f32::from_bits(lane),
-                        scene::TargetKind::Int => lane as i32 as f32,
-                        scene::TargetKind::Uint => lane as f32,
-                    };
+                    *v = t.texel.value(lane);
                 }
                 img.set(x, y, px);
             }

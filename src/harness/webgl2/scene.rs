@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::glsl::{self, Manifest};
 use crate::harness::case::{Case, CaseShaders};
+use crate::harness::image::TargetKind;
 use crate::harness::runtime::{self, HardwareAddress, HardwareSampler, Stages};
 use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Texture};
 
@@ -104,18 +105,13 @@ pub(super) struct Attribute {
     pub offset: u32,
 }
 
-#[derive(Serialize, Clone, Copy, PartialEq, Eq, Debug)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum TargetKind {
-    Float,
-    Int,
-    Uint,
-}
-
 #[derive(Serialize, Clone, Debug)]
 pub(super) struct Target {
     pub location: u32,
-    pub kind: TargetKind,
+    /// `float`, `int` or `uint`: the page's name for the target's format.
+    pub kind: &'static str,
+    #[serde(skip)]
+    pub texel: TargetKind,
     /// Channels the output declares; the rest read back as 0.
     #[serde(skip)]
     pub channels: usize,
@@ -460,24 +456,20 @@ fn targets(ps: &Manifest) -> Result<Vec<Target>, String> {
         if !o.semantic.eq_ignore_ascii_case("SV_Target") {
             continue;
         }
-        let kind = match o.glsl_type.as_bytes().first() {
-            Some(b'i') => TargetKind::Int,
-            Some(b'u') => TargetKind::Uint,
-            _ => TargetKind::Float,
+        let (texel, channels) = TargetKind::of_output(&o.glsl_type);
+        let kind = match texel {
+            TargetKind::Float => "float",
+            TargetKind::Sint => "int",
+            TargetKind::Uint => "uint",
         };
-        let channels = o
-            .glsl_type
-            .chars()
-            .last()
-            .and_then(|c| c.to_digit(10))
-            .unwrap_or(1) as usize;
         let location = o
             .location
             .ok_or_else(|| format!("{} has no location in the translation", o.glsl_name))?;
         out.push(Target {
             location,
             kind,
-            channels,
+            texel,
+            channels: channels as usize,
         });
     }
     Ok(out)
