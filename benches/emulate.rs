@@ -19,7 +19,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dxbc_dbg::dxbc::ir::ShaderKind;
+use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::{ParseOptions, Shader};
 use dxbc_dbg::vm::defaults::{DefaultTextures, PixelChoice, default_resources, default_setup};
 use dxbc_dbg::vm::{Event, Machine, Prepared, Resources, Setup};
@@ -64,7 +64,7 @@ fn count(name: &str, shader: &Shader) -> Option<Run> {
 fn pixel_runs() -> Vec<Run> {
     common::corpus()
         .iter()
-        .filter(|b| b.shader.program.kind == ShaderKind::Pixel)
+        .filter(|b| b.shader.program.kind == ProgramType::Pixel)
         .filter_map(|b| count(&b.file, &b.shader))
         .collect()
 }

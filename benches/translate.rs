@@ -6,14 +6,14 @@
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dxbc_dbg::dxbc::ir::ShaderKind;
+use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::glsl::{self, Dialect, Options};
 
 fn bench(c: &mut Criterion) {
     let shaders: Vec<_> = common::corpus()
         .into_iter()
         .map(|b| b.shader)
-        .filter(|s| matches!(s.program.kind, ShaderKind::Vertex | ShaderKind::Pixel))
+        .filter(|s| matches!(s.program.kind, ProgramType::Vertex | ProgramType::Pixel))
         .collect();
     if shaders.is_empty() {
         return;

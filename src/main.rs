@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use dxbc_dbg::dxbc::ir::ShaderKind;
+use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
 use dxbc_dbg::{glsl, harness, tui, vm};
 
@@ -479,7 +479,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             let shader = load(&file, no_verify)?;
             let mut options = glsl::Options::new(dialect);
             if let Some(ps_path) = &link {
-                if shader.program.kind != ShaderKind::Vertex {
+                if shader.program.kind != ProgramType::Vertex {
                     anyhow::bail!(
                         "{}: --link needs a vertex shader here, not {}",
                         file.display(),
@@ -487,7 +487,7 @@ fn run(cli: Cli) -> Result<Outcome> {
                     );
                 }
                 let ps = load(ps_path, no_verify)?;
-                if ps.program.kind != ShaderKind::Pixel {
+                if ps.program.kind != ProgramType::Pixel {
                     anyhow::bail!(
                         "{}: --link takes the pixel shader the vertex shader feeds, not {}",
                         ps_path.display(),

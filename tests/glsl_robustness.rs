@@ -8,7 +8,7 @@ mod common;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use common::Rng;
-use dxbc_dbg::dxbc::ir::ShaderKind;
+use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::{ParseOptions, Shader};
 use dxbc_dbg::glsl::{self, Dialect, Options};
 
@@ -64,7 +64,10 @@ fn emitter_survives_mutated_programs() {
         let Ok(shader) = Shader::parse(&bytes, NO_VERIFY) else {
             continue;
         };
-        if !matches!(shader.program.kind, ShaderKind::Vertex | ShaderKind::Pixel) {
+        if !matches!(
+            shader.program.kind,
+            ProgramType::Vertex | ProgramType::Pixel
+        ) {
             continue;
         }
         let Some(chunk) = shader
@@ -94,7 +97,7 @@ fn emitter_survives_mutated_programs() {
             let Ok(s) = Shader::parse(&b, NO_VERIFY) else {
                 continue;
             };
-            if !matches!(s.program.kind, ShaderKind::Vertex | ShaderKind::Pixel) {
+            if !matches!(s.program.kind, ProgramType::Vertex | ProgramType::Pixel) {
                 continue;
             }
             let (o, r) = check(&format!("{} mutation {m}", blob.file), &s);

@@ -402,7 +402,7 @@ fn linked_vertex_outputs_take_the_pixel_inputs_qualifiers() {
     // gl_Position (and so the w the copies read) is written first.
     let at = |s: &str| v.find(s).expect(s);
     assert!(at("gl_Position = o0;") < at("vs_TEXCOORD3 = "), "{v}");
-    common::validate::es300(dxbc_dbg::dxbc::ir::ShaderKind::Vertex, v).expect("vertex validates");
+    common::validate::es300(dxbc_dbg::dxbc::ir::ProgramType::Vertex, v).expect("vertex validates");
     common::validate::es300_link(v, p).expect("the linked pair links");
 }
 

@@ -17,7 +17,7 @@ use dxbc_dbg::dxbc::asm::header::{
 };
 use dxbc_dbg::dxbc::container::{Container, build_container};
 use dxbc_dbg::dxbc::listing::header_lines;
-use dxbc_dbg::dxbc::rdef::{ProgramType, Rdef};
+use dxbc_dbg::dxbc::rdef::Rdef;
 use dxbc_dbg::dxbc::signature::{Signature, is_signature};
 use dxbc_dbg::dxbc::stat::{ShaderFeatures, Stat};
 use dxbc_dbg::dxbc::write::{write_features, write_rdef, write_signature, write_stat};
@@ -141,7 +141,7 @@ fn minimal_program(profile: Profile, parsed: &ParsedHeader) -> ([u8; 4], Vec<u8>
 
 fn profile_of(shader: &Shader) -> Profile {
     Profile {
-        program: ProgramType::from_program(shader.program.kind.to_u32() as u16),
+        program: shader.program.kind,
         major: shader.program.major,
         minor: shader.program.minor,
     }

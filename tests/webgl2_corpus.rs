@@ -19,7 +19,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use dxbc_dbg::dxbc::Shader;
-use dxbc_dbg::dxbc::ir::ShaderKind;
+use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::signature::SignatureKind;
 use dxbc_dbg::glsl::{self, Dialect};
 use dxbc_dbg::harness::webgl2::{Compile, Config, Pair, WebGl2};
@@ -83,7 +83,7 @@ fn every_translation_compiles_and_every_natural_pair_links_in_webgl2() {
             continue;
         };
         items.push(Compile {
-            stage: if shader.program.kind == ShaderKind::Vertex {
+            stage: if shader.program.kind == ProgramType::Vertex {
                 "vertex"
             } else {
                 "fragment"
@@ -100,11 +100,11 @@ fn every_translation_compiles_and_every_natural_pair_links_in_webgl2() {
     let mut tried_alone = 0usize;
     for (vf, vs) in shaders
         .iter()
-        .filter(|(_, s)| s.program.kind == ShaderKind::Vertex)
+        .filter(|(_, s)| s.program.kind == ProgramType::Vertex)
     {
         for (pf, ps) in shaders
             .iter()
-            .filter(|(_, s)| s.program.kind == ShaderKind::Pixel)
+            .filter(|(_, s)| s.program.kind == ProgramType::Pixel)
         {
             if group_of.get(vf) != group_of.get(pf) || !feeds(vs, ps) {
                 continue;

@@ -5,7 +5,7 @@
 
 use super::error::{DxbcError, Result};
 use super::ir::*;
-use super::opcodes::{self, Layout, code};
+use super::opcodes::{self, Layout, Op};
 
 /// Relative indices nest (`cb0[r0.x + icb[r1.y].x]` is legal), but only a
 /// little; anything deeper is a corrupt file, not a shader.
@@ -27,9 +27,13 @@ pub fn decode_program(data: &[u8], base: usize, shex: bool) -> Result<Program> {
         u32::from_le_bytes([b[0], b[1], b[2], b[3]])
     };
     let version = word(0);
-    let kind = ShaderKind::from_u32(version >> 16).ok_or_else(|| {
-        DxbcError::malformed(base, format!("unknown program type {}", version >> 16))
-    })?;
+    let kind = ProgramType::from_code((version >> 16) as u16);
+    if !kind.is_known() {
+        return Err(DxbcError::malformed(
+            base,
+            format!("unknown program type {}", version >> 16),
+        ));
+    }
     let major = ((version >> 4) & 0xf) as u8;
     let minor = (version & 0xf) as u8;
     let declared = word(1) as usize;
@@ -102,7 +106,7 @@ fn decode_instruction(
             _ => CustomData::Other { class, data },
         };
         out.push(Instruction {
-            opcode: info.code,
+            op: info.op,
             controls: token & 0x00ff_f800,
             extended: Vec::new(),
             operands: Operands::new(),
@@ -141,7 +145,7 @@ fn decode_instruction(
     }
 
     out.push(Instruction {
-        opcode: info.code,
+        op: info.op,
         controls: token & 0x00ff_f800,
         extended,
         operands: Operands::new(),
@@ -178,14 +182,14 @@ fn decode_instruction(
 fn decode_extended_opcode(ext: u32) -> ExtendedOpcode {
     // 4-bit two's-complement offsets at bits 9, 13 and 17.
     let nibble = |shift: u32| -> i8 { (((ext >> shift) & 0xf) as i8) << 4 >> 4 };
-    let rt = |shift: u32| ReturnType(((ext >> shift) & 0xf) as u8);
+    let rt = |shift: u32| ReturnType::from_code(((ext >> shift) & 0xf) as u8);
     match ext & 0x3f {
         1 => ExtendedOpcode::SampleControls {
             offsets: [nibble(9), nibble(13), nibble(17)],
             raw: ext,
         },
-        2 => ExtendedOpcode::ResourceDim {
-            dim: ResourceDim(((ext >> 6) & 0x1f) as u8),
+        2 => ExtendedOpcode::ResourceDimension {
+            dim: ResourceDimension::from_code(((ext >> 6) & 0x1f) as u8),
             stride: (ext >> 11) & 0xfff,
             raw: ext,
         },
@@ -198,60 +202,57 @@ fn decode_extended_opcode(ext: u32) -> ExtendedOpcode {
 }
 
 fn return_types(word: u32) -> [ReturnType; 4] {
-    let rt = |shift: u32| ReturnType(((word >> shift) & 0xf) as u8);
+    let rt = |shift: u32| ReturnType::from_code(((word >> shift) & 0xf) as u8);
     [rt(0), rt(4), rt(8), rt(12)]
 }
 
 fn decode_decl(inst: &mut Instruction, cur: &mut Cursor) -> Result<()> {
-    let op = inst.opcode;
+    let op = inst.op;
     let operand = |cur: &mut Cursor, inst: &mut Instruction| -> Result<()> {
         push_operand(cur, &mut inst.operands)?;
         Ok(())
     };
     inst.decl = match op {
-        code::DCL_RESOURCE | code::DCL_UAV_TYPED => {
+        Op::DclResource | Op::DclUavTyped => {
             operand(cur, inst)?;
             DeclKind::ReturnTypes(return_types(cur.next("resource return type")?))
         }
-        code::DCL_INPUT_SGV
-        | code::DCL_INPUT_SIV
-        | code::DCL_INPUT_PS_SGV
-        | code::DCL_INPUT_PS_SIV
-        | code::DCL_OUTPUT_SGV
-        | code::DCL_OUTPUT_SIV => {
+        Op::DclInputSgv
+        | Op::DclInputSiv
+        | Op::DclInputPsSgv
+        | Op::DclInputPsSiv
+        | Op::DclOutputSgv
+        | Op::DclOutputSiv => {
             operand(cur, inst)?;
-            DeclKind::SystemValue(cur.next("system value name")?)
+            DeclKind::SystemValue(SystemValue::from_code(cur.next("system value name")?))
         }
-        code::DCL_INDEX_RANGE
-        | code::DCL_UAV_STRUCTURED
-        | code::DCL_RESOURCE_STRUCTURED
-        | code::DCL_TGSM_RAW => {
+        Op::DclIndexRange | Op::DclUavStructured | Op::DclResourceStructured | Op::DclTgsmRaw => {
             operand(cur, inst)?;
             DeclKind::Count(cur.next("declaration count")?)
         }
-        code::DCL_TGSM_STRUCTURED => {
+        Op::DclTgsmStructured => {
             operand(cur, inst)?;
             let stride = cur.next("structure stride")?;
             DeclKind::Pair(stride, cur.next("structure count")?)
         }
-        code::DCL_TEMPS
-        | code::DCL_MAX_OUTPUT_VERTEX_COUNT
-        | code::DCL_FUNCTION_BODY
-        | code::DCL_HS_MAX_TESSFACTOR
-        | code::DCL_HS_FORK_PHASE_INSTANCE_COUNT
-        | code::DCL_HS_JOIN_PHASE_INSTANCE_COUNT
-        | code::DCL_GS_INSTANCE_COUNT => DeclKind::Count(cur.next("declaration count")?),
-        code::DCL_INDEXABLE_TEMP => DeclKind::IndexableTemp {
+        Op::DclTemps
+        | Op::DclMaxOutputVertexCount
+        | Op::DclFunctionBody
+        | Op::DclHsMaxTessfactor
+        | Op::DclHsForkPhaseInstanceCount
+        | Op::DclHsJoinPhaseInstanceCount
+        | Op::DclGsInstanceCount => DeclKind::Count(cur.next("declaration count")?),
+        Op::DclIndexableTemp => DeclKind::IndexableTemp {
             reg: cur.next("indexable temp register")?,
             size: cur.next("indexable temp size")?,
             components: cur.next("indexable temp components")?,
         },
-        code::DCL_THREAD_GROUP => DeclKind::ThreadGroup([
+        Op::DclThreadGroup => DeclKind::ThreadGroup([
             cur.next("thread group x")?,
             cur.next("thread group y")?,
             cur.next("thread group z")?,
         ]),
-        code::DCL_FUNCTION_TABLE => {
+        Op::DclFunctionTable => {
             let table = cur.next("function table index")?;
             let count = cur.next("function table length")? as usize;
             cur.need(count, "function table bodies")?;
@@ -260,7 +261,7 @@ fn decode_decl(inst: &mut Instruction, cur: &mut Cursor) -> Result<()> {
                 .collect::<Result<_>>()?;
             DeclKind::FunctionTable { table, bodies }
         }
-        code::DCL_INTERFACE => {
+        Op::DclInterface => {
             let index = cur.next("interface index")?;
             let table_length = cur.next("interface table length")?;
             let lengths = cur.next("interface array length")?;
@@ -276,7 +277,7 @@ fn decode_decl(inst: &mut Instruction, cur: &mut Cursor) -> Result<()> {
                 tables,
             }
         }
-        code::INTERFACE_CALL => {
+        Op::InterfaceCall => {
             let function = cur.next("interface call function index")?;
             operand(cur, inst)?;
             DeclKind::InterfaceCall { function }

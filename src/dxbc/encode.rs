@@ -9,7 +9,7 @@ use super::opcodes::Layout;
 /// Encodes a whole program chunk body (version token, length, instructions).
 pub fn encode_program(p: &Program) -> Vec<u32> {
     let mut out = vec![
-        (p.kind.to_u32() << 16) | ((p.major as u32 & 0xf) << 4) | (p.minor as u32 & 0xf),
+        ((p.kind.code() as u32) << 16) | ((p.major as u32 & 0xf) << 4) | (p.minor as u32 & 0xf),
         0,
     ];
     for inst in &p.instructions {
@@ -24,7 +24,7 @@ pub fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) {
     let info = inst.info();
     if let (Layout::CustomData, Some(custom)) = (info.layout, &inst.custom) {
         let data = custom.data();
-        out.push(inst.opcode as u32 | (custom.class() << 11));
+        out.push(inst.op as u32 | (custom.class() << 11));
         out.push(data.len() as u32 + 2);
         out.extend_from_slice(data);
         return;
@@ -60,7 +60,7 @@ pub fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) {
     } else {
         0x8000_0000
     };
-    out[start] = inst.opcode as u32 | (inst.controls & 0x00ff_f800) | ((len & 0x7f) << 24) | ext;
+    out[start] = inst.op as u32 | (inst.controls & 0x00ff_f800) | ((len & 0x7f) << 24) | ext;
 }
 
 fn encode_decl_payload(decl: &DeclKind, out: &mut Vec<u32>) {
@@ -69,9 +69,10 @@ fn encode_decl_payload(decl: &DeclKind, out: &mut Vec<u32>) {
         DeclKind::ReturnTypes(t) => out.push(
             t.iter()
                 .enumerate()
-                .fold(0, |w, (i, r)| w | ((r.0 as u32 & 0xf) << (4 * i))),
+                .fold(0, |w, (i, r)| w | ((r.code() as u32 & 0xf) << (4 * i))),
         ),
-        DeclKind::SystemValue(v) | DeclKind::Count(v) => out.push(*v),
+        DeclKind::SystemValue(v) => out.push(v.code()),
+        DeclKind::Count(v) => out.push(*v),
         DeclKind::Pair(a, b) => out.extend_from_slice(&[*a, *b]),
         DeclKind::IndexableTemp {
             reg,

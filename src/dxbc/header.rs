@@ -8,14 +8,13 @@
 //! creator string, since the listing matches the compiler that made it.
 
 use super::container::Container;
+use super::enums::SystemValue;
 use super::error::Result;
 use super::rdef::{
     CbufferKind, ConstantBuffer, InputType, ProgramType, Rdef, ResourceBinding, Type, Variable,
     class, input_flags,
 };
-use super::signature::{
-    Signature, SignatureElement, SignatureKind, mask_columns, system_value_name,
-};
+use super::signature::{Signature, SignatureElement, SignatureKind, mask_columns};
 use super::stat::{
     ShaderFeatures, Stat, tessellator_domain_name, tessellator_output_primitive_name,
     tessellator_partitioning_name,
@@ -75,7 +74,7 @@ pub fn container_listing_header(c: &Container) -> Result<Vec<String>> {
     let program = c
         .program_chunk()
         .and_then(|p| p.data.get(0..4))
-        .map(|b| ProgramType::from_program(u16::from_le_bytes([b[2], b[3]])));
+        .map(|b| ProgramType::from_code(u16::from_le_bytes([b[2], b[3]])));
     let debug_layer_note = c
         .program_chunk()
         .is_some_and(|p| program_has_shader_messages(p.data));
@@ -91,8 +90,8 @@ pub fn container_listing_header(c: &Container) -> Result<Vec<String>> {
             super::decode::decode_program(p.data, p.offset, &p.fourcc == b"SHEX").is_ok_and(
                 |prog| {
                     prog.instructions.iter().any(|i| {
-                        i.opcode == super::opcodes::code::DCL_GLOBAL_FLAGS
-                            && i.controls & (1 << 13) != 0
+                        i.global_flags()
+                            .is_some_and(|f| f.force_early_depth_stencil)
                     })
                 },
             )
@@ -407,7 +406,7 @@ fn binding_format(b: &ResourceBinding) -> String {
         InputType::ByteAddress | InputType::UavRwByteAddress => "byte".to_string(),
         _ => {
             let base = match b.return_type {
-                1..=7 => super::ir::ReturnType(b.return_type as u8).name(),
+                1..=7 => super::ir::ReturnType::from_code(b.return_type as u8).name(),
                 8 => return "continued".to_string(),
                 _ => return "NA".to_string(),
             };
@@ -504,11 +503,11 @@ fn signature_row(e: &SignatureElement, is_output: bool, pixel_output: bool) -> S
         // Outputs without a register (depth, coverage, stencil ref) show
         // the operand name instead and a yes/no for use.
         let reg = match sv {
-            65 => "oDepth",
-            66 => "oMask",
-            67 => "oDepthGE",
-            68 => "oDepthLE",
-            69 => "oStencilRef",
+            SystemValue::Depth => "oDepth",
+            SystemValue::Coverage => "oMask",
+            SystemValue::DepthGreaterEqual => "oDepthGE",
+            SystemValue::DepthLessEqual => "oDepthLE",
+            SystemValue::StencilRef => "oStencilRef",
             _ => "N/A",
         };
         let yes = if used != 0 { "YES" } else { "NO" };
@@ -526,7 +525,7 @@ fn signature_row(e: &SignatureElement, is_output: bool, pixel_output: bool) -> S
         e.semantic_index,
         mask,
         register,
-        system_value_name(sv),
+        sv.short_name(),
         component_format(e),
         used
     )

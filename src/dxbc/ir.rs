@@ -7,7 +7,11 @@
 
 use smallvec::SmallVec;
 
-use super::opcodes::{self, OpInfo};
+pub use super::enums::{
+    GlobalFlags, Interpolation, ProgramType, ResInfoReturn, ResourceDimension, ReturnType,
+    SampleInfoReturn, SamplerMode, SystemValue,
+};
+use super::opcodes::{Op, OpInfo};
 
 /// Operand indices: at most three, usually one or two.
 pub type Indices = SmallVec<[Index; 2]>;
@@ -17,58 +21,10 @@ pub type Lanes = SmallVec<[u32; 4]>;
 /// instruction stays small enough to build quickly); more spill to the heap.
 pub type Operands = SmallVec<[Operand; 3]>;
 
-/// Program type from the version token (bits 16..31).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ShaderKind {
-    Pixel,
-    Vertex,
-    Geometry,
-    Hull,
-    Domain,
-    Compute,
-}
-
-impl ShaderKind {
-    pub fn from_u32(v: u32) -> Option<ShaderKind> {
-        Some(match v {
-            0 => ShaderKind::Pixel,
-            1 => ShaderKind::Vertex,
-            2 => ShaderKind::Geometry,
-            3 => ShaderKind::Hull,
-            4 => ShaderKind::Domain,
-            5 => ShaderKind::Compute,
-            _ => return None,
-        })
-    }
-
-    pub fn to_u32(self) -> u32 {
-        match self {
-            ShaderKind::Pixel => 0,
-            ShaderKind::Vertex => 1,
-            ShaderKind::Geometry => 2,
-            ShaderKind::Hull => 3,
-            ShaderKind::Domain => 4,
-            ShaderKind::Compute => 5,
-        }
-    }
-
-    /// The profile prefix fxc prints: `ps`, `vs`, …
-    pub fn prefix(self) -> &'static str {
-        match self {
-            ShaderKind::Pixel => "ps",
-            ShaderKind::Vertex => "vs",
-            ShaderKind::Geometry => "gs",
-            ShaderKind::Hull => "hs",
-            ShaderKind::Domain => "ds",
-            ShaderKind::Compute => "cs",
-        }
-    }
-}
-
 /// A decoded SHDR/SHEX chunk.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Program {
-    pub kind: ShaderKind,
+    pub kind: ProgramType,
     pub major: u8,
     pub minor: u8,
     /// True for SHEX (SM5 chunk name), false for SHDR.
@@ -351,61 +307,14 @@ impl Operand {
     }
 }
 
-/// Texture dimension from `dcl_resource`/`dcl_uav_typed` controls or the
-/// resource-dimension extended opcode token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ResourceDim(pub u8);
-
-impl ResourceDim {
-    pub fn name(self) -> &'static str {
-        match self.0 {
-            0 => "unknown",
-            1 => "buffer",
-            2 => "texture1d",
-            3 => "texture2d",
-            4 => "texture2dms",
-            5 => "texture3d",
-            6 => "texturecube",
-            7 => "texture1darray",
-            8 => "texture2darray",
-            9 => "texture2dmsarray",
-            10 => "texturecubearray",
-            11 => "raw_buffer",
-            12 => "structured_buffer",
-            _ => "unknown_dimension",
-        }
-    }
-}
-
-/// Per-component resource return type (`D3D10_SB_RESOURCE_RETURN_TYPE`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReturnType(pub u8);
-
-impl ReturnType {
-    pub fn name(self) -> &'static str {
-        match self.0 {
-            1 => "unorm",
-            2 => "snorm",
-            3 => "sint",
-            4 => "uint",
-            5 => "float",
-            6 => "mixed",
-            7 => "double",
-            8 => "continued",
-            9 => "unused",
-            _ => "unknown",
-        }
-    }
-}
-
 /// Extended opcode tokens, in stream order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExtendedOpcode {
     /// `_aoffimmi(u,v,w)`: immediate texel offsets, 4-bit signed each.
     SampleControls { offsets: [i8; 3], raw: u32 },
     /// `(texture2d)` / `(structured_buffer, stride=N)`.
-    ResourceDim {
-        dim: ResourceDim,
+    ResourceDimension {
+        dim: ResourceDimension,
         stride: u32,
         raw: u32,
     },
@@ -419,7 +328,7 @@ impl ExtendedOpcode {
     pub fn raw(&self) -> u32 {
         match self {
             ExtendedOpcode::SampleControls { raw, .. }
-            | ExtendedOpcode::ResourceDim { raw, .. }
+            | ExtendedOpcode::ResourceDimension { raw, .. }
             | ExtendedOpcode::ReturnType { raw, .. }
             | ExtendedOpcode::Unknown(raw) => *raw,
         }
@@ -435,7 +344,7 @@ pub enum DeclKind {
     /// `dcl_resource*`, `dcl_uav_typed*`: per-component return types.
     ReturnTypes([ReturnType; 4]),
     /// `_siv`/`_sgv` system value name (`D3D10_SB_NAME`).
-    SystemValue(u32),
+    SystemValue(SystemValue),
     /// One count dword (`dcl_temps`, `dcl_maxout`, `dcl_indexrange`'s count,
     /// stride of structured declarations, `dcl_function_body`, …).
     Count(u32),
@@ -513,10 +422,13 @@ impl CustomData {
 /// One decoded instruction or declaration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Instruction {
-    /// Opcode number (index into [`opcodes::OPCODES`]).
-    pub opcode: u16,
+    /// What instruction this is; [`Op::code`] is the token value.
+    pub op: Op,
     /// Bits 11..23 of the opcode token, unshifted (i.e. `token & 0x00fff800`).
-    pub controls: u32,
+    /// Private to `dxbc`: the encoder and printer read the bits, every other
+    /// layer reads the typed accessors below (`saturate`, `interpolation`,
+    /// `resource_dimension`, …), so no consumer shifts token bits itself.
+    pub(in crate::dxbc) controls: u32,
     pub extended: Vec<ExtendedOpcode>,
     pub operands: Operands,
     pub decl: DeclKind,
@@ -533,15 +445,14 @@ pub struct Instruction {
 
 impl Instruction {
     pub fn info(&self) -> &'static OpInfo {
-        // The decoder only builds instructions with known opcodes.
-        &opcodes::OPCODES[self.opcode as usize]
+        self.op.info()
     }
 
     pub fn name(&self) -> &'static str {
         self.info().name
     }
 
-    /// `_sat` (opcode token bit 13).
+    /// `_sat` (opcode token bit 13), for instructions that take it.
     pub fn saturate(&self) -> bool {
         self.info().sat && self.controls & (1 << 13) != 0
     }
@@ -556,6 +467,77 @@ impl Instruction {
         ((self.controls >> 19) & 0xf) as u8
     }
 
+    /// Bits 11.. of the controls, the opcode-specific field.
+    fn control_field(&self, width: u32) -> u32 {
+        (self.controls >> 11) & ((1 << width) - 1)
+    }
+
+    /// A `dcl_input_ps*` declaration's interpolation mode.
+    pub fn interpolation(&self) -> Option<Interpolation> {
+        matches!(
+            self.op,
+            Op::DclInputPs | Op::DclInputPsSiv | Op::DclInputPsSgv
+        )
+        .then(|| Interpolation::from_code(self.control_field(4) as u8))
+    }
+
+    /// A `dcl_resource`/`dcl_uav_typed` declaration's dimension.
+    pub fn resource_dimension(&self) -> Option<ResourceDimension> {
+        matches!(self.op, Op::DclResource | Op::DclUavTyped)
+            .then(|| ResourceDimension::from_code(self.control_field(5) as u8))
+    }
+
+    /// A multisampled `dcl_resource`'s sample count (bits 16..22).
+    pub fn sample_count(&self) -> Option<u32> {
+        (self.op == Op::DclResource).then_some((self.controls >> 16) & 0x7f)
+    }
+
+    /// A `dcl_sampler` declaration's mode.
+    pub fn sampler_mode(&self) -> Option<SamplerMode> {
+        (self.op == Op::DclSampler).then(|| SamplerMode::from_code(self.control_field(4) as u8))
+    }
+
+    /// `dcl_constantbuffer`'s `dynamicIndexed` access pattern.
+    pub fn dynamically_indexed(&self) -> bool {
+        self.op == Op::DclConstantBuffer && self.control_field(1) != 0
+    }
+
+    /// `resinfo`'s return type (`_uint`, `_rcpFloat` or float).
+    pub fn resinfo_return(&self) -> Option<ResInfoReturn> {
+        (self.op == Op::Resinfo).then(|| ResInfoReturn::from_code(self.control_field(2) as u8))
+    }
+
+    /// `sampleinfo`'s return type (`_uint` or float).
+    pub fn sampleinfo_return(&self) -> Option<SampleInfoReturn> {
+        (self.op == Op::SampleInfo)
+            .then(|| SampleInfoReturn::from_code(self.control_field(1) as u8))
+    }
+
+    /// `dcl_globalFlags`' flags.
+    pub fn global_flags(&self) -> Option<GlobalFlags> {
+        (self.op == Op::DclGlobalFlags).then(|| {
+            let bit = |n: u32| self.controls & (1 << n) != 0;
+            GlobalFlags {
+                refactoring_allowed: bit(11),
+                enable_double_precision: bit(12),
+                force_early_depth_stencil: bit(13),
+                enable_raw_and_structured_buffers: bit(14),
+                skip_optimization: bit(15),
+                enable_minimum_precision: bit(16),
+                enable_double_extensions: bit(17),
+                enable_shader_extensions: bit(18),
+            }
+        })
+    }
+
+    /// A declaration's system value (`_siv`/`_sgv`), if it names one.
+    pub fn system_value(&self) -> Option<SystemValue> {
+        match self.decl {
+            DeclKind::SystemValue(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// Immediate texel offsets from a sample-controls extended token.
     pub fn offsets(&self) -> Option<[i8; 3]> {
         self.extended.iter().find_map(|e| match e {
@@ -565,9 +547,9 @@ impl Instruction {
     }
 
     /// Resource dimension from the extended token (SM5 `_indexable`).
-    pub fn resource_dim(&self) -> Option<(ResourceDim, u32)> {
+    pub fn resource_dim(&self) -> Option<(ResourceDimension, u32)> {
         self.extended.iter().find_map(|e| match e {
-            ExtendedOpcode::ResourceDim { dim, stride, .. } => Some((*dim, *stride)),
+            ExtendedOpcode::ResourceDimension { dim, stride, .. } => Some((*dim, *stride)),
             _ => None,
         })
     }
@@ -581,22 +563,20 @@ impl Instruction {
 
     /// `dcl_input*` (any interpolation or system value).
     pub fn declares_input(&self) -> bool {
-        use opcodes::code::*;
         matches!(
-            self.opcode,
-            DCL_INPUT
-                | DCL_INPUT_SGV
-                | DCL_INPUT_SIV
-                | DCL_INPUT_PS
-                | DCL_INPUT_PS_SGV
-                | DCL_INPUT_PS_SIV
+            self.op,
+            Op::DclInput
+                | Op::DclInputSgv
+                | Op::DclInputSiv
+                | Op::DclInputPs
+                | Op::DclInputPsSgv
+                | Op::DclInputPsSiv
         )
     }
 
     /// `dcl_output*`.
     pub fn declares_output(&self) -> bool {
-        use opcodes::code::*;
-        matches!(self.opcode, DCL_OUTPUT | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV)
+        matches!(self.op, Op::DclOutput | Op::DclOutputSgv | Op::DclOutputSiv)
     }
 
     /// Destination operands, per the opcode table.

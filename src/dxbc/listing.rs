@@ -5,7 +5,6 @@
 use super::asm::{EXACT_PREFIX, lossy_immediates};
 use super::header::{HeaderParts, listing_header_from};
 use super::ir::CustomData;
-use super::rdef::ProgramType;
 use super::shader::Shader;
 
 pub fn listing(shader: &Shader) -> String {
@@ -44,12 +43,11 @@ pub fn header_lines(shader: &Shader) -> Vec<String> {
         signatures: &signatures,
         stat: shader.stat.as_ref(),
         features: shader.features.as_ref(),
-        program: Some(ProgramType::from_program(
-            shader.program.kind.to_u32() as u16
-        )),
+        program: Some(shader.program.kind),
         debug_layer_note,
         early_depth_stencil: shader.program.instructions.iter().any(|i| {
-            i.opcode == super::opcodes::code::DCL_GLOBAL_FLAGS && i.controls & (1 << 13) != 0
+            i.global_flags()
+                .is_some_and(|f| f.force_early_depth_stencil)
         }),
     })
 }

@@ -16,6 +16,7 @@ pub use error::{DxbcError, Result};
 pub mod decode;
 pub mod disasm;
 pub mod encode;
+pub mod enums;
 pub mod ir;
 pub mod numfmt;
 pub mod opcodes;

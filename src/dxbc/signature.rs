@@ -6,6 +6,8 @@
 use super::error::{DxbcError, Result};
 use super::reader::Reader;
 
+use super::enums::{ComponentType, SystemValue};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SignatureKind {
     Input,
@@ -17,10 +19,12 @@ pub enum SignatureKind {
 pub struct SignatureElement {
     pub semantic_name: String,
     pub semantic_index: u32,
-    /// D3D_NAME: 0 none, 1 position, ... 64 target, 65 depth, ...
-    pub system_value: u32,
-    /// D3D_REGISTER_COMPONENT_TYPE: 0 unknown, 1 uint, 2 sint, 3 float.
-    pub component_type: u32,
+    /// D3D_NAME as stored: 0 none, 1 position, ... 64 target, 65 depth, ...
+    /// Other layers read [`SignatureElement::system_value`].
+    pub(in crate::dxbc) system_value: u32,
+    /// D3D_REGISTER_COMPONENT_TYPE as stored: 0 unknown, 1 uint, 2 sint, 3
+    /// float. Other layers read [`SignatureElement::component_type`].
+    pub(in crate::dxbc) component_type: u32,
     /// Register number; `u32::MAX` for outputs without one (oDepth, oMask).
     pub register: u32,
     /// Components the element occupies (bit 0 = x).
@@ -35,6 +39,16 @@ pub struct SignatureElement {
 }
 
 impl SignatureElement {
+    /// The system value the element is stored with.
+    pub fn system_value(&self) -> SystemValue {
+        SystemValue::from_code(self.system_value)
+    }
+
+    /// The component type.
+    pub fn component_type(&self) -> ComponentType {
+        ComponentType::from_code(self.component_type)
+    }
+
     /// Whether the element is a system value: marked as one, or named
     /// `SV_…` (pixel-shader outputs are stored with 0). The name is
     /// untrusted bytes from the file, so the prefix is compared as bytes.
@@ -62,18 +76,18 @@ impl SignatureElement {
     /// The system value fxc shows. Pixel shader outputs are stored with 0
     /// (the runtime infers them), yet fxc lists SV_Target and friends by
     /// their system value, so for those it is recovered from the name.
-    pub fn effective_system_value(&self, pixel_shader_output: bool) -> u32 {
+    pub fn effective_system_value(&self, pixel_shader_output: bool) -> SystemValue {
         if self.system_value != 0 || !pixel_shader_output {
-            return self.system_value;
+            return self.system_value();
         }
         match self.semantic_name.to_ascii_uppercase().as_str() {
-            "SV_TARGET" => 64,
-            "SV_DEPTH" => 65,
-            "SV_COVERAGE" => 66,
-            "SV_DEPTHGREATEREQUAL" => 67,
-            "SV_DEPTHLESSEQUAL" => 68,
-            "SV_STENCILREF" => 69,
-            _ => 0,
+            "SV_TARGET" => SystemValue::Target,
+            "SV_DEPTH" => SystemValue::Depth,
+            "SV_COVERAGE" => SystemValue::Coverage,
+            "SV_DEPTHGREATEREQUAL" => SystemValue::DepthGreaterEqual,
+            "SV_DEPTHLESSEQUAL" => SystemValue::DepthLessEqual,
+            "SV_STENCILREF" => SystemValue::StencilRef,
+            _ => SystemValue::Undefined,
         }
     }
 }
@@ -193,37 +207,7 @@ impl Signature {
 /// fxc's short system-value name for a D3D_NAME, as in the listing's
 /// SysValue column.
 pub fn system_value_name(sv: u32) -> String {
-    match sv {
-        0 => "NONE",
-        1 => "POS",
-        2 => "CLIPDST",
-        3 => "CULLDST",
-        4 => "RTINDEX",
-        5 => "VPINDEX",
-        6 => "VERTID",
-        7 => "PRIMID",
-        8 => "INSTID",
-        9 => "FFACE",
-        10 => "SAMPLE",
-        11 => "QUADEDGE",
-        12 => "QUADINT",
-        13 => "TRIEDGE",
-        14 => "TRIINT",
-        15 => "LINEDET",
-        16 => "LINEDEN",
-        17 => "BARYCEN",
-        18 => "SHDINGRT",
-        19 => "CULLPRIM",
-        64 => "TARGET",
-        65 => "DEPTH",
-        66 => "COVERAGE",
-        67 => "DEPTHGE",
-        68 => "DEPTHLE",
-        69 => "STENCILREF",
-        70 => "INNERCOV",
-        other => return format!("SV{other}"),
-    }
-    .to_string()
+    SystemValue::from_code(sv).short_name()
 }
 
 /// Component letters in their fixed columns, e.g. 0b0101 -> "x z ".
@@ -344,8 +328,8 @@ mod tests {
             system_value: 0,
             ..el.clone()
         };
-        assert_eq!(target.effective_system_value(true), 64);
-        assert_eq!(target.effective_system_value(false), 0);
+        assert_eq!(target.effective_system_value(true), SystemValue::Target);
+        assert_eq!(target.effective_system_value(false), SystemValue::Undefined);
         assert_eq!(system_value_name(1000), "SV1000");
     }
 

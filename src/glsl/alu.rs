@@ -7,6 +7,7 @@ use super::emit::Emitter;
 use super::helpers::{self, Scalar};
 use super::types::{Ty, mask_components, mask_count};
 use crate::dxbc::ir::{Instruction, OperandType};
+use crate::dxbc::opcodes::Op;
 
 /// How the result is computed from the sources (already read and typed).
 #[derive(Clone, Copy)]
@@ -52,109 +53,122 @@ enum Form {
 }
 
 struct AluOp {
-    code: u16,
-    /// Source type.
-    src: Ty,
-    /// Result type.
-    dst: Ty,
+    op: Op,
     form: Form,
+}
+
+impl AluOp {
+    /// The GLSL type sources are read as: the opcode description's source
+    /// type (typeless moves carry float registers).
+    fn src(&self) -> Ty {
+        Ty::of(self.op.info().source_type())
+    }
+
+    /// The GLSL type of the result, from the opcode description.
+    fn dst(&self) -> Ty {
+        Ty::of(self.op.info().result_type())
+    }
 }
 
 use Form::*;
 use Ty::{Float as F, Int as I, Uint as U};
 
 macro_rules! ops {
-    ($( $code:literal $src:ident $dst:ident $form:expr ;)*) => {
-        static OPS: &[AluOp] = &[ $( AluOp { code: $code, src: $src, dst: $dst, form: $form }, )* ];
+    ($( $op:ident $form:expr ;)*) => {
+        static OPS: &[AluOp] = &[ $( AluOp { op: Op::$op, form: $form }, )* ];
     };
 }
 
-// Columns: opcode number, source type, result type, form.
+// Columns: opcode, form. Source and result types come from the opcode
+// description (`dxbc::opcodes`).
 ops! {
-    0 F F Infix("+");                       // add
-    1 U U Infix("&");                       // and
-    11 F F Call("dFdx");                    // deriv_rtx
-    12 F F DerivY { fine: false };          // deriv_rty
-    14 F F Infix("/");                      // div
-    15 F F Dot(2);                          // dp2
-    16 F F Dot(3);                          // dp3
-    17 F F Dot(4);                          // dp4
-    24 F U Cmp("==", "equal");             // eq
-    25 F F Call("exp2");                    // exp
-    26 F F Call("fract");                   // frc
-    27 F I Helper(&helpers::FTOI);          // ftoi
-    28 F U Helper(&helpers::FTOU);          // ftou
-    29 F U Cmp(">=", "greaterThanEqual");   // ge
-    30 I I Infix("+");                      // iadd
-    32 I U Cmp("==", "equal");              // ieq
-    33 I U Cmp(">=", "greaterThanEqual");   // ige
-    34 I U Cmp("<", "lessThan");            // ilt
-    35 I I Mad;                             // imad
-    36 I I Call("max");                     // imax
-    37 I I Call("min");                     // imin
-    38 I I MulWide(Ty::Int);                // imul
-    39 I U Cmp("!=", "notEqual");           // ine
-    40 I I Prefix("-");                     // ineg
-    41 I I Shift("<<");                     // ishl
-    42 I I Shift(">>");                     // ishr
-    43 I F Convert;                         // itof
-    47 F F Call("log2");                    // log
-    49 F U Cmp("<", "lessThan");            // lt
-    50 F F Mad;                             // mad
-    51 F F Call("min");                     // min
-    52 F F Call("max");                     // max
-    54 F F Mov;                             // mov
-    55 F F Movc;                            // movc
-    56 F F Infix("*");                      // mul
-    57 F U Cmp("!=", "notEqual");           // ne
-    59 U U Prefix("~");                     // not
-    60 U U Infix("|");                      // or
-    64 F F Call("roundEven");               // round_ne
-    65 F F Call("floor");                   // round_ni
-    66 F F Call("ceil");                    // round_pi
-    67 F F Call("trunc");                   // round_z
-    68 F F Call("inversesqrt");             // rsq
-    75 F F Call("sqrt");                    // sqrt
-    77 F F Sincos;                          // sincos
-    78 U U Udiv;                            // udiv
-    79 U U Cmp("<", "lessThan");            // ult
-    80 U U Cmp(">=", "greaterThanEqual");   // uge
-    81 U U MulWide(Ty::Uint);               // umul
-    82 U U Mad;                             // umad
-    83 U U Call("max");                     // umax
-    84 U U Call("min");                     // umin
-    85 U U Shift(">>");                     // ushr
-    86 U F Convert;                         // utof
-    87 U U Infix("^");                      // xor
-    122 F F Call("dFdx");                   // deriv_rtx_coarse
-    123 F F Helper(&helpers::DFDX_FINE);    // deriv_rtx_fine
-    124 F F DerivY { fine: false };         // deriv_rty_coarse
-    125 F F DerivY { fine: true };          // deriv_rty_fine
-    129 F F Rcp;                            // rcp
-    130 F U Helper(&helpers::F32TOF16);     // f32tof16
-    131 U F Helper(&helpers::F16TOF32);     // f16tof32
-    132 U U Carry(false);                   // uaddc
-    133 U U Carry(true);                    // usubb
-    134 U U Helper(&helpers::COUNTBITS);    // countbits
-    135 U U Helper(&helpers::FIRSTBIT_HI);  // firstbit_hi
-    136 U U Helper(&helpers::FIRSTBIT_LO);  // firstbit_lo
-    137 I U Helper(&helpers::FIRSTBIT_SHI); // firstbit_shi
-    138 U U Helper(&helpers::UBFE);         // ubfe
-    139 U I Helper(&helpers::IBFE);         // ibfe
-    140 U U Helper(&helpers::BFI);          // bfi
-    141 U U Helper(&helpers::BFREV);        // bfrev
-    142 F F Swapc;                          // swapc
+    Add Infix("+");
+    And Infix("&");
+    DerivRtx Call("dFdx");
+    DerivRty DerivY { fine: false };
+    Div Infix("/");
+    Dp2 Dot(2);
+    Dp3 Dot(3);
+    Dp4 Dot(4);
+    Eq Cmp("==", "equal");
+    Exp Call("exp2");
+    Frc Call("fract");
+    Ftoi Helper(&helpers::FTOI);
+    Ftou Helper(&helpers::FTOU);
+    Ge Cmp(">=", "greaterThanEqual");
+    Iadd Infix("+");
+    Ieq Cmp("==", "equal");
+    Ige Cmp(">=", "greaterThanEqual");
+    Ilt Cmp("<", "lessThan");
+    Imad Mad;
+    Imax Call("max");
+    Imin Call("min");
+    Imul MulWide(Ty::Int);
+    Ine Cmp("!=", "notEqual");
+    Ineg Prefix("-");
+    Ishl Shift("<<");
+    Ishr Shift(">>");
+    Itof Convert;
+    Log Call("log2");
+    Lt Cmp("<", "lessThan");
+    Mad Mad;
+    Min Call("min");
+    Max Call("max");
+    Mov Mov;
+    Movc Movc;
+    Mul Infix("*");
+    Ne Cmp("!=", "notEqual");
+    Not Prefix("~");
+    Or Infix("|");
+    RoundNe Call("roundEven");
+    RoundNi Call("floor");
+    RoundPi Call("ceil");
+    RoundZ Call("trunc");
+    Rsq Call("inversesqrt");
+    Sqrt Call("sqrt");
+    Sincos Sincos;
+    Udiv Udiv;
+    Ult Cmp("<", "lessThan");
+    Uge Cmp(">=", "greaterThanEqual");
+    Umul MulWide(Ty::Uint);
+    Umad Mad;
+    Umax Call("max");
+    Umin Call("min");
+    Ushr Shift(">>");
+    Utof Convert;
+    Xor Infix("^");
+    DerivRtxCoarse Call("dFdx");
+    DerivRtxFine Helper(&helpers::DFDX_FINE);
+    DerivRtyCoarse DerivY { fine: false };
+    DerivRtyFine DerivY { fine: true };
+    Rcp Rcp;
+    F32tof16 Helper(&helpers::F32TOF16);
+    F16tof32 Helper(&helpers::F16TOF32);
+    Uaddc Carry(false);
+    Usubb Carry(true);
+    Countbits Helper(&helpers::COUNTBITS);
+    FirstbitHi Helper(&helpers::FIRSTBIT_HI);
+    FirstbitLo Helper(&helpers::FIRSTBIT_LO);
+    FirstbitShi Helper(&helpers::FIRSTBIT_SHI);
+    Ubfe Helper(&helpers::UBFE);
+    Ibfe Helper(&helpers::IBFE);
+    Bfi Helper(&helpers::BFI);
+    Bfrev Helper(&helpers::BFREV);
+    Swapc Swapc;
 }
 
-fn op_of(code: u16) -> Option<&'static AluOp> {
-    OPS.iter().find(|o| o.code == code)
+fn op_of(op: Op) -> Option<&'static AluOp> {
+    OPS.iter().find(|o| o.op == op)
 }
 
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
-    let Some(op) = op_of(inst.opcode) else {
+    let Some(op) = op_of(inst.op) else {
         // eval_snapped, eval_sample_index, eval_centroid: pull-model
         // interpolation, which ES 3.00 lacks (no interpolateAt*).
-        let reason = if (203..=205).contains(&inst.opcode) {
+        let reason = if matches!(
+            inst.op,
+            Op::EvalSnapped | Op::EvalSampleIndex | Op::EvalCentroid
+        ) {
             super::Reason::Interpolation
         } else {
             // Every other ALU opcode the reader decodes is in the table;
@@ -178,8 +192,8 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 return;
             }
             let expr = single(e, inst, op, srcs, mask);
-            let float_result = op.dst == Ty::Float;
-            e.assign(inst, dst, &expr, op.dst, sat && float_result);
+            let float_result = op.dst() == Ty::Float;
+            e.assign(inst, dst, &expr, op.dst(), sat && float_result);
         }
     }
 }
@@ -201,16 +215,20 @@ fn single(
     };
     match op.form {
         Infix(o) => {
-            let (a, b) = (arg(e, 0, op.src), arg(e, 1, op.src));
+            let (a, b) = (arg(e, 0, op.src()), arg(e, 1, op.src()));
             format!("{a} {o} {b}")
         }
-        Prefix(o) => format!("{o}{}", paren(&arg(e, 0, op.src))),
+        Prefix(o) => format!("{o}{}", paren(&arg(e, 0, op.src()))),
         Call(f) => {
-            let args: Vec<String> = (0..srcs.len()).map(|k| arg(e, k, op.src)).collect();
+            let args: Vec<String> = (0..srcs.len()).map(|k| arg(e, k, op.src())).collect();
             format!("{f}({})", args.join(", "))
         }
         Mad => {
-            let (a, b, c) = (arg(e, 0, op.src), arg(e, 1, op.src), arg(e, 2, op.src));
+            let (a, b, c) = (
+                arg(e, 0, op.src()),
+                arg(e, 1, op.src()),
+                arg(e, 2, op.src()),
+            );
             format!("{} * {} + {}", paren(&a), paren(&b), paren(&c))
         }
         Rcp => {
@@ -237,7 +255,7 @@ fn single(
             }
         }
         Cmp(scalar, vector) => {
-            let (a, b) = (arg(e, 0, op.src), arg(e, 1, op.src));
+            let (a, b) = (arg(e, 0, op.src()), arg(e, 1, op.src()));
             if n == 1 {
                 format!("({} {scalar} {}) ? 0xffffffffu : 0u", paren(&a), paren(&b))
             } else {
@@ -245,7 +263,7 @@ fn single(
             }
         }
         Shift(o) => {
-            let a = arg(e, 0, op.src);
+            let a = arg(e, 0, op.src());
             let b = arg(e, 1, U);
             let m = if n == 1 {
                 "31u".to_string()
@@ -254,7 +272,7 @@ fn single(
             };
             format!("{} {o} ({} & {m})", paren(&a), paren(&b))
         }
-        Convert => format!("{}({})", op.dst.vec(n), arg(e, 0, op.src)),
+        Convert => format!("{}({})", op.dst().vec(n), arg(e, 0, op.src())),
         DerivY { fine } => {
             let a = arg(e, 0, F);
             let d = if fine {
@@ -319,7 +337,7 @@ fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
         Swapc if k == 0 => U,
         Swapc => F,
         MulWide(t) => t,
-        _ => op.src,
+        _ => op.src(),
     };
     e.line("{");
     e.indent();

@@ -15,29 +15,21 @@ use super::manifest::{ConstantBufferEntry, VaryingEntry};
 use super::names;
 use super::types::{Ty, mask_components, mask_count, swizzle};
 use super::writer::Section;
-use super::{Component, Dialect, Reason, texture};
+use super::{Dialect, Reason, texture};
 
 /// D3D11 limits: temps (and indexable-temp elements), constant-buffer rows,
 /// input/output registers. Bytecode past them is malformed.
 const MAX_TEMPS: u32 = 4096;
 const MAX_CB_ROWS: u32 = 4096;
 const MAX_IO_REGISTERS: u32 = 64;
-use crate::dxbc::ir::{CustomData, DeclKind, Instruction, OperandType, Selection, ShaderKind};
-use crate::dxbc::opcodes::code;
+use crate::dxbc::enums::{ComponentType, SystemValue};
+use crate::dxbc::ir::{CustomData, DeclKind, Instruction, OperandType, ProgramType, Selection};
+use crate::dxbc::opcodes::Op;
 use crate::dxbc::signature::{SignatureElement, SignatureKind, mask_columns};
 
-/// D3D10_SB_NAME values the emitter distinguishes.
-mod sv {
-    pub const POSITION: u32 = 1;
-    pub const VERTEX_ID: u32 = 6;
-    pub const INSTANCE_ID: u32 = 8;
-    pub const IS_FRONT_FACE: u32 = 9;
-}
-
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
-    use code::*;
-    match inst.opcode {
-        DCL_TEMPS => {
+    match inst.op {
+        Op::DclTemps => {
             if let DeclKind::Count(n) = inst.decl
                 && n > MAX_TEMPS
             {
@@ -49,7 +41,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 e.decl_line(format!("vec4 {};", regs.join(", ")));
             }
         }
-        DCL_INDEXABLE_TEMP => {
+        Op::DclIndexableTemp => {
             if let DeclKind::IndexableTemp {
                 reg,
                 size,
@@ -64,29 +56,37 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 e.decl_line(format!("{ty} x{reg}[{}];", size.max(1)));
             }
         }
-        DCL_CONSTANT_BUFFER => constant_buffer(e, inst),
-        DCL_GLOBAL_FLAGS => {
-            // Bit 13 is forceEarlyDepthStencil (14 is raw/structured buffers).
-            if inst.controls & (1 << 13) != 0 {
+        Op::DclConstantBuffer => constant_buffer(e, inst),
+        Op::DclGlobalFlags => {
+            let flags = inst.global_flags().unwrap_or_default();
+            if flags.force_early_depth_stencil {
                 e.decl_line("// early_fragment_tests dropped: GLSL ES 3.00 has no such layout");
             }
-            if inst.controls & (1 << 12) != 0 {
+            if flags.enable_double_precision {
                 e.refuse(inst, Reason::Double);
             }
         }
-        DCL_RESOURCE | DCL_SAMPLER => texture::declare(e, inst),
-        DCL_INPUT | DCL_INPUT_SGV | DCL_INPUT_SIV | DCL_INPUT_PS | DCL_INPUT_PS_SGV
-        | DCL_INPUT_PS_SIV => input(e, inst),
-        DCL_OUTPUT | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV => output(e, inst),
-        DCL_INDEX_RANGE => {}
-        DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => e.refuse(inst, Reason::Uav),
-        DCL_RESOURCE_RAW | DCL_RESOURCE_STRUCTURED => e.refuse(inst, Reason::RawStructuredBuffer),
-        DCL_TGSM_RAW | DCL_TGSM_STRUCTURED | DCL_THREAD_GROUP => e.refuse(inst, Reason::Compute),
-        DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE => {
+        Op::DclResource | Op::DclSampler => texture::declare(e, inst),
+        Op::DclInput
+        | Op::DclInputSgv
+        | Op::DclInputSiv
+        | Op::DclInputPs
+        | Op::DclInputPsSgv
+        | Op::DclInputPsSiv => input(e, inst),
+        Op::DclOutput | Op::DclOutputSgv | Op::DclOutputSiv => output(e, inst),
+        Op::DclIndexRange => {}
+        Op::DclUavTyped | Op::DclUavRaw | Op::DclUavStructured => e.refuse(inst, Reason::Uav),
+        Op::DclResourceRaw | Op::DclResourceStructured => {
+            e.refuse(inst, Reason::RawStructuredBuffer)
+        }
+        Op::DclTgsmRaw | Op::DclTgsmStructured | Op::DclThreadGroup => {
+            e.refuse(inst, Reason::Compute)
+        }
+        Op::DclFunctionBody | Op::DclFunctionTable | Op::DclInterface => {
             super::interfaces::declare(e, inst)
         }
-        DCL_STREAM => e.refuse(inst, Reason::Stream),
-        CUSTOMDATA => {
+        Op::DclStream => e.refuse(inst, Reason::Stream),
+        Op::Customdata => {
             if let Some(c) = &inst.custom
                 && let CustomData::ImmediateConstantBuffer(data) = c.as_ref()
             {
@@ -100,13 +100,25 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         _ => {
             // Geometry, hull and domain declarations cannot occur in the
             // vertex and pixel shaders that reach here.
-            if inst.opcode >= DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY
-                && inst.opcode <= DCL_MAX_OUTPUT_VERTEX_COUNT
-                || (HS_DECLS..=HS_JOIN_PHASE).contains(&inst.opcode)
-                || (DCL_INPUT_CONTROL_POINT_COUNT..=DCL_HS_JOIN_PHASE_INSTANCE_COUNT)
-                    .contains(&inst.opcode)
-                || inst.opcode == DCL_GS_INSTANCE_COUNT
-            {
+            if matches!(
+                inst.op,
+                Op::DclGsOutputPrimitiveTopology
+                    | Op::DclGsInputPrimitive
+                    | Op::DclMaxOutputVertexCount
+                    | Op::HsDecls
+                    | Op::HsControlPointPhase
+                    | Op::HsForkPhase
+                    | Op::HsJoinPhase
+                    | Op::DclInputControlPointCount
+                    | Op::DclOutputControlPointCount
+                    | Op::DclTessDomain
+                    | Op::DclTessPartitioning
+                    | Op::DclTessOutputPrimitive
+                    | Op::DclHsMaxTessfactor
+                    | Op::DclHsForkPhaseInstanceCount
+                    | Op::DclHsJoinPhaseInstanceCount
+                    | Op::DclGsInstanceCount
+            ) {
                 e.refuse(inst, Reason::Stage);
             }
         }
@@ -205,9 +217,9 @@ fn elements_at<'a>(
 }
 
 fn component_ty(el: Option<&SignatureElement>) -> Ty {
-    match el.map(|e| e.component_type) {
-        Some(1) => Ty::Uint,
-        Some(2) => Ty::Int,
+    match el.map(|e| e.component_type()) {
+        Some(ComponentType::Uint32) => Ty::Uint,
+        Some(ComponentType::Sint32) => Ty::Int,
         _ => Ty::Float,
     }
 }
@@ -219,7 +231,7 @@ fn component_ty(el: Option<&SignatureElement>) -> Ty {
 /// order, so none shares a location with a listed one.
 fn varying_location(e: &Emitter, kind: SignatureKind, el: &SignatureElement) -> u32 {
     let linked = match (&e.options.link, e.stage) {
-        (Some(link), ShaderKind::Vertex) => Some(link.varying_order()),
+        (Some(link), ProgramType::Vertex) => Some(link.varying_order()),
         _ => None,
     };
     let order = linked.as_ref().or(e.options.varying_locations.as_ref());
@@ -257,7 +269,7 @@ fn io_register(
     inst: &Instruction,
     op: &crate::dxbc::ir::Operand,
     output: bool,
-) -> Option<(u32, u8, u32)> {
+) -> Option<(u32, u8, SystemValue)> {
     let reg = op
         .reg()
         .unwrap_or_else(|| op.indices.get(1).and_then(|i| i.imm()).unwrap_or(0) as u32);
@@ -274,10 +286,7 @@ fn io_register(
     } else {
         e.input_regs.insert(reg);
     }
-    let sv = match inst.decl {
-        DeclKind::SystemValue(v) => v,
-        _ => 0,
-    };
+    let sv = inst.system_value().unwrap_or(SystemValue::Undefined);
     (mask != 0).then_some((reg, mask, sv))
 }
 
@@ -294,10 +303,10 @@ fn input(e: &mut Emitter, inst: &Instruction) {
         return;
     };
     let reg_name = e.input_name(reg);
-    let interp = (inst.controls >> 11) & 0xf;
+    let interp = inst.interpolation().unwrap_or(Interpolation::Undefined);
     match (e.stage, sv) {
-        (_, 0) => {}
-        (ShaderKind::Pixel, sv::POSITION) => {
+        (_, SystemValue::Undefined) => {}
+        (ProgramType::Pixel, SystemValue::Position) => {
             if !e.frag_coord {
                 e.frag_coord = true;
                 // es300: D3D counts rows from the top; GL's window y runs
@@ -333,7 +342,7 @@ fn input(e: &mut Emitter, inst: &Instruction) {
             );
             return;
         }
-        (ShaderKind::Pixel, sv::IS_FRONT_FACE) => {
+        (ProgramType::Pixel, SystemValue::IsFrontFace) => {
             let c = swizzle(&mask_components(mask)[..1]);
             e.prologue.line(
                 None,
@@ -353,10 +362,10 @@ fn input(e: &mut Emitter, inst: &Instruction) {
             );
             return;
         }
-        (ShaderKind::Vertex, sv::VERTEX_ID | sv::INSTANCE_ID) => {
+        (ProgramType::Vertex, SystemValue::VertexId | SystemValue::InstanceId) => {
             let (builtin, semantic) = match (sv, e.dialect) {
-                (sv::VERTEX_ID, Dialect::Es300) => ("gl_VertexID", "SV_VertexID"),
-                (sv::VERTEX_ID, Dialect::Vk450) => ("gl_VertexIndex", "SV_VertexID"),
+                (SystemValue::VertexId, Dialect::Es300) => ("gl_VertexID", "SV_VertexID"),
+                (SystemValue::VertexId, Dialect::Vk450) => ("gl_VertexIndex", "SV_VertexID"),
                 (_, Dialect::Es300) => ("gl_InstanceID", "SV_InstanceID"),
                 (_, Dialect::Vk450) => ("gl_InstanceIndex", "SV_InstanceID"),
             };
@@ -386,13 +395,13 @@ fn input(e: &mut Emitter, inst: &Instruction) {
         return;
     }
     for el in elements {
-        if el.system_value != 0 && e.stage == ShaderKind::Pixel {
+        if el.system_value() != SystemValue::Undefined && e.stage == ProgramType::Pixel {
             // A system value declared through plain dcl_input_ps.
             e.refuse(inst, Reason::SystemValue);
             continue;
         }
         let name = match e.stage {
-            ShaderKind::Vertex => names::vertex_input(&el.semantic_name, el.semantic_index),
+            ProgramType::Vertex => names::vertex_input(&el.semantic_name, el.semantic_index),
             _ => names::varying(&el.semantic_name, el.semantic_index),
         };
         let ty = component_ty(Some(el));
@@ -408,17 +417,16 @@ fn declare_input(
     el: Option<&SignatureElement>,
     name: &str,
     ty: Ty,
-    interp: u32,
+    mode: Interpolation,
 ) {
     if e.manifest.inputs.iter().any(|i| i.glsl_name == name) {
         return;
     }
     let n = mask_count(mask);
-    let vertex = e.stage == ShaderKind::Vertex;
+    let vertex = e.stage == ProgramType::Vertex;
     // Vertex attributes are float whatever their type: runtimes bind them
     // with vertexAttribPointer, and the body bitcasts at each use.
     let decl_ty = if vertex { Ty::Float } else { ty };
-    let mode = Interpolation::from_mode(interp);
     let flat = !vertex && (decl_ty != Ty::Float || mode.is_constant());
     let noperspective = !vertex && !flat && mode.is_noperspective();
     // `sample` (ES 3.20) is dropped: the value is taken at the pixel centre
@@ -561,7 +569,7 @@ fn output(e: &mut Emitter, inst: &Instruction) {
         return;
     };
     let reg_name = e.output_name(reg);
-    if e.stage == ShaderKind::Vertex && sv == sv::POSITION {
+    if e.stage == ProgramType::Vertex && sv == SystemValue::Position {
         e.position.line(None, format!("gl_Position = {reg_name};"));
         if e.dialect == Dialect::Es300 {
             // D3D's y (rows from the top) when drawing into a texture,
@@ -575,14 +583,14 @@ fn output(e: &mut Emitter, inst: &Instruction) {
         push_sv_entry(e, true, reg, mask, "SV_Position", "gl_Position", "vec4");
         return;
     }
-    if sv != 0 {
+    if sv != SystemValue::Undefined {
         e.refuse(inst, Reason::SystemValue);
         return;
     }
     let elements = elements_at(e, SignatureKind::Output, reg, mask);
     if elements.is_empty() {
         let name = match e.stage {
-            ShaderKind::Pixel => format!("SV_Target{reg}"),
+            ProgramType::Pixel => format!("SV_Target{reg}"),
             _ => format!("vs_o{reg}"),
         };
         declare_output(e, reg, mask, None, &name, Ty::Float, reg);
@@ -590,7 +598,7 @@ fn output(e: &mut Emitter, inst: &Instruction) {
     }
     for el in elements {
         let name = match e.stage {
-            ShaderKind::Pixel => {
+            ProgramType::Pixel => {
                 if !el.semantic_name.eq_ignore_ascii_case("SV_Target") {
                     e.refuse(inst, Reason::SystemValue);
                     continue;
@@ -629,7 +637,7 @@ fn declare_output(
     if e.manifest.outputs.iter().any(|o| o.glsl_name == name) {
         return;
     }
-    let pixel = e.stage == ShaderKind::Pixel;
+    let pixel = e.stage == ProgramType::Pixel;
     // The pixel input this output feeds, when translated with a link: D3D
     // decides interpolation there, and GLSL wants it on both sides.
     let linked = match (&e.options.link, el) {
@@ -661,7 +669,7 @@ fn declare_output(
     let flat = !pixel
         && (ty != Ty::Float
             || mode.is_constant()
-            || linked.is_some_and(|i| i.component != Component::Float));
+            || linked.is_some_and(|i| i.component.is_integer()));
     let noperspective = !flat && mode.is_noperspective();
     let centroid = !flat && mode.is_centroid();
     let qualifiers = qualifier(e.dialect, flat, centroid, noperspective);

@@ -14,10 +14,10 @@ use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
 use super::{alu, decl, flow, texture};
 use crate::dxbc::disasm::{self, Style};
 use crate::dxbc::ir::{
-    Components, DeclKind, Index, Instruction, Modifier, Operand, OperandType, Program, Selection,
-    ShaderKind,
+    Components, DeclKind, Index, Instruction, Modifier, Operand, OperandType, Program, ProgramType,
+    Selection,
 };
-use crate::dxbc::opcodes::{Class, Layout, code};
+use crate::dxbc::opcodes::{Class, Layout, Op};
 use crate::dxbc::shader::Shader;
 
 /// Where an operand's base value lives and what type its bits are stored as.
@@ -33,7 +33,7 @@ pub struct Emitter<'a> {
     pub program: &'a Program,
     pub options: Options,
     pub dialect: Dialect,
-    pub stage: ShaderKind,
+    pub stage: ProgramType,
     pub style: Style,
     /// Index of the instruction being lowered (tags every line written).
     pub cur: Option<usize>,
@@ -118,11 +118,11 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         frag_coord: false,
         // Every es300 vertex shader gets the uniform, even one without
         // SV_Position, so a runtime can set it on every program alike.
-        y_flip: options.dialect == Dialect::Es300 && program.kind == ShaderKind::Vertex,
+        y_flip: options.dialect == Dialect::Es300 && program.kind == ProgramType::Vertex,
         next_tmp: 0,
         in_function: false,
     };
-    if !matches!(e.stage, ShaderKind::Pixel | ShaderKind::Vertex) {
+    if !matches!(e.stage, ProgramType::Pixel | ProgramType::Vertex) {
         return Err(Refused {
             diagnostics: vec![Diagnostic {
                 index: 0,
@@ -183,7 +183,7 @@ impl<'a> Emitter<'a> {
                         .entry(reg)
                         .or_insert(components.clamp(1, 4) as usize);
                 }
-                if inst.opcode == code::DCL_INDEX_RANGE
+                if inst.op == Op::DclIndexRange
                     && let Some(op) = inst.operands.first()
                 {
                     if op.ty == OperandType::INPUT {
@@ -194,7 +194,7 @@ impl<'a> Emitter<'a> {
                 }
                 continue;
             }
-            if inst.opcode == code::LABEL
+            if inst.op == Op::Label
                 && let Some(op) = inst.operands.first()
             {
                 self.labels.push(label_name(op));
@@ -212,13 +212,13 @@ impl<'a> Emitter<'a> {
 
     fn instruction(&mut self, inst: &Instruction) {
         let info = inst.info();
-        if info.class == Class::Decl || inst.opcode == code::CUSTOMDATA {
+        if info.class == Class::Decl || inst.op == Op::Customdata {
             let text = self.inst_text(inst);
             self.decl_line(format!("// {text}"));
             decl::emit(self, inst);
             return;
         }
-        if inst.opcode == code::LABEL {
+        if inst.op == Op::Label {
             self.close_function();
             let name = inst
                 .operands
@@ -673,7 +673,7 @@ impl<'a> Emitter<'a> {
         // naga (and Vulkan) want a position from every vertex shader; one
         // without SV_Position (stream output only) gets a constant one.
         if self.dialect == Dialect::Vk450
-            && self.stage == ShaderKind::Vertex
+            && self.stage == ProgramType::Vertex
             && !self
                 .manifest
                 .outputs

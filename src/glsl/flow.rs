@@ -6,7 +6,7 @@ use super::Reason;
 use super::emit::Emitter;
 use super::types::{Ty, int_literal};
 use crate::dxbc::ir::Instruction;
-use crate::dxbc::opcodes::code;
+use crate::dxbc::opcodes::Op;
 
 /// `floatBitsToUint(x) != 0u` (or `== 0u` for `_z`).
 fn condition(e: &mut Emitter, inst: &Instruction) -> String {
@@ -27,8 +27,8 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     // Closers and labels step out before their comment so it lines up
     // with the code it belongs to.
     let steps_out = matches!(
-        inst.opcode,
-        code::ELSE | code::ENDIF | code::ENDLOOP | code::CASE | code::DEFAULT
+        inst.op,
+        Op::Else | Op::Endif | Op::Endloop | Op::Case | Op::Default
     );
     if steps_out {
         e.dedent();
@@ -37,7 +37,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     if steps_out {
         e.indent();
     }
-    if inst.opcode == code::ENDSWITCH {
+    if inst.op == Op::Endswitch {
         // GLSL ES rejects a label directly before the closing brace. The
         // break follows the comment so the instruction's lines start with
         // it, as every instruction's do. The last block usually ends in
@@ -45,37 +45,37 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         let prev = e
             .cur
             .and_then(|i| i.checked_sub(1))
-            .map(|i| e.program.instructions[i].opcode);
-        if !matches!(prev, Some(code::BREAK | code::RET | code::CONTINUE)) {
+            .map(|i| e.program.instructions[i].op);
+        if !matches!(prev, Some(Op::Break | Op::Ret | Op::Continue)) {
             e.line("break;");
         }
         e.dedent();
         e.dedent();
     }
-    match inst.opcode {
-        code::IF => {
+    match inst.op {
+        Op::If => {
             let c = condition(e, inst);
             e.line(format!("if ({c}) {{"));
             e.indent();
         }
-        code::ELSE => {
+        Op::Else => {
             e.dedent();
             e.line("} else {");
             e.indent();
         }
-        code::ENDIF | code::ENDLOOP => {
+        Op::Endif | Op::Endloop => {
             e.dedent();
             e.line("}");
         }
-        code::LOOP => {
+        Op::Loop => {
             e.line("while (true) {");
             e.indent();
         }
-        code::BREAK => e.line("break;"),
-        code::BREAKC => guarded(e, inst, "break;"),
-        code::CONTINUE => e.line("continue;"),
-        code::CONTINUEC => guarded(e, inst, "continue;"),
-        code::SWITCH => {
+        Op::Break => e.line("break;"),
+        Op::Breakc => guarded(e, inst, "break;"),
+        Op::Continue => e.line("continue;"),
+        Op::Continuec => guarded(e, inst, "continue;"),
+        Op::Switch => {
             let v = inst
                 .operands
                 .first()
@@ -86,7 +86,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             e.indent();
             e.indent();
         }
-        code::CASE => {
+        Op::Case => {
             let v = inst
                 .operands
                 .first()
@@ -96,25 +96,25 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             e.line(format!("case {}:", int_literal(v as i32)));
             e.indent();
         }
-        code::DEFAULT => {
+        Op::Default => {
             e.dedent();
             e.line("default:");
             e.indent();
         }
-        code::ENDSWITCH => e.line("}"),
-        code::RET => e.line("return;"),
-        code::RETC => guarded(e, inst, "return;"),
-        code::DISCARD => guarded(e, inst, "discard;"),
-        code::CALL => {
+        Op::Endswitch => e.line("}"),
+        Op::Ret => e.line("return;"),
+        Op::Retc => guarded(e, inst, "return;"),
+        Op::Discard => guarded(e, inst, "discard;"),
+        Op::Call => {
             let l = inst.operands.first().and_then(|o| o.reg()).unwrap_or(0);
             e.line(format!("l{l}();"));
         }
-        code::CALLC => {
+        Op::Callc => {
             let l = inst.operands.get(1).and_then(|o| o.reg()).unwrap_or(0);
             guarded(e, inst, &format!("l{l}();"));
         }
-        code::INTERFACE_CALL => super::interfaces::call(e, inst),
-        code::LABEL => {}
+        Op::InterfaceCall => super::interfaces::call(e, inst),
+        Op::Label => {}
         _ => e.refuse(inst, Reason::Operand),
     }
 }

@@ -17,7 +17,7 @@ use super::manifest::UniformEntry;
 use super::names;
 use super::types::{Ty, int_literal};
 use crate::dxbc::ir::{DeclKind, Index, Instruction, Operand};
-use crate::dxbc::opcodes::code;
+use crate::dxbc::opcodes::Op;
 
 #[derive(Debug, Default)]
 pub struct Interfaces {
@@ -64,7 +64,7 @@ fn binding() -> u32 {
 /// and tables need no text of their own (their comment line maps them);
 /// the first interface declares the block.
 pub fn declare(e: &mut Emitter, inst: &Instruction) {
-    if inst.opcode != code::DCL_INTERFACE || e.interfaces.declared {
+    if inst.op != Op::DclInterface || e.interfaces.declared {
         return;
     }
     e.interfaces.declared = true;

@@ -7,68 +7,14 @@
 //! link, and Vulkan requires matching locations. A [`Link`] carries the
 //! pixel shader's choice over to the vertex shader's outputs.
 
-use crate::dxbc::ir::{OperandType, Selection, ShaderKind};
-use crate::dxbc::opcodes::code;
+use crate::dxbc::ir::{OperandType, ProgramType, Selection};
 use crate::dxbc::shader::Shader;
 use crate::dxbc::signature::SignatureKind;
 
-/// D3D10_SB_INTERPOLATION_MODE of a pixel-shader input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Interpolation {
-    /// No `dcl_input_ps` declares the element (the shader never reads it).
-    Undefined,
-    Constant,
-    Linear,
-    LinearCentroid,
-    LinearNoPerspective,
-    LinearNoPerspectiveCentroid,
-    LinearSample,
-    LinearNoPerspectiveSample,
-}
-
-impl Interpolation {
-    /// From the mode bits of a `dcl_input_ps` (controls bits 11..15).
-    pub fn from_mode(mode: u32) -> Interpolation {
-        match mode {
-            1 => Interpolation::Constant,
-            2 => Interpolation::Linear,
-            3 => Interpolation::LinearCentroid,
-            4 => Interpolation::LinearNoPerspective,
-            5 => Interpolation::LinearNoPerspectiveCentroid,
-            6 => Interpolation::LinearSample,
-            7 => Interpolation::LinearNoPerspectiveSample,
-            _ => Interpolation::Undefined,
-        }
-    }
-
-    pub fn is_constant(self) -> bool {
-        self == Interpolation::Constant
-    }
-
-    pub fn is_centroid(self) -> bool {
-        matches!(
-            self,
-            Interpolation::LinearCentroid | Interpolation::LinearNoPerspectiveCentroid
-        )
-    }
-
-    pub fn is_noperspective(self) -> bool {
-        matches!(
-            self,
-            Interpolation::LinearNoPerspective
-                | Interpolation::LinearNoPerspectiveCentroid
-                | Interpolation::LinearNoPerspectiveSample
-        )
-    }
-}
-
-/// The component type of a pixel-shader input, from its signature.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Component {
-    Float,
-    Int,
-    Uint,
-}
+// The interpolation mode and component type are D3D's enums, described in
+// `dxbc`. An element no `dcl_input_ps` declares (never read) has
+// `Interpolation::Undefined`.
+pub use crate::dxbc::enums::{ComponentType, Interpolation};
 
 /// One non-system-value input of the pixel shader.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +22,7 @@ pub struct LinkedInput {
     pub semantic: String,
     pub semantic_index: u32,
     pub interpolation: Interpolation,
-    pub component: Component,
+    pub component: ComponentType,
     /// The register components the element occupies (bit 0 = x): a linked
     /// vertex output is declared with these, so both sides agree on the
     /// varying's type.
@@ -99,17 +45,12 @@ impl Link {
     /// interpolation mode of the `dcl_input_ps*` declaring its register
     /// and components.
     pub fn from_pixel_shader(ps: &Shader) -> Link {
-        let decls: Vec<(u32, u8, u32)> = if ps.program.kind == ShaderKind::Pixel {
+        let decls: Vec<(u32, u8, Interpolation)> = if ps.program.kind == ProgramType::Pixel {
             ps.program
                 .instructions
                 .iter()
-                .filter(|i| {
-                    matches!(
-                        i.opcode,
-                        code::DCL_INPUT_PS | code::DCL_INPUT_PS_SIV | code::DCL_INPUT_PS_SGV
-                    )
-                })
                 .filter_map(|i| {
+                    let mode = i.interpolation()?;
                     let op = i.operands.first()?;
                     if op.ty != OperandType::INPUT {
                         return None;
@@ -118,7 +59,7 @@ impl Link {
                         Selection::Mask(m) => m,
                         _ => 0xf,
                     };
-                    Some((op.reg()?, mask, (i.controls >> 11) & 0xf))
+                    Some((op.reg()?, mask, mode))
                 })
                 .collect()
         } else {
@@ -136,16 +77,12 @@ impl Link {
                 let mode = decls
                     .iter()
                     .find(|(reg, mask, _)| *reg == el.register && mask & el.mask != 0)
-                    .map_or(0, |d| d.2);
+                    .map_or(Interpolation::Undefined, |d| d.2);
                 LinkedInput {
                     semantic: el.semantic_name.clone(),
                     semantic_index: el.semantic_index,
-                    interpolation: Interpolation::from_mode(mode),
-                    component: match el.component_type {
-                        1 => Component::Uint,
-                        2 => Component::Int,
-                        _ => Component::Float,
-                    },
+                    interpolation: mode,
+                    component: el.component_type(),
                     mask: el.mask,
                     location: location as u32,
                 }

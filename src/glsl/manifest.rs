@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::Dialect;
-use crate::dxbc::ir::ShaderKind;
+use crate::dxbc::ir::ProgramType;
 use crate::dxbc::rdef::InputType;
 use crate::dxbc::shader::Shader;
 
@@ -123,8 +123,8 @@ impl Manifest {
         Manifest {
             profile: shader.program.profile(),
             stage: match shader.program.kind {
-                ShaderKind::Vertex => "vertex",
-                ShaderKind::Pixel => "pixel",
+                ProgramType::Vertex => "vertex",
+                ProgramType::Pixel => "pixel",
                 _ => "other",
             }
             .into(),

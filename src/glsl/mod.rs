@@ -33,10 +33,10 @@ mod writer;
 
 use std::fmt;
 
-use crate::dxbc::ir::ShaderKind;
+use crate::dxbc::ir::ProgramType;
 use crate::dxbc::shader::Shader;
 
-pub use link::{Component, Interpolation, Link, LinkedInput};
+pub use link::{ComponentType, Interpolation, Link, LinkedInput};
 pub use manifest::{Manifest, UniformEntry, VaryingEntry};
 
 /// Which GLSL the emitter writes.
@@ -143,7 +143,7 @@ impl SourceMap {
 #[derive(Debug, Clone)]
 pub struct Translation {
     pub dialect: Dialect,
-    pub stage: ShaderKind,
+    pub stage: ProgramType,
     pub source: String,
     pub map: SourceMap,
     pub manifest: Manifest,

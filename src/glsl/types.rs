@@ -1,6 +1,9 @@
 //! The three number types an instruction reads or writes, GLSL type names,
 //! literals that keep every bit, and swizzle text.
 
+use crate::dxbc::enums::ReturnType;
+use crate::dxbc::opcodes::NumType;
+
 /// The type an instruction reads its sources as or produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Ty {
@@ -10,6 +13,28 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// The GLSL scalar type that carries a D3D number type. Registers are
+    /// float vectors, so typeless values (and a missing type) travel as
+    /// floats and are bit-cast where an instruction reads them otherwise.
+    /// (Doubles never get here: the emitter refuses them.)
+    /// The GLSL type a texture with this return type yields (`isampler*`
+    /// for sint, `usampler*` for uint, float otherwise).
+    pub fn of_return(r: ReturnType) -> Ty {
+        match r {
+            ReturnType::Sint => Ty::Int,
+            ReturnType::Uint => Ty::Uint,
+            _ => Ty::Float,
+        }
+    }
+
+    pub fn of(t: Option<NumType>) -> Ty {
+        match t {
+            Some(NumType::Int) => Ty::Int,
+            Some(NumType::Uint) => Ty::Uint,
+            Some(NumType::Float | NumType::Untyped | NumType::Double) | None => Ty::Float,
+        }
+    }
+
     pub fn scalar(self) -> &'static str {
         match self {
             Ty::Float => "float",

@@ -23,8 +23,9 @@ use super::case::{Case, CaseShaders, Vertex};
 use super::image::Image;
 use super::raster::quad_setup;
 use crate::dxbc::Shader;
-use crate::dxbc::ir::{OperandType, ShaderKind};
-use crate::dxbc::opcodes::code;
+use crate::dxbc::enums::{ComponentType, SystemValue};
+use crate::dxbc::ir::{OperandType, ProgramType};
+use crate::dxbc::opcodes::Op;
 use crate::dxbc::signature::{SignatureElement, SignatureKind};
 use crate::vm::defaults::PixelChoice;
 use crate::vm::state::{LANES, Reg, Setup};
@@ -48,11 +49,6 @@ pub enum CpuError {
     #[error("{file}: {message}")]
     Setup { file: String, message: String },
 }
-
-/// D3D_NAME_TARGET.
-const SV_TARGET: u32 = 64;
-/// D3D_NAME_POSITION.
-const SV_POSITION: u32 = 1;
 
 /// How a render target's values are read back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,10 +83,12 @@ pub fn targets(pixel: &Shader) -> Vec<Target> {
     let mut out: Vec<Target> = Vec::new();
     if let Some(els) = signature(pixel, SignatureKind::Output) {
         for el in els {
-            if el.system_value == SV_TARGET || el.semantic_name.eq_ignore_ascii_case("SV_Target") {
-                let kind = match el.component_type {
-                    1 => TargetKind::Uint,
-                    2 => TargetKind::Sint,
+            if el.system_value() == SystemValue::Target
+                || el.semantic_name.eq_ignore_ascii_case("SV_Target")
+            {
+                let kind = match el.component_type() {
+                    ComponentType::Uint32 => TargetKind::Uint,
+                    ComponentType::Sint32 => TargetKind::Sint,
                     _ => TargetKind::Float,
                 };
                 out.push(Target {
@@ -104,7 +102,7 @@ pub fn targets(pixel: &Shader) -> Vec<Target> {
     }
     if out.is_empty() {
         for inst in &pixel.program.instructions {
-            if inst.opcode != code::DCL_OUTPUT {
+            if inst.op != Op::DclOutput {
                 continue;
             }
             let Some(op) = inst.operands.first() else {
@@ -195,7 +193,7 @@ pub fn vertex_stage(case: &Case, shaders: &CaseShaders) -> Result<Vec<Vertex>, C
         return Ok(case.quad.clone());
     };
     let file = case.path.display().to_string();
-    if vs.program.kind != ShaderKind::Vertex {
+    if vs.program.kind != ProgramType::Vertex {
         return Err(CpuError::Setup {
             file,
             message: "the [vertex shader] is not a vertex shader".into(),
@@ -208,7 +206,7 @@ pub fn vertex_stage(case: &Case, shaders: &CaseShaders) -> Result<Vec<Vertex>, C
         .program
         .instructions
         .iter()
-        .filter(|i| i.opcode == code::DCL_INPUT)
+        .filter(|i| i.op == Op::DclInput)
         .filter_map(|i| i.operands.first())
         .filter(|o| o.ty == OperandType::INPUT)
         .filter_map(|o| o.reg())
@@ -255,7 +253,8 @@ pub fn vertex_stage(case: &Case, shaders: &CaseShaders) -> Result<Vec<Vertex>, C
     let position_reg = vs_out.and_then(|els| {
         els.iter()
             .find(|e| {
-                e.system_value == SV_POSITION || e.semantic_name.eq_ignore_ascii_case("SV_Position")
+                e.system_value() == SystemValue::Position
+                    || e.semantic_name.eq_ignore_ascii_case("SV_Position")
             })
             .map(|e| e.register)
     });
@@ -316,7 +315,7 @@ pub fn vertex_stage(case: &Case, shaders: &CaseShaders) -> Result<Vec<Vertex>, C
 pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError> {
     let file = case.path.display().to_string();
     let pixel = &shaders.pixel;
-    if pixel.program.kind != ShaderKind::Pixel {
+    if pixel.program.kind != ProgramType::Pixel {
         return Err(CpuError::Setup {
             file,
             message: "the [pixel shader] is not a pixel shader".into(),

@@ -6,7 +6,8 @@
 
 use super::case::Case;
 use crate::dxbc::Shader;
-use crate::dxbc::opcodes::code;
+use crate::dxbc::enums::{Interpolation, SystemValue};
+use crate::dxbc::opcodes::Op;
 use crate::vm::defaults::PixelChoice;
 use crate::vm::state::{LANES, Setup};
 
@@ -80,23 +81,23 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
         let Some(reg) = inst.operands.first().and_then(|o| o.reg()) else {
             continue;
         };
-        match inst.opcode {
-            code::DCL_INPUT_PS | code::DCL_INPUT_PS_SIV => {
-                let mode = match (inst.controls >> 11) & 0xf {
-                    1 => Interp::Constant,
-                    4 | 5 | 7 => Interp::Linear,
+        match inst.op {
+            Op::DclInputPs | Op::DclInputPsSiv => {
+                let mode = match inst.interpolation() {
+                    Some(Interpolation::Constant) => Interp::Constant,
+                    Some(m) if m.is_noperspective() => Interp::Linear,
                     _ => Interp::Perspective,
                 };
                 modes.push((reg, mode));
-                if inst.opcode == code::DCL_INPUT_PS_SIV
-                    && matches!(inst.decl, crate::dxbc::ir::DeclKind::SystemValue(1))
+                if inst.op == Op::DclInputPsSiv
+                    && inst.system_value() == Some(SystemValue::Position)
                 {
                     position_reg = Some(reg);
                 }
             }
-            code::DCL_INPUT_PS_SGV => {
+            Op::DclInputPsSgv => {
                 modes.push((reg, Interp::Constant));
-                if matches!(inst.decl, crate::dxbc::ir::DeclKind::SystemValue(9)) {
+                if inst.system_value() == Some(SystemValue::IsFrontFace) {
                     let first = match inst.operands[0].selection {
                         crate::dxbc::ir::Selection::Mask(m) if m != 0 => {
                             m.trailing_zeros() as usize

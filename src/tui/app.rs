@@ -11,9 +11,9 @@ use ratatui::layout::Rect;
 use crate::dxbc::Shader;
 use crate::dxbc::disasm::format_instruction;
 use crate::dxbc::ir::{OperandType, Program};
+use crate::dxbc::opcodes::Class;
 use crate::glsl::{self, Dialect, SourceMap};
 use crate::harness::case::Case;
-use crate::vm::alu::{Exec, exec_of};
 use crate::vm::defaults::{self, DefaultTextures, PixelChoice};
 use crate::vm::{Change, Event, LANES, Loc, Machine, Resources, Setup, VmError};
 
@@ -511,8 +511,8 @@ impl App {
     /// not floats, so their all-ones bits do not count).
     pub fn produced_nan(&self) -> Option<Change> {
         let index = self.machine.last_index()?;
-        let exec = exec_of(self.program.instructions.get(index)?.opcode);
-        if !(exec.float_result() || matches!(exec, Exec::Texture)) {
+        let info = self.program.instructions.get(index)?.info();
+        if !(info.float_rule().float_result || info.class == Class::Texture) {
             return None;
         }
         self.machine

@@ -7,19 +7,7 @@
 
 use super::float::{self, f, out};
 use super::state::Reg;
-use crate::dxbc::opcodes::code;
-
-/// How source modifiers (`-`, `|x|`) and denormal flushing apply to an
-/// instruction's inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// Float arithmetic: modifiers flip/clear the sign bit; denormals flush.
-    Float,
-    /// Integer arithmetic: `-` is two's-complement negation, `|x|` integer abs.
-    Int,
-    /// Typeless moves: modifiers act as on floats but nothing is flushed.
-    Bits,
-}
+use crate::dxbc::opcodes::{NumType, Op};
 
 /// The semantics of one opcode.
 #[derive(Clone, Copy)]
@@ -38,8 +26,8 @@ pub enum Exec {
     I3(fn(u32, u32, u32) -> u32),
     /// Integer comparison producing 0xFFFFFFFF / 0.
     ICmp(fn(u32, u32) -> bool),
-    /// A conversion reading its source as `Kind`.
-    Conv(Kind, fn(u32) -> u32),
+    /// A conversion (its source type is the opcode description's).
+    Conv(fn(u32) -> u32),
     Mov,
     Movc,
     Swapc,
@@ -71,31 +59,31 @@ pub enum Exec {
 }
 
 impl Exec {
-    /// The number kind of the sources.
-    pub fn kind(&self) -> Kind {
+    /// The number type this entry's function assumes its sources are, when
+    /// it assumes one. The machine reads sources as the opcode
+    /// description's source type (`OpInfo::source_type`); the coverage test
+    /// checks the two agree, so an entry cannot silently compute on bits
+    /// read the wrong way.
+    pub fn reads_as(&self) -> Option<NumType> {
         match self {
-            Exec::F1(_) | Exec::F2(_) | Exec::F3(_) | Exec::FCmp(_) | Exec::Dot(_) => Kind::Float,
-            Exec::Sincos | Exec::Deriv { .. } | Exec::Eval => Kind::Float,
-            Exec::I1(_) | Exec::I2(_) | Exec::I3(_) | Exec::ICmp(_) => Kind::Int,
-            Exec::MulWide { .. } | Exec::Udiv | Exec::Carry { .. } | Exec::Bfi => Kind::Int,
-            Exec::Conv(k, _) => *k,
-            _ => Kind::Bits,
+            Exec::F1(_) | Exec::F2(_) | Exec::F3(_) | Exec::FCmp(_) | Exec::Dot(_) => {
+                Some(NumType::Float)
+            }
+            Exec::Sincos | Exec::Deriv { .. } | Exec::Eval => Some(NumType::Float),
+            Exec::I1(_) | Exec::I2(_) | Exec::I3(_) | Exec::ICmp(_) => Some(NumType::Int),
+            Exec::MulWide { .. } | Exec::Udiv | Exec::Carry { .. } | Exec::Bfi => {
+                Some(NumType::Int)
+            }
+            Exec::Mov | Exec::Movc | Exec::Swapc => Some(NumType::Untyped),
+            _ => None,
         }
     }
+}
 
-    /// Whether results are float arithmetic results (flushed, `_sat`-able).
-    pub fn float_result(&self) -> bool {
-        matches!(
-            self,
-            Exec::F1(_)
-                | Exec::F2(_)
-                | Exec::F3(_)
-                | Exec::Dot(_)
-                | Exec::Sincos
-                | Exec::Deriv { .. }
-                | Exec::Eval
-        ) || matches!(self, Exec::Conv(Kind::Int, _))
-    }
+/// The number type an instruction's sources are read as: the opcode
+/// description's, typeless when it has none.
+pub fn source_type(op: Op) -> NumType {
+    op.info().source_type().unwrap_or(NumType::Untyped)
 }
 
 // ---- evaluation: an entry applied to sources already read ----------------
@@ -119,7 +107,7 @@ pub(crate) fn single_result_arity(exec: Exec) -> Option<usize> {
 /// components in `m` (others 0) for component-wise entries, all four for a
 /// dot product; None for the other entries. The entry is matched once and
 /// the per-component work runs in a loop per arm. Float sources arrive
-/// flushed (`Kind::Float` reads flush), so only results are flushed here.
+/// flushed (float reads flush), so only results are flushed here.
 #[inline(always)]
 pub(crate) fn single_result<const N: usize>(
     exec: Exec,
@@ -146,7 +134,7 @@ pub(crate) fn single_result<const N: usize>(
             each!(|l: usize, k: usize| float::out(g(f(a[l][k]), f(b[l][k]), f(c[l][k]))))
         }
         Exec::FCmp(g) => each!(|l: usize, k: usize| mask(g(f(a[l][k]), f(b[l][k])))),
-        Exec::I1(g) | Exec::Conv(_, g) => each!(|l: usize, k: usize| g(a[l][k])),
+        Exec::I1(g) | Exec::Conv(g) => each!(|l: usize, k: usize| g(a[l][k])),
         Exec::I2(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k])),
         Exec::I3(g) => each!(|l: usize, k: usize| g(a[l][k], b[l][k], c[l][k])),
         Exec::ICmp(g) => each!(|l: usize, k: usize| mask(g(a[l][k], b[l][k]))),
@@ -321,114 +309,259 @@ fn msad(reference: u32, source: u32, accum: u32) -> u32 {
 }
 
 /// The table.
-pub fn exec_of(opcode: u16) -> Exec {
+pub fn exec_of(op: Op) -> Exec {
     use Exec::*;
-    match opcode {
-        0 => F2(|a, b| a + b),
-        1 => I2(|a, b| a & b),
-        14 => F2(|a, b| a / b),
-        15 => Dot(2),
-        16 => Dot(3),
-        17 => Dot(4),
-        24 => FCmp(|a, b| a == b),
-        25 => F1(float::exp),
-        26 => F1(float::frc),
-        27 => Conv(Kind::Float, |b| float::ftoi(f(b))),
-        28 => Conv(Kind::Float, |b| float::ftou(f(b))),
-        29 => FCmp(|a, b| a >= b),
-        30 => I2(|a, b| a.wrapping_add(b)),
-        32 => ICmp(|a, b| a == b),
-        33 => ICmp(|a, b| a as i32 >= b as i32),
-        34 => ICmp(|a, b| (a as i32) < (b as i32)),
-        35 => I3(imad),
-        36 => I2(imax),
-        37 => I2(imin),
-        38 => MulWide { signed: true },
-        39 => ICmp(|a, b| a != b),
-        40 => I1(|a| a.wrapping_neg()),
-        41 => I2(ishl),
-        42 => I2(ishr),
-        43 => Conv(Kind::Int, |b| out(b as i32 as f32)),
-        47 => F1(float::log),
-        49 => FCmp(|a, b| a < b),
-        50 => F3(|a, b, c| a * b + c),
-        51 => F2(float::min),
-        52 => F2(float::max),
-        54 => Mov,
-        55 => Movc,
-        56 => F2(|a, b| a * b),
+    match op {
+        Op::Add => F2(|a, b| a + b),
+        Op::And => I2(|a, b| a & b),
+        Op::Div => F2(|a, b| a / b),
+        Op::Dp2 => Dot(2),
+        Op::Dp3 => Dot(3),
+        Op::Dp4 => Dot(4),
+        Op::Eq => FCmp(|a, b| a == b),
+        Op::Exp => F1(float::exp),
+        Op::Frc => F1(float::frc),
+        Op::Ftoi => Conv(|b| float::ftoi(f(b))),
+        Op::Ftou => Conv(|b| float::ftou(f(b))),
+        Op::Ge => FCmp(|a, b| a >= b),
+        Op::Iadd => I2(|a, b| a.wrapping_add(b)),
+        Op::Ieq => ICmp(|a, b| a == b),
+        Op::Ige => ICmp(|a, b| a as i32 >= b as i32),
+        Op::Ilt => ICmp(|a, b| (a as i32) < (b as i32)),
+        Op::Imad => I3(imad),
+        Op::Imax => I2(imax),
+        Op::Imin => I2(imin),
+        Op::Imul => MulWide { signed: true },
+        Op::Ine => ICmp(|a, b| a != b),
+        Op::Ineg => I1(|a| a.wrapping_neg()),
+        Op::Ishl => I2(ishl),
+        Op::Ishr => I2(ishr),
+        Op::Itof => Conv(|b| out(b as i32 as f32)),
+        Op::Log => F1(float::log),
+        Op::Lt => FCmp(|a, b| a < b),
+        Op::Mad => F3(|a, b, c| a * b + c),
+        Op::Min => F2(float::min),
+        Op::Max => F2(float::max),
+        Op::Mov => Mov,
+        Op::Movc => Movc,
+        Op::Mul => F2(|a, b| a * b),
         // `ne` is the one comparison that is true for NaN.
-        57 => FCmp(|a, b| a != b),
-        59 => I1(|a| !a),
-        60 => I2(|a, b| a | b),
-        64 => F1(float::round_ne),
-        65 => F1(f32::floor),
-        66 => F1(f32::ceil),
-        67 => F1(f32::trunc),
-        68 => F1(float::rsq),
-        75 => F1(f32::sqrt),
-        77 => Sincos,
-        78 => Udiv,
-        79 => ICmp(|a, b| a < b),
-        80 => ICmp(|a, b| a >= b),
-        81 => MulWide { signed: false },
-        82 => I3(imad),
-        83 => I2(u32::max),
-        84 => I2(u32::min),
-        85 => I2(ushr),
-        86 => Conv(Kind::Int, |b| out(b as f32)),
-        87 => I2(|a, b| a ^ b),
-        11 => Deriv {
+        Op::Ne => FCmp(|a, b| a != b),
+        Op::Not => I1(|a| !a),
+        Op::Or => I2(|a, b| a | b),
+        Op::RoundNe => F1(float::round_ne),
+        Op::RoundNi => F1(f32::floor),
+        Op::RoundPi => F1(f32::ceil),
+        Op::RoundZ => F1(f32::trunc),
+        Op::Rsq => F1(float::rsq),
+        Op::Sqrt => F1(f32::sqrt),
+        Op::Sincos => Sincos,
+        Op::Udiv => Udiv,
+        Op::Ult => ICmp(|a, b| a < b),
+        Op::Uge => ICmp(|a, b| a >= b),
+        Op::Umul => MulWide { signed: false },
+        Op::Umad => I3(imad),
+        Op::Umax => I2(u32::max),
+        Op::Umin => I2(u32::min),
+        Op::Ushr => I2(ushr),
+        Op::Utof => Conv(|b| out(b as f32)),
+        Op::Xor => I2(|a, b| a ^ b),
+        Op::DerivRtx => Deriv {
             x: true,
             fine: false,
         },
-        12 => Deriv {
+        Op::DerivRty => Deriv {
             x: false,
             fine: false,
         },
-        122 => Deriv {
+        Op::DerivRtxCoarse => Deriv {
             x: true,
             fine: false,
         },
-        123 => Deriv {
+        Op::DerivRtxFine => Deriv {
             x: true,
             fine: true,
         },
-        124 => Deriv {
+        Op::DerivRtyCoarse => Deriv {
             x: false,
             fine: false,
         },
-        125 => Deriv {
+        Op::DerivRtyFine => Deriv {
             x: false,
             fine: true,
         },
-        129 => F1(float::rcp),
-        130 => Conv(Kind::Float, |b| float::f32_to_f16(f(b))),
-        131 => Conv(Kind::Int, float::f16_to_f32),
-        132 => Carry { sub: false },
-        133 => Carry { sub: true },
-        134 => I1(|a| a.count_ones()),
-        135 => I1(firstbit_hi),
-        136 => I1(firstbit_lo),
-        137 => I1(firstbit_shi),
-        138 => I3(ubfe),
-        139 => I3(ibfe),
-        140 => Bfi,
-        141 => I1(u32::reverse_bits),
-        142 => Swapc,
-        213 => I3(msad),
-        203..=205 => Eval,
-        code::CUSTOMDATA | 58 | 44 | 107 | 112 => Nop,
-        2..=10 | 13 | 18 | 21..=23 | 31 | 48 | 62 | 63 | 76 | 120 => Flow,
-        45 | 46 | 61 | 69..=74 | 108..=111 | 121 | 126..=128 => Texture,
-        88..=106 | 113..=116 | 143..=162 | 206 => Nop,
-        19 | 20 | 117..=119 => Unsupported("stream output (geometry shaders) is not emulated"),
-        163..=190 => {
+        Op::Rcp => F1(float::rcp),
+        Op::F32tof16 => Conv(|b| float::f32_to_f16(f(b))),
+        Op::F16tof32 => Conv(float::f16_to_f32),
+        Op::Uaddc => Carry { sub: false },
+        Op::Usubb => Carry { sub: true },
+        Op::Countbits => I1(|a| a.count_ones()),
+        Op::FirstbitHi => I1(firstbit_hi),
+        Op::FirstbitLo => I1(firstbit_lo),
+        Op::FirstbitShi => I1(firstbit_shi),
+        Op::Ubfe => I3(ubfe),
+        Op::Ibfe => I3(ibfe),
+        Op::Bfi => Bfi,
+        Op::Bfrev => I1(u32::reverse_bits),
+        Op::Swapc => Swapc,
+        Op::Msad => I3(msad),
+        Op::EvalSnapped | Op::EvalSampleIndex | Op::EvalCentroid => Eval,
+        Op::Customdata | Op::Nop | Op::Label | Op::Reserved0 | Op::Reserved1 => Nop,
+        Op::Break
+        | Op::Breakc
+        | Op::Call
+        | Op::Callc
+        | Op::Case
+        | Op::Continue
+        | Op::Continuec
+        | Op::Default
+        | Op::Discard
+        | Op::Else
+        | Op::Endif
+        | Op::Endloop
+        | Op::Endswitch
+        | Op::If
+        | Op::Loop
+        | Op::Ret
+        | Op::Retc
+        | Op::Switch
+        | Op::InterfaceCall => Flow,
+        Op::Ld
+        | Op::LdMs
+        | Op::Resinfo
+        | Op::Sample
+        | Op::SampleC
+        | Op::SampleCLz
+        | Op::SampleL
+        | Op::SampleD
+        | Op::SampleB
+        | Op::Lod
+        | Op::Gather4
+        | Op::SamplePos
+        | Op::SampleInfo
+        | Op::Bufinfo
+        | Op::Gather4C
+        | Op::Gather4Po
+        | Op::Gather4PoC => Texture,
+        Op::DclResource
+        | Op::DclConstantBuffer
+        | Op::DclSampler
+        | Op::DclIndexRange
+        | Op::DclGsOutputPrimitiveTopology
+        | Op::DclGsInputPrimitive
+        | Op::DclMaxOutputVertexCount
+        | Op::DclInput
+        | Op::DclInputSgv
+        | Op::DclInputSiv
+        | Op::DclInputPs
+        | Op::DclInputPsSgv
+        | Op::DclInputPsSiv
+        | Op::DclOutput
+        | Op::DclOutputSgv
+        | Op::DclOutputSiv
+        | Op::DclTemps
+        | Op::DclIndexableTemp
+        | Op::DclGlobalFlags
+        | Op::HsDecls
+        | Op::HsControlPointPhase
+        | Op::HsForkPhase
+        | Op::HsJoinPhase
+        | Op::DclStream
+        | Op::DclFunctionBody
+        | Op::DclFunctionTable
+        | Op::DclInterface
+        | Op::DclInputControlPointCount
+        | Op::DclOutputControlPointCount
+        | Op::DclTessDomain
+        | Op::DclTessPartitioning
+        | Op::DclTessOutputPrimitive
+        | Op::DclHsMaxTessfactor
+        | Op::DclHsForkPhaseInstanceCount
+        | Op::DclHsJoinPhaseInstanceCount
+        | Op::DclThreadGroup
+        | Op::DclUavTyped
+        | Op::DclUavRaw
+        | Op::DclUavStructured
+        | Op::DclTgsmRaw
+        | Op::DclTgsmStructured
+        | Op::DclResourceRaw
+        | Op::DclResourceStructured
+        | Op::DclGsInstanceCount => Nop,
+        Op::Cut
+        | Op::Emit
+        | Op::EmitThenCut
+        | Op::EmitStream
+        | Op::CutStream
+        | Op::EmitThenCutStream => Unsupported("stream output (geometry shaders) is not emulated"),
+        Op::LdUavTyped
+        | Op::StoreUavTyped
+        | Op::LdRaw
+        | Op::StoreRaw
+        | Op::LdStructured
+        | Op::StoreStructured
+        | Op::AtomicAnd
+        | Op::AtomicOr
+        | Op::AtomicXor
+        | Op::AtomicCmpStore
+        | Op::AtomicIadd
+        | Op::AtomicImax
+        | Op::AtomicImin
+        | Op::AtomicUmax
+        | Op::AtomicUmin
+        | Op::ImmAtomicAlloc
+        | Op::ImmAtomicConsume
+        | Op::ImmAtomicIadd
+        | Op::ImmAtomicAnd
+        | Op::ImmAtomicOr
+        | Op::ImmAtomicXor
+        | Op::ImmAtomicExch
+        | Op::ImmAtomicCmpExch
+        | Op::ImmAtomicImax
+        | Op::ImmAtomicImin
+        | Op::ImmAtomicUmax
+        | Op::ImmAtomicUmin
+        | Op::Sync => {
             Unsupported("UAVs, raw/structured buffers, shared memory and atomics are not emulated")
         }
-        191..=202 | 210..=212 | 214..=217 => Unsupported("double precision is not emulated"),
-        219..=234 => Unsupported("tiled-resource feedback instructions are not emulated"),
-        _ => Unsupported("this instruction is not emulated"),
+        Op::Dadd
+        | Op::Dmax
+        | Op::Dmin
+        | Op::Dmul
+        | Op::Deq
+        | Op::Dge
+        | Op::Dlt
+        | Op::Dne
+        | Op::Dmov
+        | Op::Dmovc
+        | Op::Dtof
+        | Op::Ftod
+        | Op::Ddiv
+        | Op::Dfma
+        | Op::Drcp
+        | Op::Dtoi
+        | Op::Dtou
+        | Op::Itod
+        | Op::Utod => Unsupported("double precision is not emulated"),
+        Op::Gather4S
+        | Op::Gather4CS
+        | Op::Gather4PoS
+        | Op::Gather4PoCS
+        | Op::LdS
+        | Op::LdmsS
+        | Op::LdUavTypedS
+        | Op::LdRawS
+        | Op::LdStructuredS
+        | Op::SampleLS
+        | Op::SampleCLzS
+        | Op::SampleClS
+        | Op::SampleBClS
+        | Op::SampleDClS
+        | Op::SampleCClS => Unsupported("tiled-resource feedback instructions are not emulated"),
+        Op::Reserved11 | Op::Reserved11_1 => Nop,
+        Op::Abort | Op::DebugBreak => Unsupported("debug instructions are not emulated"),
+        Op::CheckAccessFullyMapped => {
+            Unsupported("tiled-resource feedback instructions are not emulated")
+        }
     }
 }
 
@@ -436,7 +569,7 @@ pub fn exec_of(opcode: u16) -> Exec {
 mod tests {
     use super::*;
 
-    fn i2(op: u16, a: u32, b: u32) -> u32 {
+    fn i2(op: Op, a: u32, b: u32) -> u32 {
         match exec_of(op) {
             Exec::I2(g) => g(a, b),
             _ => panic!("not I2"),
@@ -445,9 +578,9 @@ mod tests {
 
     #[test]
     fn shifts_use_the_low_five_bits() {
-        assert_eq!(i2(41, 1, 33), 2);
-        assert_eq!(i2(85, 0x8000_0000, 63), 1);
-        assert_eq!(i2(42, 0x8000_0000, 31), u32::MAX);
+        assert_eq!(i2(Op::Ishl, 1, 33), 2);
+        assert_eq!(i2(Op::Ushr, 0x8000_0000, 63), 1);
+        assert_eq!(i2(Op::Ishr, 0x8000_0000, 31), u32::MAX);
     }
 
     #[test]
@@ -466,15 +599,15 @@ mod tests {
 
     #[test]
     fn comparisons_and_nan() {
-        let cmp = |op: u16, a: f32, b: f32| match exec_of(op) {
+        let cmp = |op: Op, a: f32, b: f32| match exec_of(op) {
             Exec::FCmp(g) => g(a, b),
             _ => panic!(),
         };
-        assert!(!cmp(24, f32::NAN, f32::NAN));
-        assert!(!cmp(49, f32::NAN, 1.0));
-        assert!(!cmp(29, f32::NAN, 1.0));
-        assert!(cmp(57, f32::NAN, 1.0));
-        assert!(cmp(24, -0.0, 0.0));
+        assert!(!cmp(Op::Eq, f32::NAN, f32::NAN));
+        assert!(!cmp(Op::Lt, f32::NAN, 1.0));
+        assert!(!cmp(Op::Ge, f32::NAN, 1.0));
+        assert!(cmp(Op::Ne, f32::NAN, 1.0));
+        assert!(cmp(Op::Eq, -0.0, 0.0));
     }
 
     #[test]

@@ -6,8 +6,10 @@
 use super::Resources;
 use super::state::{LANES, Reg, Setup};
 use crate::dxbc::Shader;
-use crate::dxbc::ir::{DeclKind, OperandType, Program, ShaderKind};
-use crate::dxbc::opcodes::code;
+use crate::dxbc::enums::{ComponentType, SamplerMode, SystemValue};
+use crate::dxbc::ir::DeclKind;
+use crate::dxbc::ir::{OperandType, Program, ProgramType};
+use crate::dxbc::opcodes::Op;
 use crate::dxbc::signature::SignatureKind;
 
 /// The pixel (and its quad) a pixel shader is run for.
@@ -49,20 +51,13 @@ fn f(v: f32) -> u32 {
     v.to_bits()
 }
 
-/// D3D_NAME values the defaults treat specially.
-const SV_POSITION: u32 = 1;
-const SV_VERTEX_ID: u32 = 6;
-const SV_PRIMITIVE_ID: u32 = 7;
-const SV_INSTANCE_ID: u32 = 8;
-const SV_IS_FRONT_FACE: u32 = 9;
-
 /// Inputs for `shader`: signature-driven when it has an input signature,
 /// declaration-driven otherwise.
 pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
     let program = &shader.program;
     let mut setup = Setup::empty();
     // Which registers exist and, where known, their system value and type.
-    let mut regs: Vec<(u32, u32, u32)> = Vec::new(); // (register, sv, component type)
+    let mut regs: Vec<(u32, SystemValue, ComponentType)> = Vec::new();
     if let Some(sig) = shader
         .signatures
         .iter()
@@ -70,7 +65,7 @@ pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
     {
         for e in &sig.elements {
             if e.register != u32::MAX {
-                regs.push((e.register, e.system_value, e.component_type));
+                regs.push((e.register, e.system_value(), e.component_type()));
             }
         }
     }
@@ -84,11 +79,8 @@ pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
         }
         let Some(r) = op.reg() else { continue };
         if !regs.iter().any(|(reg, _, _)| *reg == r) {
-            let sv = match inst.decl {
-                DeclKind::SystemValue(v) => v,
-                _ => 0,
-            };
-            regs.push((r, sv, 3));
+            let sv = inst.system_value().unwrap_or(SystemValue::Undefined);
+            regs.push((r, sv, ComponentType::Float32));
         }
     }
     let count = regs
@@ -105,7 +97,7 @@ pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
                 continue;
             };
             *slot = match program.kind {
-                ShaderKind::Pixel => pixel_input(sv, ty, lane_pixel, pixel),
+                ProgramType::Pixel => pixel_input(sv, ty, lane_pixel, pixel),
                 _ => vertex_input(sv, ty, r, lane),
             };
         }
@@ -115,13 +107,13 @@ pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
     setup
 }
 
-fn pixel_input(sv: u32, ty: u32, (px, py): (u32, u32), p: PixelChoice) -> Reg {
+fn pixel_input(sv: SystemValue, ty: ComponentType, (px, py): (u32, u32), p: PixelChoice) -> Reg {
     let (cx, cy) = (px as f32 + 0.5, py as f32 + 0.5);
     match sv {
-        SV_POSITION => [f(cx), f(cy), f(0.5), F1],
-        SV_IS_FRONT_FACE => [u32::MAX; 4],
-        SV_PRIMITIVE_ID => [0; 4],
-        _ if ty == 1 || ty == 2 => [px, py, 0, 1],
+        SystemValue::Position => [f(cx), f(cy), f(0.5), F1],
+        SystemValue::IsFrontFace => [u32::MAX; 4],
+        SystemValue::PrimitiveId => [0; 4],
+        _ if ty.is_integer() => [px, py, 0, 1],
         _ => [
             f(cx / p.width.max(1) as f32),
             f(cy / p.height.max(1) as f32),
@@ -132,12 +124,12 @@ fn pixel_input(sv: u32, ty: u32, (px, py): (u32, u32), p: PixelChoice) -> Reg {
 }
 
 /// A vertex shader's four lanes are the corners of a full-screen quad.
-fn vertex_input(sv: u32, ty: u32, register: u32, lane: usize) -> Reg {
+fn vertex_input(sv: SystemValue, ty: ComponentType, register: u32, lane: usize) -> Reg {
     let (u, v) = ((lane & 1) as f32, (lane >> 1) as f32);
     match sv {
-        SV_VERTEX_ID => [lane as u32; 4],
-        SV_INSTANCE_ID => [0; 4],
-        _ if ty == 1 || ty == 2 => [lane as u32, 0, 0, 1],
+        SystemValue::VertexId => [lane as u32; 4],
+        SystemValue::InstanceId => [0; 4],
+        _ if ty.is_integer() => [lane as u32, 0, 0, 1],
         _ if register == 0 => [f(u * 2.0 - 1.0), f(1.0 - v * 2.0), f(0.5), F1],
         _ => [f(u), f(v), 0, F1],
     }
@@ -147,7 +139,7 @@ fn vertex_input(sv: u32, ty: u32, register: u32, lane: usize) -> Reg {
 fn constant_buffers(program: &Program) -> Vec<Vec<Reg>> {
     let mut cbs: Vec<Vec<Reg>> = Vec::new();
     for inst in &program.instructions {
-        if inst.opcode != code::DCL_CONSTANT_BUFFER {
+        if inst.op != Op::DclConstantBuffer {
             continue;
         }
         let Some(op) = inst.operands.first() else {
@@ -186,14 +178,16 @@ pub fn default_resources(program: &Program, kind: DefaultTextures) -> Resources 
             continue;
         };
         let slot = slot.min(127) as usize;
-        match inst.opcode {
-            code::DCL_RESOURCE => {
-                let dim = crate::dxbc::ir::ResourceDim(((inst.controls >> 11) & 0x1f) as u8);
-                let Some(dimension) = Dimension::from_resource_dim(dim) else {
+        match inst.op {
+            Op::DclResource => {
+                let Some(dimension) = inst
+                    .resource_dimension()
+                    .and_then(Dimension::from_resource_dim)
+                else {
                     continue;
                 };
                 let integer = match &inst.decl {
-                    DeclKind::ReturnTypes(t) => matches!(t[0].0, 3 | 4),
+                    DeclKind::ReturnTypes(t) => t[0].is_integer(),
                     _ => false,
                 };
                 let format = if integer {
@@ -234,9 +228,9 @@ pub fn default_resources(program: &Program, kind: DefaultTextures) -> Resources 
                     res.textures[slot] = Some(t);
                 }
             }
-            code::DCL_SAMPLER => {
+            Op::DclSampler => {
                 let mut s = super::texture::Sampler::default();
-                if (inst.controls >> 11) & 0xf == 1 {
+                if inst.sampler_mode() == Some(SamplerMode::Comparison) {
                     s.comparison = ComparisonFunc::LessEqual;
                 }
                 if res.samplers.len() <= slot {

@@ -5,11 +5,12 @@
 //! column for y), as the hardware's quad does.
 
 use super::VmError;
-use super::alu::Kind;
 use super::machine::Machine;
 use super::state::{LANES, Reg};
-use super::texture::{self, Lod, ResinfoReturn, SampleinfoReturn, Sampler, Texture};
+use super::texture::{self, Lod, ResInfoReturn, SampleInfoReturn, Sampler, Texture};
 use crate::dxbc::ir::{Instruction, Operand, Selection};
+use crate::dxbc::opcodes::NumType;
+use crate::dxbc::opcodes::Op;
 
 /// Textures and samplers bound by register (`t#`, `s#`). An unbound
 /// texture reads as zeros, as in D3D; an unbound sampler uses D3D's
@@ -80,13 +81,13 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
     let coords = |m: &Machine, src: &Operand| -> Result<[Reg; LANES], VmError> {
         let mut c = [[0; 4]; LANES];
         for (l, slot) in c.iter_mut().enumerate() {
-            *slot = m.read(src, l, Kind::Bits)?;
+            *slot = m.read(src, l, NumType::Untyped)?;
         }
         Ok(c)
     };
     let scalar = |m: &Machine, src: &Operand, l: usize| -> Result<f32, VmError> {
         Ok(f32::from_bits(super::float::flush(
-            m.read(src, l, Kind::Float)?[0],
+            m.read(src, l, NumType::Float)?[0],
         )))
     };
     let gradients = |c: &[Reg; LANES]| -> ([f32; 3], [f32; 3]) {
@@ -99,20 +100,20 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
     let slot_of = |o: &Operand| o.reg().unwrap_or(u32::MAX);
 
     let mut results = [None::<Reg>; LANES];
-    match inst.opcode {
+    match inst.op {
         // sample, sample_b, sample_l, sample_d, sample_c, sample_c_lz
-        69..=74 => {
+        Op::Sample | Op::SampleC | Op::SampleCLz | Op::SampleL | Op::SampleD | Op::SampleB => {
             let c = coords(m, op(1)?)?;
             let (res, smp) = (op(2)?, op(3)?);
             let sampler = m.resources().sampler(slot_of(smp));
             let (ddx, ddy) = gradients(&c);
             for l in (0..LANES).filter(|&l| running[l]) {
-                let lod = match inst.opcode {
-                    72 => Lod::Explicit(scalar(m, op(4)?, l)?),
-                    73 => {
+                let lod = match inst.op {
+                    Op::SampleL => Lod::Explicit(scalar(m, op(4)?, l)?),
+                    Op::SampleD => {
                         let (gx, gy) = (
-                            floats(m.read(op(4)?, l, Kind::Float)?),
-                            floats(m.read(op(5)?, l, Kind::Float)?),
+                            floats(m.read(op(4)?, l, NumType::Float)?),
+                            floats(m.read(op(5)?, l, NumType::Float)?),
                         );
                         Lod::FromGradients {
                             ddx: [gx[0], gx[1], gx[2]],
@@ -120,8 +121,8 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                             bias: 0.0,
                         }
                     }
-                    71 => Lod::Zero,
-                    74 => Lod::FromGradients {
+                    Op::SampleCLz => Lod::Zero,
+                    Op::SampleB => Lod::FromGradients {
                         ddx,
                         ddy,
                         bias: scalar(m, op(4)?, l)?,
@@ -134,7 +135,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                 };
                 let r = match m.resources().texture(slot_of(res)) {
                     None => [0; 4],
-                    Some(tex) if matches!(inst.opcode, 70 | 71) => {
+                    Some(tex) if matches!(inst.op, Op::SampleC | Op::SampleCLz) => {
                         let reference = scalar(m, op(4)?, l)?;
                         texture::sample_c(tex, &sampler, floats(c[l]), offsets, reference, lod)
                     }
@@ -144,17 +145,17 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             }
         }
         // gather4, gather4_c, gather4_po, gather4_po_c
-        109 | 126 | 127 | 128 => {
-            let po = matches!(inst.opcode, 127 | 128);
-            let compare = matches!(inst.opcode, 126 | 128);
+        Op::Gather4 | Op::Gather4C | Op::Gather4Po | Op::Gather4PoC => {
+            let po = matches!(inst.op, Op::Gather4Po | Op::Gather4PoC);
+            let compare = matches!(inst.op, Op::Gather4C | Op::Gather4PoC);
             let (res_i, smp_i) = if po { (3, 4) } else { (2, 3) };
             let (res, smp) = (op(res_i)?, op(smp_i)?);
             let sampler = m.resources().sampler(slot_of(smp));
             let ch = channel(smp);
             for l in (0..LANES).filter(|&l| running[l]) {
-                let coord = floats(m.read(op(1)?, l, Kind::Float)?);
+                let coord = floats(m.read(op(1)?, l, NumType::Float)?);
                 let programmable = if po {
-                    let o = m.read(op(2)?, l, Kind::Int)?;
+                    let o = m.read(op(2)?, l, NumType::Int)?;
                     [o[0] as i32, o[1] as i32]
                 } else {
                     [offsets[0], offsets[1]]
@@ -194,14 +195,14 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             }
         }
         // ld, ldms
-        45 | 46 => {
+        Op::Ld | Op::LdMs => {
             let res = op(2)?;
             for l in (0..LANES).filter(|&l| running[l]) {
-                let coord = m.read(op(1)?, l, Kind::Int)?;
+                let coord = m.read(op(1)?, l, NumType::Int)?;
                 let r = match m.resources().texture(slot_of(res)) {
                     None => [0; 4],
-                    Some(tex) if inst.opcode == 46 => {
-                        let sample = m.read(op(3)?, l, Kind::Int)?[0];
+                    Some(tex) if inst.op == Op::LdMs => {
+                        let sample = m.read(op(3)?, l, NumType::Int)?[0];
                         texture::ldms(tex, coord, sample, offsets)
                     }
                     Some(tex) => texture::ld(tex, coord, offsets),
@@ -210,15 +211,11 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             }
         }
         // resinfo
-        61 => {
+        Op::Resinfo => {
             let res = op(2)?;
-            let ret = match (inst.controls >> 11) & 3 {
-                1 => ResinfoReturn::RcpFloat,
-                2 => ResinfoReturn::Uint,
-                _ => ResinfoReturn::Float,
-            };
+            let ret = inst.resinfo_return().unwrap_or(ResInfoReturn::Float);
             for l in (0..LANES).filter(|&l| running[l]) {
-                let mip = m.read(op(1)?, l, Kind::Int)?[0];
+                let mip = m.read(op(1)?, l, NumType::Int)?[0];
                 let r = m
                     .resources()
                     .texture(slot_of(res))
@@ -227,13 +224,9 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             }
         }
         // sampleinfo
-        111 => {
+        Op::SampleInfo => {
             let res = op(1)?;
-            let ret = if inst.controls & (1 << 11) != 0 {
-                SampleinfoReturn::Uint
-            } else {
-                SampleinfoReturn::Float
-            };
+            let ret = inst.sampleinfo_return().unwrap_or(SampleInfoReturn::Float);
             // The same for every lane: it reads no lane's registers.
             let r = m
                 .resources()
@@ -244,7 +237,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             }
         }
         // bufinfo
-        121 => {
+        Op::Bufinfo => {
             let res = op(1)?;
             let r = m
                 .resources()
@@ -255,13 +248,13 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             }
         }
         // samplepos: single-sampled targets have one sample at the centre.
-        110 => {
+        Op::SamplePos => {
             for l in (0..LANES).filter(|&l| running[l]) {
                 results[l] = Some([0; 4]);
             }
         }
         // lod
-        108 => {
+        Op::Lod => {
             let c = coords(m, op(1)?)?;
             let (res, smp) = (op(2)?, op(3)?);
             let sampler = m.resources().sampler(slot_of(smp));

@@ -3,7 +3,7 @@
 //! float/int/uint/hex are display choices made elsewhere.
 
 use crate::dxbc::ir::{DeclKind, Program};
-use crate::dxbc::opcodes::code;
+use crate::dxbc::opcodes::Op;
 
 /// Four 32-bit components.
 pub type Reg = [u32; 4];
@@ -138,13 +138,13 @@ impl Layout {
         // against absurd values in hand-made bytecode all the same.
         const LIMIT: u32 = 1 << 16;
         for inst in &program.instructions {
-            match inst.opcode {
-                code::DCL_TEMPS => {
+            match inst.op {
+                Op::DclTemps => {
                     if let DeclKind::Count(n) = inst.decl {
                         temps = temps.max(n.min(LIMIT));
                     }
                 }
-                code::DCL_INDEXABLE_TEMP => {
+                Op::DclIndexableTemp => {
                     if let DeclKind::IndexableTemp { reg, size, .. } = inst.decl {
                         let reg = reg.min(LIMIT) as usize;
                         if indexable.len() <= reg {

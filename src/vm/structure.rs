@@ -4,6 +4,7 @@
 
 use super::VmError;
 use crate::dxbc::ir::{Index, Program};
+use crate::dxbc::opcodes::Op;
 
 #[derive(Debug, Clone, Default)]
 pub struct Structure {
@@ -33,7 +34,7 @@ impl Structure {
             entry: 0,
         };
         // (opening instruction, kind) stack.
-        let mut stack: Vec<(usize, u16)> = Vec::new();
+        let mut stack: Vec<(usize, Op)> = Vec::new();
         let malformed = |index: usize, msg: &str| VmError::Malformed {
             index,
             message: msg.to_string(),
@@ -44,17 +45,17 @@ impl Structure {
             if entry.is_none() && !info.is_decl() && inst.custom.is_none() {
                 entry = Some(i);
             }
-            match inst.opcode {
-                31 | 48 | 76 => stack.push((i, inst.opcode)),
-                18 => match stack.last() {
-                    Some(&(open, 31)) => {
+            match inst.op {
+                Op::If | Op::Loop | Op::Switch => stack.push((i, inst.op)),
+                Op::Else => match stack.last() {
+                    Some(&(open, Op::If)) => {
                         s.else_of[open] = Some(i);
                         s.end_of[i] = None;
                     }
                     _ => return Err(malformed(i, "`else` without `if`")),
                 },
-                21 => match stack.pop() {
-                    Some((open, 31)) => {
+                Op::Endif => match stack.pop() {
+                    Some((open, Op::If)) => {
                         s.end_of[open] = Some(i);
                         if let Some(e) = s.else_of[open] {
                             s.end_of[e] = Some(i);
@@ -62,19 +63,21 @@ impl Structure {
                     }
                     _ => return Err(malformed(i, "`endif` without `if`")),
                 },
-                22 => match stack.pop() {
-                    Some((open, 48)) => {
+                Op::Endloop => match stack.pop() {
+                    Some((open, Op::Loop)) => {
                         s.end_of[open] = Some(i);
                         s.loop_of[i] = Some(open);
                     }
                     _ => return Err(malformed(i, "`endloop` without `loop`")),
                 },
-                23 => match stack.pop() {
-                    Some((open, 76)) => s.end_of[open] = Some(i),
+                Op::Endswitch => match stack.pop() {
+                    Some((open, Op::Switch)) => s.end_of[open] = Some(i),
                     _ => return Err(malformed(i, "`endswitch` without `switch`")),
                 },
-                6 => {
-                    let Some(&(open, 76)) = stack.iter().rev().find(|(_, k)| *k == 76) else {
+                Op::Case => {
+                    let Some(&(open, Op::Switch)) =
+                        stack.iter().rev().find(|(_, k)| *k == Op::Switch)
+                    else {
                         return Err(malformed(i, "`case` outside `switch`"));
                     };
                     let value = inst
@@ -84,7 +87,7 @@ impl Structure {
                         .ok_or_else(|| malformed(i, "`case` without a value"))?;
                     s.cases[open].push(value);
                 }
-                44 => {
+                Op::Label => {
                     let id = inst
                         .operands
                         .first()

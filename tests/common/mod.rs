@@ -91,7 +91,7 @@ impl Rng {
 /// The corpus's vertex and pixel shaders, parsed (checksums not verified:
 /// one blob's is bad on purpose), with their file names.
 pub fn vertex_and_pixel_shaders(root: &Path) -> Vec<(String, dxbc_dbg::dxbc::Shader)> {
-    use dxbc_dbg::dxbc::ir::ShaderKind;
+    use dxbc_dbg::dxbc::ir::ProgramType;
     use dxbc_dbg::dxbc::{ParseOptions, Shader};
     manifest(root)
         .iter()
@@ -105,8 +105,11 @@ pub fn vertex_and_pixel_shaders(root: &Path) -> Vec<(String, dxbc_dbg::dxbc::Sha
                 },
             )
             .expect("parses");
-            matches!(shader.program.kind, ShaderKind::Pixel | ShaderKind::Vertex)
-                .then(|| (blob.file.clone(), shader))
+            matches!(
+                shader.program.kind,
+                ProgramType::Pixel | ProgramType::Vertex
+            )
+            .then(|| (blob.file.clone(), shader))
         })
         .collect()
 }

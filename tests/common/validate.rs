@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use dxbc_dbg::dxbc::ir::ShaderKind;
+use dxbc_dbg::dxbc::ir::ProgramType;
 
 fn scratch_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dxbc-dbg-glsl-{}", std::process::id()));
@@ -18,9 +18,9 @@ static NEXT: AtomicU64 = AtomicU64::new(0);
 
 /// Validates ES 3.00 source with glslangValidator. Err holds its messages.
 /// Panics when the tool is missing: the README's test command installs it.
-pub fn es300(stage: ShaderKind, source: &str) -> Result<(), String> {
+pub fn es300(stage: ProgramType, source: &str) -> Result<(), String> {
     let ext = match stage {
-        ShaderKind::Vertex => "vert",
+        ProgramType::Vertex => "vert",
         _ => "frag",
     };
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -42,9 +42,9 @@ pub fn es300(stage: ShaderKind, source: &str) -> Result<(), String> {
 }
 
 /// Parses vk450 source with naga's GLSL front end and validates the module.
-pub fn vk450(stage: ShaderKind, source: &str) -> Result<(), String> {
+pub fn vk450(stage: ProgramType, source: &str) -> Result<(), String> {
     let naga_stage = match stage {
-        ShaderKind::Vertex => naga::ShaderStage::Vertex,
+        ProgramType::Vertex => naga::ShaderStage::Vertex,
         _ => naga::ShaderStage::Fragment,
     };
     let mut frontend = naga::front::glsl::Frontend::default();

@@ -10,16 +10,16 @@ use crate::dxbc::disasm::{
     GLOBAL_FLAGS, interpolation_name, primitive_name, system_value_name, topology_name,
 };
 use crate::dxbc::ir::*;
-use crate::dxbc::opcodes::{ImmKind, OPCODES, code};
+use crate::dxbc::opcodes::{NumType, Op};
 
 pub(super) fn typed_resource_decl(
-    opcode: u16,
+    op: Op,
     dim: u32,
     flags: &str,
     head: &Head,
     pos: Pos,
 ) -> AsmResult<Instruction> {
-    let info = &OPCODES[opcode as usize];
+    let info = op.info();
     let mut inst = blank(info);
     inst.controls = dim << 11;
     match flags {
@@ -73,7 +73,7 @@ fn sm51_or_operand(
         column: col + off,
     };
     let mut rest: Vec<String> = parts[1..].iter().map(|(_, s)| s.to_string()).collect();
-    let mut op = parse_operand(reg, Role::Decl, ImmKind::Uint, true, p)?;
+    let mut op = parse_operand(reg, Role::Decl, NumType::Uint, true, p)?;
     let sm51 = reg.contains(':');
     if sm51 {
         // SM5.1 range declarations carry a full swizzle whatever the file.
@@ -119,8 +119,8 @@ pub(super) fn declaration(
         }
     };
     let int = |s: &str| parse_u32(s, pos);
-    match info.code {
-        code::DCL_RESOURCE | code::DCL_UAV_TYPED => {
+    match info.op {
+        Op::DclResource | Op::DclUavTyped => {
             return Err(pos.err(
                 head.word,
                 format!(
@@ -129,7 +129,7 @@ pub(super) fn declaration(
                 ),
             ));
         }
-        code::DCL_GLOBAL_FLAGS => {
+        Op::DclGlobalFlags => {
             expect_empty(suffix)?;
             for flag in rest.split('|').map(str::trim).filter(|f| !f.is_empty()) {
                 let bit = GLOBAL_FLAGS
@@ -144,7 +144,7 @@ pub(super) fn declaration(
                 inst.controls |= bit;
             }
         }
-        code::DCL_CONSTANT_BUFFER => {
+        Op::DclConstantBuffer => {
             expect_empty(suffix)?;
             let leftover = sm51_or_operand(&mut inst, rest, col, pos)?;
             let mut leftover = leftover.into_iter();
@@ -159,7 +159,7 @@ pub(super) fn declaration(
             op.components = Components::Four;
             op.selection = Selection::Swizzle([0, 1, 2, 3]);
         }
-        code::DCL_SAMPLER => {
+        Op::DclSampler => {
             expect_empty(suffix)?;
             let leftover = sm51_or_operand(&mut inst, rest, col, pos)?;
             let mode = leftover.first().map(String::as_str).unwrap_or("");
@@ -170,11 +170,11 @@ pub(super) fn declaration(
                 m => return Err(pos.err(m, "expected mode_default, mode_comparison or mode_mono")),
             } << 11;
         }
-        code::DCL_RESOURCE_RAW | code::DCL_UAV_RAW | code::DCL_STREAM => {
+        Op::DclResourceRaw | Op::DclUavRaw | Op::DclStream => {
             uav_flags(&mut inst, suffix, pos)?;
             sm51_or_operand(&mut inst, rest, col, pos)?;
         }
-        code::DCL_RESOURCE_STRUCTURED | code::DCL_UAV_STRUCTURED | code::DCL_TGSM_RAW => {
+        Op::DclResourceStructured | Op::DclUavStructured | Op::DclTgsmRaw => {
             let mut s = suffix;
             if let Some(r) = s.strip_suffix("_opc") {
                 inst.controls |= 1 << 23;
@@ -187,7 +187,7 @@ pub(super) fn declaration(
                 .ok_or_else(|| pos.err(rest, "expected a size"))?;
             inst.decl = DeclKind::Count(int(n)?);
         }
-        code::DCL_TGSM_STRUCTURED => {
+        Op::DclTgsmStructured => {
             expect_empty(suffix)?;
             let leftover = sm51_or_operand(&mut inst, rest, col, pos)?;
             if leftover.len() != 2 {
@@ -195,7 +195,7 @@ pub(super) fn declaration(
             }
             inst.decl = DeclKind::Pair(int(&leftover[0])?, int(&leftover[1])?);
         }
-        code::DCL_INPUT_PS | code::DCL_INPUT_PS_SIV | code::DCL_INPUT_PS_SGV => {
+        Op::DclInputPs | Op::DclInputPsSiv | Op::DclInputPsSgv => {
             expect_empty(suffix)?;
             // Interpolation words come before the register.
             let mut words = rest;
@@ -211,7 +211,7 @@ pub(super) fn declaration(
                     break;
                 }
             }
-            if mode == 0 && inst.opcode == code::DCL_INPUT_PS_SGV {
+            if mode == 0 && inst.op == Op::DclInputPsSgv {
                 // fxc does not print it, but encodes system-generated pixel
                 // inputs as constant-interpolated.
                 mode = 1;
@@ -221,17 +221,17 @@ pub(super) fn declaration(
             let leftover = sm51_or_operand(&mut inst, words, c, pos)?;
             system_value(&mut inst, &leftover, pos)?;
         }
-        code::DCL_INPUT
-        | code::DCL_OUTPUT
-        | code::DCL_INPUT_SGV
-        | code::DCL_INPUT_SIV
-        | code::DCL_OUTPUT_SGV
-        | code::DCL_OUTPUT_SIV => {
+        Op::DclInput
+        | Op::DclOutput
+        | Op::DclInputSgv
+        | Op::DclInputSiv
+        | Op::DclOutputSgv
+        | Op::DclOutputSiv => {
             expect_empty(suffix)?;
             let leftover = sm51_or_operand(&mut inst, rest, col, pos)?;
             system_value(&mut inst, &leftover, pos)?;
         }
-        code::DCL_INDEX_RANGE => {
+        Op::DclIndexRange => {
             expect_empty(suffix)?;
             let (reg, n) = rest
                 .rsplit_once([' ', '\t'])
@@ -239,30 +239,30 @@ pub(super) fn declaration(
             sm51_or_operand(&mut inst, reg.trim(), col, pos)?;
             inst.decl = DeclKind::Count(int(n)?);
         }
-        code::DCL_TEMPS
-        | code::DCL_MAX_OUTPUT_VERTEX_COUNT
-        | code::DCL_HS_FORK_PHASE_INSTANCE_COUNT
-        | code::DCL_HS_JOIN_PHASE_INSTANCE_COUNT
-        | code::DCL_GS_INSTANCE_COUNT => {
+        Op::DclTemps
+        | Op::DclMaxOutputVertexCount
+        | Op::DclHsForkPhaseInstanceCount
+        | Op::DclHsJoinPhaseInstanceCount
+        | Op::DclGsInstanceCount => {
             expect_empty(suffix)?;
             inst.decl = DeclKind::Count(int(rest)?);
         }
-        code::DCL_FUNCTION_BODY => {
+        Op::DclFunctionBody => {
             expect_empty(suffix)?;
             let n = rest
                 .strip_prefix("fb")
                 .ok_or_else(|| pos.err(rest, "expected fbN"))?;
             inst.decl = DeclKind::Count(int(n)?);
         }
-        code::DCL_HS_MAX_TESSFACTOR => {
+        Op::DclHsMaxTessfactor => {
             expect_empty(suffix)?;
             let v = rest
                 .strip_prefix("l(")
                 .and_then(|r| r.strip_suffix(')'))
                 .ok_or_else(|| pos.err(rest, "expected l(value)"))?;
-            inst.decl = DeclKind::Count(parse_number(v, ImmKind::Float, 0, pos)?);
+            inst.decl = DeclKind::Count(parse_number(v, NumType::Float, 0, pos)?);
         }
-        code::DCL_INDEXABLE_TEMP => {
+        Op::DclIndexableTemp => {
             expect_empty(suffix)?;
             let parts = split_top_level(rest);
             let (reg, comps) = match parts.as_slice() {
@@ -282,7 +282,7 @@ pub(super) fn declaration(
                 components: int(comps)?,
             };
         }
-        code::DCL_THREAD_GROUP => {
+        Op::DclThreadGroup => {
             expect_empty(suffix)?;
             let v: Vec<&str> = rest.split(',').collect();
             if v.len() != 3 {
@@ -290,7 +290,7 @@ pub(super) fn declaration(
             }
             inst.decl = DeclKind::ThreadGroup([int(v[0])?, int(v[1])?, int(v[2])?]);
         }
-        code::DCL_FUNCTION_TABLE => {
+        Op::DclFunctionTable => {
             expect_empty(suffix)?;
             let (t, list) = rest
                 .split_once('=')
@@ -302,7 +302,7 @@ pub(super) fn declaration(
             let bodies = brace_list(list, "fb", pos)?;
             inst.decl = DeclKind::FunctionTable { table, bodies };
         }
-        code::DCL_INTERFACE => {
+        Op::DclInterface => {
             match suffix {
                 "" => {}
                 "_dynamicindexed" => inst.controls |= 1 << 11,
@@ -326,12 +326,12 @@ pub(super) fn declaration(
                 tables: brace_list(list, "ft", pos)?,
             };
         }
-        code::INTERFACE_CALL => {
+        Op::InterfaceCall => {
             expect_empty(suffix)?;
             let mut op = parse_operand(
                 rest,
                 Role::Src,
-                ImmKind::Uint,
+                NumType::Uint,
                 false,
                 Pos {
                     line: pos.line,
@@ -345,34 +345,34 @@ pub(super) fn declaration(
             inst.operands.push(op);
             inst.decl = DeclKind::InterfaceCall { function };
         }
-        code::DCL_GS_INPUT_PRIMITIVE => {
+        Op::DclGsInputPrimitive => {
             expect_empty(suffix)?;
             let v = (0..64)
                 .find(|&v| primitive_name(v) == rest)
                 .ok_or_else(|| pos.err(rest, "unknown input primitive"))?;
             inst.controls |= v << 11;
         }
-        code::DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY => {
+        Op::DclGsOutputPrimitiveTopology => {
             expect_empty(suffix)?;
             let v = (0..128)
                 .find(|&v| topology_name(v) == rest)
                 .ok_or_else(|| pos.err(rest, "unknown output topology"))?;
             inst.controls |= v << 11;
         }
-        code::DCL_INPUT_CONTROL_POINT_COUNT | code::DCL_OUTPUT_CONTROL_POINT_COUNT => {
+        Op::DclInputControlPointCount | Op::DclOutputControlPointCount => {
             expect_empty(suffix)?;
             inst.controls |= (int(rest)? & 0x3f) << 11;
         }
-        code::DCL_TESS_DOMAIN | code::DCL_TESS_PARTITIONING | code::DCL_TESS_OUTPUT_PRIMITIVE => {
+        Op::DclTessDomain | Op::DclTessPartitioning | Op::DclTessOutputPrimitive => {
             expect_empty(suffix)?;
-            let names: &[&str] = match info.code {
-                code::DCL_TESS_DOMAIN => &[
+            let names: &[&str] = match info.op {
+                Op::DclTessDomain => &[
                     "domain_undefined",
                     "domain_isoline",
                     "domain_tri",
                     "domain_quad",
                 ],
-                code::DCL_TESS_PARTITIONING => &[
+                Op::DclTessPartitioning => &[
                     "partitioning_undefined",
                     "partitioning_integer",
                     "partitioning_pow2",
@@ -416,13 +416,13 @@ fn uav_flags(inst: &mut Instruction, suffix: &str, pos: Pos) -> AsmResult<()> {
 
 fn system_value(inst: &mut Instruction, leftover: &[String], pos: Pos) -> AsmResult<()> {
     let takes = matches!(
-        inst.opcode,
-        code::DCL_INPUT_SGV
-            | code::DCL_INPUT_SIV
-            | code::DCL_INPUT_PS_SGV
-            | code::DCL_INPUT_PS_SIV
-            | code::DCL_OUTPUT_SGV
-            | code::DCL_OUTPUT_SIV
+        inst.op,
+        Op::DclInputSgv
+            | Op::DclInputSiv
+            | Op::DclInputPsSgv
+            | Op::DclInputPsSiv
+            | Op::DclOutputSgv
+            | Op::DclOutputSiv
     );
     match (takes, leftover.first()) {
         (false, None) => Ok(()),
@@ -434,7 +434,7 @@ fn system_value(inst: &mut Instruction, leftover: &[String], pos: Pos) -> AsmRes
                         .and_then(|n| n.parse().ok())
                 })
                 .ok_or_else(|| pos.err(name, "unknown system value"))?;
-            inst.decl = DeclKind::SystemValue(v);
+            inst.decl = DeclKind::SystemValue(SystemValue::from_code(v));
             Ok(())
         }
         (true, None) => Err(pos.err(inst.name(), "expected `, system_value_name`")),

@@ -7,7 +7,7 @@
 use super::error::AsmResult;
 use super::operand::{Pos, Role, parse_number, parse_operand, split_top_level};
 use crate::dxbc::ir::*;
-use crate::dxbc::opcodes::{self, ImmKind, OPCODES, OpInfo, code};
+use crate::dxbc::opcodes::{self, NumType, OPCODES, Op, OpInfo};
 
 const DIMS: [&str; 13] = [
     "unknown",
@@ -44,7 +44,7 @@ pub(super) fn dim_number(name: &str) -> Option<u32> {
 
 pub(super) fn blank(info: &OpInfo) -> Instruction {
     Instruction {
-        opcode: info.code,
+        op: info.op,
         controls: 0,
         extended: Vec::new(),
         operands: Operands::new(),
@@ -144,7 +144,7 @@ pub(super) fn return_types(group: &str, pos: Pos) -> AsmResult<[ReturnType; 4]> 
     if names.len() != 4 {
         return Err(pos.err(group, "expected four return types"));
     }
-    let mut t = [ReturnType(0); 4];
+    let mut t = [ReturnType::from_code(0); 4];
     for (i, n) in names.iter().enumerate() {
         let v = RETURN_TYPES
             .iter()
@@ -155,7 +155,7 @@ pub(super) fn return_types(group: &str, pos: Pos) -> AsmResult<[ReturnType; 4]> 
                     "expected a return type (float, uint, sint, unorm, snorm, mixed, …)",
                 )
             })?;
-        t[i] = ReturnType(v as u8);
+        t[i] = ReturnType::from_code(v as u8);
     }
     Ok(t)
 }
@@ -214,12 +214,12 @@ pub fn parse_instruction(line: &str, line_no: usize, column: usize) -> AsmResult
     }
     if word == "undecipherable" {
         // fxc prints this for customdata it cannot show; the payload is gone.
-        let mut inst = blank(opcodes::lookup(code::CUSTOMDATA as u32).unwrap_or(&OPCODES[53]));
+        let mut inst = blank(opcodes::lookup(Op::Customdata as u32).unwrap_or(&OPCODES[53]));
         inst.custom = Some(Box::new(CustomData::Comment(Vec::new())));
         return Ok(inst);
     }
     if let Some(flags) = word.strip_prefix("sync") {
-        let info = &OPCODES[code::SYNC as usize];
+        let info = &OPCODES[Op::Sync as usize];
         let mut inst = blank(info);
         let mut rest = flags;
         for (suffix, bit) in [
@@ -242,8 +242,8 @@ pub fn parse_instruction(line: &str, line_no: usize, column: usize) -> AsmResult
 
     // Declarations whose mnemonic carries a dimension.
     for (prefix, opcode) in [
-        ("dcl_resource_", code::DCL_RESOURCE),
-        ("dcl_uav_typed_", code::DCL_UAV_TYPED),
+        ("dcl_resource_", Op::DclResource),
+        ("dcl_uav_typed_", Op::DclUavTyped),
     ] {
         if let Some(rest) = word.strip_prefix(prefix) {
             let (dim_name, flags) = match rest.find("_glc").or_else(|| rest.find("_rov")) {
@@ -260,7 +260,7 @@ pub fn parse_instruction(line: &str, line_no: usize, column: usize) -> AsmResult
         lookup_prefix(word).ok_or_else(|| pos.err(word, "unknown instruction"))?;
     let mut inst = blank(info);
 
-    if info.layout == opcodes::Layout::Decl || info.code == code::INTERFACE_CALL {
+    if info.layout == opcodes::Layout::Decl || info.op == Op::InterfaceCall {
         return super::decl::declaration(inst, suffix, &head, pos);
     }
 
@@ -286,15 +286,15 @@ pub fn parse_instruction(line: &str, line_no: usize, column: usize) -> AsmResult
     }
     let offsets = take("_aoffimmi");
     let indexable = take("_indexable");
-    match info.code {
-        code::RESINFO => {
+    match info.op {
+        Op::Resinfo => {
             if take("_uint") {
                 inst.controls |= 2 << 11;
             } else if take("_rcpfloat") || take("_rcpFloat") {
                 inst.controls |= 1 << 11;
             }
         }
-        code::SAMPLE_INFO if take("_uint") => inst.controls |= 1 << 11,
+        Op::SampleInfo if take("_uint") => inst.controls |= 1 << 11,
         _ => {}
     }
     if !suffix.is_empty() {
@@ -353,15 +353,15 @@ pub fn parse_instruction(line: &str, line_no: usize, column: usize) -> AsmResult
         };
         let dim =
             dim_number(dim_name).ok_or_else(|| pos.err(dim_name, "unknown resource dimension"))?;
-        inst.extended.push(ExtendedOpcode::ResourceDim {
-            dim: ResourceDim(dim as u8),
+        inst.extended.push(ExtendedOpcode::ResourceDimension {
+            dim: ResourceDimension::from_code(dim as u8),
             stride,
             raw: 2 | (dim << 6) | ((stride & 0xfff) << 11),
         });
         if let Some(t) = groups.next() {
             let types = return_types(t, pos)?;
             let packed = (types.iter().enumerate())
-                .fold(0, |w, (i, r)| w | ((r.0 as u32 & 0xf) << (6 + 4 * i)));
+                .fold(0, |w, (i, r)| w | ((r.code() as u32 & 0xf) << (6 + 4 * i)));
             inst.extended.push(ExtendedOpcode::ReturnType {
                 types,
                 raw: 3 | packed,
@@ -371,11 +371,11 @@ pub fn parse_instruction(line: &str, line_no: usize, column: usize) -> AsmResult
     if let Some(extra) = groups.next() {
         return Err(pos.err(extra, "unexpected parenthesised group"));
     }
-    match (info.code, head.after) {
+    match (info.op, head.after) {
         (_, "") => {}
-        (code::RESINFO, "_uint") => inst.controls |= 2 << 11,
-        (code::RESINFO, "_rcpfloat" | "_rcpFloat") => inst.controls |= 1 << 11,
-        (code::SAMPLE_INFO, "_uint") => inst.controls |= 1 << 11,
+        (Op::Resinfo, "_uint") => inst.controls |= 2 << 11,
+        (Op::Resinfo, "_rcpfloat" | "_rcpFloat") => inst.controls |= 1 << 11,
+        (Op::SampleInfo, "_uint") => inst.controls |= 1 << 11,
         (_, other) => return Err(pos.err(other, "unexpected text after the instruction name")),
     }
     operands(&mut inst, head.rest, head.rest_col, pos, false)?;
@@ -411,7 +411,7 @@ fn shader_message(word: &str, rest: &str, col: usize, pos: Pos) -> AsmResult<Ins
         let op = parse_operand(
             t,
             Role::Src,
-            ImmKind::Untyped,
+            NumType::Untyped,
             false,
             Pos {
                 line: pos.line,
@@ -444,7 +444,7 @@ fn shader_message(word: &str, rest: &str, col: usize, pos: Pos) -> AsmResult<Ins
             .chunks(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
     );
-    let mut inst = blank(&OPCODES[code::CUSTOMDATA as usize]);
+    let mut inst = blank(&OPCODES[Op::Customdata as usize]);
     inst.controls = 4 << 11;
     inst.custom = Some(Box::new(CustomData::ShaderMessage {
         id,
@@ -476,10 +476,10 @@ pub fn immediate_constant_buffer(body: &str, pos: Pos) -> AsmResult<Instruction>
             .ok_or_else(|| pos.err(row, "expected a row `{ a, b, c, d}`"))?;
         for v in vals.split(',') {
             // ICB values print with first-lane rules (no stray prefix).
-            data.push(parse_number(v, ImmKind::Untyped, 0, pos)?);
+            data.push(parse_number(v, NumType::Untyped, 0, pos)?);
         }
     }
-    let mut inst = blank(&OPCODES[code::CUSTOMDATA as usize]);
+    let mut inst = blank(&OPCODES[Op::Customdata as usize]);
     inst.controls = 3 << 11;
     inst.custom = Some(Box::new(CustomData::ImmediateConstantBuffer(data)));
     Ok(inst)

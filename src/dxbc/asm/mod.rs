@@ -24,7 +24,7 @@ use crate::dxbc::disasm::Style;
 use crate::dxbc::encode::encode_program;
 use crate::dxbc::ir::*;
 use crate::dxbc::numfmt;
-use crate::dxbc::opcodes::{ImmKind, code};
+use crate::dxbc::opcodes::{NumType, Op};
 use header::NumberedLine;
 use operand::{Pos, parse_number};
 
@@ -61,7 +61,7 @@ fn detect_style(program: &Program, sources: &[&str], base: Style) -> Style {
     let squash = |s: &str| s.split_whitespace().collect::<String>();
     let mut style = base;
     for (inst, src) in program.instructions.iter().zip(sources) {
-        if inst.opcode == code::DCL_CONSTANT_BUFFER && !src.contains(':') {
+        if inst.op == Op::DclConstantBuffer && !src.contains(':') {
             let reg = src.split_whitespace().nth(1).unwrap_or("");
             if reg.starts_with("CB") {
                 style.upper_cb_decl = true;
@@ -79,12 +79,12 @@ fn detect_style(program: &Program, sources: &[&str], base: Style) -> Style {
             }
             let render = |floats: numfmt::FloatStyle| -> String {
                 let vals: Vec<String> = match info.imm_kind(o) {
-                    ImmKind::Float => op
+                    NumType::Float => op
                         .imm
                         .iter()
                         .map(|&b| numfmt::format_float(b, floats))
                         .collect(),
-                    ImmKind::Untyped => {
+                    NumType::Untyped => {
                         numfmt::format_untyped_list(&op.imm, floats, style.stray_prefix)
                     }
                     _ => return String::new(),
@@ -105,7 +105,7 @@ fn detect_style(program: &Program, sources: &[&str], base: Style) -> Style {
             }
         }
         for (o, op) in inst.operands.iter().enumerate() {
-            if op.ty != OperandType::IMMEDIATE32 || info.imm_kind(o) != ImmKind::Untyped {
+            if op.ty != OperandType::IMMEDIATE32 || info.imm_kind(o) != NumType::Untyped {
                 continue;
             }
             let with = numfmt::format_untyped_list(&op.imm, style.floats, true).join(",");
@@ -139,13 +139,13 @@ fn strip_comment(line: &str) -> &str {
 
 /// `ps_5_0` → (kind, major, minor); only SM4/SM5 profiles, so that a
 /// listing's Level9 (`ps_2_x`) section is not taken for the program.
-pub fn parse_profile(text: &str) -> Option<(ShaderKind, u8, u8)> {
+pub fn parse_profile(text: &str) -> Option<(ProgramType, u8, u8)> {
     let p = header::Profile::parse(text)?;
     if !(4..=5).contains(&p.major) || p.minor > 1 {
         return None;
     }
     Some((
-        ShaderKind::from_u32(p.program_token() >> 16)?,
+        Some(ProgramType::from_code((p.program_token() >> 16) as u16)).filter(|k| k.is_known())?,
         p.major,
         p.minor,
     ))
@@ -281,7 +281,7 @@ fn verify_encoding(program: &Program, lines_of: &[usize]) -> AsmResult<()> {
                 "instruction is lost when encoded",
             ));
         };
-        let same = back.opcode == inst.opcode
+        let same = back.op == inst.op
             && back.controls == inst.controls
             && back.extended == inst.extended
             && back.operands == inst.operands
@@ -334,7 +334,7 @@ fn lane_mut(program: &mut Program, i: usize, o: usize, lane: usize) -> Option<&m
     if let Some(CustomData::ImmediateConstantBuffer(d)) = inst.custom.as_deref_mut() {
         return d.get_mut(lane);
     }
-    if inst.opcode == code::DCL_HS_MAX_TESSFACTOR {
+    if inst.op == Op::DclHsMaxTessfactor {
         return match &mut inst.decl {
             DeclKind::Count(v) if o == 0 && lane == 0 => Some(v),
             _ => None,
@@ -364,7 +364,7 @@ pub fn lossy_immediates(program: &Program, style: Style) -> Vec<(usize, usize, u
                      o: usize,
                      values: &[u32],
                      texts: Vec<String>,
-                     kind: ImmKind,
+                     kind: NumType,
                      lanes_stray: bool| {
         for (lane, (&bits, text)) in values.iter().zip(texts).enumerate() {
             let read_lane = if lanes_stray { lane } else { 0 };
@@ -384,12 +384,12 @@ pub fn lossy_immediates(program: &Program, style: Style) -> Vec<(usize, usize, u
                 .iter()
                 .map(|&b| numfmt::format_untyped(b, style.floats, false))
                 .collect();
-            check(i, 0, d, texts, ImmKind::Untyped, false);
+            check(i, 0, d, texts, NumType::Untyped, false);
             continue;
         }
-        if inst.opcode == code::DCL_HS_MAX_TESSFACTOR {
+        if inst.op == Op::DclHsMaxTessfactor {
             if let DeclKind::Count(bits) = inst.decl {
-                check(i, 0, &[bits], floats(&[bits]), ImmKind::Float, false);
+                check(i, 0, &[bits], floats(&[bits]), NumType::Float, false);
             }
             continue;
         }
@@ -399,12 +399,12 @@ pub fn lossy_immediates(program: &Program, style: Style) -> Vec<(usize, usize, u
                 continue;
             }
             match info.imm_kind(o) {
-                ImmKind::Untyped => {
+                NumType::Untyped => {
                     let texts =
                         numfmt::format_untyped_list(&op.imm, style.floats, style.stray_prefix);
-                    check(i, o, &op.imm, texts, ImmKind::Untyped, true);
+                    check(i, o, &op.imm, texts, NumType::Untyped, true);
                 }
-                ImmKind::Float => check(i, o, &op.imm, floats(&op.imm), ImmKind::Float, false),
+                NumType::Float => check(i, o, &op.imm, floats(&op.imm), NumType::Float, false),
                 _ => {}
             }
         }

@@ -4,7 +4,7 @@
 
 use super::error::{AsmError, AsmResult};
 use crate::dxbc::ir::*;
-use crate::dxbc::opcodes::ImmKind;
+use crate::dxbc::opcodes::NumType;
 
 /// Where in the source an operand's text starts, for error positions.
 #[derive(Debug, Clone, Copy)]
@@ -128,9 +128,9 @@ pub fn split_top_level(text: &str) -> Vec<(usize, &str)> {
 ///
 /// `lane` and `untyped` undo the modern disassembler's stray prefix
 /// (`00.0614556149`, `--0.229850411`) on typeless lanes after the first.
-pub fn parse_number(text: &str, kind: ImmKind, lane: usize, pos: Pos) -> AsmResult<u32> {
+pub fn parse_number(text: &str, kind: NumType, lane: usize, pos: Pos) -> AsmResult<u32> {
     let mut t = text.trim();
-    if kind == ImmKind::Untyped && lane > 0 {
+    if kind == NumType::Untyped && lane > 0 {
         if let Some(rest) = t.strip_prefix("--") {
             t = &t[1..];
             let _ = rest;
@@ -158,7 +158,7 @@ pub fn parse_number(text: &str, kind: ImmKind, lane: usize, pos: Pos) -> AsmResu
         return Ok(bits);
     }
     let is_float = t.contains(['.', 'e', 'E']);
-    if is_float || kind == ImmKind::Float || kind == ImmKind::Double {
+    if is_float || kind == NumType::Float || kind == NumType::Double {
         if !is_float {
             // An integer written where a float is read means that value.
             let v: i64 = t.parse().map_err(|_| bad())?;
@@ -175,7 +175,7 @@ pub fn parse_number(text: &str, kind: ImmKind, lane: usize, pos: Pos) -> AsmResu
     Err(bad())
 }
 
-fn parse_immediate(text: &str, kind: ImmKind, pos: Pos) -> AsmResult<Operand> {
+fn parse_immediate(text: &str, kind: NumType, pos: Pos) -> AsmResult<Operand> {
     let (is64, body) = if let Some(b) = text.strip_prefix("l(") {
         (false, b)
     } else if let Some(b) = text.strip_prefix("d(") {
@@ -235,7 +235,7 @@ fn parse_index(text: &str, pos: Pos) -> AsmResult<Index> {
         }
         None => (t, 0),
     };
-    let rel = parse_operand(reg, Role::Src, ImmKind::Uint, false, pos)?;
+    let rel = parse_operand(reg, Role::Src, NumType::Uint, false, pos)?;
     Ok(if imm == 0 {
         // fxc encodes `[r0.x + 0]` as a purely relative index.
         Index::Relative(Box::new(rel))
@@ -267,7 +267,7 @@ fn matching_bracket(s: &str, open: usize) -> Option<usize> {
 pub fn parse_operand(
     text: &str,
     role: Role,
-    kind: ImmKind,
+    kind: NumType,
     in_decl: bool,
     pos: Pos,
 ) -> AsmResult<Operand> {
@@ -455,7 +455,7 @@ mod tests {
     #[test]
     fn registers_and_selections() {
         let o =
-            parse_operand("-|cb0[r1.x + 3].xyzw|", Role::Src, ImmKind::Float, false, P).unwrap();
+            parse_operand("-|cb0[r1.x + 3].xyzw|", Role::Src, NumType::Float, false, P).unwrap();
         assert_eq!(o.ty, OperandType::CONSTANT_BUFFER);
         assert_eq!(o.modifier, Modifier::AbsNeg);
         assert!(o.extended);
@@ -464,11 +464,11 @@ mod tests {
             Index::Imm32Relative(3, r) => assert_eq!(r.selection, Selection::Select1(0)),
             other => panic!("{other:?}"),
         }
-        let d = parse_operand("r2.xz", Role::Dst, ImmKind::Float, false, P).unwrap();
+        let d = parse_operand("r2.xz", Role::Dst, NumType::Float, false, P).unwrap();
         assert_eq!(d.selection, Selection::Mask(0b0101));
-        let n = parse_operand("vPrim", Role::Decl, ImmKind::Uint, true, P).unwrap();
+        let n = parse_operand("vPrim", Role::Decl, NumType::Uint, true, P).unwrap();
         assert_eq!(n.components, Components::Zero);
-        let n = parse_operand("oDepth", Role::Dst, ImmKind::Float, false, P).unwrap();
+        let n = parse_operand("oDepth", Role::Dst, NumType::Float, false, P).unwrap();
         assert_eq!(n.components, Components::One);
     }
 
@@ -477,7 +477,7 @@ mod tests {
         let o = parse_operand(
             "l(1.000000, -1, 0x3f800000, 0)",
             Role::Src,
-            ImmKind::Untyped,
+            NumType::Untyped,
             false,
             P,
         )
@@ -486,19 +486,19 @@ mod tests {
         let q = parse_operand(
             "l(0.5,00.0614556149,--0.229850411,0)",
             Role::Src,
-            ImmKind::Untyped,
+            NumType::Untyped,
             false,
             P,
         )
         .unwrap();
         assert_eq!(q.imm[1], 0.061_455_615_f32.to_bits());
         assert_eq!(q.imm[2], (-0.229_850_41_f32).to_bits());
-        assert!(parse_operand("l(1, 2)", Role::Src, ImmKind::Int, false, P).is_err());
+        assert!(parse_operand("l(1, 2)", Role::Src, NumType::Int, false, P).is_err());
     }
 
     #[test]
     fn errors_name_the_token() {
-        let e = parse_operand("q7.x", Role::Src, ImmKind::Float, false, P).unwrap_err();
+        let e = parse_operand("q7.x", Role::Src, NumType::Float, false, P).unwrap_err();
         assert_eq!(e.found.as_deref(), Some("q7"));
     }
 

@@ -63,11 +63,11 @@ impl Reflection {
     /// Reads fxc's comment header (the lines before the profile line).
     pub fn from_header(
         lines: &[(usize, &str)],
-        profile: (ShaderKind, u8, u8),
+        profile: (ProgramType, u8, u8),
     ) -> AsmResult<Reflection> {
         let (kind, major, minor) = profile;
         let profile = Profile {
-            program: ProgramType::from_program(kind.to_u32() as u16),
+            program: kind,
             major,
             minor,
         };
@@ -134,7 +134,7 @@ impl Reflection {
                 continue;
             };
             let sv = match inst.decl {
-                DeclKind::SystemValue(v) => v,
+                DeclKind::SystemValue(v) => v.code(),
                 _ => 0,
             };
             let (register, sv) = match op.ty {
@@ -155,7 +155,7 @@ impl Reflection {
                 _ => 1,
             };
             let file = if is_input { 'v' } else { 'o' };
-            let pixel_target = !is_input && program.kind == ShaderKind::Pixel && sv == 0;
+            let pixel_target = !is_input && program.kind == ProgramType::Pixel && sv == 0;
             let (name, index, component_type) = match self.directive(file, register) {
                 Some(d) => (d.name.clone(), d.index, d.component_type),
                 None => match sv_semantic(sv) {

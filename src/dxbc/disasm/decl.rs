@@ -5,7 +5,7 @@
 use super::{Style, format_operand, register_name, return_type_list};
 use crate::dxbc::ir::*;
 use crate::dxbc::numfmt;
-use crate::dxbc::opcodes::{ImmKind, code};
+use crate::dxbc::opcodes::{NumType, Op};
 
 pub fn system_value_name(v: u32) -> String {
     let s = match v {
@@ -92,7 +92,7 @@ pub fn topology_name(v: u32) -> String {
 /// and SM5.1 ranges.
 fn decl_register(op: Option<&Operand>, style: Style) -> String {
     match op {
-        Some(o) => format_operand(o, ImmKind::Uint, style),
+        Some(o) => format_operand(o, NumType::Uint, style),
         None => String::new(),
     }
 }
@@ -130,8 +130,8 @@ fn format_decl_sm51(inst: &Instruction, style: Style) -> Option<String> {
     let c = inst.controls;
     let t = &inst.trailing;
     let space = t.last().map(|s| format!(", space={s}")).unwrap_or_default();
-    Some(match inst.opcode {
-        code::DCL_CONSTANT_BUFFER => {
+    Some(match inst.op {
+        Op::DclConstantBuffer => {
             let size = t.first().copied().unwrap_or(0);
             let access = if c & (1 << 11) != 0 {
                 "dynamicIndexed"
@@ -140,7 +140,7 @@ fn format_decl_sm51(inst: &Instruction, style: Style) -> Option<String> {
             };
             format!("{name} {range}[{size}], {access}{space}")
         }
-        code::DCL_SAMPLER => {
+        Op::DclSampler => {
             let mode = match (c >> 11) & 0xf {
                 1 => "mode_comparison",
                 2 => "mode_mono",
@@ -148,20 +148,20 @@ fn format_decl_sm51(inst: &Instruction, style: Style) -> Option<String> {
             };
             format!("{name} {range}, {mode}{space}")
         }
-        code::DCL_RESOURCE | code::DCL_UAV_TYPED => {
-            let dim = ResourceDim(((c >> 11) & 0x1f) as u8);
+        Op::DclResource | Op::DclUavTyped => {
+            let dim = ResourceDimension::from_code(((c >> 11) & 0x1f) as u8);
             let types = match &inst.decl {
                 DeclKind::ReturnTypes(t) => return_type_list(t),
                 _ => String::new(),
             };
-            let kind = if inst.opcode == code::DCL_RESOURCE {
+            let kind = if inst.op == Op::DclResource {
                 "dcl_resource"
             } else {
                 "dcl_uav_typed"
             };
             format!("{kind}_{} {types} {range}{space}", dim.name())
         }
-        code::DCL_RESOURCE_STRUCTURED | code::DCL_UAV_STRUCTURED => {
+        Op::DclResourceStructured | Op::DclUavStructured => {
             format!("{name} {range}, {}{space}", count(inst))
         }
         _ => {
@@ -179,8 +179,8 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
     let op = inst.operands.first();
     let reg = decl_register(op, style);
     let name = inst.name();
-    let mut s = match inst.opcode {
-        code::DCL_GLOBAL_FLAGS => {
+    let mut s = match inst.op {
+        Op::DclGlobalFlags => {
             let names: Vec<&str> = GLOBAL_FLAGS
                 .iter()
                 .filter(|(b, _)| c & b != 0)
@@ -196,7 +196,7 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             }
             format!("{name} {list}")
         }
-        code::DCL_CONSTANT_BUFFER => {
+        Op::DclConstantBuffer => {
             let access = if c & (1 << 11) != 0 {
                 "dynamicIndexed"
             } else {
@@ -208,7 +208,7 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             }
             format!("{name} {reg}, {access}")
         }
-        code::DCL_SAMPLER => {
+        Op::DclSampler => {
             let mode = match (c >> 11) & 0xf {
                 0 => "mode_default".to_string(),
                 1 => "mode_comparison".to_string(),
@@ -217,10 +217,13 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             };
             format!("{name} {reg}, {mode}")
         }
-        code::DCL_RESOURCE => {
-            let dim = ResourceDim(((c >> 11) & 0x1f) as u8);
+        Op::DclResource => {
+            let dim = ResourceDimension::from_code(((c >> 11) & 0x1f) as u8);
             let samples = (c >> 16) & 0x7f;
-            let ms = if dim.0 == 4 || dim.0 == 9 {
+            let ms = if matches!(
+                dim,
+                ResourceDimension::Texture2DMs | ResourceDimension::Texture2DMsArray
+            ) {
                 format!("({samples})")
             } else {
                 String::new()
@@ -231,16 +234,16 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             };
             format!("dcl_resource_{}{ms} {types} {reg}", dim.name())
         }
-        code::DCL_UAV_TYPED => {
-            let dim = ResourceDim(((c >> 11) & 0x1f) as u8);
+        Op::DclUavTyped => {
+            let dim = ResourceDimension::from_code(((c >> 11) & 0x1f) as u8);
             let types = match &inst.decl {
                 DeclKind::ReturnTypes(t) => return_type_list(t),
                 _ => String::new(),
             };
             format!("dcl_uav_typed_{}{} {types} {reg}", dim.name(), uav_flags(c))
         }
-        code::DCL_UAV_RAW => format!("dcl_uav_raw{} {reg}", uav_flags(c)),
-        code::DCL_UAV_STRUCTURED => {
+        Op::DclUavRaw => format!("dcl_uav_raw{} {reg}", uav_flags(c)),
+        Op::DclUavStructured => {
             let counter = if c & (1 << 23) != 0 { "_opc" } else { "" };
             format!(
                 "dcl_uav_structured{}{counter} {reg}, {}",
@@ -248,23 +251,23 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
                 count(inst)
             )
         }
-        code::DCL_RESOURCE_RAW => format!("{name} {reg}"),
-        code::DCL_RESOURCE_STRUCTURED | code::DCL_TGSM_RAW => {
+        Op::DclResourceRaw => format!("{name} {reg}"),
+        Op::DclResourceStructured | Op::DclTgsmRaw => {
             format!("{name} {reg}, {}", count(inst))
         }
-        code::DCL_TGSM_STRUCTURED => match inst.decl {
+        Op::DclTgsmStructured => match inst.decl {
             DeclKind::Pair(a, b) => format!("{name} {reg}, {a}, {b}"),
             _ => format!("{name} {reg}"),
         },
-        code::DCL_INPUT_PS | code::DCL_INPUT_PS_SIV | code::DCL_INPUT_PS_SGV => {
+        Op::DclInputPs | Op::DclInputPsSiv | Op::DclInputPsSgv => {
             // System-generated values are not interpolated; fxc omits the mode.
-            let interp = if inst.opcode == code::DCL_INPUT_PS_SGV {
+            let interp = if inst.op == Op::DclInputPsSgv {
                 ""
             } else {
                 interpolation_name((c >> 11) & 0xf)
             };
             let sv = match inst.decl {
-                DeclKind::SystemValue(v) => format!(", {}", system_value_name(v)),
+                DeclKind::SystemValue(v) => format!(", {}", system_value_name(v.code())),
                 _ => String::new(),
             };
             if interp.is_empty() {
@@ -273,25 +276,25 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
                 format!("{name} {interp} {reg}{sv}")
             }
         }
-        code::DCL_INPUT_SGV | code::DCL_INPUT_SIV | code::DCL_OUTPUT_SGV | code::DCL_OUTPUT_SIV => {
+        Op::DclInputSgv | Op::DclInputSiv | Op::DclOutputSgv | Op::DclOutputSiv => {
             let sv = match inst.decl {
-                DeclKind::SystemValue(v) => system_value_name(v),
+                DeclKind::SystemValue(v) => system_value_name(v.code()),
                 _ => String::new(),
             };
             format!("{name} {reg}, {sv}")
         }
-        code::DCL_INDEX_RANGE => format!("{name} {reg} {}", count(inst)),
-        code::DCL_TEMPS
-        | code::DCL_MAX_OUTPUT_VERTEX_COUNT
-        | code::DCL_HS_FORK_PHASE_INSTANCE_COUNT
-        | code::DCL_HS_JOIN_PHASE_INSTANCE_COUNT
-        | code::DCL_GS_INSTANCE_COUNT => format!("{name} {}", count(inst)),
-        code::DCL_FUNCTION_BODY => format!("{name} fb{}", count(inst)),
-        code::DCL_HS_MAX_TESSFACTOR => format!(
+        Op::DclIndexRange => format!("{name} {reg} {}", count(inst)),
+        Op::DclTemps
+        | Op::DclMaxOutputVertexCount
+        | Op::DclHsForkPhaseInstanceCount
+        | Op::DclHsJoinPhaseInstanceCount
+        | Op::DclGsInstanceCount => format!("{name} {}", count(inst)),
+        Op::DclFunctionBody => format!("{name} fb{}", count(inst)),
+        Op::DclHsMaxTessfactor => format!(
             "{name} l({})",
             numfmt::format_float(count(inst), style.floats)
         ),
-        code::DCL_INDEXABLE_TEMP => match inst.decl {
+        Op::DclIndexableTemp => match inst.decl {
             DeclKind::IndexableTemp {
                 reg,
                 size,
@@ -299,18 +302,18 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             } => format!("{name} x{reg}[{size}], {components}"),
             _ => name.to_string(),
         },
-        code::DCL_THREAD_GROUP => match inst.decl {
+        Op::DclThreadGroup => match inst.decl {
             DeclKind::ThreadGroup([x, y, z]) => format!("{name} {x}, {y}, {z}"),
             _ => name.to_string(),
         },
-        code::DCL_FUNCTION_TABLE => match &inst.decl {
+        Op::DclFunctionTable => match &inst.decl {
             DeclKind::FunctionTable { table, bodies } => {
                 let list: Vec<String> = bodies.iter().map(|b| format!("fb{b}")).collect();
                 format!("{name} ft{table} = {{{}}}", list.join(", "))
             }
             _ => name.to_string(),
         },
-        code::DCL_INTERFACE => match &inst.decl {
+        Op::DclInterface => match &inst.decl {
             DeclKind::Interface {
                 index,
                 table_length,
@@ -330,23 +333,23 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             }
             _ => name.to_string(),
         },
-        code::INTERFACE_CALL => {
+        Op::InterfaceCall => {
             let function = match inst.decl {
                 DeclKind::InterfaceCall { function } => function,
                 _ => 0,
             };
             format!("{name} {reg}[{function}]")
         }
-        code::DCL_GS_INPUT_PRIMITIVE => {
+        Op::DclGsInputPrimitive => {
             format!("{name} {}", primitive_name((c >> 11) & 0x3f))
         }
-        code::DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY => {
+        Op::DclGsOutputPrimitiveTopology => {
             format!("{name} {}", topology_name((c >> 11) & 0x7f))
         }
-        code::DCL_INPUT_CONTROL_POINT_COUNT | code::DCL_OUTPUT_CONTROL_POINT_COUNT => {
+        Op::DclInputControlPointCount | Op::DclOutputControlPointCount => {
             format!("{name} {}", (c >> 11) & 0x3f)
         }
-        code::DCL_TESS_DOMAIN => {
+        Op::DclTessDomain => {
             let d = match (c >> 11) & 3 {
                 1 => "domain_isoline",
                 2 => "domain_tri",
@@ -355,7 +358,7 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             };
             format!("{name} {d}")
         }
-        code::DCL_TESS_PARTITIONING => {
+        Op::DclTessPartitioning => {
             let p = match (c >> 11) & 7 {
                 1 => "partitioning_integer",
                 2 => "partitioning_pow2",
@@ -365,7 +368,7 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             };
             format!("{name} {p}")
         }
-        code::DCL_TESS_OUTPUT_PRIMITIVE => {
+        Op::DclTessOutputPrimitive => {
             let p = match (c >> 11) & 7 {
                 1 => "output_point",
                 2 => "output_line",

@@ -10,7 +10,7 @@ pub use decl::{
 
 use super::ir::*;
 use super::numfmt::{self, FloatStyle};
-use super::opcodes::{Block, Class, ImmKind, code};
+use super::opcodes::{Block, Class, NumType, Op};
 
 /// Printing options: the details in which fxc versions differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,13 +143,13 @@ fn format_index(idx: &Index, style: Style) -> String {
         Index::Imm32(v) => v.to_string(),
         Index::Imm64(v) => v.to_string(),
         // fxc always shows the immediate part, even when the token has none.
-        Index::Relative(r) => format!("{} + 0", format_operand(r, ImmKind::Uint, style)),
-        Index::Imm32Relative(v, r) => format!("{} + {v}", format_operand(r, ImmKind::Uint, style)),
-        Index::Imm64Relative(v, r) => format!("{} + {v}", format_operand(r, ImmKind::Uint, style)),
+        Index::Relative(r) => format!("{} + 0", format_operand(r, NumType::Uint, style)),
+        Index::Imm32Relative(v, r) => format!("{} + {v}", format_operand(r, NumType::Uint, style)),
+        Index::Imm64Relative(v, r) => format!("{} + {v}", format_operand(r, NumType::Uint, style)),
     }
 }
 
-fn immediate_list(op: &Operand, kind: ImmKind, style: Style) -> String {
+fn immediate_list(op: &Operand, kind: NumType, style: Style) -> String {
     if op.ty == OperandType::IMMEDIATE64 {
         let vals: Vec<String> = op
             .imm
@@ -166,15 +166,15 @@ fn immediate_list(op: &Operand, kind: ImmKind, style: Style) -> String {
             .collect();
         return format!("d({})", vals.join(", "));
     }
-    let sep = if kind == ImmKind::Untyped { "," } else { ", " };
+    let sep = if kind == NumType::Untyped { "," } else { ", " };
     let vals: Vec<String> = match kind {
-        ImmKind::Untyped => numfmt::format_untyped_list(&op.imm, style.floats, style.stray_prefix),
+        NumType::Untyped => numfmt::format_untyped_list(&op.imm, style.floats, style.stray_prefix),
         _ => op
             .imm
             .iter()
             .map(|&b| match kind {
-                ImmKind::Int => numfmt::format_int(b),
-                ImmKind::Uint => numfmt::format_uint(b),
+                NumType::Int => numfmt::format_int(b),
+                NumType::Uint => numfmt::format_uint(b),
                 _ => numfmt::format_float(b, style.floats),
             })
             .collect(),
@@ -214,7 +214,7 @@ pub(super) fn register_name(op: &Operand, style: Style) -> String {
 }
 
 /// One operand: modifier, register or immediate, swizzle.
-pub fn format_operand(op: &Operand, kind: ImmKind, style: Style) -> String {
+pub fn format_operand(op: &Operand, kind: NumType, style: Style) -> String {
     let body = if op.is_immediate() {
         immediate_list(op, kind, style)
     } else {
@@ -300,7 +300,7 @@ fn format_custom(custom: &CustomData, style: Style) -> String {
             let mut s = format!("{name} \"{text}\"");
             for op in operands {
                 s.push_str(", ");
-                s.push_str(&format_operand(op, ImmKind::Untyped, style));
+                s.push_str(&format_operand(op, NumType::Untyped, style));
             }
             s
         }
@@ -336,19 +336,19 @@ pub fn format_instruction(inst: &Instruction, style: Style) -> String {
     }
     let info = inst.info();
     if info.class == Class::Decl && info.layout == super::opcodes::Layout::Decl
-        || inst.opcode == code::INTERFACE_CALL
+        || inst.op == Op::InterfaceCall
     {
         return format_decl(inst, style);
     }
-    if inst.opcode == code::SYNC {
+    if inst.op == Op::Sync {
         return sync_name(inst.controls);
     }
 
     let c = inst.controls;
     let mut head = String::from(info.name);
     let hs_phase = matches!(
-        inst.opcode,
-        code::HS_DECLS | code::HS_CONTROL_POINT_PHASE | code::HS_FORK_PHASE | code::HS_JOIN_PHASE
+        inst.op,
+        Op::HsDecls | Op::HsControlPointPhase | Op::HsForkPhase | Op::HsJoinPhase
     );
     if !hs_phase && c & (1 << 13) != 0 {
         head.push_str("_sat");
@@ -374,7 +374,7 @@ pub fn format_instruction(inst: &Instruction, style: Style) -> String {
         head.push_str(&format!("({u},{v},{w})"));
     }
     if let Some((d, stride)) = dim {
-        if d.0 == 12 {
+        if d == ResourceDimension::StructuredBuffer {
             head.push_str(&format!("({}, stride={stride})", d.name()));
         } else {
             head.push_str(&format!("({})", d.name()));
@@ -383,13 +383,13 @@ pub fn format_instruction(inst: &Instruction, style: Style) -> String {
     if let Some(types) = inst.return_types() {
         head.push_str(&return_type_list(&types));
     }
-    match inst.opcode {
-        code::RESINFO => match (c >> 11) & 3 {
+    match inst.op {
+        Op::Resinfo => match (c >> 11) & 3 {
             1 => head.push_str("_rcpfloat"),
             2 => head.push_str("_uint"),
             _ => {}
         },
-        code::SAMPLE_INFO if c & (1 << 11) != 0 => head.push_str("_uint"),
+        Op::SampleInfo if c & (1 << 11) != 0 => head.push_str("_uint"),
         _ => {}
     }
     for e in &inst.extended {

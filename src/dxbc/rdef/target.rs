@@ -1,58 +1,6 @@
 //! The compile target RDEF records: the program type and shader model.
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProgramType {
-    Pixel,
-    Vertex,
-    Geometry,
-    Hull,
-    Domain,
-    Compute,
-    /// Any other marker, e.g. effect ('FX') targets.
-    Other(u16),
-}
-
-impl ProgramType {
-    /// From the high half of RDEF's target token (0xFFFF = ps, 'GS', ...).
-    pub fn from_rdef(v: u16) -> ProgramType {
-        match v {
-            0xFFFF => ProgramType::Pixel,
-            0xFFFE => ProgramType::Vertex,
-            0x4753 => ProgramType::Geometry,
-            0x4853 => ProgramType::Hull,
-            0x4453 => ProgramType::Domain,
-            0x4353 => ProgramType::Compute,
-            other => ProgramType::Other(other),
-        }
-    }
-
-    /// From the program chunk's version token, bits 16..32 (0 = ps ... 5 = cs).
-    pub fn from_program(v: u16) -> ProgramType {
-        match v {
-            0 => ProgramType::Pixel,
-            1 => ProgramType::Vertex,
-            2 => ProgramType::Geometry,
-            3 => ProgramType::Hull,
-            4 => ProgramType::Domain,
-            5 => ProgramType::Compute,
-            other => ProgramType::Other(other),
-        }
-    }
-
-    /// Profile prefix: "ps", "vs", ... ("??" for unknown markers).
-    pub fn prefix(&self) -> &'static str {
-        match self {
-            ProgramType::Pixel => "ps",
-            ProgramType::Vertex => "vs",
-            ProgramType::Geometry => "gs",
-            ProgramType::Hull => "hs",
-            ProgramType::Domain => "ds",
-            ProgramType::Compute => "cs",
-            ProgramType::Other(0x4658) => "fx",
-            ProgramType::Other(_) => "??",
-        }
-    }
-}
+pub use crate::dxbc::enums::ProgramType;
 
 /// The compile target recorded in RDEF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,8 +15,8 @@ use super::super::manifest::{CombinedEntry, SamplerEntry, TextureEntry, UniformE
 use super::super::names;
 use super::super::{Dialect, Reason};
 use super::{Dim, levels_name, type_prefix};
+use crate::dxbc::enums::SamplerMode;
 use crate::dxbc::ir::Instruction;
-use crate::dxbc::opcodes::code;
 use crate::dxbc::rdef::InputType;
 
 /// vk450: the sampler declared for fetches when the shader has no
@@ -51,19 +51,19 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
         e.refuse(inst, Reason::Operand);
         return;
     };
-    if inst.opcode == code::DCL_SAMPLER {
-        sampler(e, slot, (inst.controls >> 11) & 0xf);
+    if let Some(mode) = inst.sampler_mode() {
+        sampler(e, slot, mode);
     } else {
         resource(e, inst, slot);
     }
 }
 
-fn sampler(e: &mut Emitter, slot: u32, mode: u32) {
+fn sampler(e: &mut Emitter, slot: u32, mode: SamplerMode) {
     let reflected_name = e.manifest.reflected_name(&[InputType::Sampler], slot);
     let mode_text = match mode {
-        1 => "comparison",
-        2 => "mono",
-        _ => "default",
+        SamplerMode::Comparison => "comparison",
+        SamplerMode::Mono => "mono",
+        SamplerMode::Default | SamplerMode::Other(_) => "default",
     };
     let (glsl_name, binding) = match e.dialect {
         Dialect::Es300 => {
@@ -73,7 +73,7 @@ fn sampler(e: &mut Emitter, slot: u32, mode: u32) {
             (None, None)
         }
         Dialect::Vk450 => {
-            let ty = if mode == 1 {
+            let ty = if mode == SamplerMode::Comparison {
                 "samplerShadow"
             } else {
                 "sampler"

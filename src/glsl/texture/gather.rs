@@ -22,9 +22,10 @@ use super::super::emit::{Emitter, convert};
 use super::super::types::Ty;
 use super::address;
 use super::decl::{border_name, mode_name};
-use super::{Ctx, Dim, assign_result, combined, combined_shadow, fetch_name, levels_name, op};
+use super::{Ctx, Dim, assign_result, combined, combined_shadow, fetch_name, levels_name};
 use super::{Parts, type_prefix};
 use crate::dxbc::ir::{Instruction, Selection};
+use crate::dxbc::opcodes::Op;
 
 /// The lower texel of the bilinear pair around the snapped position.
 const BASE: &str = "\
@@ -70,8 +71,8 @@ fn pick(text: String) -> String {
 }
 
 pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
-    let compare = matches!(inst.opcode, op::GATHER4_C | op::GATHER4_PO_C);
-    let po = matches!(inst.opcode, op::GATHER4_PO | op::GATHER4_PO_C);
+    let compare = matches!(inst.op, Op::Gather4C | Op::Gather4PoC);
+    let po = matches!(inst.op, Op::Gather4Po | Op::Gather4PoC);
     let Some(smp) = ctx.smp else {
         e.refuse(inst, super::super::Reason::Operand);
         return;

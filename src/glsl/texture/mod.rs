@@ -25,13 +25,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::emit::Emitter;
 use super::types::{Ty, mask_components, swizzle};
 use super::{Dialect, Reason};
+use crate::dxbc::enums::{ResourceDimension, ReturnType, SamplerMode};
 use crate::dxbc::ir::{DeclKind, Instruction, Operand, OperandType};
-use crate::dxbc::opcodes::code;
+use crate::dxbc::opcodes::Op;
 
 pub use decl::declare;
-
-/// The opcode numbers this module matches on (the shared `dxbc::opcodes::code`).
-pub(crate) use crate::dxbc::opcodes::code as op;
 
 /// `D3D10_SB_RESOURCE_DIMENSION` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -51,20 +49,22 @@ pub enum Dim {
 }
 
 impl Dim {
-    pub fn from_d3d(n: u32) -> Dim {
-        match n {
-            1 => Dim::Buffer,
-            2 => Dim::Tex1D,
-            3 => Dim::Tex2D,
-            4 => Dim::Tex2DMS,
-            5 => Dim::Tex3D,
-            6 => Dim::Cube,
-            7 => Dim::Tex1DArray,
-            8 => Dim::Tex2DArray,
-            9 => Dim::Tex2DMSArray,
-            10 => Dim::CubeArray,
-            11 | 12 => Dim::RawOrStructured,
-            _ => Dim::Unknown,
+    pub fn from_d3d(d: ResourceDimension) -> Dim {
+        match d {
+            ResourceDimension::Buffer => Dim::Buffer,
+            ResourceDimension::Texture1D => Dim::Tex1D,
+            ResourceDimension::Texture2D => Dim::Tex2D,
+            ResourceDimension::Texture2DMs => Dim::Tex2DMS,
+            ResourceDimension::Texture3D => Dim::Tex3D,
+            ResourceDimension::TextureCube => Dim::Cube,
+            ResourceDimension::Texture1DArray => Dim::Tex1DArray,
+            ResourceDimension::Texture2DArray => Dim::Tex2DArray,
+            ResourceDimension::Texture2DMsArray => Dim::Tex2DMSArray,
+            ResourceDimension::TextureCubeArray => Dim::CubeArray,
+            ResourceDimension::RawBuffer | ResourceDimension::StructuredBuffer => {
+                Dim::RawOrStructured
+            }
+            ResourceDimension::Unknown | ResourceDimension::Other(_) => Dim::Unknown,
         }
     }
 
@@ -148,7 +148,7 @@ pub struct Textures {
     /// `dcl_resource` by slot.
     pub resources: BTreeMap<u32, Res>,
     /// `dcl_sampler` mode (0 default, 1 comparison, 2 mono) by slot.
-    pub samplers: BTreeMap<u32, u32>,
+    pub samplers: BTreeMap<u32, SamplerMode>,
     /// (texture, sampler) pairs used by non-comparison operations.
     pub plain_pairs: BTreeSet<(u32, u32)>,
     /// Pairs used by `sample_c`/`sample_c_lz` (and emulated cube gathers).
@@ -173,21 +173,19 @@ pub struct Textures {
 pub fn scan(e: &mut Emitter) {
     let mut t = Textures::default();
     for inst in &e.program.instructions {
-        match inst.opcode {
-            code::DCL_RESOURCE => {
+        match inst.op {
+            Op::DclResource => {
                 let Some(slot) = inst.operands.first().and_then(Operand::reg) else {
                     continue;
                 };
-                let dim = Dim::from_d3d((inst.controls >> 11) & 0x1f);
+                let dim = inst
+                    .resource_dimension()
+                    .map_or(Dim::Unknown, Dim::from_d3d);
                 let rt = match inst.decl {
                     DeclKind::ReturnTypes(r) => r[0],
-                    _ => crate::dxbc::ir::ReturnType(5),
+                    _ => ReturnType::Float,
                 };
-                let ty = match rt.0 {
-                    3 => Ty::Int,
-                    4 => Ty::Uint,
-                    _ => Ty::Float,
-                };
+                let ty = Ty::of_return(rt);
                 t.resources.insert(
                     slot,
                     Res {
@@ -197,9 +195,10 @@ pub fn scan(e: &mut Emitter) {
                     },
                 );
             }
-            code::DCL_SAMPLER => {
+            Op::DclSampler => {
                 if let Some(slot) = inst.operands.first().and_then(Operand::reg) {
-                    t.samplers.insert(slot, (inst.controls >> 11) & 0xf);
+                    t.samplers
+                        .insert(slot, inst.sampler_mode().unwrap_or(SamplerMode::Default));
                 }
             }
             _ => {}
@@ -217,9 +216,9 @@ pub fn scan(e: &mut Emitter) {
             .resources
             .get(&tex)
             .map(|r| r.dim)
-            .or_else(|| inst.resource_dim().map(|(d, _)| Dim::from_d3d(d.0 as u32)))
+            .or_else(|| inst.resource_dim().map(|(d, _)| Dim::from_d3d(d)))
             .unwrap_or(Dim::Tex2D);
-        if let (Some(s), true) = (smp, sample::is_sample(inst.opcode)) {
+        if let (Some(s), true) = (smp, sample::is_sample(inst.op)) {
             // Every sample reads its sampler's MipLODBias (and modes); the
             // emulated path also fetches level by level within the mip count.
             t.states.insert(s);
@@ -228,19 +227,19 @@ pub fn scan(e: &mut Emitter) {
                 t.fetched.insert(tex);
             }
         }
-        match inst.opcode {
-            op::SAMPLE | op::SAMPLE_L | op::SAMPLE_B | op::SAMPLE_D => {
+        match inst.op {
+            Op::Sample | Op::SampleL | Op::SampleB | Op::SampleD => {
                 if let Some(s) = smp {
                     t.plain_pairs.insert((tex, s));
                 }
             }
-            op::SAMPLE_C | op::SAMPLE_C_LZ => {
+            Op::SampleC | Op::SampleCLz => {
                 if let Some(s) = smp {
                     t.shadow_pairs.insert((tex, s));
                 }
             }
-            op::GATHER4 | op::GATHER4_PO | op::GATHER4_C | op::GATHER4_PO_C => {
-                let compare = matches!(inst.opcode, op::GATHER4_C | op::GATHER4_PO_C);
+            Op::Gather4 | Op::Gather4Po | Op::Gather4C | Op::Gather4PoC => {
+                let compare = matches!(inst.op, Op::Gather4C | Op::Gather4PoC);
                 if let Some(s) = smp {
                     // Declared for every sampler a sampling instruction
                     // uses, whether or not this path reads it.
@@ -260,11 +259,11 @@ pub fn scan(e: &mut Emitter) {
                     }
                 }
             }
-            op::LD | op::RESINFO => {
+            Op::Ld | Op::Resinfo => {
                 t.levels.insert(tex);
                 t.fetched.insert(tex);
             }
-            op::LOD => {
+            Op::Lod => {
                 t.levels.insert(tex);
                 t.fetched.insert(tex);
                 if let Some(s) = smp {
@@ -278,7 +277,7 @@ pub fn scan(e: &mut Emitter) {
         t.fetch_sampler = Some(
             t.samplers
                 .iter()
-                .find(|(_, m)| **m != 1)
+                .find(|(_, m)| **m != SamplerMode::Comparison)
                 .map(|(s, _)| format!("s{s}"))
                 .unwrap_or_else(|| decl::FETCH_SAMPLER.to_string()),
         );
@@ -295,19 +294,19 @@ pub(crate) struct Parts {
 
 impl Parts {
     pub fn of(inst: &Instruction) -> Option<Parts> {
-        let (r, s) = match inst.opcode {
-            op::SAMPLE
-            | op::SAMPLE_C
-            | op::SAMPLE_C_LZ
-            | op::SAMPLE_L
-            | op::SAMPLE_D
-            | op::SAMPLE_B
-            | op::LOD
-            | op::GATHER4
-            | op::GATHER4_C => (Some(2), Some(3)),
-            op::GATHER4_PO | op::GATHER4_PO_C => (Some(3), Some(4)),
-            op::LD | op::LD_MS | op::RESINFO => (Some(2), None),
-            op::SAMPLE_INFO | op::BUFINFO => (Some(1), None),
+        let (r, s) = match inst.op {
+            Op::Sample
+            | Op::SampleC
+            | Op::SampleCLz
+            | Op::SampleL
+            | Op::SampleD
+            | Op::SampleB
+            | Op::Lod
+            | Op::Gather4
+            | Op::Gather4C => (Some(2), Some(3)),
+            Op::Gather4Po | Op::Gather4PoC => (Some(3), Some(4)),
+            Op::Ld | Op::LdMs | Op::Resinfo => (Some(2), None),
+            Op::SampleInfo | Op::Bufinfo => (Some(1), None),
             _ => return None,
         };
         Some(Parts {
@@ -321,7 +320,7 @@ impl Parts {
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
     let Some(parts) = Parts::of(inst) else {
         // samplepos, the tiled-resource `_s` forms, anything else.
-        let reason = if inst.opcode == op::SAMPLE_POS {
+        let reason = if inst.op == Op::SamplePos {
             Reason::Multisample
         } else {
             Reason::Operand
@@ -348,12 +347,12 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         return;
     };
     let res = resource(e, inst, slot);
-    match inst.opcode {
-        op::SAMPLE_INFO | op::LD_MS => {
+    match inst.op {
+        Op::SampleInfo | Op::LdMs => {
             e.refuse(inst, Reason::Multisample);
             return;
         }
-        op::BUFINFO => {
+        Op::Bufinfo => {
             let reason = if res.dim == Dim::RawOrStructured {
                 Reason::RawStructuredBuffer
             } else {
@@ -377,13 +376,11 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             .and_then(Operand::reg),
         res_index: parts.resource.unwrap_or(2),
     };
-    match inst.opcode {
-        op::LD => query::ld(e, inst, &ctx),
-        op::RESINFO => query::resinfo(e, inst, &ctx),
-        op::LOD => query::lod(e, inst, &ctx),
-        op::GATHER4 | op::GATHER4_C | op::GATHER4_PO | op::GATHER4_PO_C => {
-            gather::emit(e, inst, &ctx)
-        }
+    match inst.op {
+        Op::Ld => query::ld(e, inst, &ctx),
+        Op::Resinfo => query::resinfo(e, inst, &ctx),
+        Op::Lod => query::lod(e, inst, &ctx),
+        Op::Gather4 | Op::Gather4C | Op::Gather4Po | Op::Gather4PoC => gather::emit(e, inst, &ctx),
         _ => sample::emit(e, inst, &ctx),
     }
 }
@@ -404,12 +401,11 @@ fn resource(e: &Emitter, inst: &Instruction, slot: u32) -> Res {
     }
     let dim = inst
         .resource_dim()
-        .map(|(d, _)| Dim::from_d3d(d.0 as u32))
+        .map(|(d, _)| Dim::from_d3d(d))
         .unwrap_or(Dim::Tex2D);
-    let ty = match inst.return_types().map(|t| t[0].0) {
-        Some(3) => Ty::Int,
-        Some(4) => Ty::Uint,
-        _ => Ty::Float,
+    let ty = match inst.return_types() {
+        Some(t) => Ty::of_return(t[0]),
+        None => Ty::Float,
     };
     Res {
         dim,
@@ -531,11 +527,21 @@ mod tests {
 
     #[test]
     fn dimensions() {
-        assert_eq!(Dim::from_d3d(2).glsl_suffix(), "2D");
-        assert_eq!(Dim::from_d3d(7).glsl_suffix(), "2DArray");
-        assert_eq!(Dim::from_d3d(10).refusal(), Some(Reason::CubeArray));
-        assert_eq!(Dim::from_d3d(1).refusal(), Some(Reason::TypedBuffer));
-        assert_eq!(Dim::from_d3d(4).refusal(), Some(Reason::Multisample));
+        use ResourceDimension as R;
+        assert_eq!(Dim::from_d3d(R::Texture1D).glsl_suffix(), "2D");
+        assert_eq!(Dim::from_d3d(R::Texture1DArray).glsl_suffix(), "2DArray");
+        assert_eq!(
+            Dim::from_d3d(R::TextureCubeArray).refusal(),
+            Some(Reason::CubeArray)
+        );
+        assert_eq!(
+            Dim::from_d3d(R::Buffer).refusal(),
+            Some(Reason::TypedBuffer)
+        );
+        assert_eq!(
+            Dim::from_d3d(R::Texture2DMs).refusal(),
+            Some(Reason::Multisample)
+        );
         assert_eq!(Dim::Tex1DArray.glsl_components(), 3);
         assert_eq!(Dim::Cube.size_components(), 2);
         assert_eq!(Dim::Tex2DArray.size_components(), 3);

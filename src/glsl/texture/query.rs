@@ -14,6 +14,7 @@ use super::super::emit::Emitter;
 use super::super::types::Ty;
 use super::decl::lod_name;
 use super::{Ctx, Dim, assign_result, fetch_name, levels_name, type_prefix};
+use crate::dxbc::enums::ResInfoReturn;
 use crate::dxbc::ir::Instruction;
 
 /// `ld dst, address, tN`.
@@ -142,9 +143,9 @@ pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     ));
     e.dedent();
     e.line("}");
-    match (inst.controls >> 11) & 3 {
-        2 => assign_result(e, inst, ctx, &v, Ty::Uint),
-        1 => {
+    match inst.resinfo_return().unwrap_or(ResInfoReturn::Float) {
+        ResInfoReturn::Uint => assign_result(e, inst, ctx, &v, Ty::Uint),
+        ResInfoReturn::RcpFloat => {
             let f = e.tmp();
             e.line(format!("vec4 {f} = vec4({v});"));
             for c in ["x", "y", "z"].iter().take(sizes) {

@@ -37,14 +37,15 @@ use super::super::types::Ty;
 use super::super::{Dialect, Reason};
 use super::decl::{lod_name, mode_name};
 use super::type_prefix;
-use super::{Ctx, Dim, assign_result, combined, combined_shadow, emulate, offset_literal, op};
-use crate::dxbc::ir::{Instruction, ShaderKind};
+use super::{Ctx, Dim, assign_result, combined, combined_shadow, emulate, offset_literal};
+use crate::dxbc::ir::{Instruction, ProgramType};
+use crate::dxbc::opcodes::Op;
 
-/// Whether `opcode` is one of the six sampling instructions.
-pub(crate) fn is_sample(opcode: u16) -> bool {
+/// Whether `op` is one of the six sampling instructions.
+pub(crate) fn is_sample(op: Op) -> bool {
     matches!(
-        opcode,
-        op::SAMPLE | op::SAMPLE_L | op::SAMPLE_B | op::SAMPLE_D | op::SAMPLE_C | op::SAMPLE_C_LZ
+        op,
+        Op::Sample | Op::SampleL | Op::SampleB | Op::SampleD | Op::SampleC | Op::SampleCLz
     )
 }
 
@@ -108,7 +109,7 @@ fn axes_swizzle(dim: Dim) -> &'static str {
 
 /// The instruction's operands past the sampler, read once.
 struct Inputs {
-    opcode: u16,
+    op: Op,
     /// `sample_l`'s LOD, `sample_b`'s bias or `sample_c*`'s reference.
     scalar: String,
     /// `sample_d`'s gradients over the addressed axes.
@@ -150,7 +151,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         e.refuse(inst, Reason::Operand);
         return;
     };
-    let compare = matches!(inst.opcode, op::SAMPLE_C | op::SAMPLE_C_LZ);
+    let compare = matches!(inst.op, Op::SampleC | Op::SampleCLz);
     if compare && dim == Dim::Tex3D {
         e.refuse(inst, Reason::Operand);
         return;
@@ -166,23 +167,23 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         )
     };
     let c = coord(e, inst, dim);
-    let scalar = match inst.opcode {
-        op::SAMPLE_L | op::SAMPLE_B | op::SAMPLE_C | op::SAMPLE_C_LZ => {
+    let scalar = match inst.op {
+        Op::SampleL | Op::SampleB | Op::SampleC | Op::SampleCLz => {
             e.read_scalar(inst, &inst.operands[4], Ty::Float)
         }
         _ => String::new(),
     };
-    let grads = (inst.opcode == op::SAMPLE_D).then(|| {
+    let grads = (inst.op == Op::SampleD).then(|| {
         let dx = e.read_n(inst, &inst.operands[4], dim.axes(), Ty::Float);
         let dy = e.read_n(inst, &inst.operands[5], dim.axes(), Ty::Float);
         (dx, dy)
     });
     let mut inputs = Inputs {
-        opcode: inst.opcode,
+        op: inst.op,
         scalar,
         grads,
         offset,
-        implicit: e.stage == ShaderKind::Pixel,
+        implicit: e.stage == ProgramType::Pixel,
         raw: None,
     };
     let ty = if compare { Ty::Float } else { ctx.res.ty };
@@ -277,7 +278,7 @@ fn emulated(
     ct: &str,
     inputs: &Inputs,
 ) -> String {
-    let compare = matches!(inputs.opcode, op::SAMPLE_C | op::SAMPLE_C_LZ);
+    let compare = matches!(inputs.op, Op::SampleC | Op::SampleCLz);
     if compare && ctx.res.ty != Ty::Float {
         // The reference compares no integer texel: zeros.
         return "vec4(0.0)".into();
@@ -297,18 +298,18 @@ fn emulated(
         )
     };
     let bias = || format!("clamp({}, -16.0, 15.99)", inputs.scalar);
-    let (gx, gy, l, grad) = match inputs.opcode {
-        op::SAMPLE_L => (zero.clone(), zero, inputs.scalar.clone(), false),
-        op::SAMPLE_D => {
+    let (gx, gy, l, grad) = match inputs.op {
+        Op::SampleL => (zero.clone(), zero, inputs.scalar.clone(), false),
+        Op::SampleD => {
             let (dx, dy) = inputs.grads.clone().unwrap_or_default();
             (pad(dx), pad(dy), "0.0".into(), true)
         }
-        op::SAMPLE_C_LZ => (zero.clone(), zero, "0.0".into(), false),
-        op::SAMPLE_B if inputs.implicit => {
+        Op::SampleCLz => (zero.clone(), zero, "0.0".into(), false),
+        Op::SampleB if inputs.implicit => {
             let (dx, dy) = derivs();
             (dx, dy, bias(), true)
         }
-        op::SAMPLE_B => (zero.clone(), zero, bias(), false),
+        Op::SampleB => (zero.clone(), zero, bias(), false),
         _ if inputs.implicit => {
             let (dx, dy) = derivs();
             (dx, dy, "0.0".into(), true)
@@ -337,12 +338,12 @@ fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> S
     let b = sampler_bias(smp);
     let tail = inputs.tail();
     let off = |n: &str| inputs.off(n);
-    match inputs.opcode {
-        op::SAMPLE_C | op::SAMPLE_C_LZ => {
+    match inputs.op {
+        Op::SampleC | Op::SampleCLz => {
             let v = shadow_call(e, ctx, smp, c, inputs);
             format!("vec4({v})")
         }
-        op::SAMPLE_L => {
+        Op::SampleL => {
             let s = combined(e, ctx, smp);
             format!(
                 "{}({s}, {c}, {} + {b}{tail})",
@@ -350,7 +351,7 @@ fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> S
                 inputs.scalar
             )
         }
-        op::SAMPLE_D => {
+        Op::SampleD => {
             let (dx, dy) = inputs.grads.clone().unwrap_or_default();
             let (dx, dy) = match ctx.res.dim {
                 Dim::Tex1D | Dim::Tex1DArray => {
@@ -367,7 +368,7 @@ fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> S
             )
         }
         op => {
-            let lod = if op == op::SAMPLE_B {
+            let lod = if op == Op::SampleB {
                 format!("clamp({}, -16.0, 15.99) + {b}", inputs.scalar)
             } else {
                 b
@@ -416,7 +417,7 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
     let array = matches!(dim, Dim::Tex2DArray | Dim::Tex1DArray);
     let cube = dim == Dim::Cube;
     // Outside the pixel shader `sample_c` has no derivatives: LOD 0 + b.
-    let lz = inputs.opcode == op::SAMPLE_C_LZ || !inputs.implicit;
+    let lz = inputs.op == Op::SampleCLz || !inputs.implicit;
     if !es {
         // naga reads every explicit LOD or gradient on a shadow sampler as
         // level 0: only the implicit LOD and level 0 are available, exact

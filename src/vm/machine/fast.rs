@@ -14,7 +14,8 @@
 use super::plan::{DstPlan, From, Plan, SrcPlan};
 use super::{Change, Machine};
 use crate::dxbc::ir::{Instruction, Modifier};
-use crate::vm::alu::{Exec, Kind};
+use crate::dxbc::opcodes::NumType;
+use crate::vm::alu::Exec;
 use crate::vm::alu::{single_result, single_result_arity};
 use crate::vm::float;
 use crate::vm::state::{LANES, Loc, Reg, State};
@@ -42,7 +43,7 @@ enum Post {
     /// Denormals flushed: float reads without a modifier.
     Flush,
     /// A source modifier, applied as `Machine::modify` does.
-    Modify(Kind, Modifier),
+    Modify(NumType, Modifier),
 }
 
 #[derive(Clone, Copy)]
@@ -76,7 +77,7 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
     };
     if matches!(exec, Exec::Flow) {
         return Op::Flow(p.srcs.first().map(|s| Cond {
-            src: source(s, Kind::Bits),
+            src: source(s, NumType::Untyped),
             nonzero: inst.test_nonzero(),
         }));
     }
@@ -89,7 +90,7 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
     if !matches!(p.dsts[0].loc, Loc::Temp(_) | Loc::Output(_)) {
         return Op::General;
     }
-    let kind = exec.kind();
+    let kind = crate::vm::alu::source_type(inst.op);
     let src = |s: &SrcPlan| source(s, kind);
     let first = src(&p.srcs[0]);
     let mut srcs = [first; 3];
@@ -108,15 +109,15 @@ pub(super) fn op(inst: &Instruction, exec: Exec, plan: Option<&Plan>) -> Op {
                 u32::MAX
             }
         }),
-        saturate: inst.controls & (1 << 13) != 0 && inst.info().sat,
+        saturate: inst.saturate(),
     })
 }
 
 /// A planned source with its decisions taken for reads as `kind`.
-fn source(s: &SrcPlan, kind: Kind) -> Src {
+fn source(s: &SrcPlan, kind: NumType) -> Src {
     let swizzle = s.swizzle.map(|c| c & 3);
     let post = match (s.modifier, kind) {
-        (Modifier::None, Kind::Float) => Post::Flush,
+        (Modifier::None, NumType::Float) => Post::Flush,
         (Modifier::None, _) => Post::Bits,
         (m, k) => Post::Modify(k, m),
     };

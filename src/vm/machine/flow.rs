@@ -5,8 +5,9 @@
 
 use super::{Frame, LaneState, Machine, Resume, fast};
 use crate::dxbc::ir::Instruction;
+use crate::dxbc::opcodes::NumType;
+use crate::dxbc::opcodes::Op;
 use crate::vm::VmError;
-use crate::vm::alu::Kind;
 use crate::vm::state::LANES;
 
 impl Machine {
@@ -27,13 +28,13 @@ impl Machine {
             return Err(self.missing(inst));
         };
         // `call`/`callc` have the label last; the condition comes first.
-        let src = if matches!(inst.opcode, 5) {
+        let src = if matches!(inst.op, Op::Callc) {
             inst.operands.first().unwrap_or(src)
         } else {
             src
         };
         for (l, o) in out.iter_mut().enumerate() {
-            *o = running[l] && (self.read(src, l, Kind::Bits)?[0] != 0) == nonzero;
+            *o = running[l] && (self.read(src, l, NumType::Untyped)?[0] != 0) == nonzero;
         }
         Ok(out)
     }
@@ -63,9 +64,9 @@ impl Machine {
             index,
             message: m.to_string(),
         };
-        match inst.opcode {
+        match inst.op {
             // if
-            31 => {
+            Op::If => {
                 let running = self.execution_mask();
                 let taken = self.tests(index, inst)?;
                 for l in 0..LANES {
@@ -83,7 +84,7 @@ impl Machine {
                 };
             }
             // else
-            18 => {
+            Op::Else => {
                 let d = depth
                     .checked_sub(1)
                     .ok_or_else(|| malformed("`else` outside `if`"))?;
@@ -102,7 +103,7 @@ impl Machine {
                 };
             }
             // endif
-            21 => {
+            Op::Endif => {
                 let d = depth
                     .checked_sub(1)
                     .ok_or_else(|| malformed("`endif` outside `if`"))?;
@@ -114,12 +115,12 @@ impl Machine {
                 self.pc = next;
             }
             // loop
-            48 => {
+            Op::Loop => {
                 self.control.frames.push(Frame::Loop { start: index });
                 self.pc = next;
             }
             // endloop
-            22 => {
+            Op::Endloop => {
                 let d = depth
                     .checked_sub(1)
                     .ok_or_else(|| malformed("`endloop` outside `loop`"))?;
@@ -142,8 +143,8 @@ impl Machine {
                 }
             }
             // break, breakc, continue, continuec
-            2 | 3 | 7 | 8 => {
-                let is_break = matches!(inst.opcode, 2 | 3);
+            Op::Break | Op::Breakc | Op::Continue | Op::Continuec => {
+                let is_break = matches!(inst.op, Op::Break | Op::Breakc);
                 let target = if is_break {
                     self.innermost(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }))
                 } else {
@@ -155,7 +156,7 @@ impl Machine {
                 } else {
                     Resume::Continue
                 };
-                let leaving = if matches!(inst.opcode, 2 | 7) {
+                let leaving = if matches!(inst.op, Op::Break | Op::Continue) {
                     self.execution_mask()
                 } else {
                     self.tests(index, inst)?
@@ -168,13 +169,13 @@ impl Machine {
                 self.pc = next;
             }
             // switch
-            76 => {
+            Op::Switch => {
                 let mut selector = [0u32; LANES];
                 let running = self.execution_mask();
                 let lanes = (0..LANES).filter(|&l| running[l]);
                 let src = inst.operands.first().ok_or_else(|| self.missing(inst))?;
                 for l in lanes {
-                    selector[l] = self.read(src, l, Kind::Bits)?[0];
+                    selector[l] = self.read(src, l, NumType::Untyped)?[0];
                     self.control.lanes[l] = LaneState::Waiting(depth, Resume::Case);
                 }
                 self.control.frames.push(Frame::Switch {
@@ -184,7 +185,7 @@ impl Machine {
                 self.pc = next;
             }
             // case, default
-            6 | 10 => {
+            Op::Case | Op::Default => {
                 let d = self
                     .innermost(|f| matches!(f, Frame::Switch { .. }))
                     .ok_or_else(|| malformed("`case` outside `switch`"))?;
@@ -207,7 +208,7 @@ impl Machine {
                 self.pc = next;
             }
             // endswitch
-            23 => {
+            Op::Endswitch => {
                 let d = depth
                     .checked_sub(1)
                     .ok_or_else(|| malformed("`endswitch` outside `switch`"))?;
@@ -220,7 +221,7 @@ impl Machine {
             }
             // discard: the lane keeps running (its neighbours' derivatives
             // need it) but its outputs are dropped.
-            13 => {
+            Op::Discard => {
                 let taken = self.tests(index, inst)?;
                 for (d, taken) in self.control.discarded.iter_mut().zip(taken) {
                     *d |= taken;
@@ -228,8 +229,8 @@ impl Machine {
                 self.pc = next;
             }
             // ret, retc
-            62 | 63 => {
-                let leaving = if inst.opcode == 62 {
+            Op::Ret | Op::Retc => {
+                let leaving = if inst.op == Op::Ret {
                     self.execution_mask()
                 } else {
                     self.tests(index, inst)?
@@ -270,12 +271,12 @@ impl Machine {
                 {
                     self.control.finished = true;
                 }
-                if call.is_none() && matches!(inst.opcode, 62) && depth == 0 {
+                if call.is_none() && matches!(inst.op, Op::Ret) && depth == 0 {
                     self.control.finished = true;
                 }
             }
             // call, callc
-            4 | 5 => {
+            Op::Call | Op::Callc => {
                 let label = inst
                     .operands
                     .last()
@@ -286,7 +287,7 @@ impl Machine {
                     .structure
                     .label(label)
                     .ok_or_else(|| malformed("call to a label that does not exist"))?;
-                if inst.opcode == 5 {
+                if inst.op == Op::Callc {
                     let running = self.execution_mask();
                     let taken = self.tests(index, inst)?;
                     for l in 0..LANES {
@@ -307,7 +308,7 @@ impl Machine {
                     self.pc = at + 1;
                 }
             }
-            120 => {
+            Op::InterfaceCall => {
                 return Err(VmError::Unsupported {
                     index,
                     mnemonic: inst.name().to_string(),

@@ -9,12 +9,13 @@ mod plan;
 
 use std::rc::Rc;
 
-use super::alu::{Exec, Kind, compute, exec_of};
+use super::alu::{Exec, compute, exec_of};
 use super::float;
 use super::state::{LANES, Layout, Loc, Reg, Setup, State};
 use super::structure::Structure;
 use super::{Resources, VmError};
 use crate::dxbc::ir::*;
+use crate::dxbc::opcodes::NumType;
 
 /// Why a lane is not executing, and where it resumes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,11 +129,7 @@ impl Prepared {
     /// Errors on a malformed block structure (an `endif` without its `if`).
     pub fn new(program: Rc<Program>) -> Result<Rc<Prepared>, VmError> {
         let structure = Structure::of(&program)?;
-        let execs: Vec<Exec> = program
-            .instructions
-            .iter()
-            .map(|i| exec_of(i.opcode))
-            .collect();
+        let execs: Vec<Exec> = program.instructions.iter().map(|i| exec_of(i.op)).collect();
         let plans: Vec<Option<plan::Plan>> = program.instructions.iter().map(plan::plan).collect();
         let ops = program
             .instructions
@@ -198,7 +195,7 @@ impl Machine {
         let state = State::with_layout(&prepared.layout, &setup);
         let mut lanes = [LaneState::Active; LANES];
         for (l, lane) in lanes.iter_mut().enumerate() {
-            if program.kind != ShaderKind::Pixel && l >= setup.lanes_used.max(1) {
+            if program.kind != ProgramType::Pixel && l >= setup.lanes_used.max(1) {
                 *lane = LaneState::Retired;
             }
         }
@@ -448,10 +445,10 @@ impl Machine {
         Ok(match idx {
             Index::Imm32(v) => *v,
             Index::Imm64(v) => *v as u32,
-            Index::Relative(r) => self.read(r, lane, Kind::Bits)?[0],
-            Index::Imm32Relative(v, r) => v.wrapping_add(self.read(r, lane, Kind::Bits)?[0]),
+            Index::Relative(r) => self.read(r, lane, NumType::Untyped)?[0],
+            Index::Imm32Relative(v, r) => v.wrapping_add(self.read(r, lane, NumType::Untyped)?[0]),
             Index::Imm64Relative(v, r) => {
-                (*v as u32).wrapping_add(self.read(r, lane, Kind::Bits)?[0])
+                (*v as u32).wrapping_add(self.read(r, lane, NumType::Untyped)?[0])
             }
         })
     }
@@ -517,7 +514,7 @@ impl Machine {
     }
 
     /// A source operand: swizzled, with modifiers applied as `kind` reads them.
-    pub(super) fn read(&self, op: &Operand, lane: usize, kind: Kind) -> Result<Reg, VmError> {
+    pub(super) fn read(&self, op: &Operand, lane: usize, kind: NumType) -> Result<Reg, VmError> {
         let raw = self.fetch(op, lane)?;
         let v = match op.selection {
             Selection::Swizzle(s) => s.map(|c| raw[c as usize & 3]),
@@ -530,10 +527,10 @@ impl Machine {
     /// Denormal flushing (float reads) and the source modifier, decided once
     /// per operand rather than per component.
     #[inline(always)]
-    pub(super) fn modify(v: Reg, kind: Kind, modifier: Modifier) -> Reg {
+    pub(super) fn modify(v: Reg, kind: NumType, modifier: Modifier) -> Reg {
         // The common case first: no modifier.
         if modifier == Modifier::None {
-            return if kind == Kind::Float {
+            return if kind == NumType::Float {
                 v.map(float::flush)
             } else {
                 v
@@ -543,14 +540,14 @@ impl Machine {
     }
 
     #[cold]
-    fn modify_slow(v: Reg, kind: Kind, modifier: Modifier) -> Reg {
-        let flush = kind == Kind::Float;
+    fn modify_slow(v: Reg, kind: NumType, modifier: Modifier) -> Reg {
+        let flush = kind == NumType::Float;
         let m = |b: u32| if flush { float::flush(b) } else { b };
         match (kind, modifier) {
             (_, Modifier::None) => v.map(m),
-            (Kind::Int, Modifier::Neg) => v.map(|b| b.wrapping_neg()),
-            (Kind::Int, Modifier::Abs) => v.map(|b| (b as i32).wrapping_abs() as u32),
-            (Kind::Int, Modifier::AbsNeg) => {
+            (k, Modifier::Neg) if k.is_integer() => v.map(|b| b.wrapping_neg()),
+            (k, Modifier::Abs) if k.is_integer() => v.map(|b| (b as i32).wrapping_abs() as u32),
+            (k, Modifier::AbsNeg) if k.is_integer() => {
                 v.map(|b| (b as i32).wrapping_abs().wrapping_neg() as u32)
             }
             (_, Modifier::Neg) => v.map(|b| m(b) ^ 0x8000_0000),
@@ -636,8 +633,8 @@ impl Machine {
         let info = inst.info();
         let ndst = (info.dst as usize).min(inst.operands.len());
         let (dsts, srcs) = inst.operands.split_at(ndst);
-        let kind = exec.kind();
-        let sat = inst.controls & (1 << 13) != 0;
+        let kind = super::alu::source_type(inst.op);
+        let sat = inst.saturate();
         let running = self.execution_mask();
         let lanes = (0..LANES).filter(|&l| running[l]);
         // Derivatives read every lane of the quad, active or not.
@@ -645,7 +642,7 @@ impl Machine {
             let src = srcs.first().ok_or_else(|| self.missing(inst))?;
             let mut v = [[0u32; 4]; LANES];
             for (l, slot) in v.iter_mut().enumerate() {
-                *slot = self.read(src, l, Kind::Float)?;
+                *slot = self.read(src, l, NumType::Float)?;
             }
             for l in lanes {
                 let (a, b) = derivative_pair(l, x, fine);
@@ -669,7 +666,7 @@ impl Machine {
             }
             let results = compute(exec, &s[..n]).ok_or_else(|| self.missing(inst))?;
             for (d, r) in dsts.iter().zip(results) {
-                self.write(d, l, r, sat && info.sat)?;
+                self.write(d, l, r, sat)?;
             }
         }
         Ok(())

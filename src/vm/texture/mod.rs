@@ -78,7 +78,7 @@ pub use format::{Format, NumericKind, f16_to_f32, f32_to_f16};
 pub use gather::{gather4, gather4_c, gather4_po, gather4_po_c};
 pub use load::{ld, ldms};
 pub use lod::Lod;
-pub use query::{ResinfoReturn, SampleinfoReturn, bufinfo, resinfo, sampleinfo};
+pub use query::{ResInfoReturn, SampleInfoReturn, bufinfo, resinfo, sampleinfo};
 pub use sample::{calc_lod, sample, sample_c};
 pub use sampler::{AddressMode, ComparisonFunc, Filter, Sampler};
 pub use texture::{Dimension, Texture, TextureDesc, TextureError};
@@ -182,8 +182,8 @@ mod tests {
                     let ic = [0; 4].map(|_| rng.next() % 8);
                     let _ = ld(&tex, ic, off);
                     let _ = ldms(&tex, ic, rng.next() % 8, off);
-                    let _ = resinfo(&tex, rng.next() % 8, ResinfoReturn::RcpFloat);
-                    let _ = sampleinfo(&tex, SampleinfoReturn::Float);
+                    let _ = resinfo(&tex, rng.next() % 8, ResInfoReturn::RcpFloat);
+                    let _ = sampleinfo(&tex, SampleInfoReturn::Float);
                     let _ = bufinfo(&tex);
                 }
             }

@@ -2,24 +2,8 @@
 
 use super::texture::{Dimension, Texture};
 
-/// `resinfo`'s return-type modifier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResinfoReturn {
-    /// Default: every value as float.
-    Float,
-    /// `_rcpFloat`: width, height and depth as 1/value (so +inf when an
-    /// out-of-range mip makes them 0); array size and mip count as float.
-    RcpFloat,
-    /// `_uint`: every value as integer.
-    Uint,
-}
-
-/// `sampleinfo`'s return-type modifier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SampleinfoReturn {
-    Float,
-    Uint,
-}
+// The return-type modifiers are D3D's enums, described in `dxbc`.
+pub use crate::dxbc::enums::{ResInfoReturn, SampleInfoReturn};
 
 /// `resinfo`: (width, height, depth or array size, mip count) of the level
 /// `mip`, laid out per dimension — 1D `(w, 0, 0)`, 1D array `(w, layers,
@@ -28,7 +12,7 @@ pub enum SampleinfoReturn {
 /// mip count in `.w`. For an out-of-range `mip` the first three are 0 (the
 /// array size too) while `.w` still holds the mip count. Buffers (which
 /// `bufinfo` is for) report `(elements, 0, 0, 1)`.
-pub fn resinfo(tex: &Texture, mip: u32, ret: ResinfoReturn) -> [u32; 4] {
+pub fn resinfo(tex: &Texture, mip: u32, ret: ResInfoReturn) -> [u32; 4] {
     let size = tex.level_size(mip);
     let [w, h, d] = size.unwrap_or([0; 3]);
     let layers = if size.is_some() {
@@ -49,10 +33,11 @@ pub fn resinfo(tex: &Texture, mip: u32, ret: ResinfoReturn) -> [u32; 4] {
         Dimension::Tex3D => [(w, true), (h, true), (d, true)],
     };
     let encode = |(v, is_size): (u32, bool)| match ret {
-        ResinfoReturn::Uint => v,
-        ResinfoReturn::Float => (v as f32).to_bits(),
-        ResinfoReturn::RcpFloat if is_size => (1.0 / v as f32).to_bits(),
-        ResinfoReturn::RcpFloat => (v as f32).to_bits(),
+        ResInfoReturn::Uint => v,
+        // Reserved values (the decoder keeps them) read as the default.
+        ResInfoReturn::Float | ResInfoReturn::Other(_) => (v as f32).to_bits(),
+        ResInfoReturn::RcpFloat if is_size => (1.0 / v as f32).to_bits(),
+        ResInfoReturn::RcpFloat => (v as f32).to_bits(),
     };
     let mips = encode((tex.mip_levels(), false));
     [encode(xyz[0]), encode(xyz[1]), encode(xyz[2]), mips]
@@ -61,14 +46,14 @@ pub fn resinfo(tex: &Texture, mip: u32, ret: ResinfoReturn) -> [u32; 4] {
 /// `sampleinfo`: (sample count, 0, 0, 0). Only multisampled textures have
 /// a sample count to report; anything else gives zeros, like an unbound
 /// slot.
-pub fn sampleinfo(tex: &Texture, ret: SampleinfoReturn) -> [u32; 4] {
+pub fn sampleinfo(tex: &Texture, ret: SampleInfoReturn) -> [u32; 4] {
     if !tex.dimension().is_multisampled() {
         return [0; 4];
     }
     let n = tex.sample_count();
     let n = match ret {
-        SampleinfoReturn::Uint => n,
-        SampleinfoReturn::Float => (n as f32).to_bits(),
+        SampleInfoReturn::Uint => n,
+        SampleInfoReturn::Float | SampleInfoReturn::Other(_) => (n as f32).to_bits(),
     };
     [n, 0, 0, 0]
 }
@@ -100,7 +85,7 @@ mod tests {
     fn mip_chain_all_return_types() {
         // 10x6 2D array of 3 layers, full chain: 10x6, 5x3, 2x1, 1x1.
         let t = make(TextureDesc::tex2d_array(Format::R8Unorm, 10, 6, 3).with_mips(0));
-        use ResinfoReturn::*;
+        use ResInfoReturn::*;
         assert_eq!(resinfo(&t, 0, Uint), [10, 6, 3, 4]);
         assert_eq!(resinfo(&t, 1, Uint), [5, 3, 3, 4]);
         assert_eq!(resinfo(&t, 2, Uint), [2, 1, 3, 4]);
@@ -118,7 +103,7 @@ mod tests {
 
     #[test]
     fn layout_per_dimension() {
-        use ResinfoReturn::*;
+        use ResInfoReturn::*;
         let f = Format::R32Float;
         assert_eq!(
             resinfo(&make(TextureDesc::tex1d(f, 8).with_mips(2)), 1, Uint),
@@ -162,13 +147,13 @@ mod tests {
     fn sample_and_buffer_info() {
         let f = Format::R32Float;
         let ms = make(TextureDesc::tex2d_ms(f, 2, 2, 4));
-        assert_eq!(sampleinfo(&ms, SampleinfoReturn::Uint), [4, 0, 0, 0]);
+        assert_eq!(sampleinfo(&ms, SampleInfoReturn::Uint), [4, 0, 0, 0]);
         assert_eq!(
-            sampleinfo(&ms, SampleinfoReturn::Float),
+            sampleinfo(&ms, SampleInfoReturn::Float),
             fl([4.0, 0.0, 0.0, 0.0])
         );
         assert_eq!(
-            sampleinfo(&make(TextureDesc::tex2d(f, 2, 2)), SampleinfoReturn::Uint),
+            sampleinfo(&make(TextureDesc::tex2d(f, 2, 2)), SampleInfoReturn::Uint),
             [0; 4]
         );
         assert_eq!(bufinfo(&make(TextureDesc::buffer(f, 9))), [9; 4]);

@@ -11,7 +11,7 @@
 use thiserror::Error;
 
 use super::format::Format;
-use crate::dxbc::ir::ResourceDim;
+use crate::dxbc::ir::ResourceDimension;
 
 /// Resource dimension, as a shader declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,19 +31,22 @@ pub enum Dimension {
 impl Dimension {
     /// Maps a `dcl_resource` dimension; raw and structured buffers are not
     /// typed textures and give `None`.
-    pub fn from_resource_dim(dim: ResourceDim) -> Option<Dimension> {
-        Some(match dim.0 {
-            1 => Dimension::Buffer,
-            2 => Dimension::Tex1D,
-            3 => Dimension::Tex2D,
-            4 => Dimension::Tex2DMS,
-            5 => Dimension::Tex3D,
-            6 => Dimension::Cube,
-            7 => Dimension::Tex1DArray,
-            8 => Dimension::Tex2DArray,
-            9 => Dimension::Tex2DMSArray,
-            10 => Dimension::CubeArray,
-            _ => return None,
+    pub fn from_resource_dim(dim: ResourceDimension) -> Option<Dimension> {
+        Some(match dim {
+            ResourceDimension::Buffer => Dimension::Buffer,
+            ResourceDimension::Texture1D => Dimension::Tex1D,
+            ResourceDimension::Texture2D => Dimension::Tex2D,
+            ResourceDimension::Texture2DMs => Dimension::Tex2DMS,
+            ResourceDimension::Texture3D => Dimension::Tex3D,
+            ResourceDimension::TextureCube => Dimension::Cube,
+            ResourceDimension::Texture1DArray => Dimension::Tex1DArray,
+            ResourceDimension::Texture2DArray => Dimension::Tex2DArray,
+            ResourceDimension::Texture2DMsArray => Dimension::Tex2DMSArray,
+            ResourceDimension::TextureCubeArray => Dimension::CubeArray,
+            ResourceDimension::Unknown
+            | ResourceDimension::RawBuffer
+            | ResourceDimension::StructuredBuffer
+            | ResourceDimension::Other(_) => return None,
         })
     }
 
@@ -591,13 +594,16 @@ mod tests {
     #[test]
     fn dimension_from_dxbc() {
         assert_eq!(
-            Dimension::from_resource_dim(ResourceDim(8)),
+            Dimension::from_resource_dim(ResourceDimension::Texture2DArray),
             Some(Dimension::Tex2DArray)
         );
         assert_eq!(
-            Dimension::from_resource_dim(ResourceDim(10)),
+            Dimension::from_resource_dim(ResourceDimension::TextureCubeArray),
             Some(Dimension::CubeArray)
         );
-        assert_eq!(Dimension::from_resource_dim(ResourceDim(11)), None);
+        assert_eq!(
+            Dimension::from_resource_dim(ResourceDimension::RawBuffer),
+            None
+        );
     }
 }

@@ -206,7 +206,7 @@ pub(super) fn signature(
             stream: 0,
             min_precision: r.min_precision,
         };
-        if !(pixel_output && element.effective_system_value(true) == r.system_value) {
+        if !(pixel_output && element.effective_system_value(true).code() == r.system_value) {
             element.system_value = r.system_value;
         }
         elements.push(element);
