@@ -698,3 +698,15 @@ fn class_interfaces_dispatch_through_the_bound_table() {
         "layout(std140, set = 0, binding = 200) uniform hlslcc_Interfaces {",
     );
 }
+
+#[test]
+fn msad_skips_zero_reference_bytes_per_component() {
+    let src = es300("msad");
+    has(&src, "uint dx_msad(uint a, uint b, uint c) {");
+    // A reference byte of 0 contributes nothing (D3D11.1's masked SAD).
+    has(&src, "if (r != 0u) { sum += (r > s) ? r - s : s - r; }");
+    has(
+        &src,
+        "o0 = uintBitsToFloat(dx_msad(floatBitsToUint(v0.xxxx), floatBitsToUint(v0.yyyy), floatBitsToUint(v0.zwzw)));",
+    );
+}

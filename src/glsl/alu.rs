@@ -155,6 +155,12 @@ ops! {
     Bfi Helper(&helpers::BFI);
     Bfrev Helper(&helpers::BFREV);
     Swapc Swapc;
+    Msad Helper(&helpers::MSAD);
+}
+
+/// Whether the table has `op` (for [`super::support::has_lowering`]).
+pub(super) fn lowers(op: Op) -> bool {
+    op_of(op).is_some()
 }
 
 fn op_of(op: Op) -> Option<&'static AluOp> {

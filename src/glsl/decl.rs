@@ -13,6 +13,7 @@ use super::emit::{Emitter, convert};
 use super::link::Interpolation;
 use super::manifest::{ConstantBufferEntry, VaryingEntry};
 use super::names;
+use super::support::{Support, support};
 use super::types::{Ty, mask_components, mask_count, swizzle};
 use super::writer::Section;
 use super::{Dialect, Reason, texture};
@@ -27,7 +28,38 @@ use crate::dxbc::ir::{CustomData, DeclKind, Instruction, OperandType, ProgramTyp
 use crate::dxbc::opcodes::Op;
 use crate::dxbc::signature::{SignatureElement, SignatureKind, mask_columns};
 
+/// Whether [`emit`] lowers `op` (for [`super::support::has_lowering`]).
+pub(super) fn lowers(op: Op) -> bool {
+    matches!(
+        op,
+        Op::DclTemps
+            | Op::DclIndexableTemp
+            | Op::DclConstantBuffer
+            | Op::DclGlobalFlags
+            | Op::DclResource
+            | Op::DclSampler
+            | Op::DclInput
+            | Op::DclInputSgv
+            | Op::DclInputSiv
+            | Op::DclInputPs
+            | Op::DclInputPsSgv
+            | Op::DclInputPsSiv
+            | Op::DclOutput
+            | Op::DclOutputSgv
+            | Op::DclOutputSiv
+            | Op::DclIndexRange
+            | Op::DclFunctionBody
+            | Op::DclFunctionTable
+            | Op::DclInterface
+            | Op::Customdata
+    )
+}
+
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
+    if let Support::Refused(reason) = support(inst.op) {
+        e.refuse(inst, reason);
+        return;
+    }
     match inst.op {
         Op::DclTemps => {
             if let DeclKind::Count(n) = inst.decl
@@ -75,17 +107,9 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         | Op::DclInputPsSiv => input(e, inst),
         Op::DclOutput | Op::DclOutputSgv | Op::DclOutputSiv => output(e, inst),
         Op::DclIndexRange => {}
-        Op::DclUavTyped | Op::DclUavRaw | Op::DclUavStructured => e.refuse(inst, Reason::Uav),
-        Op::DclResourceRaw | Op::DclResourceStructured => {
-            e.refuse(inst, Reason::RawStructuredBuffer)
-        }
-        Op::DclTgsmRaw | Op::DclTgsmStructured | Op::DclThreadGroup => {
-            e.refuse(inst, Reason::Compute)
-        }
         Op::DclFunctionBody | Op::DclFunctionTable | Op::DclInterface => {
             super::interfaces::declare(e, inst)
         }
-        Op::DclStream => e.refuse(inst, Reason::Stream),
         Op::Customdata => {
             if let Some(c) = &inst.custom
                 && let CustomData::ImmediateConstantBuffer(data) = c.as_ref()
@@ -97,31 +121,9 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 }
             }
         }
-        _ => {
-            // Geometry, hull and domain declarations cannot occur in the
-            // vertex and pixel shaders that reach here.
-            if matches!(
-                inst.op,
-                Op::DclGsOutputPrimitiveTopology
-                    | Op::DclGsInputPrimitive
-                    | Op::DclMaxOutputVertexCount
-                    | Op::HsDecls
-                    | Op::HsControlPointPhase
-                    | Op::HsForkPhase
-                    | Op::HsJoinPhase
-                    | Op::DclInputControlPointCount
-                    | Op::DclOutputControlPointCount
-                    | Op::DclTessDomain
-                    | Op::DclTessPartitioning
-                    | Op::DclTessOutputPrimitive
-                    | Op::DclHsMaxTessfactor
-                    | Op::DclHsForkPhaseInstanceCount
-                    | Op::DclHsJoinPhaseInstanceCount
-                    | Op::DclGsInstanceCount
-            ) {
-                e.refuse(inst, Reason::Stage);
-            }
-        }
+        // Everything else is refused through the support table above or
+        // is not a declaration.
+        _ => {}
     }
 }
 

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use super::helpers::{Helpers, Scalar};
 use super::manifest::{Manifest, UniformEntry};
+use super::support::{Support, support};
 use super::texture::Textures;
 use super::types::{Ty, mask_components, mask_count, swizzle};
 use super::writer::{Section, join};
@@ -244,20 +245,23 @@ impl<'a> Emitter<'a> {
             self.refuse(inst, Reason::Malformed);
             return;
         }
-        match info.class {
-            // Flow writes its own comment: block closers dedent first.
-            Class::Flow => flow::emit(self, inst),
-            Class::Texture => texture::emit(self, inst),
-            Class::Float | Class::Int | Class::Uint | Class::Convert | Class::Move => {
-                alu::emit(self, inst)
-            }
-            Class::Memory => {
-                let reason = memory_reason(inst);
+        match support(inst.op) {
+            Support::Nothing => {}
+            Support::Refused(reason) => {
+                // Operands say which kind of resource is missing.
+                let reason = match info.class {
+                    Class::Memory => memory_reason(inst),
+                    Class::Texture => texture::refusal(self, inst).unwrap_or(reason),
+                    _ => reason,
+                };
                 self.refuse(inst, reason);
             }
-            Class::Double => self.refuse(inst, Reason::Double),
-            Class::Stream => self.refuse(inst, Reason::Stream),
-            Class::Decl | Class::Other => {}
+            Support::Lowered => match info.class {
+                // Flow writes its own comment: block closers dedent first.
+                Class::Flow => flow::emit(self, inst),
+                Class::Texture => texture::emit(self, inst),
+                _ => alu::emit(self, inst),
+            },
         }
     }
 

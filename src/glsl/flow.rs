@@ -23,6 +23,34 @@ fn guarded(e: &mut Emitter, inst: &Instruction, stmt: &str) {
     e.line(format!("if ({c}) {{ {stmt} }}"));
 }
 
+/// Whether [`emit`] lowers `op` (for [`super::support::has_lowering`]):
+/// every flow-control opcode.
+pub(super) fn lowers(op: Op) -> bool {
+    matches!(
+        op,
+        Op::If
+            | Op::Else
+            | Op::Endif
+            | Op::Loop
+            | Op::Endloop
+            | Op::Break
+            | Op::Breakc
+            | Op::Continue
+            | Op::Continuec
+            | Op::Switch
+            | Op::Case
+            | Op::Default
+            | Op::Endswitch
+            | Op::Ret
+            | Op::Retc
+            | Op::Discard
+            | Op::Call
+            | Op::Callc
+            | Op::InterfaceCall
+            | Op::Label
+    )
+}
+
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
     // Closers and labels step out before their comment so it lines up
     // with the code it belongs to.

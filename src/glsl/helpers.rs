@@ -153,6 +153,23 @@ pub static BFREV: Scalar = Scalar {
     needs: &[],
 };
 
+/// `msad reference, source, accumulator`: the accumulator plus the absolute
+/// differences of the four byte pairs, skipping bytes whose reference is 0
+/// (D3D11.1's masked sum of absolute differences).
+pub static MSAD: Scalar = Scalar {
+    name: "dx_msad",
+    params: &[Ty::Uint, Ty::Uint, Ty::Uint],
+    ret: Ty::Uint,
+    body: "uint sum = c;\n\
+           for (uint i = 0u; i < 32u; i += 8u) {\n\
+               uint r = (a >> i) & 0xffu;\n\
+               uint s = (b >> i) & 0xffu;\n\
+               if (r != 0u) { sum += (r > s) ? r - s : s - r; }\n\
+           }\n\
+           return sum;",
+    needs: &[],
+};
+
 /// `ubfe width, offset, value`: width and offset use their low 5 bits; a
 /// zero width gives 0; width + offset past 32 takes the bits up to 31.
 pub static UBFE: Scalar = Scalar {

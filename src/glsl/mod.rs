@@ -27,6 +27,7 @@ mod interfaces;
 mod link;
 mod manifest;
 mod names;
+pub mod support;
 mod texture;
 mod types;
 mod writer;
@@ -186,6 +187,11 @@ pub enum Reason {
     /// A texture chosen by a register (`t[r0.x]`): ES 3.00 indexes sampler
     /// arrays only with constant expressions.
     ResourceIndex,
+    /// Tiled-resource residency feedback (the `_s` forms,
+    /// `check_access_fully_mapped`).
+    TiledResource,
+    /// Debug-layer instructions (`abort`, `debug_break`).
+    Debug,
 }
 
 impl Reason {
@@ -206,6 +212,8 @@ impl Reason {
             Reason::Operand => "operand",
             Reason::Limit => "limit",
             Reason::ResourceIndex => "dynamic resource index",
+            Reason::TiledResource => "tiled resource",
+            Reason::Debug => "debug",
             Reason::Malformed => "malformed",
         }
     }
@@ -236,6 +244,8 @@ impl Reason {
             Reason::ResourceIndex => {
                 "GLSL ES 3.00 indexes sampler arrays only with constant expressions"
             }
+            Reason::TiledResource => "GLSL ES 3.00 has no tiled resources or residency feedback",
+            Reason::Debug => "GLSL ES 3.00 has no abort or debugger break",
         }
     }
 }

@@ -292,9 +292,19 @@ pub(crate) struct Parts {
     pub sampler: Option<usize>,
 }
 
+/// Whether this module lowers `op` (for [`super::support::has_lowering`]).
+pub(super) fn lowers(op: Op) -> bool {
+    Parts::for_op(op).is_some()
+}
+
 impl Parts {
     pub fn of(inst: &Instruction) -> Option<Parts> {
-        let (r, s) = match inst.op {
+        Parts::for_op(inst.op)
+    }
+
+    /// Where `op`'s resource and sampler operands are.
+    fn for_op(op: Op) -> Option<Parts> {
+        let (r, s) = match op {
             Op::Sample
             | Op::SampleC
             | Op::SampleCLz
@@ -316,7 +326,23 @@ impl Parts {
     }
 }
 
-/// A texture-class instruction.
+/// The specific reason a texture instruction the support table refuses is
+/// refused for, when its operands say more than the opcode: `bufinfo` on a
+/// raw or structured buffer or a UAV, `sampleinfo` of the rasterizer.
+pub fn refusal(e: &Emitter, inst: &Instruction) -> Option<Reason> {
+    let parts = Parts::of(inst)?;
+    let res_op = inst.operands.get(parts.resource?)?;
+    match res_op.ty {
+        OperandType::UNORDERED_ACCESS_VIEW => Some(Reason::Uav),
+        OperandType::RESOURCE if inst.op == Op::Bufinfo => {
+            let dim = resource(e, inst, res_op.reg()?).dim;
+            (dim == Dim::RawOrStructured).then_some(Reason::RawStructuredBuffer)
+        }
+        _ => None,
+    }
+}
+
+/// A texture-class instruction the support table lowers.
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
     let Some(parts) = Parts::of(inst) else {
         // samplepos, the tiled-resource `_s` forms, anything else.
@@ -347,22 +373,6 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         return;
     };
     let res = resource(e, inst, slot);
-    match inst.op {
-        Op::SampleInfo | Op::LdMs => {
-            e.refuse(inst, Reason::Multisample);
-            return;
-        }
-        Op::Bufinfo => {
-            let reason = if res.dim == Dim::RawOrStructured {
-                Reason::RawStructuredBuffer
-            } else {
-                Reason::TypedBuffer
-            };
-            e.refuse(inst, reason);
-            return;
-        }
-        _ => {}
-    }
     if let Some(reason) = res.dim.refusal() {
         e.refuse(inst, reason);
         return;

@@ -1,0 +1,97 @@
+//! What the emitter does with each opcode, by name: lowers it, refuses it
+//! for a named reason whatever its operands are, or has nothing to emit.
+//! The emitter refuses through this table before a per-class module sees an
+//! instruction, and `tests/opcode_coverage.rs` walks every opcode of the
+//! description to check that each lowered one has a lowering and to list
+//! what is refused.
+
+use super::Reason;
+use crate::dxbc::opcodes::{Class, Op};
+
+/// The emitter's answer for one opcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// Lowered to GLSL. An instruction may still be refused for what its
+    /// operands name (a multisampled texture, a UAV, a register-indexed
+    /// resource): those depend on the program, not the opcode.
+    Lowered,
+    /// Refused whatever the operands. For memory instructions the operands
+    /// may name a more specific reason (a raw buffer rather than a UAV).
+    Refused(Reason),
+    /// Emits nothing: `nop` and the reserved opcodes.
+    Nothing,
+}
+
+/// The emitter's support for `op`.
+pub fn support(op: Op) -> Support {
+    use Op::*;
+    use Support::{Lowered, Nothing, Refused};
+    match op {
+        // Tiled-resource feedback: `_s` forms and the residency check.
+        Gather4S
+        | Gather4CS
+        | Gather4PoS
+        | Gather4PoCS
+        | LdS
+        | LdmsS
+        | LdUavTypedS
+        | LdRawS
+        | LdStructuredS
+        | SampleLS
+        | SampleCLzS
+        | SampleClS
+        | SampleBClS
+        | SampleDClS
+        | SampleCClS
+        | CheckAccessFullyMapped => Refused(Reason::TiledResource),
+        // Multisampled reads and queries: no sampler2DMS in ES 3.00.
+        SamplePos | SampleInfo | LdMs => Refused(Reason::Multisample),
+        // Buffer sizes: typed buffers (raw/structured when the resource is one).
+        Bufinfo => Refused(Reason::TypedBuffer),
+        // Pull-model interpolation.
+        EvalSnapped | EvalSampleIndex | EvalCentroid => Refused(Reason::Interpolation),
+        // Resource declarations ES 3.00 has no type for.
+        DclUavTyped | DclUavRaw | DclUavStructured => Refused(Reason::Uav),
+        DclResourceRaw | DclResourceStructured => Refused(Reason::RawStructuredBuffer),
+        DclTgsmRaw | DclTgsmStructured | DclThreadGroup | Sync => Refused(Reason::Compute),
+        DclStream => Refused(Reason::Stream),
+        // Geometry, hull and domain shader declarations and phases.
+        DclGsOutputPrimitiveTopology
+        | DclGsInputPrimitive
+        | DclMaxOutputVertexCount
+        | DclGsInstanceCount
+        | HsDecls
+        | HsControlPointPhase
+        | HsForkPhase
+        | HsJoinPhase
+        | DclInputControlPointCount
+        | DclOutputControlPointCount
+        | DclTessDomain
+        | DclTessPartitioning
+        | DclTessOutputPrimitive
+        | DclHsMaxTessfactor
+        | DclHsForkPhaseInstanceCount
+        | DclHsJoinPhaseInstanceCount => Refused(Reason::Stage),
+        Abort | DebugBreak => Refused(Reason::Debug),
+        Nop | Reserved0 | Reserved1 | Reserved11 | Reserved11_1 => Nothing,
+        _ => match op.info().class {
+            Class::Double => Refused(Reason::Double),
+            Class::Stream => Refused(Reason::Stream),
+            // UAV, raw/structured buffer and shared-memory access.
+            Class::Memory => Refused(Reason::Uav),
+            _ => Lowered,
+        },
+    }
+}
+
+/// Whether the emitter has a lowering for `op`: the tables and matches the
+/// per-class modules dispatch on, asked directly (for the coverage test).
+pub fn has_lowering(op: Op) -> bool {
+    match op.info().class {
+        Class::Flow => super::flow::lowers(op),
+        Class::Texture => super::texture::lowers(op),
+        Class::Decl => super::decl::lowers(op),
+        Class::Other => op == Op::Customdata,
+        _ => super::alu::lowers(op),
+    }
+}
