@@ -6,6 +6,30 @@
 /// Declares an enum with a numeric code per variant and an `Other` variant
 /// for values outside the list; `from_code`/`code` convert both ways.
 macro_rules! coded_enum {
+    // With fxc's spelling of each value, and of values it does not know.
+    (
+        $(#[$meta:meta])*
+        $name:ident : $repr:ty, unknown $unknown:literal {
+            $( $(#[$vmeta:meta])* $variant:ident = $code:literal => $spelling:literal, )*
+        }
+    ) => {
+        coded_enum! {
+            $(#[$meta])*
+            $name: $repr {
+                $( $(#[$vmeta])* $variant = $code, )*
+            }
+        }
+
+        impl $name {
+            /// fxc's spelling.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $spelling, )*
+                    $name::Other(_) => $unknown,
+                }
+            }
+        }
+    };
     (
         $(#[$meta:meta])*
         $name:ident : $repr:ty {
@@ -104,71 +128,45 @@ impl ProgramType {
 coded_enum! {
     /// System-value names: `D3D10_SB_NAME` in `dcl_*_siv/_sgv` tokens and
     /// `D3D_NAME` in signatures (the same numbers; 64 on are signature-only).
-    SystemValue: u32 {
-        Undefined = 0,
-        Position = 1,
-        ClipDistance = 2,
-        CullDistance = 3,
-        RenderTargetArrayIndex = 4,
-        ViewportArrayIndex = 5,
-        VertexId = 6,
-        PrimitiveId = 7,
-        InstanceId = 8,
-        IsFrontFace = 9,
-        SampleIndex = 10,
-        FinalQuadEdgeTessFactor = 11,
-        FinalQuadInsideTessFactor = 12,
-        FinalTriEdgeTessFactor = 13,
-        FinalTriInsideTessFactor = 14,
-        FinalLineDetailTessFactor = 15,
-        FinalLineDensityTessFactor = 16,
-        Barycentrics = 17,
-        ShadingRate = 18,
-        CullPrimitive = 19,
-        Target = 64,
-        Depth = 65,
-        Coverage = 66,
-        DepthGreaterEqual = 67,
-        DepthLessEqual = 68,
-        StencilRef = 69,
-        InnerCoverage = 70,
+    SystemValue: u32, unknown "SV?" {
+        Undefined = 0 => "NONE",
+        Position = 1 => "POS",
+        ClipDistance = 2 => "CLIPDST",
+        CullDistance = 3 => "CULLDST",
+        RenderTargetArrayIndex = 4 => "RTINDEX",
+        ViewportArrayIndex = 5 => "VPINDEX",
+        VertexId = 6 => "VERTID",
+        PrimitiveId = 7 => "PRIMID",
+        InstanceId = 8 => "INSTID",
+        IsFrontFace = 9 => "FFACE",
+        SampleIndex = 10 => "SAMPLE",
+        FinalQuadEdgeTessFactor = 11 => "QUADEDGE",
+        FinalQuadInsideTessFactor = 12 => "QUADINT",
+        FinalTriEdgeTessFactor = 13 => "TRIEDGE",
+        FinalTriInsideTessFactor = 14 => "TRIINT",
+        FinalLineDetailTessFactor = 15 => "LINEDET",
+        FinalLineDensityTessFactor = 16 => "LINEDEN",
+        Barycentrics = 17 => "BARYCEN",
+        ShadingRate = 18 => "SHDINGRT",
+        CullPrimitive = 19 => "CULLPRIM",
+        Target = 64 => "TARGET",
+        Depth = 65 => "DEPTH",
+        Coverage = 66 => "COVERAGE",
+        DepthGreaterEqual = 67 => "DEPTHGE",
+        DepthLessEqual = 68 => "DEPTHLE",
+        StencilRef = 69 => "STENCILREF",
+        InnerCoverage = 70 => "INNERCOV",
     }
 }
 
 impl SystemValue {
-    /// fxc's short name, as in the listing's SysValue column.
+    /// fxc's short name, as in the listing's SysValue column (`SV23` for a
+    /// value it does not know).
     pub fn short_name(self) -> String {
         match self {
-            SystemValue::Undefined => "NONE",
-            SystemValue::Position => "POS",
-            SystemValue::ClipDistance => "CLIPDST",
-            SystemValue::CullDistance => "CULLDST",
-            SystemValue::RenderTargetArrayIndex => "RTINDEX",
-            SystemValue::ViewportArrayIndex => "VPINDEX",
-            SystemValue::VertexId => "VERTID",
-            SystemValue::PrimitiveId => "PRIMID",
-            SystemValue::InstanceId => "INSTID",
-            SystemValue::IsFrontFace => "FFACE",
-            SystemValue::SampleIndex => "SAMPLE",
-            SystemValue::FinalQuadEdgeTessFactor => "QUADEDGE",
-            SystemValue::FinalQuadInsideTessFactor => "QUADINT",
-            SystemValue::FinalTriEdgeTessFactor => "TRIEDGE",
-            SystemValue::FinalTriInsideTessFactor => "TRIINT",
-            SystemValue::FinalLineDetailTessFactor => "LINEDET",
-            SystemValue::FinalLineDensityTessFactor => "LINEDEN",
-            SystemValue::Barycentrics => "BARYCEN",
-            SystemValue::ShadingRate => "SHDINGRT",
-            SystemValue::CullPrimitive => "CULLPRIM",
-            SystemValue::Target => "TARGET",
-            SystemValue::Depth => "DEPTH",
-            SystemValue::Coverage => "COVERAGE",
-            SystemValue::DepthGreaterEqual => "DEPTHGE",
-            SystemValue::DepthLessEqual => "DEPTHLE",
-            SystemValue::StencilRef => "STENCILREF",
-            SystemValue::InnerCoverage => "INNERCOV",
-            SystemValue::Other(v) => return format!("SV{v}"),
+            SystemValue::Other(v) => format!("SV{v}"),
+            known => known.name().to_string(),
         }
-        .to_string()
     }
 }
 
@@ -192,77 +190,39 @@ impl ComponentType {
 coded_enum! {
     /// Resource dimension (`D3D10_SB_RESOURCE_DIMENSION`), from a
     /// declaration's controls or the resource-dimension extended token.
-    ResourceDimension: u8 {
-        Unknown = 0,
-        Buffer = 1,
-        Texture1D = 2,
-        Texture2D = 3,
-        Texture2DMs = 4,
-        Texture3D = 5,
-        TextureCube = 6,
-        Texture1DArray = 7,
-        Texture2DArray = 8,
-        Texture2DMsArray = 9,
-        TextureCubeArray = 10,
-        RawBuffer = 11,
-        StructuredBuffer = 12,
-    }
-}
-
-impl ResourceDimension {
-    /// fxc's spelling (`texture2darray`).
-    pub fn name(self) -> &'static str {
-        match self {
-            ResourceDimension::Unknown => "unknown",
-            ResourceDimension::Buffer => "buffer",
-            ResourceDimension::Texture1D => "texture1d",
-            ResourceDimension::Texture2D => "texture2d",
-            ResourceDimension::Texture2DMs => "texture2dms",
-            ResourceDimension::Texture3D => "texture3d",
-            ResourceDimension::TextureCube => "texturecube",
-            ResourceDimension::Texture1DArray => "texture1darray",
-            ResourceDimension::Texture2DArray => "texture2darray",
-            ResourceDimension::Texture2DMsArray => "texture2dmsarray",
-            ResourceDimension::TextureCubeArray => "texturecubearray",
-            ResourceDimension::RawBuffer => "raw_buffer",
-            ResourceDimension::StructuredBuffer => "structured_buffer",
-            ResourceDimension::Other(_) => "unknown_dimension",
-        }
+    ResourceDimension: u8, unknown "unknown_dimension" {
+        Unknown = 0 => "unknown",
+        Buffer = 1 => "buffer",
+        Texture1D = 2 => "texture1d",
+        Texture2D = 3 => "texture2d",
+        Texture2DMs = 4 => "texture2dms",
+        Texture3D = 5 => "texture3d",
+        TextureCube = 6 => "texturecube",
+        Texture1DArray = 7 => "texture1darray",
+        Texture2DArray = 8 => "texture2darray",
+        Texture2DMsArray = 9 => "texture2dmsarray",
+        TextureCubeArray = 10 => "texturecubearray",
+        RawBuffer = 11 => "raw_buffer",
+        StructuredBuffer = 12 => "structured_buffer",
     }
 }
 
 coded_enum! {
     /// Per-component resource return type (`D3D10_SB_RESOURCE_RETURN_TYPE`).
-    ReturnType: u8 {
-        Unorm = 1,
-        Snorm = 2,
-        Sint = 3,
-        Uint = 4,
-        Float = 5,
-        Mixed = 6,
-        Double = 7,
-        Continued = 8,
-        Unused = 9,
+    ReturnType: u8, unknown "unknown" {
+        Unorm = 1 => "unorm",
+        Snorm = 2 => "snorm",
+        Sint = 3 => "sint",
+        Uint = 4 => "uint",
+        Float = 5 => "float",
+        Mixed = 6 => "mixed",
+        Double = 7 => "double",
+        Continued = 8 => "continued",
+        Unused = 9 => "unused",
     }
 }
 
 impl ReturnType {
-    /// fxc's spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            ReturnType::Unorm => "unorm",
-            ReturnType::Snorm => "snorm",
-            ReturnType::Sint => "sint",
-            ReturnType::Uint => "uint",
-            ReturnType::Float => "float",
-            ReturnType::Mixed => "mixed",
-            ReturnType::Double => "double",
-            ReturnType::Continued => "continued",
-            ReturnType::Unused => "unused",
-            ReturnType::Other(_) => "unknown",
-        }
-    }
-
     /// Whether fetches return integers (sint/uint), not floats.
     pub fn is_integer(self) -> bool {
         matches!(self, ReturnType::Sint | ReturnType::Uint)

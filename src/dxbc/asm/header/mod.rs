@@ -69,30 +69,14 @@ impl Profile {
     /// RDEF's target token: the program marker (0xFFFF for ps, 'GS', ...)
     /// in the high half, then major and minor.
     pub fn rdef_token(&self) -> u32 {
-        let marker: u32 = match self.program {
-            ProgramType::Pixel => 0xFFFF,
-            ProgramType::Vertex => 0xFFFE,
-            ProgramType::Geometry => 0x4753,
-            ProgramType::Hull => 0x4853,
-            ProgramType::Domain => 0x4453,
-            ProgramType::Compute => 0x4353,
-            ProgramType::Other(v) => v as u32,
-        };
+        let marker = self.program.rdef_code() as u32;
         (marker << 16) | ((self.major as u32) << 8) | self.minor as u32
     }
 
     /// The program chunk's version token (type in bits 16..32, then major
     /// and minor nibbles).
     pub fn program_token(&self) -> u32 {
-        let kind: u32 = match self.program {
-            ProgramType::Pixel => 0,
-            ProgramType::Vertex => 1,
-            ProgramType::Geometry => 2,
-            ProgramType::Hull => 3,
-            ProgramType::Domain => 4,
-            ProgramType::Compute => 5,
-            ProgramType::Other(v) => v as u32,
-        };
+        let kind = self.program.code() as u32;
         (kind << 16) | ((self.major as u32 & 0xf) << 4) | (self.minor as u32 & 0xf)
     }
 }
