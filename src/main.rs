@@ -217,30 +217,35 @@ const EXIT_NO_BROWSER: u8 = 4;
 enum Outcome {
     Done,
     Failed,
-    NoAdapter(String),
-    /// The binary was built without the `gpu` feature, so it has no
-    /// Vulkan backend; reported like a missing adapter.
-    #[cfg_attr(feature = "gpu", allow(dead_code))]
-    NotBuilt,
+    /// The Vulkan backend cannot draw: no adapter, or a binary built
+    /// without the `gpu` feature (both exit 3). `why` follows "skipping the
+    /// vulkan backend: "; `fix` says what would make it draw.
+    NoVulkan {
+        why: String,
+        fix: &'static str,
+    },
     NoBrowser(String),
 }
-
-/// Why a binary without the `gpu` feature draws nothing on Vulkan.
-const NOT_BUILT: &str = "not built (dxbc-dbg was built without the `gpu` cargo feature)";
 
 /// The Vulkan backend, or the outcome saying why it cannot draw.
 #[cfg(feature = "gpu")]
 fn open_vulkan() -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
     match harness::gpu::Gpu::new() {
         Ok(g) => Ok(Ok(Box::new(g))),
-        Err(harness::gpu::GpuError::NoAdapter(why)) => Ok(Err(Outcome::NoAdapter(why))),
+        Err(harness::gpu::GpuError::NoAdapter(why)) => Ok(Err(Outcome::NoVulkan {
+            why: format!("no GPU adapter ({why})"),
+            fix: "the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)",
+        })),
         Err(e) => Err(anyhow::anyhow!("creating the GPU device: {e}")),
     }
 }
 
 #[cfg(not(feature = "gpu"))]
 fn open_vulkan() -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
-    Ok(Err(Outcome::NotBuilt))
+    Ok(Err(Outcome::NoVulkan {
+        why: "not built (dxbc-dbg was built without the `gpu` cargo feature)".to_string(),
+        fix: "rebuild with `--features gpu`, or draw with `--backend webgl2`",
+    }))
 }
 
 /// The backends to draw with, opened; a backend asked for by name that
@@ -265,11 +270,8 @@ fn open_backends(
                 Ok(g) => out.push(g),
                 Err(absent) if required => return Ok(Err(absent)),
                 Err(absent) => {
-                    match &absent {
-                        Outcome::NoAdapter(why) => {
-                            println!("skipping the vulkan backend: no GPU adapter ({why})")
-                        }
-                        _ => println!("skipping the vulkan backend: {NOT_BUILT}"),
+                    if let Outcome::NoVulkan { why, .. } = &absent {
+                        println!("skipping the vulkan backend: {why}");
                     }
                     missing.push(absent);
                 }
@@ -552,16 +554,8 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::Failed) => ExitCode::FAILURE,
-        Ok(Outcome::NoAdapter(why)) => {
-            eprintln!(
-                "dxbc-dbg: no GPU adapter ({why}); the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)"
-            );
-            ExitCode::from(EXIT_NO_ADAPTER)
-        }
-        Ok(Outcome::NotBuilt) => {
-            eprintln!(
-                "dxbc-dbg: the vulkan backend is {NOT_BUILT}; rebuild with `--features gpu`, or draw with `--backend webgl2`"
-            );
+        Ok(Outcome::NoVulkan { why, fix }) => {
+            eprintln!("dxbc-dbg: the vulkan backend: {why}; {fix}");
             ExitCode::from(EXIT_NO_ADAPTER)
         }
         Ok(Outcome::NoBrowser(why)) => {
