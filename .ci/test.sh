@@ -26,5 +26,23 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 cargo fmt --check
+
+# The library alone (docs/ARCHITECTURE.md, "Cargo features"): it builds and
+# lints without the GPU and terminal crates, and none of them creep back in.
+cargo build --quiet --no-default-features --lib
+cargo clippy --quiet --no-default-features --lib -- -D warnings
+heavy=$(cargo tree --no-default-features -e normal --prefix none |
+    grep -E '^(wgpu|naga|pollster|ratatui|crossterm)[-_a-z0-9]* v' | sort -u || true)
+if [ -n "$heavy" ]; then
+    echo "the library without default features depends on:" >&2
+    echo "$heavy" >&2
+    exit 1
+fi
+
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test --release -- --show-output
+# The binary without the Vulkan backend names it as not built.
+cargo test --release --no-default-features --features cli --test harness_cli
+
+# Last, so that a layering failure still leaves the whole test log.
+bash .ci/layering.sh

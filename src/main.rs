@@ -108,7 +108,8 @@ enum Command {
     /// Draw test cases through the translated GLSL (Vulkan: vk450 on wgpu;
     /// WebGL2: es300 in headless Chromium) and on the emulator, diff the
     /// images, check probes and goldens. Exit status: 0 all pass, 1 a case
-    /// failed, 3 no GPU adapter, 4 no browser (for a backend asked for).
+    /// failed, 3 no GPU adapter (or no Vulkan backend built in), 4 no
+    /// browser (for a backend asked for).
     Diff {
         /// Case files, or directories searched for `*.case` recursively.
         #[arg(default_value = "tests/cases")]
@@ -206,7 +207,8 @@ fn load(path: &Path, no_verify: bool) -> Result<Shader> {
     Ok(shader)
 }
 
-/// Exit status when no GPU adapter can be created.
+/// Exit status when no GPU adapter can be created, or the Vulkan backend
+/// is not built in: either way the backend asked for cannot draw.
 const EXIT_NO_ADAPTER: u8 = 3;
 /// Exit status when the WebGL2 backend has no browser to run in.
 const EXIT_NO_BROWSER: u8 = 4;
@@ -215,8 +217,35 @@ const EXIT_NO_BROWSER: u8 = 4;
 enum Outcome {
     Done,
     Failed,
-    NoAdapter(String),
+    /// The Vulkan backend cannot draw: no adapter, or a binary built
+    /// without the `gpu` feature (both exit 3). `why` follows "skipping the
+    /// vulkan backend: "; `fix` says what would make it draw.
+    NoVulkan {
+        why: String,
+        fix: &'static str,
+    },
     NoBrowser(String),
+}
+
+/// The Vulkan backend, or the outcome saying why it cannot draw.
+#[cfg(feature = "gpu")]
+fn open_vulkan() -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
+    match harness::gpu::Gpu::new() {
+        Ok(g) => Ok(Ok(Box::new(g))),
+        Err(harness::gpu::GpuError::NoAdapter(why)) => Ok(Err(Outcome::NoVulkan {
+            why: format!("no GPU adapter ({why})"),
+            fix: "the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)",
+        })),
+        Err(e) => Err(anyhow::anyhow!("creating the GPU device: {e}")),
+    }
+}
+
+#[cfg(not(feature = "gpu"))]
+fn open_vulkan() -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
+    Ok(Err(Outcome::NoVulkan {
+        why: "not built (dxbc-dbg was built without the `gpu` cargo feature)".to_string(),
+        fix: "rebuild with `--features gpu`, or draw with `--backend webgl2`",
+    }))
 }
 
 /// The backends to draw with, opened; a backend asked for by name that
@@ -237,16 +266,15 @@ fn open_backends(
     let mut missing = Vec::new();
     for b in wanted {
         match b {
-            Backend::Vulkan => match harness::gpu::Gpu::new() {
-                Ok(g) => out.push(Box::new(g)),
-                Err(harness::gpu::GpuError::NoAdapter(why)) if required => {
-                    return Ok(Err(Outcome::NoAdapter(why)));
+            Backend::Vulkan => match open_vulkan()? {
+                Ok(g) => out.push(g),
+                Err(absent) if required => return Ok(Err(absent)),
+                Err(absent) => {
+                    if let Outcome::NoVulkan { why, .. } = &absent {
+                        println!("skipping the vulkan backend: {why}");
+                    }
+                    missing.push(absent);
                 }
-                Err(harness::gpu::GpuError::NoAdapter(why)) => {
-                    missing.push(Outcome::NoAdapter(why.clone()));
-                    println!("skipping the vulkan backend: no GPU adapter ({why})");
-                }
-                Err(e) => return Err(anyhow::anyhow!("creating the GPU device: {e}")),
             },
             Backend::WebGl2 => {
                 let config = harness::webgl2::Config {
@@ -526,10 +554,8 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::Failed) => ExitCode::FAILURE,
-        Ok(Outcome::NoAdapter(why)) => {
-            eprintln!(
-                "dxbc-dbg: no GPU adapter ({why}); the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)"
-            );
+        Ok(Outcome::NoVulkan { why, fix }) => {
+            eprintln!("dxbc-dbg: the vulkan backend: {why}; {fix}");
             ExitCode::from(EXIT_NO_ADAPTER)
         }
         Ok(Outcome::NoBrowser(why)) => {

@@ -279,6 +279,8 @@ fn an_endless_loop_hits_the_budget() {
     }
 }
 
+// Runs the binary, which only the `cli` feature builds.
+#[cfg(feature = "cli")]
 #[test]
 fn trace_with_a_case_runs_the_case_inputs() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -1,10 +1,13 @@
 //! The `harness` layer: case files, drawing them on the CPU (emulator) and
-//! the GPU (wgpu), image diffs, goldens, running suites and reports.
+//! the GPU (wgpu on Vulkan, or WebGL2 in a browser), image diffs, goldens,
+//! running suites and reports. `gpu` is built only with the `gpu` cargo
+//! feature; without it the CPU and WebGL2 backends are all there is.
 
 pub mod case;
 pub mod cpu;
 pub mod diff;
 pub mod golden;
+#[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod image;
 pub mod quad;

@@ -13,7 +13,6 @@ use super::case::{Case, CaseShaders, ShaderSource};
 use super::cpu;
 use super::diff::{Diff, diff, texel_within};
 use super::golden;
-use super::gpu::Gpu;
 use super::image::Image;
 use super::webgl2::WebGl2;
 use crate::glsl;
@@ -71,7 +70,8 @@ pub struct Rendered {
     pub ms: f64,
 }
 
-/// What draws cases through the translated GLSL: the wgpu renderer, the
+/// What draws cases through the translated GLSL: the wgpu renderer (its
+/// impl lives in `gpu`, which only the `gpu` cargo feature builds), the
 /// WebGL2 page, or a stand-in in tests.
 pub trait Renderer {
     fn backend(&self) -> Backend;
@@ -84,35 +84,6 @@ pub trait Renderer {
         jobs: &[(&Case, &CaseShaders)],
         options: &glsl::Options,
     ) -> Vec<Result<Rendered, String>>;
-}
-
-impl Renderer for Gpu {
-    fn backend(&self) -> Backend {
-        Backend::Vulkan
-    }
-
-    fn name(&self) -> String {
-        self.adapter_name()
-    }
-
-    fn render_all(
-        &self,
-        jobs: &[(&Case, &CaseShaders)],
-        options: &glsl::Options,
-    ) -> Vec<Result<Rendered, String>> {
-        jobs.iter()
-            .map(|(case, shaders)| {
-                let start = Instant::now();
-                let images = self
-                    .render(case, shaders, options)
-                    .map_err(|e| e.to_string())?;
-                Ok(Rendered {
-                    images,
-                    ms: elapsed_ms(start),
-                })
-            })
-            .collect()
-    }
 }
 
 impl Renderer for WebGl2 {
@@ -269,7 +240,7 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-fn elapsed_ms(start: Instant) -> f64 {
+pub(super) fn elapsed_ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1000.0
 }
 

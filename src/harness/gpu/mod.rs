@@ -17,8 +17,11 @@ mod shaders;
 mod targets;
 mod textures;
 
+use std::time::Instant;
+
 use super::case::{Case, CaseShaders};
 use super::image::Image;
+use super::suite::{self, Backend, Rendered, elapsed_ms};
 use crate::glsl;
 
 use device::Device as Renderer;
@@ -225,4 +228,33 @@ fn buffer(r: &Renderer, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer
     padded.resize(size as usize, 0);
     r.queue.write_buffer(&b, 0, &padded);
     b
+}
+
+impl suite::Renderer for Gpu {
+    fn backend(&self) -> Backend {
+        Backend::Vulkan
+    }
+
+    fn name(&self) -> String {
+        self.adapter_name()
+    }
+
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        options: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>> {
+        jobs.iter()
+            .map(|(case, shaders)| {
+                let start = Instant::now();
+                let images = self
+                    .render(case, shaders, options)
+                    .map_err(|e| e.to_string())?;
+                Ok(Rendered {
+                    images,
+                    ms: elapsed_ms(start),
+                })
+            })
+            .collect()
+    }
 }
