@@ -33,6 +33,10 @@ numbers=(
     '\.ty\.0\b'
     # an opcode matched inside matches!
     'matches!\([^,]*opcode'
+    # an opcode's or D3D enum's number read back (`Op::Mov.code()`)
+    '\.code\(\)'
+    # an opcode or D3D enum made from a number
+    '(Op|SystemValue|ComponentType|ResourceDimension|ReturnType|Interpolation|SamplerMode|ProgramType|ResInfoReturn|SampleInfoReturn)::from_code\('
 )
 
 # Instruction controls (the opcode token's extra bits) read outside `dxbc`.
