@@ -769,5 +769,16 @@ fn manifest_interpolation_is_typed() {
                 .to_json()
                 .contains("\"interpolation\": \"noperspective centroid\"")
         );
+        assert!(t.manifest.inputs.iter().all(|i| !i.builtin));
     }
+    // SV_Position read by a pixel shader is the pipeline's, not a varying
+    // another stage writes.
+    let p = es("ps_position_fragcoord");
+    let i: Vec<_> = p
+        .manifest
+        .inputs
+        .iter()
+        .map(|i| (i.glsl_name.as_str(), i.builtin))
+        .collect();
+    assert_eq!(i, [("hlslcc_FragCoord", true)]);
 }

@@ -489,6 +489,7 @@ fn declare_input(
             mode.is_centroid() && !vertex,
             noperspective,
         ),
+        builtin: false,
     });
 }
 
@@ -537,6 +538,7 @@ fn push_sv_entry(
         glsl_type: ty,
         location: None,
         interpolation: None,
+        builtin: true,
     };
     if output {
         e.manifest.outputs.push(entry);
@@ -697,6 +699,7 @@ fn declare_output(
         glsl_type: glsl_ty,
         location,
         interpolation: InterpolationQualifier::from_flags(flat, centroid, noperspective),
+        builtin: false,
     });
 }
 

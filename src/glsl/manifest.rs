@@ -240,6 +240,11 @@ pub struct VaryingEntry {
     pub glsl_type: ValueType,
     pub location: Option<u32>,
     pub interpolation: Option<InterpolationQualifier>,
+    /// A built-in (`gl_Position`, `gl_FrontFacing`, `gl_VertexID`…) or the
+    /// emitter's stand-in for one (`hlslcc_FragCoord`): the pipeline fills
+    /// or reads it, so no vertex attribute or generated stage feeds it.
+    #[serde(skip)]
+    pub builtin: bool,
 }
 
 // The JSON spellings. Types of this layer serialise themselves; the dxbc
