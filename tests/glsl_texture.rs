@@ -610,13 +610,13 @@ fn unsupported_resources_are_refused() {
 /// as the word or GLSL type it stands for (docs/glsl-textures.md).
 #[test]
 fn manifest_entries_are_typed_and_serialise_as_their_words() {
-    use dxbc_dbg::dxbc::ir::ShaderKind;
-    use glsl::{Dim, Opaque, OpaqueType, SamplerMode, TextureShape, Ty, UniformRole, ValueType};
+    use dxbc_dbg::dxbc::ir::ProgramType;
+    use glsl::{Dim, Opaque, OpaqueType, SamplerKind, TextureShape, Ty, UniformRole, ValueType};
 
     // t0 (2D, float) sampled through s0 and compared through s1.
     let v = vk("tex_sample_mixed");
     let m = &v.manifest;
-    assert_eq!((m.stage, m.dialect), (ShaderKind::Pixel, Dialect::Vk450));
+    assert_eq!((m.stage, m.dialect), (ProgramType::Pixel, Dialect::Vk450));
     let texture_2d = OpaqueType {
         object: Opaque::Texture,
         ty: Ty::Float,
@@ -654,8 +654,8 @@ fn manifest_entries_are_typed_and_serialise_as_their_words() {
     assert_eq!(
         s,
         [
-            (0, SamplerMode::Default, Some(160)),
-            (1, SamplerMode::Comparison, Some(161)),
+            (0, SamplerKind::Default, Some(160)),
+            (1, SamplerKind::Comparison, Some(161)),
         ]
     );
     let shadow = m
@@ -715,7 +715,7 @@ fn manifest_entries_are_typed_and_serialise_as_their_words() {
         .manifest
         .samplers
         .iter()
-        .find(|s| s.mode == SamplerMode::Fetch)
+        .find(|s| s.mode == SamplerKind::Fetch)
         .expect("the fetch sampler");
     assert_eq!(fetch.binding, Some(176));
     assert!(g.manifest.to_json().contains(

@@ -79,7 +79,9 @@ pub struct TextureEntry {
     pub compared: bool,
 }
 
-/// What a sampler declaration is for.
+/// What a sampler declaration is for: D3D's `dcl_sampler` mode (dxbc's
+/// `SamplerMode`, a value D3D does not define read as the default), or
+/// vk450's own fetch sampler, which has no D3D mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SamplerKind {
     /// `dcl_sampler … mode_default`.
