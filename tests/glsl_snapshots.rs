@@ -298,13 +298,13 @@ fn vertex_position_gets_d3d_window_conventions_in_es300() {
         .manifest
         .uniforms
         .iter()
-        .map(|u| (&u.name, &u.glsl_type, &u.block))
+        .map(|u| (&u.name, u.glsl_type.to_string(), &u.block))
         .collect();
     assert_eq!(
         u,
         [(
             &"hlslcc_YFlip".to_string(),
-            &"vec2".to_string(),
+            "vec2".to_string(),
             &String::new()
         )]
     );
@@ -359,7 +359,7 @@ fn interpolations(m: &glsl::Manifest, inputs: bool) -> Vec<(String, Option<Strin
     let mut v: Vec<_> = entries
         .iter()
         .filter(|e| e.glsl_name.starts_with("vs_"))
-        .map(|e| (e.glsl_name.clone(), e.interpolation.clone()))
+        .map(|e| (e.glsl_name.clone(), e.interpolation.map(|q| q.to_string())))
         .collect();
     v.sort();
     v

@@ -603,3 +603,182 @@ fn unsupported_resources_are_refused() {
         assert!(err.diagnostics.len() >= 2, "{err}");
     }
 }
+
+/// The manifest is a typed contract: a runtime reads the stage, texture
+/// shapes and number types, sampler modes, which objects are compared and
+/// what each block member holds as values, and the JSON spells each one
+/// as the word or GLSL type it stands for (docs/glsl-textures.md).
+#[test]
+fn manifest_entries_are_typed_and_serialise_as_their_words() {
+    use dxbc_dbg::dxbc::ir::ProgramType;
+    use glsl::{Dim, Opaque, OpaqueType, SamplerKind, TextureShape, Ty, UniformRole, ValueType};
+
+    // t0 (2D, float) sampled through s0 and compared through s1.
+    let v = vk("tex_sample_mixed");
+    let m = &v.manifest;
+    assert_eq!((m.stage, m.dialect), (ProgramType::Pixel, Dialect::Vk450));
+    let texture_2d = OpaqueType {
+        object: Opaque::Texture,
+        ty: Ty::Float,
+        shape: TextureShape::D2,
+        shadow: false,
+    };
+    let t: Vec<_> = m
+        .textures
+        .iter()
+        .map(|t| {
+            (
+                t.glsl_name.as_str(),
+                t.dimension,
+                t.return_type.name(),
+                t.glsl_type,
+                t.binding,
+                t.compared,
+            )
+        })
+        .collect();
+    // The compared object is the depth-typed one; its plain reads go
+    // through a second view that is never compared.
+    assert_eq!(
+        t,
+        [
+            ("t0", Dim::Tex2D, "float", texture_2d, Some(16), true),
+            ("t0_plain", Dim::Tex2D, "float", texture_2d, Some(96), false),
+        ]
+    );
+    let s: Vec<_> = m
+        .samplers
+        .iter()
+        .map(|s| (s.slot, s.mode, s.binding))
+        .collect();
+    assert_eq!(
+        s,
+        [
+            (0, SamplerKind::Default, Some(160)),
+            (1, SamplerKind::Comparison, Some(161)),
+        ]
+    );
+    let shadow = m
+        .combined_samplers
+        .iter()
+        .find(|c| c.shadow)
+        .expect("a shadow pair");
+    assert_eq!((shadow.texture, shadow.sampler), (0, 1));
+    assert_eq!(shadow.glsl_type.to_string(), "sampler2DShadow");
+    // Every sampler a sample reads gets its four state members, in order.
+    let lod = m
+        .uniforms
+        .iter()
+        .find(|u| u.name == "hlslcc_samplerLod_s1")
+        .expect("s1's lod member");
+    assert_eq!(lod.role, UniformRole::SamplerLod { sampler: 1 });
+    assert_eq!(lod.glsl_type, ValueType::vec(Ty::Float, 4));
+    assert_eq!(
+        (lod.block.as_str(), lod.binding),
+        ("hlslcc_SamplerState", Some(15))
+    );
+
+    let json = m.to_json();
+    for words in [
+        "\"stage\": \"pixel\"",
+        "\"dialect\": \"vk450\"",
+        "\"dimension\": \"texture2d\"",
+        "\"return_type\": \"float\"",
+        "\"glsl_type\": \"texture2D\"",
+        "\"mode\": \"default\"",
+        "\"mode\": \"comparison\"",
+        "\"glsl_type\": \"sampler2DShadow\"",
+        "\"glsl_type\": \"ivec4\"",
+    ] {
+        assert!(json.contains(words), "{words} in\n{json}");
+    }
+    // Rust-only fields stay out of the JSON.
+    assert!(
+        !json.contains("compared") && !json.contains("role"),
+        "{json}"
+    );
+
+    // es300 compares through its own `hlslcc_zcmp` samplers: no bare
+    // texture is compared.
+    let e = es("tex_sample_mixed");
+    assert_eq!(e.manifest.dialect, Dialect::Es300);
+    assert!(e.manifest.textures.iter().all(|t| !t.compared));
+    assert_eq!(
+        e.manifest.textures[0].glsl_type.to_string(),
+        "sampler2D",
+        "es300's bare t0"
+    );
+
+    // A comparison-only shader that fetches gets vk450's fetch sampler.
+    let g = vk("tex_gather4_po_c");
+    let fetch = g
+        .manifest
+        .samplers
+        .iter()
+        .find(|s| s.mode == SamplerKind::Fetch)
+        .expect("the fetch sampler");
+    assert_eq!(fetch.binding, Some(176));
+    assert!(g.manifest.to_json().contains(
+        "\"mode\": \"fetch (any non-comparison sampler; texelFetch ignores its state)\""
+    ));
+
+    // A 3D texture's mip count: its levels member names it.
+    let r = vk("tex_resinfo_uint");
+    let t0 = &r.manifest.textures[0];
+    assert_eq!(
+        (t0.dimension, t0.glsl_type.shape),
+        (Dim::Tex3D, TextureShape::D3)
+    );
+    let levels = r
+        .manifest
+        .uniforms
+        .iter()
+        .find(|u| u.name == "hlslcc_textureLevels_t0")
+        .expect("t0's levels");
+    assert_eq!(levels.role, UniformRole::TextureLevels { texture: 0 });
+    assert_eq!(levels.binding, Some(14));
+}
+
+/// Interpolation is an enum whose words are GLSL 4.50's, whichever dialect.
+#[test]
+fn manifest_interpolation_is_typed() {
+    use glsl::InterpolationQualifier as Q;
+    for t in [es("interpolation_modes"), vk("interpolation_modes")] {
+        let modes: Vec<_> = t
+            .manifest
+            .inputs
+            .iter()
+            .map(|i| (i.register, i.interpolation, i.glsl_type.to_string()))
+            .collect();
+        // From the dcl_input_ps modes: linear, linear centroid, linear
+        // noperspective, linear noperspective centroid, constant.
+        assert_eq!(
+            modes,
+            [
+                (1, None, "vec4".to_string()),
+                (2, Some(Q::Centroid), "vec2".to_string()),
+                (3, Some(Q::NoPerspective), "vec4".to_string()),
+                (4, Some(Q::NoPerspectiveCentroid), "float".to_string()),
+                (5, Some(Q::Flat), "float".to_string()),
+            ],
+            "{}",
+            t.dialect.name()
+        );
+        assert!(
+            t.manifest
+                .to_json()
+                .contains("\"interpolation\": \"noperspective centroid\"")
+        );
+        assert!(t.manifest.inputs.iter().all(|i| !i.builtin));
+    }
+    // SV_Position read by a pixel shader is the pipeline's, not a varying
+    // another stage writes.
+    let p = es("ps_position_fragcoord");
+    let i: Vec<_> = p
+        .manifest
+        .inputs
+        .iter()
+        .map(|i| (i.glsl_name.as_str(), i.builtin))
+        .collect();
+    assert_eq!(i, [("hlslcc_FragCoord", true)]);
+}

@@ -11,10 +11,10 @@ use std::collections::BTreeSet;
 
 use super::emit::{Emitter, convert};
 use super::link::Interpolation;
-use super::manifest::{ConstantBufferEntry, VaryingEntry};
+use super::manifest::{ConstantBufferEntry, InterpolationQualifier, VaryingEntry};
 use super::names;
 use super::support::{Support, support};
-use super::types::{Ty, mask_components, mask_count, swizzle};
+use super::types::{Scalar, Ty, ValueType, mask_components, mask_count, swizzle};
 use super::writer::Section;
 use super::{Dialect, Reason, texture};
 
@@ -340,7 +340,7 @@ fn input(e: &mut Emitter, inst: &Instruction) {
                 mask,
                 "SV_Position",
                 "hlslcc_FragCoord",
-                "vec4",
+                ValueType::vec(Ty::Float, 4),
             );
             return;
         }
@@ -360,7 +360,7 @@ fn input(e: &mut Emitter, inst: &Instruction) {
                 mask,
                 "SV_IsFrontFace",
                 "gl_FrontFacing",
-                "bool",
+                ValueType::vec(Scalar::Bool, 1),
             );
             return;
         }
@@ -381,7 +381,15 @@ fn input(e: &mut Emitter, inst: &Instruction) {
             e.prologue
                 .line(None, format!("{reg_name}{c} = intBitsToFloat({value});"));
             e.decl_line(format!("// {reg_name}{c}: {semantic} from {builtin}"));
-            push_sv_entry(e, false, reg, mask, semantic, builtin, "int");
+            push_sv_entry(
+                e,
+                false,
+                reg,
+                mask,
+                semantic,
+                builtin,
+                ValueType::vec(Ty::Int, 1),
+            );
             return;
         }
         _ => {
@@ -453,7 +461,7 @@ fn declare_input(
     let layout = location
         .map(|l| format!("layout(location = {l}) "))
         .unwrap_or_default();
-    let glsl_ty = decl_ty.vec(n);
+    let glsl_ty = ValueType::vec(decl_ty, n);
     e.decl_line(format!("{layout}{qualifier}in {glsl_ty} {name};"));
     let reg_name = e.input_name(reg);
     let sw = swizzle(&mask_components(mask));
@@ -476,7 +484,12 @@ fn declare_input(
         glsl_name: name.to_string(),
         glsl_type: glsl_ty,
         location,
-        interpolation: interpolation_name(flat, mode.is_centroid() && !vertex, noperspective),
+        interpolation: InterpolationQualifier::from_flags(
+            flat,
+            mode.is_centroid() && !vertex,
+            noperspective,
+        ),
+        builtin: false,
     });
 }
 
@@ -502,18 +515,6 @@ fn qualifier(dialect: Dialect, flat: bool, centroid: bool, noperspective: bool) 
     q
 }
 
-/// The manifest's `interpolation`: what the varying means, in GLSL 4.50
-/// words, whichever dialect (es300 emulates `noperspective`).
-fn interpolation_name(flat: bool, centroid: bool, noperspective: bool) -> Option<String> {
-    match (flat, noperspective, centroid) {
-        (true, _, _) => Some("flat".into()),
-        (false, true, true) => Some("noperspective centroid".into()),
-        (false, true, false) => Some("noperspective".into()),
-        (false, false, true) => Some("centroid".into()),
-        (false, false, false) => None,
-    }
-}
-
 /// A mask as the manifest writes it (`xy`, `x_z`… without spaces).
 fn mask_text(mask: u8) -> String {
     mask_columns(mask).replace(' ', "")
@@ -526,7 +527,7 @@ fn push_sv_entry(
     mask: u8,
     semantic: &str,
     glsl: &str,
-    ty: &str,
+    ty: ValueType,
 ) {
     let entry = VaryingEntry {
         register: reg,
@@ -534,9 +535,10 @@ fn push_sv_entry(
         semantic: semantic.into(),
         semantic_index: 0,
         glsl_name: glsl.into(),
-        glsl_type: ty.into(),
+        glsl_type: ty,
         location: None,
         interpolation: None,
+        builtin: true,
     };
     if output {
         e.manifest.outputs.push(entry);
@@ -559,7 +561,8 @@ fn output(e: &mut Emitter, inst: &Instruction) {
                 e.decl_line("// conservative depth hint dropped: not in GLSL ES 3.00");
             }
             e.epilogue.line(None, "gl_FragDepth = oDepth;");
-            push_sv_entry(e, true, u32::MAX, 1, "SV_Depth", "gl_FragDepth", "float");
+            let float = ValueType::vec(Ty::Float, 1);
+            push_sv_entry(e, true, u32::MAX, 1, "SV_Depth", "gl_FragDepth", float);
             return;
         }
         _ => {
@@ -582,7 +585,8 @@ fn output(e: &mut Emitter, inst: &Instruction) {
                 .line(None, "gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;");
         }
         e.decl_line(format!("// {reg_name}: SV_Position to gl_Position"));
-        push_sv_entry(e, true, reg, mask, "SV_Position", "gl_Position", "vec4");
+        let vec4 = ValueType::vec(Ty::Float, 4);
+        push_sv_entry(e, true, reg, mask, "SV_Position", "gl_Position", vec4);
         return;
     }
     if sv != SystemValue::Undefined {
@@ -654,7 +658,7 @@ fn declare_output(
         .filter(|m| *m != 0)
         .unwrap_or(mask);
     let n = mask_count(mask);
-    let glsl_ty = ty.vec(n);
+    let glsl_ty = ValueType::vec(ty, n);
     let location = if pixel {
         Some(target_index)
     } else {
@@ -694,7 +698,8 @@ fn declare_output(
         glsl_name: name.to_string(),
         glsl_type: glsl_ty,
         location,
-        interpolation: interpolation_name(flat, centroid, noperspective),
+        interpolation: InterpolationQualifier::from_flags(flat, centroid, noperspective),
+        builtin: false,
     });
 }
 

@@ -6,10 +6,10 @@
 use std::collections::BTreeSet;
 
 use super::helpers::{Helpers, Scalar};
-use super::manifest::{Manifest, UniformEntry};
+use super::manifest::{Manifest, UniformEntry, UniformRole};
 use super::support::{Support, support};
 use super::texture::Textures;
-use super::types::{Ty, mask_components, mask_count, swizzle};
+use super::types::{Ty, ValueType, mask_components, mask_count, swizzle};
 use super::writer::{Section, join};
 use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
 use super::{alu, decl, flow, texture};
@@ -738,7 +738,8 @@ fn y_flip_uniform(e: &mut Emitter, head: &mut Section) {
     head.line(None, "uniform highp vec2 hlslcc_YFlip;");
     e.manifest.uniforms.push(UniformEntry {
         name: "hlslcc_YFlip".into(),
-        glsl_type: "vec2".into(),
+        glsl_type: ValueType::vec(Ty::Float, 2),
+        role: UniformRole::YFlip,
         meaning: "y direction of the render target: (-1, 0) when drawing into a \
                   framebuffer object, (1, height in pixels) when drawing to the default \
                   framebuffer (canvas)"

@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 
 use super::Dialect;
 use super::emit::{Base, Emitter};
-use super::manifest::UniformEntry;
+use super::manifest::{UniformEntry, UniformRole};
 use super::names;
-use super::types::{Ty, int_literal};
+use super::types::{Ty, ValueType, int_literal};
 use crate::dxbc::ir::{DeclKind, Index, Instruction, Operand};
 use crate::dxbc::opcodes::Op;
 
@@ -84,7 +84,8 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
     let b = (e.dialect == Dialect::Vk450).then(binding);
     e.manifest.uniforms.push(UniformEntry {
         name: "hlslcc_interfaceTable".into(),
-        glsl_type: format!("ivec4[{slots}]"),
+        glsl_type: ValueType::array(Ty::Int, 4, slots),
+        role: UniformRole::InterfaceTable,
         meaning: "per interface slot, .x: position in the slot's dcl_interface table list \
                   of the bound class's function table"
             .into(),
@@ -94,7 +95,8 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
     });
     e.manifest.uniforms.push(UniformEntry {
         name: "hlslcc_this".into(),
-        glsl_type: format!("uvec4[{slots}]"),
+        glsl_type: ValueType::array(Ty::Uint, 4, slots),
+        role: UniformRole::InterfaceThis,
         meaning: "per interface slot: the class instance data `this` reads".into(),
         block: "hlslcc_Interfaces".into(),
         offset: 16 * slots,

@@ -2,19 +2,33 @@
 //! runtime must bind or fill, tied back to its D3D register and, when the
 //! container has an RDEF chunk, its reflected name. Names in the GLSL never
 //! depend on RDEF; reflected names appear only here.
+//!
+//! This is the typed contract between the emitter and whatever runs its
+//! output: the stage, the dialect, texture shapes and number types, sampler
+//! modes, interpolation and what each extra uniform holds are enums and
+//! structs, so a runtime matches on them instead of re-parsing the text the
+//! emitter wrote. The JSON (`to_json`, the CLI's `--manifest`) is only this
+//! contract's serialisation: every typed field prints as the word or GLSL
+//! spelling it stands for, and fields that exist for runtimes in Rust alone
+//! (`compared`, `role`) are left out of it.
 
-use serde::Serialize;
+use std::fmt;
+
+use serde::{Serialize, Serializer};
 
 use super::Dialect;
-use crate::dxbc::ir::ProgramType;
+use super::texture::Dim;
+use super::types::{OpaqueType, ValueType};
+use crate::dxbc::ir::{ProgramType, ReturnType};
 use crate::dxbc::rdef::InputType;
 use crate::dxbc::shader::Shader;
 
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Manifest {
     pub profile: String,
-    pub stage: String,
-    pub dialect: String,
+    #[serde(serialize_with = "stage_name")]
+    pub stage: ProgramType,
+    pub dialect: Dialect,
     pub constant_buffers: Vec<ConstantBufferEntry>,
     pub textures: Vec<TextureEntry>,
     pub samplers: Vec<SamplerEntry>,
@@ -45,20 +59,60 @@ pub struct ConstantBufferEntry {
 #[derive(Debug, Clone, Serialize)]
 pub struct TextureEntry {
     pub slot: u32,
-    pub dimension: String,
-    pub return_type: String,
+    /// The dimension `dcl_resource` declares. A runtime uploads the case's
+    /// texture by it but views it as `glsl_type.shape` (1D is declared 2D).
+    pub dimension: Dim,
+    /// `dcl_resource`'s first return type.
+    #[serde(serialize_with = "return_type_name")]
+    pub return_type: ReturnType,
     /// The bare `tN` uniform (es300) or `texture*` object (vk450).
     pub glsl_name: String,
-    pub glsl_type: String,
+    pub glsl_type: OpaqueType,
     pub binding: Option<u32>,
     pub reflected_name: Option<String>,
+    /// vk450: this object is combined with a comparison sampler somewhere,
+    /// so a runtime must bind a depth texture there (naga types it as
+    /// one); its plain reads go through a second entry, `tN_plain`, which
+    /// is never compared. Always false in es300, whose comparisons read
+    /// their own `hlslcc_zcmp*` samplers.
+    #[serde(skip)]
+    pub compared: bool,
+}
+
+/// What a sampler declaration is for: D3D's `dcl_sampler` mode (dxbc's
+/// `SamplerMode`, a value D3D does not define read as the default), or
+/// vk450's own fetch sampler, which has no D3D mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SamplerKind {
+    /// `dcl_sampler … mode_default`.
+    Default,
+    /// `mode_comparison`: vk450 declares it `samplerShadow`.
+    Comparison,
+    /// `mode_mono`.
+    Mono,
+    /// vk450's own `hlslcc_fetchSampler`, declared when the shader fetches
+    /// but has no non-comparison sampler: any non-comparison sampler will
+    /// do, since `texelFetch` ignores its state.
+    Fetch,
+}
+
+impl SamplerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SamplerKind::Default => "default",
+            SamplerKind::Comparison => "comparison",
+            SamplerKind::Mono => "mono",
+            SamplerKind::Fetch => {
+                "fetch (any non-comparison sampler; texelFetch ignores its state)"
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SamplerEntry {
     pub slot: u32,
-    /// `default`, `comparison` or `mono`.
-    pub mode: String,
+    pub mode: SamplerKind,
     /// vk450: the `sampler`/`samplerShadow` object; es300: none (folded
     /// into combined samplers).
     pub glsl_name: Option<String>,
@@ -69,16 +123,39 @@ pub struct SamplerEntry {
 #[derive(Debug, Clone, Serialize)]
 pub struct CombinedEntry {
     pub name: String,
-    pub glsl_type: String,
+    pub glsl_type: OpaqueType,
     pub texture: u32,
     pub sampler: u32,
     pub shadow: bool,
 }
 
+/// What the runtime puts in an extra uniform, by slot where it has one.
+/// `UniformEntry::meaning` says the same in words, for people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UniformRole {
+    /// `hlslcc_textureLevels_tN` of `hlslcc_TextureLevels`.
+    TextureLevels { texture: u32 },
+    /// `hlslcc_samplerMode_sN` of `hlslcc_SamplerState`: address modes and
+    /// comparison function.
+    SamplerMode { sampler: u32 },
+    /// `hlslcc_samplerBorder_sN`: the border colour.
+    SamplerBorder { sampler: u32 },
+    /// `hlslcc_samplerLod_sN`: MipLODBias, MinLOD, MaxLOD.
+    SamplerLod { sampler: u32 },
+    /// `hlslcc_samplerFilter_sN`: min, mag and mip filters.
+    SamplerFilter { sampler: u32 },
+    /// es300's `hlslcc_YFlip`, a plain uniform.
+    YFlip,
+    /// `hlslcc_interfaceTable` of `hlslcc_Interfaces`.
+    InterfaceTable,
+    /// `hlslcc_this` of `hlslcc_Interfaces`.
+    InterfaceThis,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct UniformEntry {
     pub name: String,
-    pub glsl_type: String,
+    pub glsl_type: ValueType,
     /// What the runtime puts there, in words.
     pub meaning: String,
     /// The uniform block holding it; empty (and left out of the JSON) for
@@ -88,6 +165,68 @@ pub struct UniformEntry {
     /// Byte offset in the block (std140); 0 for a plain uniform.
     pub offset: u32,
     pub binding: Option<u32>,
+    /// What the runtime puts there, typed.
+    #[serde(skip)]
+    pub role: UniformRole,
+}
+
+/// The interpolation qualifiers of a varying, in GLSL 4.50 words whichever
+/// dialect: es300 has no `noperspective` and emulates it, which a runtime
+/// generating the other stage must repeat. A varying without one is
+/// `smooth` (perspective-correct at the pixel centre), GLSL's default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InterpolationQualifier {
+    Flat,
+    Centroid,
+    NoPerspective,
+    NoPerspectiveCentroid,
+}
+
+impl InterpolationQualifier {
+    /// `None` for the default; `flat` overrides the other two, as in GLSL.
+    pub fn from_flags(
+        flat: bool,
+        centroid: bool,
+        noperspective: bool,
+    ) -> Option<InterpolationQualifier> {
+        use InterpolationQualifier as Q;
+        match (flat, noperspective, centroid) {
+            (true, _, _) => Some(Q::Flat),
+            (false, true, true) => Some(Q::NoPerspectiveCentroid),
+            (false, true, false) => Some(Q::NoPerspective),
+            (false, false, true) => Some(Q::Centroid),
+            (false, false, false) => None,
+        }
+    }
+
+    pub fn is_flat(self) -> bool {
+        self == InterpolationQualifier::Flat
+    }
+
+    pub fn is_centroid(self) -> bool {
+        matches!(
+            self,
+            InterpolationQualifier::Centroid | InterpolationQualifier::NoPerspectiveCentroid
+        )
+    }
+
+    pub fn is_noperspective(self) -> bool {
+        matches!(
+            self,
+            InterpolationQualifier::NoPerspective | InterpolationQualifier::NoPerspectiveCentroid
+        )
+    }
+}
+
+impl fmt::Display for InterpolationQualifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            InterpolationQualifier::Flat => "flat",
+            InterpolationQualifier::Centroid => "centroid",
+            InterpolationQualifier::NoPerspective => "noperspective",
+            InterpolationQualifier::NoPerspectiveCentroid => "noperspective centroid",
+        })
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -98,9 +237,68 @@ pub struct VaryingEntry {
     pub semantic_index: u32,
     /// The GLSL variable or built-in.
     pub glsl_name: String,
-    pub glsl_type: String,
+    /// As declared: vertex inputs are always float (runtimes bind them
+    /// with float attribute formats and the body bitcasts).
+    pub glsl_type: ValueType,
     pub location: Option<u32>,
-    pub interpolation: Option<String>,
+    pub interpolation: Option<InterpolationQualifier>,
+    /// A built-in (`gl_Position`, `gl_FrontFacing`, `gl_VertexID`…) or the
+    /// emitter's stand-in for one (`hlslcc_FragCoord`): the pipeline fills
+    /// or reads it, so no vertex attribute or generated stage feeds it.
+    #[serde(skip)]
+    pub builtin: bool,
+}
+
+// The JSON spellings. Types of this layer serialise themselves; the dxbc
+// types the manifest holds are spelled here, since their words in the
+// manifest are the manifest's business.
+
+fn stage_name<S: Serializer>(kind: &ProgramType, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match kind {
+        ProgramType::Vertex => "vertex",
+        ProgramType::Pixel => "pixel",
+        _ => "other",
+    })
+}
+
+fn return_type_name<S: Serializer>(t: &ReturnType, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(t.name())
+}
+
+impl Serialize for Dialect {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl Serialize for Dim {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl Serialize for SamplerKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl Serialize for ValueType {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl Serialize for OpaqueType {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl Serialize for InterpolationQualifier {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 impl Manifest {
@@ -122,16 +320,17 @@ impl Manifest {
         }
         Manifest {
             profile: shader.program.profile(),
-            stage: match shader.program.kind {
-                ProgramType::Vertex => "vertex",
-                ProgramType::Pixel => "pixel",
-                _ => "other",
-            }
-            .into(),
-            dialect: dialect.name().into(),
+            stage: shader.program.kind,
+            dialect,
+            constant_buffers: Vec::new(),
+            textures: Vec::new(),
+            samplers: Vec::new(),
+            combined_samplers: Vec::new(),
+            uniforms: Vec::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
             reflected,
             reflected_cbuffers,
-            ..Manifest::default()
         }
     }
 

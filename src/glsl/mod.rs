@@ -26,7 +26,7 @@ mod helpers;
 mod interfaces;
 mod link;
 mod manifest;
-mod names;
+pub mod names;
 pub mod support;
 mod texture;
 mod types;
@@ -38,7 +38,12 @@ use crate::dxbc::ir::ProgramType;
 use crate::dxbc::shader::Shader;
 
 pub use link::{ComponentType, Interpolation, Link, LinkedInput};
-pub use manifest::{Manifest, UniformEntry, VaryingEntry};
+pub use manifest::{
+    CombinedEntry, ConstantBufferEntry, InterpolationQualifier, Manifest, SamplerEntry,
+    SamplerKind, TextureEntry, UniformEntry, UniformRole, VaryingEntry,
+};
+pub use texture::Dim;
+pub use types::{Opaque, OpaqueType, Scalar, TextureShape, Ty, ValueType};
 
 /// Which GLSL the emitter writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

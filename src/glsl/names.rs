@@ -10,11 +10,21 @@
 //! vk450 bindings, all in set 0: constant buffer N at binding N; the mip
 //! count block at 14; the sampler-state block at 15; texture N at 16 + N;
 //! the plain view of a compared texture N at 96 + N; sampler N at 160 + N;
-//! the class-interface block at 200.
+//! the fetch sampler at 176; the class-interface block at 200. These are
+//! the only definitions of those numbers: the harness binds by them too.
 
 pub const SET: u32 = 0;
+/// `hlslcc_TextureLevels`, per texture the mip count and format facts.
 pub const MIP_COUNT_BINDING: u32 = 14;
+/// `hlslcc_SamplerState`, per sampler the state WebGL2 samplers lack.
 pub const SAMPLER_STATE_BINDING: u32 = 15;
+/// Texture N is at `TEXTURE_BINDING_BASE + N`.
+pub const TEXTURE_BINDING_BASE: u32 = 16;
+pub const TEXTURE_PLAIN_BINDING_BASE: u32 = 96;
+pub const SAMPLER_BINDING_BASE: u32 = 160;
+/// vk450's own fetch sampler (`hlslcc_fetchSampler`): past the sixteen
+/// D3D11 sampler slots.
+pub const FETCH_SAMPLER_BINDING: u32 = SAMPLER_BINDING_BASE + 16;
 /// The class-interface block (`hlslcc_Interfaces`).
 pub const INTERFACE_BINDING: u32 = 200;
 
@@ -23,18 +33,18 @@ pub fn cbuffer_binding(slot: u32) -> u32 {
 }
 
 pub fn texture_binding(slot: u32) -> u32 {
-    16 + slot
+    TEXTURE_BINDING_BASE + slot
 }
 
 /// vk450: a second view of a texture that is both compared and read
 /// plainly (naga types a texture used with a comparison sampler as depth,
 /// and a depth texture takes no plain reads).
 pub fn texture_plain_binding(slot: u32) -> u32 {
-    96 + slot
+    TEXTURE_PLAIN_BINDING_BASE + slot
 }
 
 pub fn sampler_binding(slot: u32) -> u32 {
-    160 + slot
+    SAMPLER_BINDING_BASE + slot
 }
 
 /// A semantic name made safe as part of a GLSL identifier: letters, digits

@@ -1,5 +1,12 @@
 //! The three number types an instruction reads or writes, GLSL type names,
 //! literals that keep every bit, and swizzle text.
+//!
+//! [`ValueType`] and [`OpaqueType`] are the GLSL types the manifest lists:
+//! typed so a runtime reads the number type, component count or texture
+//! shape as fields, and printed (`Display`) as the GLSL spelling, which is
+//! also what the manifest's JSON carries.
+
+use std::fmt;
 
 use crate::dxbc::enums::ReturnType;
 use crate::dxbc::opcodes::NumType;
@@ -97,6 +104,135 @@ impl Ty {
     }
 }
 
+/// The scalar type of a declared value: the three register types, and
+/// `bool` for built-ins such as `gl_FrontFacing` (which no register holds,
+/// hence not a [`Ty`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    Float,
+    Int,
+    Uint,
+    Bool,
+}
+
+impl From<Ty> for Scalar {
+    fn from(ty: Ty) -> Scalar {
+        match ty {
+            Ty::Float => Scalar::Float,
+            Ty::Int => Scalar::Int,
+            Ty::Uint => Scalar::Uint,
+        }
+    }
+}
+
+/// A scalar, vector or array of vectors of one scalar type: `float`,
+/// `ivec4`, `uvec4[8]`, `bool`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ValueType {
+    pub scalar: Scalar,
+    /// 1 (a scalar) to 4.
+    pub components: u8,
+    /// `Some(n)` for an array of `n`.
+    pub array: Option<u32>,
+}
+
+impl ValueType {
+    /// A scalar (`components` 0 or 1, as [`Ty::vec`] takes them) or vector.
+    pub fn vec(scalar: impl Into<Scalar>, components: usize) -> ValueType {
+        ValueType {
+            scalar: scalar.into(),
+            components: components as u8,
+            array: None,
+        }
+    }
+
+    pub fn array(scalar: impl Into<Scalar>, components: usize, len: u32) -> ValueType {
+        ValueType {
+            array: Some(len),
+            ..ValueType::vec(scalar, components)
+        }
+    }
+}
+
+impl fmt::Display for ValueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (name, prefix) = match self.scalar {
+            Scalar::Float => ("float", ""),
+            Scalar::Int => ("int", "i"),
+            Scalar::Uint => ("uint", "u"),
+            Scalar::Bool => ("bool", "b"),
+        };
+        match self.components {
+            0 | 1 => f.write_str(name)?,
+            n => write!(f, "{prefix}vec{n}")?,
+        }
+        match self.array {
+            Some(n) => write!(f, "[{n}]"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The shape of a GLSL texture object, after the lowerings the emitter
+/// makes (1D textures are 2D of height 1, so there is no 1D here). This,
+/// not the D3D dimension, is what a runtime must create its views as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TextureShape {
+    D2,
+    D2Array,
+    D3,
+    Cube,
+}
+
+impl TextureShape {
+    /// The type-name suffix: `sampler2DArray`, `texture3D`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            TextureShape::D2 => "2D",
+            TextureShape::D2Array => "2DArray",
+            TextureShape::D3 => "3D",
+            TextureShape::Cube => "Cube",
+        }
+    }
+}
+
+/// Which kind of opaque object a uniform is: es300's combined `sampler*`,
+/// or vk450's separate `texture*` (combined with a `sampler` at use sites).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Opaque {
+    Sampler,
+    Texture,
+}
+
+/// A sampler or texture uniform's type: `isampler2D`,
+/// `sampler2DArrayShadow`, `utexture3D`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OpaqueType {
+    pub object: Opaque,
+    /// What a read returns (`Float` also for depth comparisons).
+    pub ty: Ty,
+    pub shape: TextureShape,
+    /// A `…Shadow` sampler: reads compare against a reference. Only
+    /// float samplers are shadow samplers.
+    pub shadow: bool,
+}
+
+impl fmt::Display for OpaqueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let prefix = match self.ty {
+            Ty::Float => "",
+            Ty::Int => "i",
+            Ty::Uint => "u",
+        };
+        let object = match self.object {
+            Opaque::Sampler => "sampler",
+            Opaque::Texture => "texture",
+        };
+        let shadow = if self.shadow { "Shadow" } else { "" };
+        write!(f, "{prefix}{object}{}{shadow}", self.shape.suffix())
+    }
+}
+
 /// A float literal that reproduces `bits` exactly: the shortest decimal that
 /// reads back to the same value for normal numbers and zero, and
 /// `uintBitsToFloat(0x…u)` for what decimal cannot carry through a GLSL
@@ -180,5 +316,27 @@ mod tests {
         assert_eq!(Ty::Uint.literal(0xffff_ffff), "4294967295u");
         assert_eq!(Ty::Int.literal_vec(&[1, 2]), "ivec2(1, 2)");
         assert_eq!(Ty::Float.literal_vec(&[0, 0, 0]), "vec3(0.0)");
+    }
+
+    #[test]
+    fn manifest_types_print_their_glsl_spelling() {
+        assert_eq!(ValueType::vec(Ty::Float, 1).to_string(), "float");
+        assert_eq!(ValueType::vec(Ty::Int, 2).to_string(), "ivec2");
+        assert_eq!(ValueType::array(Ty::Uint, 4, 8).to_string(), "uvec4[8]");
+        assert_eq!(ValueType::vec(Scalar::Bool, 1).to_string(), "bool");
+        let t = |object, ty, shape, shadow| {
+            OpaqueType {
+                object,
+                ty,
+                shape,
+                shadow,
+            }
+            .to_string()
+        };
+        use {Opaque::*, TextureShape::*};
+        assert_eq!(t(Sampler, Ty::Float, D2, false), "sampler2D");
+        assert_eq!(t(Sampler, Ty::Float, D2Array, true), "sampler2DArrayShadow");
+        assert_eq!(t(Sampler, Ty::Int, D3, false), "isampler3D");
+        assert_eq!(t(Texture, Ty::Uint, Cube, false), "utextureCube");
     }
 }

@@ -1,6 +1,8 @@
 //! A rendered image: RGBA float texels, row-major from the top-left, the
 //! layout both renderers write and the diff, goldens and reports read.
 
+use crate::glsl::{Scalar, ValueType};
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Image {
     pub width: u32,
@@ -40,18 +42,14 @@ pub enum TargetKind {
 
 impl TargetKind {
     /// `vec3` → (Float, 3), `uint` → (Uint, 1), `ivec2` → (Sint, 2).
-    pub fn of_output(glsl_type: &str) -> (TargetKind, u32) {
-        let kind = match glsl_type.as_bytes().first() {
-            Some(b'i') => TargetKind::Sint,
-            Some(b'u') => TargetKind::Uint,
-            _ => TargetKind::Float,
+    pub fn of_output(ty: ValueType) -> (TargetKind, u32) {
+        let kind = match ty.scalar {
+            Scalar::Int => TargetKind::Sint,
+            Scalar::Uint => TargetKind::Uint,
+            // `bool` is never a colour output's type (only gl_FrontFacing's).
+            Scalar::Float | Scalar::Bool => TargetKind::Float,
         };
-        let n = glsl_type
-            .chars()
-            .last()
-            .and_then(|c| c.to_digit(10))
-            .unwrap_or(1);
-        (kind, n)
+        (kind, u32::from(ty.components.max(1)))
     }
 
     /// One read-back channel as the image holds it: float bits as they
@@ -69,12 +67,22 @@ impl TargetKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::glsl::Ty;
 
     #[test]
     fn target_kinds_read_the_type_and_report_integers_by_value() {
-        assert_eq!(TargetKind::of_output("vec3"), (TargetKind::Float, 3));
-        assert_eq!(TargetKind::of_output("uint"), (TargetKind::Uint, 1));
-        assert_eq!(TargetKind::of_output("ivec2"), (TargetKind::Sint, 2));
+        assert_eq!(
+            TargetKind::of_output(ValueType::vec(Ty::Float, 3)),
+            (TargetKind::Float, 3)
+        );
+        assert_eq!(
+            TargetKind::of_output(ValueType::vec(Ty::Uint, 1)),
+            (TargetKind::Uint, 1)
+        );
+        assert_eq!(
+            TargetKind::of_output(ValueType::vec(Ty::Int, 2)),
+            (TargetKind::Sint, 2)
+        );
         assert_eq!(TargetKind::Sint.value(u32::MAX), -1.0);
         assert_eq!(TargetKind::Uint.value(7), 7.0);
         assert_eq!(TargetKind::Float.value(0x7fc0_0001).to_bits(), 0x7fc0_0001);

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::glsl::VaryingEntry;
+use crate::glsl::{Scalar, VaryingEntry};
 use crate::harness::case::{Case, Vertex};
 
 /// The corners each triangle uses, D3D's order: 0-1-2 and 1-3-2. The
@@ -64,17 +64,11 @@ pub fn corner_functions(case: &Case, regs: &[u32]) -> String {
 /// mask picks the lanes, integers are reinterpreted, floats bit-cast.
 pub fn varying_value(i: &VaryingEntry) -> String {
     let lanes = format!("hcornerV{}(c).{}", i.register, i.mask);
-    if i.glsl_type.starts_with('u') {
-        lanes
-    } else if i.glsl_type.starts_with('i') {
-        let ty = if i.mask.len() == 1 {
-            "int".to_string()
-        } else {
-            format!("ivec{}", i.mask.len())
-        };
-        format!("{ty}({lanes})")
-    } else {
-        format!("uintBitsToFloat({lanes})")
+    match i.glsl_type.scalar {
+        Scalar::Uint => lanes,
+        Scalar::Int => format!("{}({lanes})", i.glsl_type),
+        // Bool is only gl_FrontFacing, which no stage writes.
+        Scalar::Float | Scalar::Bool => format!("uintBitsToFloat({lanes})"),
     }
 }
 

@@ -5,7 +5,7 @@
 //! contract written in docs/glsl.md and docs/glsl-textures.md and nothing
 //! of its own.
 
-use crate::glsl::{self, Translation, UniformEntry};
+use crate::glsl::{self, Translation, UniformEntry, UniformRole};
 use crate::harness::case::{Case, CaseShaders};
 use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Sampler};
 
@@ -73,11 +73,6 @@ fn filter_code(f: Filter) -> i32 {
     }
 }
 
-/// The trailing slot number of a generated name (`…_t3` → 3).
-fn slot_of(name: &str, prefix: &str) -> Option<u32> {
-    name.strip_prefix(prefix)?.parse().ok()
-}
-
 /// The case's sampler in slot `n`, or D3D11's default state.
 pub fn sampler(case: &Case, n: u32) -> Sampler {
     case.samplers
@@ -91,44 +86,45 @@ pub fn sampler(case: &Case, n: u32) -> Sampler {
 /// `hlslcc_SamplerState`, as 16 bytes of lanes; `None` for a uniform that
 /// is not one of theirs.
 pub fn block_member(case: &Case, u: &UniformEntry) -> Option<[u32; 4]> {
-    let name = u.name.as_str();
-    if let Some(t) = slot_of(name, "hlslcc_textureLevels_t") {
-        return Some(match case.textures.iter().find(|(s, _)| *s == t) {
-            Some((_, tex)) => [
-                tex.mip_levels(),
-                (tex.format().kind() == NumericKind::Unorm) as u32,
-                tex.format().channels() as u32,
-                0,
-            ],
-            // Unbound: no levels, so every ld is out of range and reads
-            // zeros, alpha included.
-            None => [0, 0, 4, 0],
-        });
-    }
     let ints = |v: [i32; 4]| v.map(|x| x as u32);
     let floats = |v: [f32; 4]| v.map(f32::to_bits);
-    if let Some(n) = slot_of(name, "hlslcc_samplerMode_s") {
-        let s = sampler(case, n);
-        let a = s.address.map(d3d_address);
-        return Some(ints([a[0], a[1], a[2], d3d_compare(s.comparison)]));
-    }
-    if let Some(n) = slot_of(name, "hlslcc_samplerBorder_s") {
-        return Some(floats(sampler(case, n).border_color));
-    }
-    if let Some(n) = slot_of(name, "hlslcc_samplerLod_s") {
-        let s = sampler(case, n);
-        return Some(floats([s.mip_lod_bias, s.min_lod, s.max_lod, 0.0]));
-    }
-    if let Some(n) = slot_of(name, "hlslcc_samplerFilter_s") {
-        let s = sampler(case, n);
-        return Some(ints([
-            filter_code(s.min_filter),
-            filter_code(s.mag_filter),
-            filter_code(s.mip_filter),
-            0,
-        ]));
-    }
-    None
+    Some(match u.role {
+        UniformRole::TextureLevels { texture } => {
+            match case.textures.iter().find(|(s, _)| *s == texture) {
+                Some((_, tex)) => [
+                    tex.mip_levels(),
+                    (tex.format().kind() == NumericKind::Unorm) as u32,
+                    tex.format().channels() as u32,
+                    0,
+                ],
+                // Unbound: no levels, so every ld is out of range and reads
+                // zeros, alpha included.
+                None => [0, 0, 4, 0],
+            }
+        }
+        UniformRole::SamplerMode { sampler: n } => {
+            let s = sampler(case, n);
+            let a = s.address.map(d3d_address);
+            ints([a[0], a[1], a[2], d3d_compare(s.comparison)])
+        }
+        UniformRole::SamplerBorder { sampler: n } => floats(sampler(case, n).border_color),
+        UniformRole::SamplerLod { sampler: n } => {
+            let s = sampler(case, n);
+            floats([s.mip_lod_bias, s.min_lod, s.max_lod, 0.0])
+        }
+        UniformRole::SamplerFilter { sampler: n } => {
+            let s = sampler(case, n);
+            ints([
+                filter_code(s.min_filter),
+                filter_code(s.mag_filter),
+                filter_code(s.mip_filter),
+                0,
+            ])
+        }
+        UniformRole::YFlip | UniformRole::InterfaceTable | UniformRole::InterfaceThis => {
+            return None;
+        }
+    })
 }
 
 /// A constant buffer's rows, zero-padded (or cut) to the `count` rows the

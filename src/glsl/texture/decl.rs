@@ -11,10 +11,13 @@
 //! sites.
 
 use super::super::emit::Emitter;
-use super::super::manifest::{CombinedEntry, SamplerEntry, TextureEntry, UniformEntry};
-use super::super::names;
+use super::super::manifest::{
+    CombinedEntry, SamplerEntry, SamplerKind, TextureEntry, UniformEntry, UniformRole,
+};
+use super::super::names::{self, FETCH_SAMPLER_BINDING};
+use super::super::types::{Opaque, OpaqueType, Ty, ValueType};
 use super::super::{Dialect, Reason};
-use super::{Dim, levels_name, type_prefix};
+use super::{Dim, levels_name};
 use crate::dxbc::enums::SamplerMode;
 use crate::dxbc::ir::Instruction;
 use crate::dxbc::rdef::InputType;
@@ -22,9 +25,6 @@ use crate::dxbc::rdef::InputType;
 /// vk450: the sampler declared for fetches when the shader has no
 /// non-comparison sampler of its own.
 pub const FETCH_SAMPLER: &str = "hlslcc_fetchSampler";
-/// Its binding: past the sixteen D3D11 sampler slots.
-pub const FETCH_SAMPLER_BINDING: u32 = 160 + 16;
-
 pub const LEVELS_BLOCK: &str = "hlslcc_TextureLevels";
 pub const STATE_BLOCK: &str = "hlslcc_SamplerState";
 
@@ -60,10 +60,12 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
 
 fn sampler(e: &mut Emitter, slot: u32, mode: SamplerMode) {
     let reflected_name = e.manifest.reflected_name(&[InputType::Sampler], slot);
-    let mode_text = match mode {
-        SamplerMode::Comparison => "comparison",
-        SamplerMode::Mono => "mono",
-        SamplerMode::Default | SamplerMode::Other(_) => "default",
+    // The manifest's kind: D3D's mode, with values D3D does not define read
+    // as the default (as the sampler declaration below does).
+    let kind = match mode {
+        SamplerMode::Comparison => SamplerKind::Comparison,
+        SamplerMode::Mono => SamplerKind::Mono,
+        SamplerMode::Default | SamplerMode::Other(_) => SamplerKind::Default,
     };
     let (glsl_name, binding) = match e.dialect {
         Dialect::Es300 => {
@@ -88,7 +90,7 @@ fn sampler(e: &mut Emitter, slot: u32, mode: SamplerMode) {
     };
     e.manifest.samplers.push(SamplerEntry {
         slot,
-        mode: mode_text.into(),
+        mode: kind,
         glsl_name,
         binding,
         reflected_name,
@@ -110,78 +112,91 @@ fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
             res.dim.glsl_suffix()
         ));
     }
-    let p = type_prefix(res.ty);
-    let suffix = res.dim.glsl_suffix();
+    // One typed value per declared type: the text and the manifest entry
+    // both print it, so they cannot disagree.
+    let sampler_ty = OpaqueType {
+        object: Opaque::Sampler,
+        ty: res.ty,
+        shape: res.dim.glsl_shape(),
+        shadow: false,
+    };
+    let texture_ty = OpaqueType {
+        object: Opaque::Texture,
+        ..sampler_ty
+    };
+    let shadow_ty = OpaqueType {
+        ty: Ty::Float,
+        shadow: true,
+        ..sampler_ty
+    };
+    let plain: Vec<u32> = pairs_of(&e.textures.plain_pairs, slot);
+    let shadow: Vec<u32> = pairs_of(&e.textures.shadow_pairs, slot);
     let reflected_name = e.manifest.reflected_name(&[InputType::Texture], slot);
     let (glsl_type, binding) = match e.dialect {
         Dialect::Es300 => {
-            let ty = format!("{p}sampler{suffix}");
-            e.decl_line(format!("uniform highp {ty} t{slot};"));
-            (ty, None)
+            e.decl_line(format!("uniform highp {sampler_ty} t{slot};"));
+            (sampler_ty, None)
         }
         Dialect::Vk450 => {
-            let ty = format!("{p}texture{suffix}");
             let b = names::texture_binding(slot);
             e.decl_line(format!(
-                "layout(set = {}, binding = {b}) uniform {ty} t{slot};",
+                "layout(set = {}, binding = {b}) uniform {texture_ty} t{slot};",
                 names::SET
             ));
             if super::compared_and_plain(e, slot) {
                 let pb = names::texture_plain_binding(slot);
                 e.decl_line(format!(
-                    "layout(set = {}, binding = {pb}) uniform {ty} t{slot}_plain; // t{slot} again, for plain reads",
+                    "layout(set = {}, binding = {pb}) uniform {texture_ty} t{slot}_plain; // t{slot} again, for plain reads",
                     names::SET
                 ));
             }
-            (ty, Some(b))
+            (texture_ty, Some(b))
         }
     };
     e.manifest.textures.push(TextureEntry {
         slot,
-        dimension: res.dim.name().into(),
-        return_type: res.return_type.into(),
+        dimension: res.dim,
+        return_type: res.return_type,
         glsl_name: format!("t{slot}"),
         glsl_type,
         binding,
         reflected_name: reflected_name.clone(),
+        compared: e.dialect == Dialect::Vk450 && !shadow.is_empty(),
     });
     if e.dialect == Dialect::Vk450 && super::compared_and_plain(e, slot) {
         e.manifest.textures.push(TextureEntry {
             slot,
-            dimension: res.dim.name().into(),
-            return_type: res.return_type.into(),
+            dimension: res.dim,
+            return_type: res.return_type,
             glsl_name: format!("t{slot}_plain"),
-            glsl_type: format!("{p}texture{suffix}"),
+            glsl_type: texture_ty,
             binding: Some(names::texture_plain_binding(slot)),
             reflected_name,
+            compared: false,
         });
     }
-    let plain: Vec<u32> = pairs_of(&e.textures.plain_pairs, slot);
-    let shadow: Vec<u32> = pairs_of(&e.textures.shadow_pairs, slot);
-    let shadow_ty = format!("sampler{suffix}Shadow");
     if e.dialect == Dialect::Es300 {
         for s in &plain {
             let name = format!("t{slot}TEX_with_SMPs{s}");
-            let ty = format!("{p}sampler{suffix}");
-            e.decl_line(format!("uniform highp {ty} {name};"));
-            combined_entry(e, name, ty, slot, *s, false);
+            e.decl_line(format!("uniform highp {sampler_ty} {name};"));
+            combined_entry(e, name, sampler_ty, slot, *s);
         }
         if !shadow.is_empty() && res.dim != Dim::Tex3D {
             e.decl_line(format!("uniform highp {shadow_ty} hlslcc_zcmpt{slot};"));
             for s in &shadow {
                 let name = format!("hlslcc_zcmpt{slot}TEX_with_SMPs{s}");
                 e.decl_line(format!("uniform highp {shadow_ty} {name};"));
-                combined_entry(e, name, shadow_ty.clone(), slot, *s, true);
+                combined_entry(e, name, shadow_ty, slot, *s);
             }
         }
     } else {
         for s in &plain {
-            let name = format!("{p}sampler{suffix}(t{slot}, s{s})");
-            combined_entry(e, name, format!("{p}sampler{suffix}"), slot, *s, false);
+            let name = format!("{sampler_ty}(t{slot}, s{s})");
+            combined_entry(e, name, sampler_ty, slot, *s);
         }
         for s in &shadow {
             let name = format!("{shadow_ty}(t{slot}, s{s})");
-            combined_entry(e, name, shadow_ty.clone(), slot, *s, true);
+            combined_entry(e, name, shadow_ty, slot, *s);
         }
     }
 }
@@ -193,13 +208,13 @@ fn pairs_of(set: &std::collections::BTreeSet<(u32, u32)>, slot: u32) -> Vec<u32>
         .collect()
 }
 
-fn combined_entry(e: &mut Emitter, name: String, ty: String, t: u32, s: u32, shadow: bool) {
+fn combined_entry(e: &mut Emitter, name: String, ty: OpaqueType, t: u32, s: u32) {
     e.manifest.combined_samplers.push(CombinedEntry {
         name,
         glsl_type: ty,
         texture: t,
         sampler: s,
-        shadow,
+        shadow: ty.shadow,
     });
 }
 
@@ -217,7 +232,7 @@ fn blocks(e: &mut Emitter) {
         ));
         e.manifest.samplers.push(SamplerEntry {
             slot: FETCH_SAMPLER_BINDING - 160,
-            mode: "fetch (any non-comparison sampler; texelFetch ignores its state)".into(),
+            mode: SamplerKind::Fetch,
             glsl_name: Some(FETCH_SAMPLER.into()),
             binding: Some(FETCH_SAMPLER_BINDING),
             reflected_name: None,
@@ -225,12 +240,14 @@ fn blocks(e: &mut Emitter) {
     }
     let levels: Vec<u32> = e.textures.levels.iter().copied().collect();
     if !levels.is_empty() {
-        let members: Vec<(String, &str, String)> = levels
+        let ivec4 = ValueType::vec(Ty::Int, 4);
+        let members: Vec<Member> = levels
             .iter()
             .map(|t| {
                 (
                     levels_name(*t),
-                    "ivec4",
+                    ivec4,
+                    UniformRole::TextureLevels { texture: *t },
                     format!(
                         "t{t}: x = mip level count; y = 1 when the format is UNORM \
                          (comparison references are clamped to [0, 1]); z = number of \
@@ -244,26 +261,35 @@ fn blocks(e: &mut Emitter) {
     }
     let states: Vec<u32> = e.textures.states.iter().copied().collect();
     if !states.is_empty() {
-        let mut members = Vec::new();
+        let (ivec4, vec4) = (ValueType::vec(Ty::Int, 4), ValueType::vec(Ty::Float, 4));
+        let mut members: Vec<Member> = Vec::new();
         for s in states {
             members.push((
                 mode_name(s),
-                "ivec4",
+                ivec4,
+                UniformRole::SamplerMode { sampler: s },
                 format!(
                     "s{s}: D3D11_TEXTURE_ADDRESS_MODE of U, V, W in x, y, z (1 wrap, 2 mirror, \
                      3 clamp, 4 border, 5 mirror once); D3D11_COMPARISON_FUNC in w \
                      (1 never … 8 always)"
                 ),
             ));
-            members.push((border_name(s), "vec4", format!("s{s}: BorderColor (RGBA)")));
+            members.push((
+                border_name(s),
+                vec4,
+                UniformRole::SamplerBorder { sampler: s },
+                format!("s{s}: BorderColor (RGBA)"),
+            ));
             members.push((
                 lod_name(s),
-                "vec4",
+                vec4,
+                UniformRole::SamplerLod { sampler: s },
                 format!("s{s}: MipLODBias, MinLOD, MaxLOD in x, y, z; w unused"),
             ));
             members.push((
                 filter_name(s),
-                "ivec4",
+                ivec4,
+                UniformRole::SamplerFilter { sampler: s },
                 format!(
                     "s{s}: min, mag and mip filter in x, y, z (0 point, 1 linear; \
                      anisotropic counts as linear); w unused"
@@ -274,18 +300,22 @@ fn blocks(e: &mut Emitter) {
     }
 }
 
+/// A block member: its name, type, what it holds, and that in words.
+type Member = (String, ValueType, UniformRole, String);
+
 /// One std140 block of 16-byte members, listed in the manifest.
-fn block(e: &mut Emitter, name: &str, binding: u32, members: &[(String, &str, String)]) {
+fn block(e: &mut Emitter, name: &str, binding: u32, members: &[Member]) {
     let layout = match e.dialect {
         Dialect::Es300 => "layout(std140)".to_string(),
         Dialect::Vk450 => format!("layout(std140, set = {}, binding = {binding})", names::SET),
     };
     e.decl_line(format!("{layout} uniform {name} {{"));
-    for (i, (m, ty, meaning)) in members.iter().enumerate() {
+    for (i, (m, ty, role, meaning)) in members.iter().enumerate() {
         e.decl_line(format!("    {ty} {m};"));
         e.manifest.uniforms.push(UniformEntry {
             name: m.clone(),
-            glsl_type: (*ty).into(),
+            glsl_type: *ty,
+            role: *role,
             meaning: meaning.clone(),
             block: name.into(),
             offset: 16 * i as u32,

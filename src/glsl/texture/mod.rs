@@ -23,7 +23,7 @@ mod sample;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::emit::Emitter;
-use super::types::{Ty, mask_components, swizzle};
+use super::types::{TextureShape, Ty, mask_components, swizzle};
 use super::{Dialect, Reason};
 use crate::dxbc::enums::{ResourceDimension, ReturnType, SamplerMode};
 use crate::dxbc::ir::{DeclKind, Instruction, Operand, OperandType};
@@ -80,15 +80,20 @@ impl Dim {
         }
     }
 
+    /// The GLSL texture shape it is declared as; 1D lowers to 2D.
+    pub fn glsl_shape(self) -> TextureShape {
+        match self {
+            Dim::Tex1D | Dim::Tex2D => TextureShape::D2,
+            Dim::Tex1DArray | Dim::Tex2DArray => TextureShape::D2Array,
+            Dim::Tex3D => TextureShape::D3,
+            Dim::Cube => TextureShape::Cube,
+            _ => TextureShape::D2,
+        }
+    }
+
     /// The GLSL type suffix (`2D`, `2DArray`, …); 1D lowers to 2D.
     pub fn glsl_suffix(self) -> &'static str {
-        match self {
-            Dim::Tex1D | Dim::Tex2D => "2D",
-            Dim::Tex1DArray | Dim::Tex2DArray => "2DArray",
-            Dim::Tex3D => "3D",
-            Dim::Cube => "Cube",
-            _ => "2D",
-        }
+        self.glsl_shape().suffix()
     }
 
     pub fn name(self) -> &'static str {
@@ -137,8 +142,8 @@ impl Dim {
 pub struct Res {
     pub dim: Dim,
     pub ty: Ty,
-    /// `dcl_resource`'s first return type, by name.
-    pub return_type: &'static str,
+    /// `dcl_resource`'s first return type (what the manifest reports).
+    pub return_type: ReturnType,
 }
 
 /// What the program does with its textures and samplers, gathered before
@@ -191,7 +196,7 @@ pub fn scan(e: &mut Emitter) {
                     Res {
                         dim,
                         ty,
-                        return_type: rt.name(),
+                        return_type: rt,
                     },
                 );
             }
@@ -420,7 +425,7 @@ fn resource(e: &Emitter, inst: &Instruction, slot: u32) -> Res {
     Res {
         dim,
         ty,
-        return_type: "float",
+        return_type: ReturnType::Float,
     }
 }
 

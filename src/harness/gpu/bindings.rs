@@ -6,18 +6,14 @@
 
 use std::collections::BTreeMap;
 
-use crate::glsl::Manifest;
+use crate::glsl::names::{MIP_COUNT_BINDING, SAMPLER_STATE_BINDING};
+use crate::glsl::{Manifest, SamplerKind, TextureShape, Ty};
 use crate::harness::case::Case;
 use crate::harness::runtime::{self, HardwareAddress};
 use crate::vm::texture::{ComparisonFunc, Filter, Sampler, Texture};
 
 use super::textures::{self, Dummy};
 use super::{GpuError, Renderer};
-
-/// The fetch sampler's binding (docs/glsl-textures.md).
-const FETCH_SAMPLER: u32 = 176;
-const TEXTURE_LEVELS: u32 = 14;
-const SAMPLER_STATE: u32 = 15;
 
 enum Slot {
     Buffer(wgpu::Buffer),
@@ -78,14 +74,14 @@ fn sampler_desc(s: &Sampler, comparison: bool) -> wgpu::SamplerDescriptor<'stati
     }
 }
 
-fn view_dimension(glsl_type: &str) -> wgpu::TextureViewDimension {
-    let base = glsl_type.trim_start_matches(['i', 'u']);
-    match base {
-        "texture2DArray" => wgpu::TextureViewDimension::D2Array,
-        "texture3D" => wgpu::TextureViewDimension::D3,
-        "textureCube" => wgpu::TextureViewDimension::Cube,
-        "textureCubeArray" => wgpu::TextureViewDimension::CubeArray,
-        _ => wgpu::TextureViewDimension::D2,
+/// The view a texture object of this shape reads (the declared GLSL shape,
+/// not D3D's dimension: a 1D texture is declared, and uploaded, as 2D).
+fn view_dimension(shape: TextureShape) -> wgpu::TextureViewDimension {
+    match shape {
+        TextureShape::D2 => wgpu::TextureViewDimension::D2,
+        TextureShape::D2Array => wgpu::TextureViewDimension::D2Array,
+        TextureShape::D3 => wgpu::TextureViewDimension::D3,
+        TextureShape::Cube => wgpu::TextureViewDimension::Cube,
     }
 }
 
@@ -138,7 +134,7 @@ pub(super) fn build(
     let mut uploaded: BTreeMap<u32, wgpu::Texture> = BTreeMap::new();
 
     for (binding, bytes) in blocks(case, manifests) {
-        if binding == TEXTURE_LEVELS || binding == SAMPLER_STATE {
+        if binding == MIP_COUNT_BINDING || binding == SAMPLER_STATE_BINDING {
             let mut bytes = bytes;
             bytes.resize(bytes.len().max(16).next_multiple_of(16), 0);
             entries.insert(
@@ -183,11 +179,8 @@ pub(super) fn build(
             if entries.contains_key(&binding) {
                 continue;
             }
-            let compared = binding < 96
-                && m.combined_samplers
-                    .iter()
-                    .any(|c| c.shadow && c.texture == t.slot);
-            let dim = view_dimension(&t.glsl_type);
+            let compared = t.compared;
+            let dim = view_dimension(t.glsl_type.shape);
             let case_tex: Option<&Texture> = case
                 .textures
                 .iter()
@@ -225,17 +218,14 @@ pub(super) fn build(
                     (gpu, st)
                 }
                 None => {
-                    let (kind, st) = if compared {
-                        (Dummy::Depth, wgpu::TextureSampleType::Depth)
-                    } else if t.glsl_type.starts_with('i') {
-                        (Dummy::Sint, wgpu::TextureSampleType::Sint)
-                    } else if t.glsl_type.starts_with('u') {
-                        (Dummy::Uint, wgpu::TextureSampleType::Uint)
-                    } else {
-                        (
+                    let (kind, st) = match (compared, t.glsl_type.ty) {
+                        (true, _) => (Dummy::Depth, wgpu::TextureSampleType::Depth),
+                        (false, Ty::Int) => (Dummy::Sint, wgpu::TextureSampleType::Sint),
+                        (false, Ty::Uint) => (Dummy::Uint, wgpu::TextureSampleType::Uint),
+                        (false, Ty::Float) => (
                             Dummy::Float,
                             wgpu::TextureSampleType::Float { filterable: true },
-                        )
+                        ),
                     };
                     (textures::dummy(r, kind, dim)?, st)
                 }
@@ -267,14 +257,14 @@ pub(super) fn build(
             if entries.contains_key(&binding) {
                 continue;
             }
-            let (ty, desc) = if binding == FETCH_SAMPLER {
+            let (ty, desc) = if s.mode == SamplerKind::Fetch {
                 (
                     wgpu::SamplerBindingType::NonFiltering,
                     wgpu::SamplerDescriptor::default(),
                 )
             } else {
                 let state = runtime::sampler(case, s.slot);
-                let comparison = s.mode == "comparison";
+                let comparison = s.mode == SamplerKind::Comparison;
                 let desc = sampler_desc(&state, comparison);
                 let linear = desc.mag_filter == wgpu::FilterMode::Linear
                     || desc.min_filter == wgpu::FilterMode::Linear

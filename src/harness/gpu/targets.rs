@@ -48,7 +48,7 @@ pub(super) fn create(
             continue;
         }
         let Some(location) = o.location else { continue };
-        let (kind, channels) = Kind::of_output(&o.glsl_type);
+        let (kind, channels) = Kind::of_output(o.glsl_type);
         let format = format_for(kind, channels).ok_or_else(|| {
             GpuError::Other(format!(
                 "SV_Target{} is declared `{}`: no 3-channel render format exists and wgpu \

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::glsl::{self, Manifest};
+use crate::glsl::{self, Manifest, OpaqueType, TextureShape, Ty};
 use crate::harness::case::{Case, CaseShaders};
 use crate::harness::image::TargetKind;
 use crate::harness::runtime::{self, HardwareAddress, HardwareSampler, Stages};
@@ -232,15 +232,13 @@ fn gl_format(f: Format) -> (&'static str, &'static str, &'static str) {
     }
 }
 
-/// The GL texture target a sampler uniform of `glsl_type` reads.
-fn gl_target(glsl_type: &str) -> &'static str {
-    let base = glsl_type.trim_start_matches(['i', 'u']);
-    let base = base.strip_suffix("Shadow").unwrap_or(base);
-    match base {
-        "sampler2DArray" => "TEXTURE_2D_ARRAY",
-        "sampler3D" => "TEXTURE_3D",
-        "samplerCube" => "TEXTURE_CUBE_MAP",
-        _ => "TEXTURE_2D",
+/// The GL texture target a sampler uniform of this shape reads.
+fn gl_target(shape: TextureShape) -> &'static str {
+    match shape {
+        TextureShape::D2 => "TEXTURE_2D",
+        TextureShape::D2Array => "TEXTURE_2D_ARRAY",
+        TextureShape::D3 => "TEXTURE_3D",
+        TextureShape::Cube => "TEXTURE_CUBE_MAP",
     }
 }
 
@@ -323,15 +321,12 @@ fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
 
 /// A 1x1 (six faces for cubes) zero texture for a slot the shader declares
 /// and the case leaves unbound, of the kind the uniform's type reads.
-fn dummy(glsl_type: &str, target: &'static str) -> GlTexture {
-    let (internal, format, ty, bytes) = if glsl_type.ends_with("Shadow") {
-        ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT", 4)
-    } else if glsl_type.starts_with('i') {
-        ("RGBA32I", "RGBA_INTEGER", "INT", 16)
-    } else if glsl_type.starts_with('u') {
-        ("RGBA32UI", "RGBA_INTEGER", "UNSIGNED_INT", 16)
-    } else {
-        ("RGBA32F", "RGBA", "FLOAT", 16)
+fn dummy(glsl_type: OpaqueType, target: &'static str) -> GlTexture {
+    let (internal, format, ty, bytes) = match (glsl_type.shadow, glsl_type.ty) {
+        (true, _) => ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT", 4),
+        (false, Ty::Int) => ("RGBA32I", "RGBA_INTEGER", "INT", 16),
+        (false, Ty::Uint) => ("RGBA32UI", "RGBA_INTEGER", "UNSIGNED_INT", 16),
+        (false, Ty::Float) => ("RGBA32F", "RGBA", "FLOAT", 16),
     };
     let faces = if target == "TEXTURE_CUBE_MAP" { 6 } else { 1 };
     GlTexture {
@@ -364,26 +359,28 @@ fn textures_and_units(
     let mut textures: Vec<GlTexture> = Vec::new();
     let mut made: Vec<(u32, &'static str)> = Vec::new();
     let mut units: Vec<Unit> = Vec::new();
-    let mut texture_for =
-        |slot: u32, glsl_type: &str, textures: &mut Vec<GlTexture>| -> Result<usize, String> {
-            let target = gl_target(glsl_type);
-            if let Some(i) = made.iter().position(|m| *m == (slot, target)) {
-                return Ok(i);
-            }
-            let t = match case.textures.iter().find(|(s, _)| *s == slot) {
-                Some((_, tex)) => upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?,
-                None => dummy(glsl_type, target),
-            };
-            textures.push(t);
-            made.push((slot, target));
-            Ok(textures.len() - 1)
+    let mut texture_for = |slot: u32,
+                           glsl_type: OpaqueType,
+                           textures: &mut Vec<GlTexture>|
+     -> Result<usize, String> {
+        let target = gl_target(glsl_type.shape);
+        if let Some(i) = made.iter().position(|m| *m == (slot, target)) {
+            return Ok(i);
+        }
+        let t = match case.textures.iter().find(|(s, _)| *s == slot) {
+            Some((_, tex)) => upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?,
+            None => dummy(glsl_type, target),
         };
+        textures.push(t);
+        made.push((slot, target));
+        Ok(textures.len() - 1)
+    };
     for m in manifests {
         for c in &m.combined_samplers {
             if units.iter().any(|u| u.name == c.name) {
                 continue;
             }
-            let texture = texture_for(c.texture, &c.glsl_type, &mut textures)?;
+            let texture = texture_for(c.texture, c.glsl_type, &mut textures)?;
             let state = runtime::sampler(case, c.sampler);
             units.push(Unit {
                 name: c.name.clone(),
@@ -395,7 +392,7 @@ fn textures_and_units(
             if units.iter().any(|u| u.name == t.glsl_name) {
                 continue;
             }
-            let texture = texture_for(t.slot, &t.glsl_type, &mut textures)?;
+            let texture = texture_for(t.slot, t.glsl_type, &mut textures)?;
             units.push(Unit {
                 name: t.glsl_name.clone(),
                 texture,
@@ -456,7 +453,7 @@ fn targets(ps: &Manifest) -> Result<Vec<Target>, String> {
         if !o.semantic.eq_ignore_ascii_case("SV_Target") {
             continue;
         }
-        let (texel, channels) = TargetKind::of_output(&o.glsl_type);
+        let (texel, channels) = TargetKind::of_output(o.glsl_type);
         let kind = match texel {
             TargetKind::Float => "float",
             TargetKind::Sint => "int",
@@ -475,12 +472,6 @@ fn targets(ps: &Manifest) -> Result<Vec<Target>, String> {
     Ok(out)
 }
 
-/// Whether a manifest input is a varying the vertex stage must write (not
-/// a built-in such as `hlslcc_FragCoord` or `gl_FrontFacing`).
-fn is_varying(i: &glsl::VaryingEntry) -> bool {
-    !(i.glsl_name.starts_with("gl_") || i.glsl_name.starts_with("hlslcc_"))
-}
-
 /// The vertex shader standing in for a translated D3D vertex shader when
 /// the case has none: per corner (`gl_VertexID` of the indexed draw) it
 /// writes the case's clip position and each pixel-shader varying from the
@@ -492,18 +483,15 @@ pub(super) fn pass_through(case: &Case, ps: &Manifest) -> String {
     let mut s = String::from(
         "#version 300 es\n// pass-through vertex shader generated by the harness\nprecision highp float;\nprecision highp int;\nuniform highp vec2 hlslcc_YFlip;\n",
     );
-    let inputs: Vec<_> = ps.inputs.iter().filter(|i| is_varying(i)).collect();
+    // Built-ins (`hlslcc_FragCoord`, `gl_FrontFacing`) are the pipeline's.
+    let inputs: Vec<_> = ps.inputs.iter().filter(|i| !i.builtin).collect();
     for i in &inputs {
-        // The manifest names the pixel shader's interpolation in words
-        // (`flat`, `centroid`, `noperspective centroid`, …); ES 3.00 has
-        // the first two as qualifiers, noperspective is emulated below.
-        let interp = i.interpolation.as_deref().unwrap_or("");
-        let qual = if interp.contains("flat") {
-            "flat "
-        } else if interp.contains("centroid") {
-            "centroid "
-        } else {
-            ""
+        // ES 3.00 has `flat` and `centroid` as qualifiers; noperspective
+        // is emulated below.
+        let qual = match i.interpolation {
+            Some(q) if q.is_flat() => "flat ",
+            Some(q) if q.is_centroid() => "centroid ",
+            _ => "",
         };
         let _ = writeln!(
             s,
@@ -517,10 +505,7 @@ pub(super) fn pass_through(case: &Case, ps: &Manifest) -> String {
     s.push_str("    vec4 position = uintBitsToFloat(hcornerPosition(c));\n");
     for i in &inputs {
         let mut value = quad::varying_value(i);
-        if i.interpolation
-            .as_deref()
-            .is_some_and(|q| q.contains("noperspective"))
-        {
+        if i.interpolation.is_some_and(|q| q.is_noperspective()) {
             value.push_str(" * position.w");
         }
         let _ = writeln!(s, "    {} = {value};", i.glsl_name);
@@ -531,14 +516,11 @@ pub(super) fn pass_through(case: &Case, ps: &Manifest) -> String {
     s
 }
 
-/// The vertex attributes of a translated vertex shader (its `in_*`
-/// inputs), by name: the page looks their locations up.
+/// The vertex attributes of a translated vertex shader (its inputs but
+/// the built-ins), by name: the page looks their locations up.
 fn vertex_inputs(case: &Case, vs: &Manifest) -> (Vec<Attribute>, u32, Vec<u8>) {
-    let inputs: Vec<_> = vs
-        .inputs
-        .iter()
-        .filter(|i| i.glsl_name.starts_with("in_"))
-        .collect();
+    // Built-ins (`gl_VertexID`, `gl_InstanceID`) are the draw's.
+    let inputs: Vec<_> = vs.inputs.iter().filter(|i| !i.builtin).collect();
     let (layout, stride, bytes) = quad::vertex_buffer(case, &inputs);
     let attrs = layout
         .into_iter()
