@@ -9,7 +9,6 @@ pub mod float;
 pub mod machine;
 pub mod sampling;
 pub mod state;
-pub mod structure;
 pub mod texture;
 pub mod trace;
 
@@ -34,6 +33,17 @@ pub enum VmError {
     Malformed { index: usize, message: String },
     #[error("instruction {index}: {message}")]
     Operand { index: usize, message: String },
+}
+
+/// A program the analysis pass rejects (unbalanced blocks, `break`
+/// outside a loop) cannot run; the message is the analysis' own.
+impl From<crate::dxbc::analysis::AnalysisError> for VmError {
+    fn from(e: crate::dxbc::analysis::AnalysisError) -> Self {
+        VmError::Malformed {
+            index: e.index,
+            message: e.message,
+        }
+    }
 }
 
 pub use sampling::Resources;
