@@ -233,3 +233,42 @@ fn desc_texels(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dxbc::{ParseOptions, asm};
+
+    fn shader(text: &str) -> Shader {
+        Shader::parse(&asm::assemble(text).expect("asm"), ParseOptions::default()).expect("parse")
+    }
+
+    #[test]
+    fn pixel_inputs_follow_the_layout() {
+        // v0 position, v1 a float attribute, v2 front face (declared
+        // `_sgv`, so a uint in the derived signature).
+        let s = shader(
+            "ps_4_0\n\
+             dcl_input_ps_siv linear noperspective v0.xy, position\n\
+             dcl_input_ps linear v1.xy\n\
+             dcl_input_ps_sgv v2.x, is_front_face\n\
+             dcl_output o0.xyzw\n\
+             mov o0.xyzw, v1.xyxx\n\
+             ret\n",
+        );
+        let choice = PixelChoice {
+            x: 3,
+            y: 2,
+            width: 8,
+            height: 4,
+        };
+        let setup = default_setup(&s, choice);
+        // Lane 1 of the quad at (2, 2) is pixel (3, 2): centre (3.5, 2.5).
+        let lane = &setup.inputs[choice.lane()];
+        assert_eq!(lane.len(), 3);
+        assert_eq!(lane[0], [f(3.5), f(2.5), f(0.5), F1]);
+        // The attribute is the centre over the target size.
+        assert_eq!(lane[1], [f(3.5 / 8.0), f(2.5 / 4.0), 0, F1]);
+        assert_eq!(lane[2], [u32::MAX; 4]);
+    }
+}
