@@ -22,6 +22,7 @@ pub mod numfmt;
 pub mod opcodes;
 pub mod shader;
 pub use shader::{ParseOptions, Shader};
+pub mod analysis;
 pub mod asm;
 pub mod info;
 pub mod listing;

@@ -13,6 +13,7 @@ use super::types::{Ty, ValueType, mask_components, mask_count, swizzle};
 use super::writer::{Section, join};
 use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
 use super::{alu, decl, flow, texture};
+use crate::dxbc::analysis::Blocks;
 use crate::dxbc::disasm::{self, Style};
 use crate::dxbc::ir::{
     Components, DeclKind, Index, Instruction, Modifier, Operand, OperandType, Program, ProgramType,
@@ -130,6 +131,19 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
                 offset: program.instructions.first().map_or(0, |i| i.offset),
                 text: program.profile(),
                 reason: Reason::Stage,
+            }],
+        });
+    }
+    // Blocks are checked before any text is written: the walk below then
+    // opens and closes braces knowing every block is balanced.
+    if let Err(err) = Blocks::of(program) {
+        let inst = &program.instructions[err.index];
+        return Err(Refused {
+            diagnostics: vec![Diagnostic {
+                index: err.index,
+                offset: err.offset,
+                text: e.inst_text(inst),
+                reason: Reason::Structure,
             }],
         });
     }
@@ -268,10 +282,9 @@ impl<'a> Emitter<'a> {
     /// Closes the function being written, if any.
     fn close_function(&mut self) {
         if self.in_function {
-            while self.body.depth() > 1 {
-                self.body.dedent();
-                self.body.line(None, "}");
-            }
+            // Balanced blocks (checked by the analysis pass) leave only
+            // the function's own level open.
+            debug_assert_eq!(self.body.depth(), 1, "a block is left open");
             self.body.dedent();
             self.body.line(None, "}");
             self.body.line(None, "");

@@ -189,6 +189,10 @@ pub enum Reason {
     Limit,
     /// Fewer operands than the opcode takes (malformed bytecode).
     Malformed,
+    /// Unbalanced blocks (an `endif` without its `if`, a loop never
+    /// closed) or `break`/`continue`/`case` outside their block: the
+    /// analysis pass rejects the program before any text is written.
+    Structure,
     /// A texture chosen by a register (`t[r0.x]`): ES 3.00 indexes sampler
     /// arrays only with constant expressions.
     ResourceIndex,
@@ -220,6 +224,7 @@ impl Reason {
             Reason::TiledResource => "tiled resource",
             Reason::Debug => "debug",
             Reason::Malformed => "malformed",
+            Reason::Structure => "block structure",
         }
     }
 
@@ -246,6 +251,9 @@ impl Reason {
             Reason::Operand => "this register file has no GLSL ES 3.00 equivalent",
             Reason::Limit => "a count or register number is past D3D11's limits",
             Reason::Malformed => "the instruction has fewer operands than its opcode takes",
+            Reason::Structure => {
+                "the block structure is broken here: an opener without its closer, a closer without its opener, or a jump outside its block"
+            }
             Reason::ResourceIndex => {
                 "GLSL ES 3.00 indexes sampler arrays only with constant expressions"
             }
@@ -382,5 +390,44 @@ mod tests {
         extra.line(Some(7), "x");
         let (_, m) = join(vec![extra], 1);
         assert_eq!(m.ranges, vec![None]);
+    }
+
+    fn refusal(text: &str) -> super::Refused {
+        use crate::dxbc::{ParseOptions, Shader, asm};
+        let bytes = asm::assemble(text).expect("assembles");
+        let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+        let r = super::translate(&shader, &super::Options::new(super::Dialect::Es300))
+            .expect_err("unbalanced blocks are refused");
+        // The offset is the named instruction's own, so the bytes can be found.
+        for d in &r.diagnostics {
+            assert_eq!(d.offset, shader.program.instructions[d.index].offset);
+        }
+        r
+    }
+
+    #[test]
+    fn a_stray_endif_is_refused_naming_it() {
+        // 0 dcl_output, 1 dcl_temps, 2 mov, 3 endif: the `endif` closes
+        // nothing, so instruction 3 is the one named.
+        let r = refusal(
+            "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\nmov o0.xyzw, l(1.0,1.0,1.0,1.0)\nendif\nret\n",
+        );
+        assert_eq!(r.diagnostics.len(), 1);
+        let d = &r.diagnostics[0];
+        assert_eq!((d.index, d.reason), (3, super::Reason::Structure));
+        assert_eq!(d.text, "endif");
+        assert!(r.to_string().contains("`endif`"), "{r}");
+    }
+
+    #[test]
+    fn a_block_left_open_is_refused_at_its_opener() {
+        // 0 dcl_output, 1 dcl_temps, 2 loop: never closed, even by `ret`.
+        let r =
+            refusal("ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\nloop\nmov o0.xyzw, r0.xyzw\nret\n");
+        assert_eq!(r.reasons(), vec![super::Reason::Structure]);
+        assert_eq!(
+            (r.diagnostics[0].index, r.diagnostics[0].text.as_str()),
+            (2, "loop")
+        );
     }
 }

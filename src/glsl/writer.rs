@@ -40,6 +40,10 @@ impl Section {
     }
 
     pub fn dedent(&mut self) {
+        // The emitter refuses unbalanced blocks before writing anything
+        // (`dxbc::analysis::Blocks`), so stepping out past the first level
+        // is a bug in the emitter, never bad input.
+        debug_assert!(self.indent > 0, "dedent below the outermost level");
         self.indent = self.indent.saturating_sub(1);
     }
 

@@ -6,8 +6,8 @@
 
 use super::case::Case;
 use crate::dxbc::Shader;
+use crate::dxbc::analysis::IoLayout;
 use crate::dxbc::enums::{Interpolation, SystemValue};
-use crate::dxbc::opcodes::Op;
 use crate::vm::defaults::PixelChoice;
 use crate::vm::state::{LANES, Setup};
 
@@ -74,42 +74,27 @@ pub fn case_inputs(
 /// centre lies outside both triangles.
 pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
     let mut setup = Setup::empty();
-    let mut modes: Vec<(u32, Interp)> = Vec::new();
-    let mut position_reg = None;
-    let mut front_face = None;
-    for inst in &shader.program.instructions {
-        let Some(reg) = inst.operands.first().and_then(|o| o.reg()) else {
-            continue;
-        };
-        match inst.op {
-            Op::DclInputPs | Op::DclInputPsSiv => {
-                let mode = match inst.interpolation() {
-                    Some(Interpolation::Constant) => Interp::Constant,
-                    Some(m) if m.is_noperspective() => Interp::Linear,
-                    _ => Interp::Perspective,
-                };
-                modes.push((reg, mode));
-                if inst.op == Op::DclInputPsSiv
-                    && inst.system_value() == Some(SystemValue::Position)
-                {
-                    position_reg = Some(reg);
-                }
-            }
-            Op::DclInputPsSgv => {
-                modes.push((reg, Interp::Constant));
-                if inst.system_value() == Some(SystemValue::IsFrontFace) {
-                    let first = match inst.operands[0].selection {
-                        crate::dxbc::ir::Selection::Mask(m) if m != 0 => {
-                            m.trailing_zeros() as usize
-                        }
-                        _ => 0,
-                    };
-                    front_face = Some((reg, first));
-                }
-            }
-            _ => {}
-        }
-    }
+    // Declared pixel-shader inputs only: an attribute the shader never
+    // declares is never read, so its interpolation does not matter.
+    let inputs = IoLayout::of_inputs(shader);
+    let modes: Vec<(u32, Interp)> = inputs
+        .registers
+        .iter()
+        .filter_map(|r| {
+            let mode = match r.interpolation? {
+                Interpolation::Constant => Interp::Constant,
+                m if m.is_noperspective() => Interp::Linear,
+                _ => Interp::Perspective,
+            };
+            Some((r.register, mode))
+        })
+        .collect();
+    let position_reg = inputs
+        .declared_with(SystemValue::Position)
+        .map(|r| r.register);
+    let front_face = inputs
+        .declared_with(SystemValue::IsFrontFace)
+        .map(|r| (r.register, r.first_component()));
     let count = modes
         .iter()
         .map(|(r, _)| r + 1)

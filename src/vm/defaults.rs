@@ -6,11 +6,11 @@
 use super::Resources;
 use super::state::{LANES, Reg, Setup};
 use crate::dxbc::Shader;
+use crate::dxbc::analysis::IoLayout;
 use crate::dxbc::enums::{ComponentType, SamplerMode, SystemValue};
 use crate::dxbc::ir::DeclKind;
-use crate::dxbc::ir::{OperandType, Program, ProgramType};
+use crate::dxbc::ir::{Program, ProgramType};
 use crate::dxbc::opcodes::Op;
-use crate::dxbc::signature::SignatureKind;
 
 /// The pixel (and its quad) a pixel shader is run for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,54 +51,24 @@ fn f(v: f32) -> u32 {
     v.to_bits()
 }
 
-/// Inputs for `shader`: signature-driven when it has an input signature,
-/// declaration-driven otherwise.
+/// Inputs for `shader`, one per register of its input layout (signature
+/// and declarations merged by the analysis pass).
 pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
     let program = &shader.program;
     let mut setup = Setup::empty();
-    // Which registers exist and, where known, their system value and type.
-    let mut regs: Vec<(u32, SystemValue, ComponentType)> = Vec::new();
-    if let Some(sig) = shader
-        .signatures
-        .iter()
-        .find(|s| s.kind == SignatureKind::Input)
-    {
-        for e in &sig.elements {
-            if e.register != u32::MAX {
-                regs.push((e.register, e.system_value(), e.component_type()));
-            }
-        }
-    }
-    for inst in &program.instructions {
-        let is_input = inst.declares_input();
-        let Some(op) = inst.operands.first().filter(|_| is_input) else {
-            continue;
-        };
-        if op.ty != OperandType::INPUT || op.indices.len() != 1 {
-            continue;
-        }
-        let Some(r) = op.reg() else { continue };
-        if !regs.iter().any(|(reg, _, _)| *reg == r) {
-            let sv = inst.system_value().unwrap_or(SystemValue::Undefined);
-            regs.push((r, sv, ComponentType::Float32));
-        }
-    }
-    let count = regs
-        .iter()
-        .map(|(r, _, _)| r + 1)
-        .max()
-        .unwrap_or(0)
-        .min(64) as usize;
+    let inputs = IoLayout::of_inputs(shader);
+    let count = inputs.count().min(64) as usize;
     let lane_pixels = pixel.lane_pixels();
     for (lane, &lane_pixel) in lane_pixels.iter().enumerate() {
         let mut v: Vec<Reg> = vec![[0; 4]; count];
-        for &(r, sv, ty) in &regs {
-            let Some(slot) = v.get_mut(r as usize) else {
+        for r in &inputs.registers {
+            let Some(slot) = v.get_mut(r.register as usize) else {
                 continue;
             };
+            let (sv, ty) = (r.system_value, r.component_type);
             *slot = match program.kind {
                 ProgramType::Pixel => pixel_input(sv, ty, lane_pixel, pixel),
-                _ => vertex_input(sv, ty, r, lane),
+                _ => vertex_input(sv, ty, r.register, lane),
             };
         }
         setup.inputs[lane] = v;
@@ -262,4 +232,43 @@ fn desc_texels(
             [v, v, v, one]
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dxbc::{ParseOptions, asm};
+
+    fn shader(text: &str) -> Shader {
+        Shader::parse(&asm::assemble(text).expect("asm"), ParseOptions::default()).expect("parse")
+    }
+
+    #[test]
+    fn pixel_inputs_follow_the_layout() {
+        // v0 position, v1 a float attribute, v2 front face (declared
+        // `_sgv`, so a uint in the derived signature).
+        let s = shader(
+            "ps_4_0\n\
+             dcl_input_ps_siv linear noperspective v0.xy, position\n\
+             dcl_input_ps linear v1.xy\n\
+             dcl_input_ps_sgv v2.x, is_front_face\n\
+             dcl_output o0.xyzw\n\
+             mov o0.xyzw, v1.xyxx\n\
+             ret\n",
+        );
+        let choice = PixelChoice {
+            x: 3,
+            y: 2,
+            width: 8,
+            height: 4,
+        };
+        let setup = default_setup(&s, choice);
+        // Lane 1 of the quad at (2, 2) is pixel (3, 2): centre (3.5, 2.5).
+        let lane = &setup.inputs[choice.lane()];
+        assert_eq!(lane.len(), 3);
+        assert_eq!(lane[0], [f(3.5), f(2.5), f(0.5), F1]);
+        // The attribute is the centre over the target size.
+        assert_eq!(lane[1], [f(3.5 / 8.0), f(2.5 / 4.0), 0, F1]);
+        assert_eq!(lane[2], [u32::MAX; 4]);
+    }
 }

@@ -9,7 +9,6 @@ pub mod float;
 pub mod machine;
 pub mod sampling;
 pub mod state;
-pub mod structure;
 pub mod texture;
 pub mod trace;
 
@@ -36,4 +35,39 @@ pub enum VmError {
     Operand { index: usize, message: String },
 }
 
+/// A program the analysis pass rejects (unbalanced blocks, `break`
+/// outside a loop) cannot run; the message is the analysis' own.
+impl From<crate::dxbc::analysis::AnalysisError> for VmError {
+    fn from(e: crate::dxbc::analysis::AnalysisError) -> Self {
+        VmError::Malformed {
+            index: e.index,
+            message: e.message,
+        }
+    }
+}
+
 pub use sampling::Resources;
+
+#[cfg(test)]
+mod tests {
+    use super::{Machine, Resources, Setup, VmError};
+    use crate::dxbc::{ParseOptions, Shader, asm};
+    use std::rc::Rc;
+
+    #[test]
+    fn analysis_errors_stop_the_machine_as_malformed() {
+        let bytes = asm::assemble("ps_4_0\ndcl_temps 1\nendloop\nret\n").expect("asm");
+        let s = Shader::parse(&bytes, ParseOptions::default()).expect("parse");
+        let e = Machine::new(Rc::new(s.program), Setup::empty(), Resources::default())
+            .err()
+            .expect("refused");
+        // 0 dcl_temps, 1 the `endloop` that closes nothing.
+        assert_eq!(
+            e,
+            VmError::Malformed {
+                index: 1,
+                message: "`endloop` without `loop`".into()
+            }
+        );
+    }
+}

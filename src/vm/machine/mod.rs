@@ -12,8 +12,8 @@ use std::rc::Rc;
 use super::alu::{Exec, compute, exec_of};
 use super::float;
 use super::state::{LANES, Layout, Loc, Reg, Setup, State};
-use super::structure::Structure;
 use super::{Resources, VmError};
+use crate::dxbc::analysis::Blocks;
 use crate::dxbc::ir::*;
 use crate::dxbc::opcodes::NumType;
 
@@ -117,7 +117,7 @@ pub enum Event {
 /// prepares it once and shares it across its thousands of quads.
 pub struct Prepared {
     program: Rc<Program>,
-    structure: Structure,
+    structure: Blocks,
     /// Each instruction's table entry, looked up once.
     execs: Vec<Exec>,
     /// Each instruction's fast form (or `General`).
@@ -128,7 +128,7 @@ pub struct Prepared {
 impl Prepared {
     /// Errors on a malformed block structure (an `endif` without its `if`).
     pub fn new(program: Rc<Program>) -> Result<Rc<Prepared>, VmError> {
-        let structure = Structure::of(&program)?;
+        let structure = Blocks::of(&program)?;
         let execs: Vec<Exec> = program.instructions.iter().map(|i| exec_of(i.op)).collect();
         let plans: Vec<Option<plan::Plan>> = program.instructions.iter().map(plan::plan).collect();
         let ops = program

@@ -1,13 +1,14 @@
 //! The block structure of a program, computed once: which `else`/`endif`
 //! belongs to which `if`, loop bounds, switch cases, subroutine labels.
-//! Control flow then jumps by table lookup instead of scanning.
+//! Control flow then jumps by table lookup instead of scanning, and the
+//! emitter writes braces knowing every block it opens is closed.
 
-use super::VmError;
+use super::AnalysisError;
 use crate::dxbc::ir::{Index, Program};
 use crate::dxbc::opcodes::Op;
 
-#[derive(Debug, Clone, Default)]
-pub struct Structure {
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Blocks {
     /// For `if`: its `else`, if any.
     pub else_of: Vec<Option<usize>>,
     /// For `if`/`else`/`loop`/`switch`: the closing instruction.
@@ -22,10 +23,15 @@ pub struct Structure {
     pub entry: usize,
 }
 
-impl Structure {
-    pub fn of(program: &Program) -> Result<Structure, VmError> {
+impl Blocks {
+    /// Errors name the first instruction that breaks the nesting rules:
+    /// a closer or `else` without its opener, `case`/`default` outside a
+    /// `switch`, `break` outside a `loop` or `switch`, `continue` outside a
+    /// `loop`, a `label` inside an open block, or (at the opener) a block
+    /// that is never closed.
+    pub fn of(program: &Program) -> Result<Blocks, AnalysisError> {
         let n = program.instructions.len();
-        let mut s = Structure {
+        let mut s = Blocks {
             else_of: vec![None; n],
             end_of: vec![None; n],
             loop_of: vec![None; n],
@@ -35,9 +41,17 @@ impl Structure {
         };
         // (opening instruction, kind) stack.
         let mut stack: Vec<(usize, Op)> = Vec::new();
-        let malformed = |index: usize, msg: &str| VmError::Malformed {
+        let malformed = |index: usize, msg: &str| AnalysisError {
             index,
+            offset: program.instructions[index].offset,
             message: msg.to_string(),
+        };
+        let inside = |stack: &[(usize, Op)], kinds: &[Op]| -> Option<usize> {
+            stack
+                .iter()
+                .rev()
+                .find(|(_, k)| kinds.contains(k))
+                .map(|(open, _)| *open)
         };
         let mut entry = None;
         for (i, inst) in program.instructions.iter().enumerate() {
@@ -48,10 +62,10 @@ impl Structure {
             match inst.op {
                 Op::If | Op::Loop | Op::Switch => stack.push((i, inst.op)),
                 Op::Else => match stack.last() {
-                    Some(&(open, Op::If)) => {
+                    Some(&(open, Op::If)) if s.else_of[open].is_none() => {
                         s.else_of[open] = Some(i);
-                        s.end_of[i] = None;
                     }
+                    Some(&(_, Op::If)) => return Err(malformed(i, "second `else` for one `if`")),
                     _ => return Err(malformed(i, "`else` without `if`")),
                 },
                 Op::Endif => match stack.pop() {
@@ -75,11 +89,8 @@ impl Structure {
                     _ => return Err(malformed(i, "`endswitch` without `switch`")),
                 },
                 Op::Case => {
-                    let Some(&(open, Op::Switch)) =
-                        stack.iter().rev().find(|(_, k)| *k == Op::Switch)
-                    else {
-                        return Err(malformed(i, "`case` outside `switch`"));
-                    };
+                    let open = inside(&stack, &[Op::Switch])
+                        .ok_or_else(|| malformed(i, "`case` outside `switch`"))?;
                     let value = inst
                         .operands
                         .first()
@@ -87,7 +98,25 @@ impl Structure {
                         .ok_or_else(|| malformed(i, "`case` without a value"))?;
                     s.cases[open].push(value);
                 }
+                Op::Default => {
+                    inside(&stack, &[Op::Switch])
+                        .ok_or_else(|| malformed(i, "`default` outside `switch`"))?;
+                }
+                Op::Break | Op::Breakc => {
+                    inside(&stack, &[Op::Loop, Op::Switch])
+                        .ok_or_else(|| malformed(i, "`break` outside `loop` or `switch`"))?;
+                }
+                Op::Continue | Op::Continuec => {
+                    inside(&stack, &[Op::Loop])
+                        .ok_or_else(|| malformed(i, "`continue` outside `loop`"))?;
+                }
                 Op::Label => {
+                    // A subroutine starts a new function: a block still open
+                    // from the code before it could only be closed across
+                    // the function boundary.
+                    if let Some(&(open, _)) = stack.last() {
+                        return Err(malformed(open, "block is never closed"));
+                    }
                     let id = inst
                         .operands
                         .first()
@@ -108,6 +137,7 @@ impl Structure {
         Ok(s)
     }
 
+    /// The instruction index of `label id`.
     pub fn label(&self, id: u32) -> Option<usize> {
         self.labels.iter().find(|(l, _)| *l == id).map(|(_, i)| *i)
     }
