@@ -140,6 +140,9 @@ pub struct OpInfo {
     pub test: bool,
     /// Can carry `_sat`.
     pub sat: bool,
+    /// Tiled-resource residency feedback: the `_s` forms (whose second
+    /// result is the feedback value) and `check_access_fully_mapped`.
+    pub feedback: bool,
 }
 
 impl OpInfo {
@@ -223,6 +226,7 @@ macro_rules! table {
                 block: $block,
                 test: $flags.as_bytes().len() > 0 && $flags.as_bytes()[0] == b't',
                 sat: $flags.as_bytes().len() > 0 && $flags.as_bytes()[0] == b's',
+                feedback: $flags.as_bytes().len() > 0 && $flags.as_bytes()[0] == b'f',
             }, )*
         ];
     };
@@ -230,7 +234,7 @@ macro_rules! table {
 
 // Columns: number, name, mnemonic, class, destinations, sources, result and
 // source number types, immediate print kinds by operand, layout, block role,
-// flags ("s": takes _sat, "t": takes _z/_nz).
+// flags ("s": takes _sat, "t": takes _z/_nz, "f": tiled-resource feedback).
 table! {
     0 Add "add" Float 1 2 "ff" "f" OP N "s";
     1 And "and" Uint 1 2 "uu" "u" OP N "";
@@ -451,22 +455,22 @@ table! {
     216 Itod "itod" Double 1 1 "di" "i" OP N "";
     217 Utod "utod" Double 1 1 "du" "u" OP N "";
     218 Reserved11_1 "reserved_11_1" Other 0 0 "--" "" OP N "";
-    219 Gather4S "gather4_s" Texture 2 3 "xf" "f" OP N "";
-    220 Gather4CS "gather4_c_s" Texture 2 4 "xf" "f" OP N "";
-    221 Gather4PoS "gather4_po_s" Texture 2 4 "xf" "fffif" OP N "";
-    222 Gather4PoCS "gather4_po_c_s" Texture 2 5 "xf" "fffiff" OP N "";
-    223 LdS "ld_s" Texture 2 2 "xi" "i" OP N "";
-    224 LdmsS "ldms_s" Texture 2 3 "xi" "i" OP N "";
-    225 LdUavTypedS "ld_uav_typed_s" Memory 2 2 "xu" "u" OP N "";
-    226 LdRawS "ld_raw_s" Memory 2 2 "xu" "u" OP N "";
-    227 LdStructuredS "ld_structured_s" Memory 2 3 "xu" "u" OP N "";
-    228 SampleLS "sample_l_s" Texture 2 4 "xf" "f" OP N "";
-    229 SampleCLzS "sample_c_lz_s" Texture 2 4 "xf" "f" OP N "";
-    230 SampleClS "sample_cl_s" Texture 2 4 "xf" "f" OP N "";
-    231 SampleBClS "sample_b_cl_s" Texture 2 5 "xf" "f" OP N "";
-    232 SampleDClS "sample_d_cl_s" Texture 2 6 "xf" "f" OP N "";
-    233 SampleCClS "sample_c_cl_s" Texture 2 5 "xf" "f" OP N "";
-    234 CheckAccessFullyMapped "check_access_fully_mapped" Uint 1 1 "uu" "u" OP N "";
+    219 Gather4S "gather4_s" Texture 2 3 "xf" "f" OP N "f";
+    220 Gather4CS "gather4_c_s" Texture 2 4 "xf" "f" OP N "f";
+    221 Gather4PoS "gather4_po_s" Texture 2 4 "xf" "fffif" OP N "f";
+    222 Gather4PoCS "gather4_po_c_s" Texture 2 5 "xf" "fffiff" OP N "f";
+    223 LdS "ld_s" Texture 2 2 "xi" "i" OP N "f";
+    224 LdmsS "ldms_s" Texture 2 3 "xi" "i" OP N "f";
+    225 LdUavTypedS "ld_uav_typed_s" Memory 2 2 "xu" "u" OP N "f";
+    226 LdRawS "ld_raw_s" Memory 2 2 "xu" "u" OP N "f";
+    227 LdStructuredS "ld_structured_s" Memory 2 3 "xu" "u" OP N "f";
+    228 SampleLS "sample_l_s" Texture 2 4 "xf" "f" OP N "f";
+    229 SampleCLzS "sample_c_lz_s" Texture 2 4 "xf" "f" OP N "f";
+    230 SampleClS "sample_cl_s" Texture 2 4 "xf" "f" OP N "f";
+    231 SampleBClS "sample_b_cl_s" Texture 2 5 "xf" "f" OP N "f";
+    232 SampleDClS "sample_d_cl_s" Texture 2 6 "xf" "f" OP N "f";
+    233 SampleCClS "sample_c_cl_s" Texture 2 5 "xf" "f" OP N "f";
+    234 CheckAccessFullyMapped "check_access_fully_mapped" Uint 1 1 "uu" "u" OP N "f";
 }
 
 impl Op {
@@ -494,6 +498,36 @@ impl Op {
     pub fn all() -> impl Iterator<Item = Op> {
         OPCODES.iter().map(|i| i.op)
     }
+
+    /// Where a texture instruction's resource and sampler operands are
+    /// (operand positions, the destination first). `None` for instructions
+    /// that read no texture, and for the tiled-resource `_s` forms.
+    pub fn texture_operands(self) -> Option<TextureOperands> {
+        let (resource, sampler) = match self {
+            Op::Sample
+            | Op::SampleC
+            | Op::SampleCLz
+            | Op::SampleL
+            | Op::SampleD
+            | Op::SampleB
+            | Op::Lod
+            | Op::Gather4
+            | Op::Gather4C => (2, Some(3)),
+            // The offset register comes before the resource.
+            Op::Gather4Po | Op::Gather4PoC => (3, Some(4)),
+            Op::Ld | Op::LdMs | Op::Resinfo => (2, None),
+            Op::SampleInfo | Op::Bufinfo => (1, None),
+            _ => return None,
+        };
+        Some(TextureOperands { resource, sampler })
+    }
+}
+
+/// Operand positions of a texture instruction's resource and sampler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureOperands {
+    pub resource: usize,
+    pub sampler: Option<usize>,
 }
 
 /// Looks an opcode number up in the table.

@@ -7,7 +7,7 @@
 
 use super::float::{self, f, out};
 use super::state::Reg;
-use crate::dxbc::opcodes::{NumType, Op};
+use crate::dxbc::opcodes::{Class, NumType, Op};
 
 /// The semantics of one opcode.
 #[derive(Clone, Copy)]
@@ -308,9 +308,36 @@ fn msad(reference: u32, source: u32, accum: u32) -> u32 {
     sum
 }
 
-/// The table.
+/// The table: what each opcode computes. Arithmetic is listed by name;
+/// everything else follows from the opcode description (class and flags),
+/// so a new declaration or texture opcode needs no entry here.
 pub fn exec_of(op: Op) -> Exec {
     use Exec::*;
+    let info = op.info();
+    if info.feedback {
+        return Unsupported("tiled-resource feedback instructions are not emulated");
+    }
+    match info.class {
+        // Declarations are read when a program is prepared.
+        Class::Decl => return Nop,
+        // `label` only marks where a subroutine starts.
+        Class::Flow if op == Op::Label => return Nop,
+        Class::Flow => return Flow,
+        Class::Texture => return Texture,
+        Class::Stream => return Unsupported("stream output (geometry shaders) is not emulated"),
+        Class::Memory => {
+            return Unsupported(
+                "UAVs, raw/structured buffers, shared memory and atomics are not emulated",
+            );
+        }
+        Class::Double => return Unsupported("double precision is not emulated"),
+        Class::Other if matches!(op, Op::Abort | Op::DebugBreak) => {
+            return Unsupported("debug instructions are not emulated");
+        }
+        // `nop`, `customdata` (read when prepared) and the reserved opcodes.
+        Class::Other => return Nop,
+        Class::Float | Class::Int | Class::Uint | Class::Convert | Class::Move => {}
+    }
     match op {
         Op::Add => F2(|a, b| a + b),
         Op::And => I2(|a, b| a & b),
@@ -406,162 +433,7 @@ pub fn exec_of(op: Op) -> Exec {
         Op::Swapc => Swapc,
         Op::Msad => I3(msad),
         Op::EvalSnapped | Op::EvalSampleIndex | Op::EvalCentroid => Eval,
-        Op::Customdata | Op::Nop | Op::Label | Op::Reserved0 | Op::Reserved1 => Nop,
-        Op::Break
-        | Op::Breakc
-        | Op::Call
-        | Op::Callc
-        | Op::Case
-        | Op::Continue
-        | Op::Continuec
-        | Op::Default
-        | Op::Discard
-        | Op::Else
-        | Op::Endif
-        | Op::Endloop
-        | Op::Endswitch
-        | Op::If
-        | Op::Loop
-        | Op::Ret
-        | Op::Retc
-        | Op::Switch
-        | Op::InterfaceCall => Flow,
-        Op::Ld
-        | Op::LdMs
-        | Op::Resinfo
-        | Op::Sample
-        | Op::SampleC
-        | Op::SampleCLz
-        | Op::SampleL
-        | Op::SampleD
-        | Op::SampleB
-        | Op::Lod
-        | Op::Gather4
-        | Op::SamplePos
-        | Op::SampleInfo
-        | Op::Bufinfo
-        | Op::Gather4C
-        | Op::Gather4Po
-        | Op::Gather4PoC => Texture,
-        Op::DclResource
-        | Op::DclConstantBuffer
-        | Op::DclSampler
-        | Op::DclIndexRange
-        | Op::DclGsOutputPrimitiveTopology
-        | Op::DclGsInputPrimitive
-        | Op::DclMaxOutputVertexCount
-        | Op::DclInput
-        | Op::DclInputSgv
-        | Op::DclInputSiv
-        | Op::DclInputPs
-        | Op::DclInputPsSgv
-        | Op::DclInputPsSiv
-        | Op::DclOutput
-        | Op::DclOutputSgv
-        | Op::DclOutputSiv
-        | Op::DclTemps
-        | Op::DclIndexableTemp
-        | Op::DclGlobalFlags
-        | Op::HsDecls
-        | Op::HsControlPointPhase
-        | Op::HsForkPhase
-        | Op::HsJoinPhase
-        | Op::DclStream
-        | Op::DclFunctionBody
-        | Op::DclFunctionTable
-        | Op::DclInterface
-        | Op::DclInputControlPointCount
-        | Op::DclOutputControlPointCount
-        | Op::DclTessDomain
-        | Op::DclTessPartitioning
-        | Op::DclTessOutputPrimitive
-        | Op::DclHsMaxTessfactor
-        | Op::DclHsForkPhaseInstanceCount
-        | Op::DclHsJoinPhaseInstanceCount
-        | Op::DclThreadGroup
-        | Op::DclUavTyped
-        | Op::DclUavRaw
-        | Op::DclUavStructured
-        | Op::DclTgsmRaw
-        | Op::DclTgsmStructured
-        | Op::DclResourceRaw
-        | Op::DclResourceStructured
-        | Op::DclGsInstanceCount => Nop,
-        Op::Cut
-        | Op::Emit
-        | Op::EmitThenCut
-        | Op::EmitStream
-        | Op::CutStream
-        | Op::EmitThenCutStream => Unsupported("stream output (geometry shaders) is not emulated"),
-        Op::LdUavTyped
-        | Op::StoreUavTyped
-        | Op::LdRaw
-        | Op::StoreRaw
-        | Op::LdStructured
-        | Op::StoreStructured
-        | Op::AtomicAnd
-        | Op::AtomicOr
-        | Op::AtomicXor
-        | Op::AtomicCmpStore
-        | Op::AtomicIadd
-        | Op::AtomicImax
-        | Op::AtomicImin
-        | Op::AtomicUmax
-        | Op::AtomicUmin
-        | Op::ImmAtomicAlloc
-        | Op::ImmAtomicConsume
-        | Op::ImmAtomicIadd
-        | Op::ImmAtomicAnd
-        | Op::ImmAtomicOr
-        | Op::ImmAtomicXor
-        | Op::ImmAtomicExch
-        | Op::ImmAtomicCmpExch
-        | Op::ImmAtomicImax
-        | Op::ImmAtomicImin
-        | Op::ImmAtomicUmax
-        | Op::ImmAtomicUmin
-        | Op::Sync => {
-            Unsupported("UAVs, raw/structured buffers, shared memory and atomics are not emulated")
-        }
-        Op::Dadd
-        | Op::Dmax
-        | Op::Dmin
-        | Op::Dmul
-        | Op::Deq
-        | Op::Dge
-        | Op::Dlt
-        | Op::Dne
-        | Op::Dmov
-        | Op::Dmovc
-        | Op::Dtof
-        | Op::Ftod
-        | Op::Ddiv
-        | Op::Dfma
-        | Op::Drcp
-        | Op::Dtoi
-        | Op::Dtou
-        | Op::Itod
-        | Op::Utod => Unsupported("double precision is not emulated"),
-        Op::Gather4S
-        | Op::Gather4CS
-        | Op::Gather4PoS
-        | Op::Gather4PoCS
-        | Op::LdS
-        | Op::LdmsS
-        | Op::LdUavTypedS
-        | Op::LdRawS
-        | Op::LdStructuredS
-        | Op::SampleLS
-        | Op::SampleCLzS
-        | Op::SampleClS
-        | Op::SampleBClS
-        | Op::SampleDClS
-        | Op::SampleCClS => Unsupported("tiled-resource feedback instructions are not emulated"),
-        Op::Reserved11 | Op::Reserved11_1 => Nop,
-        Op::Abort | Op::DebugBreak => Unsupported("debug instructions are not emulated"),
-        Op::CheckAccessFullyMapped => {
-            Unsupported("tiled-resource feedback instructions are not emulated")
-        }
+        _ => Unsupported("this instruction is not emulated"),
     }
 }
 

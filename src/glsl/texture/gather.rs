@@ -23,7 +23,7 @@ use super::super::types::Ty;
 use super::address;
 use super::decl::{border_name, mode_name};
 use super::{Ctx, Dim, assign_result, combined, combined_shadow, fetch_name, levels_name};
-use super::{Parts, type_prefix};
+use super::{parts, type_prefix};
 use crate::dxbc::ir::{Instruction, Selection};
 use crate::dxbc::opcodes::Op;
 
@@ -88,7 +88,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         assign_result(e, inst, ctx, &z, ty);
         return;
     }
-    let smp_i = Parts::of(inst).and_then(|p| p.sampler).unwrap_or(3);
+    let smp_i = parts(inst).and_then(|p| p.sampler).unwrap_or(3);
     let channel = match inst.operands[smp_i].selection {
         Selection::Select1(c) => c,
         Selection::Swizzle(s) => s[0],

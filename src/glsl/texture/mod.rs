@@ -27,7 +27,7 @@ use super::types::{TextureShape, Ty, mask_components, swizzle};
 use super::{Dialect, Reason};
 use crate::dxbc::enums::{ResourceDimension, ReturnType, SamplerMode};
 use crate::dxbc::ir::{DeclKind, Instruction, Operand, OperandType};
-use crate::dxbc::opcodes::Op;
+use crate::dxbc::opcodes::{Op, TextureOperands};
 
 pub use decl::declare;
 
@@ -210,10 +210,10 @@ pub fn scan(e: &mut Emitter) {
         }
     }
     for inst in &e.program.instructions {
-        let Some(parts) = Parts::of(inst) else {
+        let Some(parts) = parts(inst) else {
             continue;
         };
-        let Some(tex) = parts.resource.and_then(|i| inst.operands.get(i)?.reg()) else {
+        let Some(tex) = inst.operands.get(parts.resource).and_then(Operand::reg) else {
             continue;
         };
         let smp = parts.sampler.and_then(|i| inst.operands.get(i)?.reg());
@@ -290,53 +290,24 @@ pub fn scan(e: &mut Emitter) {
     e.textures = t;
 }
 
-/// Where an instruction's operands are (indices into `operands`).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Parts {
-    pub resource: Option<usize>,
-    pub sampler: Option<usize>,
-}
-
-/// Whether this module lowers `op` (for [`super::support::has_lowering`]).
+/// Whether this module lowers `op` (for [`super::support::has_lowering`]):
+/// the texture instructions whose operands the opcode description places.
 pub(super) fn lowers(op: Op) -> bool {
-    Parts::for_op(op).is_some()
+    op.texture_operands().is_some()
 }
 
-impl Parts {
-    pub fn of(inst: &Instruction) -> Option<Parts> {
-        Parts::for_op(inst.op)
-    }
-
-    /// Where `op`'s resource and sampler operands are.
-    fn for_op(op: Op) -> Option<Parts> {
-        let (r, s) = match op {
-            Op::Sample
-            | Op::SampleC
-            | Op::SampleCLz
-            | Op::SampleL
-            | Op::SampleD
-            | Op::SampleB
-            | Op::Lod
-            | Op::Gather4
-            | Op::Gather4C => (Some(2), Some(3)),
-            Op::Gather4Po | Op::Gather4PoC => (Some(3), Some(4)),
-            Op::Ld | Op::LdMs | Op::Resinfo => (Some(2), None),
-            Op::SampleInfo | Op::Bufinfo => (Some(1), None),
-            _ => return None,
-        };
-        Some(Parts {
-            resource: r,
-            sampler: s,
-        })
-    }
+/// Where an instruction's resource and sampler operands are, from the
+/// opcode description.
+pub(crate) fn parts(inst: &Instruction) -> Option<TextureOperands> {
+    inst.op.texture_operands()
 }
 
 /// The specific reason a texture instruction the support table refuses is
 /// refused for, when its operands say more than the opcode: `bufinfo` on a
 /// raw or structured buffer or a UAV, `sampleinfo` of the rasterizer.
 pub fn refusal(e: &Emitter, inst: &Instruction) -> Option<Reason> {
-    let parts = Parts::of(inst)?;
-    let res_op = inst.operands.get(parts.resource?)?;
+    let parts = parts(inst)?;
+    let res_op = inst.operands.get(parts.resource)?;
     match res_op.ty {
         OperandType::UNORDERED_ACCESS_VIEW => Some(Reason::Uav),
         OperandType::RESOURCE if inst.op == Op::Bufinfo => {
@@ -349,7 +320,7 @@ pub fn refusal(e: &Emitter, inst: &Instruction) -> Option<Reason> {
 
 /// A texture-class instruction the support table lowers.
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
-    let Some(parts) = Parts::of(inst) else {
+    let Some(parts) = parts(inst) else {
         // samplepos, the tiled-resource `_s` forms, anything else.
         let reason = if inst.op == Op::SamplePos {
             Reason::Multisample
@@ -359,7 +330,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         e.refuse(inst, reason);
         return;
     };
-    let Some(res_op) = parts.resource.and_then(|i| inst.operands.get(i)) else {
+    let Some(res_op) = inst.operands.get(parts.resource) else {
         e.refuse(inst, Reason::Operand);
         return;
     };
@@ -389,7 +360,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             .sampler
             .and_then(|i| inst.operands.get(i))
             .and_then(Operand::reg),
-        res_index: parts.resource.unwrap_or(2),
+        res_index: parts.resource,
     };
     match inst.op {
         Op::Ld => query::ld(e, inst, &ctx),
