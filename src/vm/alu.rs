@@ -308,6 +308,12 @@ fn msad(reference: u32, source: u32, accum: u32) -> u32 {
     sum
 }
 
+/// A derivative along x (else y), fine (else coarse): `deriv_rtx`/`_rty`
+/// are the coarse ones.
+fn deriv(x: bool, fine: bool) -> Exec {
+    Exec::Deriv { x, fine }
+}
+
 /// The table: what each opcode computes. Arithmetic is listed by name;
 /// everything else follows from the opcode description (class and flags),
 /// so a new declaration or texture opcode needs no entry here.
@@ -393,30 +399,10 @@ pub fn exec_of(op: Op) -> Exec {
         Op::Ushr => I2(ushr),
         Op::Utof => Conv(|b| out(b as f32)),
         Op::Xor => I2(|a, b| a ^ b),
-        Op::DerivRtx => Deriv {
-            x: true,
-            fine: false,
-        },
-        Op::DerivRty => Deriv {
-            x: false,
-            fine: false,
-        },
-        Op::DerivRtxCoarse => Deriv {
-            x: true,
-            fine: false,
-        },
-        Op::DerivRtxFine => Deriv {
-            x: true,
-            fine: true,
-        },
-        Op::DerivRtyCoarse => Deriv {
-            x: false,
-            fine: false,
-        },
-        Op::DerivRtyFine => Deriv {
-            x: false,
-            fine: true,
-        },
+        Op::DerivRtx | Op::DerivRtxCoarse => deriv(true, false),
+        Op::DerivRtxFine => deriv(true, true),
+        Op::DerivRty | Op::DerivRtyCoarse => deriv(false, false),
+        Op::DerivRtyFine => deriv(false, true),
         Op::Rcp => F1(float::rcp),
         Op::F32tof16 => Conv(|b| float::f32_to_f16(f(b))),
         Op::F16tof32 => Conv(float::f16_to_f32),
