@@ -406,24 +406,21 @@ impl<'a> Emitter<'a> {
         let first = op.indices.first();
         match op.ty {
             OperandType::TEMP => vec4(format!("r{}", op.reg().unwrap_or(0))),
-            OperandType::INPUT => match first {
-                Some(Index::Imm32(r)) => vec4(self.input_name(*r)),
-                Some(i) => {
-                    let i = i.clone();
-                    let e = self.index_expr(inst, &i);
-                    vec4(format!("v[{e}]"))
+            OperandType::INPUT | OperandType::OUTPUT => {
+                let input = op.ty == OperandType::INPUT;
+                let file = if input { "v" } else { "o" };
+                match first {
+                    Some(Index::Imm32(r)) if input => vec4(self.input_name(*r)),
+                    Some(Index::Imm32(r)) => vec4(self.output_name(*r)),
+                    // A relative index reads the register file array.
+                    Some(i) => {
+                        let i = i.clone();
+                        let e = self.index_expr(inst, &i);
+                        vec4(format!("{file}[{e}]"))
+                    }
+                    None => vec4(format!("{file}0")),
                 }
-                None => vec4("v0".into()),
-            },
-            OperandType::OUTPUT => match first {
-                Some(Index::Imm32(r)) => vec4(self.output_name(*r)),
-                Some(i) => {
-                    let i = i.clone();
-                    let e = self.index_expr(inst, &i);
-                    vec4(format!("o[{e}]"))
-                }
-                None => vec4("o0".into()),
-            },
+            }
             OperandType::INDEXABLE_TEMP => {
                 let reg = op.reg().unwrap_or(0);
                 let idx = op.indices.get(1).cloned().unwrap_or(Index::Imm32(0));

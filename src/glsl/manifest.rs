@@ -265,40 +265,26 @@ fn return_type_name<S: Serializer>(t: &ReturnType, s: S) -> Result<S::Ok, S::Err
     s.serialize_str(t.name())
 }
 
-impl Serialize for Dialect {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
+/// Serialises each listed type as one JSON string: what the named method
+/// gives (`name` for the words the manifest uses, `to_string` for GLSL
+/// spellings).
+macro_rules! serialize_as_str {
+    ($( $t:ty => $text:ident ; )*) => {
+        $( impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.$text())
+            }
+        } )*
+    };
 }
 
-impl Serialize for Dim {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-impl Serialize for SamplerKind {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-impl Serialize for ValueType {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl Serialize for OpaqueType {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl Serialize for InterpolationQualifier {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
+serialize_as_str! {
+    Dialect => name;
+    Dim => name;
+    SamplerKind => name;
+    ValueType => to_string;
+    OpaqueType => to_string;
+    InterpolationQualifier => to_string;
 }
 
 impl Manifest {
