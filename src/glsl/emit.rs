@@ -463,38 +463,9 @@ impl<'a> Emitter<'a> {
                     width: 1,
                 })
             }
-            OperandType::UNORDERED_ACCESS_VIEW => {
-                self.refuse(inst, Reason::Uav);
-                None
-            }
-            OperandType::THREAD_GROUP_SHARED_MEMORY
-            | OperandType::INPUT_THREAD_ID
-            | OperandType::INPUT_THREAD_GROUP_ID
-            | OperandType::INPUT_THREAD_ID_IN_GROUP
-            | OperandType::INPUT_THREAD_ID_IN_GROUP_FLATTENED => {
-                self.refuse(inst, Reason::Compute);
-                None
-            }
-            OperandType::INPUT_PRIMITIVEID
-            | OperandType::INPUT_COVERAGE_MASK
-            | OperandType::OUTPUT_COVERAGE_MASK
-            | OperandType::OUTPUT_STENCIL_REF
-            | OperandType::INNER_COVERAGE => {
-                self.refuse(inst, Reason::SystemValue);
-                None
-            }
-            OperandType::RASTERIZER => {
-                self.refuse(inst, Reason::Multisample);
-                None
-            }
             OperandType::THIS_POINTER => Some(super::interfaces::this_base(self, inst, op)),
-            // Function bodies, tables and interfaces are not values.
-            OperandType::FUNCTION_BODY | OperandType::FUNCTION_TABLE | OperandType::INTERFACE => {
-                self.refuse(inst, Reason::Malformed);
-                None
-            }
-            _ => {
-                self.refuse(inst, Reason::Operand);
+            other => {
+                self.refuse(inst, operand_refusal(other));
                 None
             }
         }
@@ -801,6 +772,29 @@ fn apply_modifier(m: Modifier, expr: String, ty: Ty, n: usize) -> String {
 }
 
 /// Which refusal a memory-class instruction gets.
+/// Why a register file with no ES 3.00 value is refused.
+fn operand_refusal(ty: OperandType) -> Reason {
+    match ty {
+        OperandType::UNORDERED_ACCESS_VIEW => Reason::Uav,
+        OperandType::THREAD_GROUP_SHARED_MEMORY
+        | OperandType::INPUT_THREAD_ID
+        | OperandType::INPUT_THREAD_GROUP_ID
+        | OperandType::INPUT_THREAD_ID_IN_GROUP
+        | OperandType::INPUT_THREAD_ID_IN_GROUP_FLATTENED => Reason::Compute,
+        OperandType::INPUT_PRIMITIVEID
+        | OperandType::INPUT_COVERAGE_MASK
+        | OperandType::OUTPUT_COVERAGE_MASK
+        | OperandType::OUTPUT_STENCIL_REF
+        | OperandType::INNER_COVERAGE => Reason::SystemValue,
+        OperandType::RASTERIZER => Reason::Multisample,
+        // Function bodies, tables and interfaces are not values.
+        OperandType::FUNCTION_BODY | OperandType::FUNCTION_TABLE | OperandType::INTERFACE => {
+            Reason::Malformed
+        }
+        _ => Reason::Operand,
+    }
+}
+
 fn memory_reason(inst: &Instruction) -> Reason {
     if inst
         .operands

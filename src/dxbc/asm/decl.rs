@@ -22,13 +22,7 @@ pub(super) fn typed_resource_decl(
     let info = op.info();
     let mut inst = blank(info);
     inst.controls = dim << 11;
-    match flags {
-        "" => {}
-        "_glc" => inst.controls |= 1 << 16,
-        "_rov" => inst.controls |= 1 << 17,
-        "_glc_rov" => inst.controls |= 3 << 16,
-        f => return Err(pos.err(f, "unknown UAV flag")),
-    }
+    uav_flags(&mut inst, flags, pos)?;
     let mut groups = head.groups.iter();
     if dim == 4 || dim == 9 {
         let samples = groups.next().ok_or_else(|| {
@@ -403,13 +397,15 @@ pub(super) fn declaration(
     Ok(inst)
 }
 
+/// A UAV declaration's `_glc` (globally coherent) and `_rov` (rasterizer
+/// ordered) suffixes.
 fn uav_flags(inst: &mut Instruction, suffix: &str, pos: Pos) -> AsmResult<()> {
     match suffix {
         "" => {}
         "_glc" => inst.controls |= 1 << 16,
         "_rov" => inst.controls |= 1 << 17,
         "_glc_rov" => inst.controls |= 3 << 16,
-        s => return Err(pos.err(s, "unknown declaration suffix")),
+        s => return Err(pos.err(s, "unknown UAV flag")),
     }
     Ok(())
 }
