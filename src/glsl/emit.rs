@@ -110,7 +110,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
                     text: one_line(disasm::format_instruction(inst, shader.style())),
                     reason: match err.check {
                         Check::Structure => Reason::Structure,
-                        Check::Range | Check::Undeclared => Reason::Malformed,
+                        Check::Range | Check::Undeclared => Reason::Undeclared,
                     },
                 }],
             });

@@ -272,4 +272,19 @@ mod tests {
         assert_eq!(lane[1], [f(3.5 / 8.0), f(2.5 / 4.0), 0, F1]);
         assert_eq!(lane[2], [u32::MAX; 4]);
     }
+
+    #[test]
+    fn constant_buffers_take_their_declared_rows() {
+        // cb2 with 3 rows; slots 0 and 1 are not declared and stay empty.
+        let s = shader(
+            "ps_4_0\n\
+             dcl_constantbuffer cb2[3], immediateIndexed\n\
+             dcl_output o0.xyzw\n\
+             mov o0.xyzw, cb2[2].xyzw\n\
+             ret\n",
+        );
+        let setup = default_setup(&s, PixelChoice::default());
+        let rows: Vec<usize> = setup.constant_buffers.iter().map(Vec::len).collect();
+        assert_eq!(rows, vec![0, 0, 3]);
+    }
 }
