@@ -9,12 +9,26 @@
 //! * [`IoLayout`]: the shader's input and output registers, with the masks
 //!   the declarations name, the system value, the component type from the
 //!   signature and, for pixel-shader inputs, the interpolation mode.
+//! * [`Registers`]: the declared sizes of the register files (temps,
+//!   indexable temps, constant buffers, the immediate constant buffer); a
+//!   register used past them is an [`AnalysisError`].
+//! * [`ResourceUse`]: the textures, samplers, constant buffers and UAVs
+//!   declared and used; a use of an undeclared slot is an [`AnalysisError`].
+//!
+//! fxc never writes a program that fails these checks, so a failure means
+//! hand-made or damaged bytecode, and every consumer refuses it the same
+//! way instead of each deciding what an unbalanced block or an undeclared
+//! register would mean.
 
 pub mod blocks;
 pub mod layout;
+pub mod registers;
+pub mod resources;
 
 pub use blocks::Blocks;
 pub use layout::{IoLayout, IoRegister};
+pub use registers::{IndexableTemp, Registers};
+pub use resources::{ResourceUse, Slots};
 
 use super::ir::Program;
 use super::shader::Shader;
@@ -29,7 +43,20 @@ pub struct AnalysisError {
     pub index: usize,
     /// Absolute byte offset of the instruction's opcode token.
     pub offset: usize,
+    /// Which rule the instruction breaks.
+    pub check: Check,
     pub message: String,
+}
+
+/// The rules the analysis pass checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// Block nesting ([`Blocks`]).
+    Structure,
+    /// A register past its declared file or size ([`Registers`]).
+    Range,
+    /// A resource slot used but never declared ([`ResourceUse`]).
+    Undeclared,
 }
 
 /// Everything the analysis pass works out about one program.
@@ -38,25 +65,51 @@ pub struct Analysis {
     pub blocks: Blocks,
     pub inputs: IoLayout,
     pub outputs: IoLayout,
+    pub registers: Registers,
+    pub resources: ResourceUse,
 }
 
 impl Analysis {
     /// Analyses a bare program: the layouts then come from the
     /// declarations alone (no component types, which only signatures hold).
     pub fn of(program: &Program) -> Result<Analysis, AnalysisError> {
-        Ok(Analysis {
-            blocks: Blocks::of(program)?,
-            inputs: IoLayout::inputs(program, None),
-            outputs: IoLayout::outputs(program, None),
-        })
+        Analysis::with_layouts(
+            program,
+            IoLayout::inputs(program, None),
+            IoLayout::outputs(program, None),
+        )
     }
 
     /// Analyses a shader, reading its input and output signatures too.
+    /// [`Shader::analysis`] keeps the result, so callers holding a shader
+    /// read that instead of calling this again.
     pub fn of_shader(shader: &Shader) -> Result<Analysis, AnalysisError> {
+        Analysis::with_layouts(
+            &shader.program,
+            IoLayout::of_inputs(shader),
+            IoLayout::of_outputs(shader),
+        )
+    }
+
+    /// The checks run in the order a reader would fix them: blocks first
+    /// (the structure everything else hangs on), then registers, then
+    /// resources; the first failure is reported.
+    fn with_layouts(
+        program: &Program,
+        inputs: IoLayout,
+        outputs: IoLayout,
+    ) -> Result<Analysis, AnalysisError> {
+        let blocks = Blocks::of(program)?;
+        let registers = Registers::of(program);
+        registers::check(program, &registers, &inputs, &outputs)?;
+        let resources = ResourceUse::of(program);
+        resources.check(program)?;
         Ok(Analysis {
-            blocks: Blocks::of(&shader.program)?,
-            inputs: IoLayout::of_inputs(shader),
-            outputs: IoLayout::of_outputs(shader),
+            blocks,
+            inputs,
+            outputs,
+            registers,
+            resources,
         })
     }
 }

@@ -1,6 +1,9 @@
 //! A whole shader container read into owned, typed parts: the entry point
 //! for every command and for the layers above `dxbc`.
 
+use std::sync::OnceLock;
+
+use super::analysis::{Analysis, AnalysisError};
 use super::checksum::checksum_matches;
 use super::container::{Chunk, Container, fourcc_name};
 use super::decode::decode_program;
@@ -58,6 +61,9 @@ pub struct Shader {
     pub features: Option<ShaderFeatures>,
     /// Printing style recorded by the assembler (`LSTY` chunk), if any.
     pub listing_style: Option<Style>,
+    /// The analysis pass's result, worked out on first use (listing a
+    /// shader needs none) and then shared by every consumer.
+    analysis: OnceLock<std::result::Result<Analysis, AnalysisError>>,
 }
 
 const KNOWN_CHUNKS: [&[u8; 4]; 13] = [
@@ -110,7 +116,18 @@ impl Shader {
             stat,
             features,
             listing_style,
+            analysis: OnceLock::new(),
         })
+    }
+
+    /// The analysis pass over the program and its signatures
+    /// ([`Analysis::of_shader`]), run once. It describes the program as
+    /// it was when first asked for: code that edits `program` afterwards
+    /// calls [`Analysis::of_shader`] itself.
+    pub fn analysis(&self) -> std::result::Result<&Analysis, &AnalysisError> {
+        self.analysis
+            .get_or_init(|| Analysis::of_shader(self))
+            .as_ref()
     }
 
     /// Records whether `bytes` (the input this was parsed from) carries a

@@ -305,7 +305,15 @@ fn input(e: &mut Emitter, inst: &Instruction) {
         return;
     };
     let reg_name = e.input_name(reg);
-    let interp = inst.interpolation().unwrap_or(Interpolation::Undefined);
+    // The register's mode as the analysis pass records it (one per
+    // register, as D3D requires), the same the CPU rasteriser
+    // interpolates with; vertex inputs have none.
+    let interp = e
+        .analysis
+        .inputs
+        .get(reg)
+        .and_then(|r| r.interpolation)
+        .unwrap_or(Interpolation::Undefined);
     match (e.stage, sv) {
         (_, SystemValue::Undefined) => {}
         (ProgramType::Pixel, SystemValue::Position) => {

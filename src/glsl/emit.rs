@@ -13,11 +13,10 @@ use super::types::{Ty, ValueType, mask_components, mask_count, swizzle};
 use super::writer::{Section, join};
 use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
 use super::{alu, decl, flow, texture};
-use crate::dxbc::analysis::Blocks;
+use crate::dxbc::analysis::{Analysis, Check};
 use crate::dxbc::disasm::{self, Style};
 use crate::dxbc::ir::{
-    Components, DeclKind, Index, Instruction, Modifier, Operand, OperandType, Program, ProgramType,
-    Selection,
+    Components, Index, Instruction, Modifier, Operand, OperandType, Program, ProgramType, Selection,
 };
 use crate::dxbc::opcodes::{Class, Layout, Op};
 use crate::dxbc::shader::Shader;
@@ -33,6 +32,9 @@ pub struct Base {
 pub struct Emitter<'a> {
     pub shader: &'a Shader,
     pub program: &'a Program,
+    /// The analysis pass's result: block structure, register sizes,
+    /// declared and used resources, the input/output layout.
+    pub analysis: &'a Analysis,
     pub options: Options,
     pub dialect: Dialect,
     pub stage: ProgramType,
@@ -84,19 +86,44 @@ pub struct Emitter<'a> {
 
 pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refused> {
     let program = &shader.program;
+    if !matches!(program.kind, ProgramType::Pixel | ProgramType::Vertex) {
+        return Err(Refused {
+            diagnostics: vec![Diagnostic {
+                index: 0,
+                offset: program.instructions.first().map_or(0, |i| i.offset),
+                text: program.profile(),
+                reason: Reason::Stage,
+            }],
+        });
+    }
+    // The program is checked before any text is written: the walk below
+    // then opens and closes braces knowing every block is balanced, and
+    // reads no register or resource its declarations do not give.
+    let analysis = match shader.analysis() {
+        Ok(a) => a,
+        Err(err) => {
+            let inst = &program.instructions[err.index];
+            return Err(Refused {
+                diagnostics: vec![Diagnostic {
+                    index: err.index,
+                    offset: err.offset,
+                    text: one_line(disasm::format_instruction(inst, shader.style())),
+                    reason: match err.check {
+                        Check::Structure => Reason::Structure,
+                        Check::Range | Check::Undeclared => Reason::Undeclared,
+                    },
+                }],
+            });
+        }
+    };
     let mut e = Emitter {
         shader,
         program,
+        analysis,
         options: options.clone(),
         dialect: options.dialect,
         stage: program.kind,
-        style: shader.listing_style.unwrap_or_else(|| {
-            shader
-                .rdef
-                .as_ref()
-                .map(|r| Style::from_creator(&r.creator))
-                .unwrap_or_default()
-        }),
+        style: shader.style(),
         cur: None,
         decls: Section::new(),
         body: Section::new(),
@@ -124,29 +151,6 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         next_tmp: 0,
         in_function: false,
     };
-    if !matches!(e.stage, ProgramType::Pixel | ProgramType::Vertex) {
-        return Err(Refused {
-            diagnostics: vec![Diagnostic {
-                index: 0,
-                offset: program.instructions.first().map_or(0, |i| i.offset),
-                text: program.profile(),
-                reason: Reason::Stage,
-            }],
-        });
-    }
-    // Blocks are checked before any text is written: the walk below then
-    // opens and closes braces knowing every block is balanced.
-    if let Err(err) = Blocks::of(program) {
-        let inst = &program.instructions[err.index];
-        return Err(Refused {
-            diagnostics: vec![Diagnostic {
-                index: err.index,
-                offset: err.offset,
-                text: e.inst_text(inst),
-                reason: Reason::Structure,
-            }],
-        });
-    }
     e.prescan();
     texture::scan(&mut e);
     super::interfaces::scan(&mut e);
@@ -161,6 +165,14 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         });
     }
     Ok(e.finish())
+}
+
+/// The first line of an instruction's text, marked when more followed.
+fn one_line(t: String) -> String {
+    match t.split_once('\n') {
+        Some((first, _)) => format!("{} …", first.trim_end()),
+        None => t,
+    }
 }
 
 impl<'a> Emitter<'a> {
@@ -187,17 +199,13 @@ impl<'a> Emitter<'a> {
                 }
             }
         };
+        for (&reg, x) in &self.analysis.registers.indexable {
+            self.indexable_widths
+                .insert(reg, x.components.clamp(1, 4) as usize);
+        }
         for inst in &self.program.instructions {
             let info = inst.info();
             if info.class == Class::Decl {
-                if let DeclKind::IndexableTemp {
-                    reg, components, ..
-                } = inst.decl
-                {
-                    self.indexable_widths
-                        .entry(reg)
-                        .or_insert(components.clamp(1, 4) as usize);
-                }
                 if inst.op == Op::DclIndexRange
                     && let Some(op) = inst.operands.first()
                 {
@@ -296,11 +304,7 @@ impl<'a> Emitter<'a> {
 
     /// The instruction as the disassembler prints it, on one line.
     pub fn inst_text(&self, inst: &Instruction) -> String {
-        let t = disasm::format_instruction(inst, self.style);
-        match t.split_once('\n') {
-            Some((first, _)) => format!("{} …", first.trim_end()),
-            None => t,
-        }
+        one_line(disasm::format_instruction(inst, self.style))
     }
 
     /// The comment line repeating the instruction, first of its lines.

@@ -193,6 +193,11 @@ pub enum Reason {
     /// closed) or `break`/`continue`/`case` outside their block: the
     /// analysis pass rejects the program before any text is written.
     Structure,
+    /// A register past its declaration (`r5` under `dcl_temps 2`, a
+    /// constant-buffer row past its size, an undeclared `v#`/`o#`/`x#`) or
+    /// a texture, sampler, constant buffer or UAV never declared: the
+    /// analysis pass rejects the program before any text is written.
+    Undeclared,
     /// A texture chosen by a register (`t[r0.x]`): ES 3.00 indexes sampler
     /// arrays only with constant expressions.
     ResourceIndex,
@@ -225,6 +230,7 @@ impl Reason {
             Reason::Debug => "debug",
             Reason::Malformed => "malformed",
             Reason::Structure => "block structure",
+            Reason::Undeclared => "undeclared register",
         }
     }
 
@@ -253,6 +259,9 @@ impl Reason {
             Reason::Malformed => "the instruction has fewer operands than its opcode takes",
             Reason::Structure => {
                 "the block structure is broken here: an opener without its closer, a closer without its opener, or a jump outside its block"
+            }
+            Reason::Undeclared => {
+                "the instruction uses a register or resource its declarations do not give"
             }
             Reason::ResourceIndex => {
                 "GLSL ES 3.00 indexes sampler arrays only with constant expressions"
@@ -397,7 +406,7 @@ mod tests {
         let bytes = asm::assemble(text).expect("assembles");
         let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
         let r = super::translate(&shader, &super::Options::new(super::Dialect::Es300))
-            .expect_err("unbalanced blocks are refused");
+            .expect_err("malformed programs are refused");
         // The offset is the named instruction's own, so the bytes can be found.
         for d in &r.diagnostics {
             assert_eq!(d.offset, shader.program.instructions[d.index].offset);
@@ -429,5 +438,24 @@ mod tests {
             (r.diagnostics[0].index, r.diagnostics[0].text.as_str()),
             (2, "loop")
         );
+    }
+
+    #[test]
+    fn an_undeclared_register_or_resource_is_refused_naming_it() {
+        // 0 dcl_output, 1 dcl_temps 1, 2 mov reading r1: past the one temp.
+        let r = refusal("ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\nmov o0.xyzw, r1.xyzw\nret\n");
+        assert_eq!(r.reasons(), vec![super::Reason::Undeclared]);
+        assert_eq!(
+            (r.diagnostics[0].index, r.diagnostics[0].text.as_str()),
+            (2, "mov o0.xyzw, r1.xyzw")
+        );
+        // 0 dcl_input_ps, 1 dcl_output, 2 dcl_temps, 3 sample from t0,
+        // which nothing declares.
+        let r = refusal(
+            "ps_4_0\ndcl_input_ps linear v0.xy\ndcl_output o0.xyzw\ndcl_temps 1\n\
+             sample r0.xyzw, v0.xyxx, t0.xyzw, s0\nmov o0.xyzw, r0.xyzw\nret\n",
+        );
+        assert_eq!(r.reasons(), vec![super::Reason::Undeclared]);
+        assert_eq!(r.diagnostics[0].index, 3);
     }
 }

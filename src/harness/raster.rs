@@ -76,7 +76,16 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
     let mut setup = Setup::empty();
     // Declared pixel-shader inputs only: an attribute the shader never
     // declares is never read, so its interpolation does not matter.
-    let inputs = IoLayout::of_inputs(shader);
+    let layout;
+    let inputs = match shader.analysis() {
+        Ok(a) => &a.inputs,
+        // The machine refuses a program the analysis rejects; the inputs
+        // are still worked out for a caller that shows them.
+        Err(_) => {
+            layout = IoLayout::of_inputs(shader);
+            &layout
+        }
+    };
     let modes: Vec<(u32, Interp)> = inputs
         .registers
         .iter()

@@ -6,7 +6,7 @@
 use super::Resources;
 use super::state::{LANES, Reg, Setup};
 use crate::dxbc::Shader;
-use crate::dxbc::analysis::IoLayout;
+use crate::dxbc::analysis::{IoLayout, Registers};
 use crate::dxbc::enums::{ComponentType, SamplerMode, SystemValue};
 use crate::dxbc::ir::DeclKind;
 use crate::dxbc::ir::{Program, ProgramType};
@@ -56,7 +56,17 @@ fn f(v: f32) -> u32 {
 pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
     let program = &shader.program;
     let mut setup = Setup::empty();
-    let inputs = IoLayout::of_inputs(shader);
+    // A program the analysis pass rejects never runs (the machine refuses
+    // it), but its inputs are still worked out, so a caller can show them.
+    let (layout, registers);
+    let (inputs, registers) = match shader.analysis() {
+        Ok(a) => (&a.inputs, &a.registers),
+        Err(_) => {
+            layout = IoLayout::of_inputs(shader);
+            registers = Registers::of(program);
+            (&layout, &registers)
+        }
+    };
     let count = inputs.count().min(64) as usize;
     let lane_pixels = pixel.lane_pixels();
     for (lane, &lane_pixel) in lane_pixels.iter().enumerate() {
@@ -73,7 +83,7 @@ pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
         }
         setup.inputs[lane] = v;
     }
-    setup.constant_buffers = constant_buffers(program);
+    setup.constant_buffers = constant_buffers(registers);
     setup
 }
 
@@ -106,23 +116,14 @@ fn vertex_input(sv: SystemValue, ty: ComponentType, register: u32, lane: usize) 
 }
 
 /// Every declared constant buffer, zero-filled at its declared size.
-fn constant_buffers(program: &Program) -> Vec<Vec<Reg>> {
+fn constant_buffers(registers: &Registers) -> Vec<Vec<Reg>> {
     let mut cbs: Vec<Vec<Reg>> = Vec::new();
-    for inst in &program.instructions {
-        if inst.op != Op::DclConstantBuffer {
-            continue;
-        }
-        let Some(op) = inst.operands.first() else {
-            continue;
-        };
-        let (Some(slot), Some(size)) = (op.reg(), op.indices.get(1).and_then(|i| i.imm())) else {
-            continue;
-        };
+    for (&slot, &rows) in &registers.constant_buffers {
         let slot = slot.min(15) as usize;
         if cbs.len() <= slot {
             cbs.resize(slot + 1, Vec::new());
         }
-        cbs[slot] = vec![[0; 4]; size.min(4096) as usize];
+        cbs[slot] = vec![[0; 4]; rows.min(4096) as usize];
     }
     cbs
 }
@@ -270,5 +271,20 @@ mod tests {
         // The attribute is the centre over the target size.
         assert_eq!(lane[1], [f(3.5 / 8.0), f(2.5 / 4.0), 0, F1]);
         assert_eq!(lane[2], [u32::MAX; 4]);
+    }
+
+    #[test]
+    fn constant_buffers_take_their_declared_rows() {
+        // cb2 with 3 rows; slots 0 and 1 are not declared and stay empty.
+        let s = shader(
+            "ps_4_0\n\
+             dcl_constantbuffer cb2[3], immediateIndexed\n\
+             dcl_output o0.xyzw\n\
+             mov o0.xyzw, cb2[2].xyzw\n\
+             ret\n",
+        );
+        let setup = default_setup(&s, PixelChoice::default());
+        let rows: Vec<usize> = setup.constant_buffers.iter().map(Vec::len).collect();
+        assert_eq!(rows, vec![0, 0, 3]);
     }
 }

@@ -70,4 +70,32 @@ mod tests {
             }
         );
     }
+
+    #[test]
+    fn registers_past_their_declarations_stop_the_machine() {
+        let run = |text: &str| {
+            let bytes = asm::assemble(text).expect("asm");
+            let s = Shader::parse(&bytes, ParseOptions::default()).expect("parse");
+            Machine::new(Rc::new(s.program), Setup::empty(), Resources::default())
+                .err()
+                .expect("refused")
+        };
+        // 0 dcl_output, 1 dcl_temps 1, 2 the write to r3: only r0 exists,
+        // so there is no register for it to land in.
+        assert_eq!(
+            run("ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\nmov r3.x, l(1.0)\nret\n"),
+            VmError::Malformed {
+                index: 2,
+                message: "r3 used, but `dcl_temps` declares 1".into()
+            }
+        );
+        // A constant-buffer read of a buffer nothing declares.
+        assert_eq!(
+            run("ps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, cb1[0].xyzw\nret\n"),
+            VmError::Malformed {
+                index: 1,
+                message: "cb1 used, but never declared".into()
+            }
+        );
+    }
 }

@@ -2,8 +2,8 @@
 //! provides before a run (inputs, constant buffers, resources). Views as
 //! float/int/uint/hex are display choices made elsewhere.
 
-use crate::dxbc::ir::{DeclKind, Program};
-use crate::dxbc::opcodes::Op;
+use crate::dxbc::analysis::Registers;
+use crate::dxbc::ir::Program;
 
 /// Four 32-bit components.
 pub type Reg = [u32; 4];
@@ -128,33 +128,25 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn of(program: &Program) -> Layout {
-        let mut temps = 0u32;
-        let mut indexable: Vec<Vec<Reg>> = Vec::new();
+    /// Temps and indexable temps are sized as the analysis pass read them
+    /// from the declarations; `v#`/`o#` as far as any operand reaches.
+    pub fn of(program: &Program, registers: &Registers) -> Layout {
         let mut outputs = 0u32;
         let mut inputs = 0u32;
         let mut icb = Vec::new();
         // Declared sizes are bounded by what a program can address; guard
         // against absurd values in hand-made bytecode all the same.
         const LIMIT: u32 = 1 << 16;
-        for inst in &program.instructions {
-            match inst.op {
-                Op::DclTemps => {
-                    if let DeclKind::Count(n) = inst.decl {
-                        temps = temps.max(n.min(LIMIT));
-                    }
-                }
-                Op::DclIndexableTemp => {
-                    if let DeclKind::IndexableTemp { reg, size, .. } = inst.decl {
-                        let reg = reg.min(LIMIT) as usize;
-                        if indexable.len() <= reg {
-                            indexable.resize(reg + 1, Vec::new());
-                        }
-                        indexable[reg] = vec![[0; 4]; size.min(LIMIT) as usize];
-                    }
-                }
-                _ => {}
+        let temps = registers.temps.min(LIMIT);
+        let mut indexable: Vec<Vec<Reg>> = Vec::new();
+        for (&reg, x) in &registers.indexable {
+            let reg = reg.min(LIMIT) as usize;
+            if indexable.len() <= reg {
+                indexable.resize(reg + 1, Vec::new());
             }
+            indexable[reg] = vec![[0; 4]; x.size.min(LIMIT) as usize];
+        }
+        for inst in &program.instructions {
             if let Some(crate::dxbc::ir::CustomData::ImmediateConstantBuffer(d)) =
                 inst.custom.as_deref()
             {

@@ -3,7 +3,7 @@
 //! Control flow then jumps by table lookup instead of scanning, and the
 //! emitter writes braces knowing every block it opens is closed.
 
-use super::AnalysisError;
+use super::{AnalysisError, Check};
 use crate::dxbc::ir::{Index, Program};
 use crate::dxbc::opcodes::Op;
 
@@ -44,6 +44,7 @@ impl Blocks {
         let malformed = |index: usize, msg: &str| AnalysisError {
             index,
             offset: program.instructions[index].offset,
+            check: Check::Structure,
             message: msg.to_string(),
         };
         let inside = |stack: &[(usize, Op)], kinds: &[Op]| -> Option<usize> {

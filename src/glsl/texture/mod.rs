@@ -177,37 +177,37 @@ pub struct Textures {
 /// Collects texture/sampler pairs and the uniforms instructions will need.
 pub fn scan(e: &mut Emitter) {
     let mut t = Textures::default();
-    for inst in &e.program.instructions {
-        match inst.op {
-            Op::DclResource => {
-                let Some(slot) = inst.operands.first().and_then(Operand::reg) else {
-                    continue;
-                };
-                let dim = inst
-                    .resource_dimension()
-                    .map_or(Dim::Unknown, Dim::from_d3d);
-                let rt = match inst.decl {
-                    DeclKind::ReturnTypes(r) => r[0],
-                    _ => ReturnType::Float,
-                };
-                let ty = Ty::of_return(rt);
-                t.resources.insert(
-                    slot,
-                    Res {
-                        dim,
-                        ty,
-                        return_type: rt,
-                    },
-                );
-            }
-            Op::DclSampler => {
-                if let Some(slot) = inst.operands.first().and_then(Operand::reg) {
-                    t.samplers
-                        .insert(slot, inst.sampler_mode().unwrap_or(SamplerMode::Default));
-                }
-            }
-            _ => {}
+    // The analysis pass lists each declared slot with its declaration (and
+    // has refused any use of an undeclared one).
+    let declared = &e.analysis.resources;
+    for (&slot, &at) in &declared.textures.declared {
+        let inst = &e.program.instructions[at];
+        // Raw and structured buffers are `t#` too, refused by the support
+        // table: no texture to declare.
+        if inst.op != Op::DclResource {
+            continue;
         }
+        let dim = inst
+            .resource_dimension()
+            .map_or(Dim::Unknown, Dim::from_d3d);
+        let rt = match inst.decl {
+            DeclKind::ReturnTypes(r) => r[0],
+            _ => ReturnType::Float,
+        };
+        let ty = Ty::of_return(rt);
+        t.resources.insert(
+            slot,
+            Res {
+                dim,
+                ty,
+                return_type: rt,
+            },
+        );
+    }
+    for (&slot, &at) in &declared.samplers.declared {
+        let mode = e.program.instructions[at].sampler_mode();
+        t.samplers
+            .insert(slot, mode.unwrap_or(SamplerMode::Default));
     }
     for inst in &e.program.instructions {
         let Some(parts) = parts(inst) else {

@@ -13,7 +13,7 @@ use super::alu::{Exec, compute, exec_of};
 use super::float;
 use super::state::{LANES, Layout, Loc, Reg, Setup, State};
 use super::{Resources, VmError};
-use crate::dxbc::analysis::Blocks;
+use crate::dxbc::analysis::{Analysis, Blocks};
 use crate::dxbc::ir::*;
 use crate::dxbc::opcodes::NumType;
 
@@ -126,9 +126,12 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Errors on a malformed block structure (an `endif` without its `if`).
+    /// Errors where the analysis pass rejects the program: a malformed
+    /// block structure (an `endif` without its `if`), a register past its
+    /// declared size, an undeclared resource.
     pub fn new(program: Rc<Program>) -> Result<Rc<Prepared>, VmError> {
-        let structure = Blocks::of(&program)?;
+        let analysis = Analysis::of(&program)?;
+        let structure = analysis.blocks;
         let execs: Vec<Exec> = program.instructions.iter().map(|i| exec_of(i.op)).collect();
         let plans: Vec<Option<plan::Plan>> = program.instructions.iter().map(plan::plan).collect();
         let ops = program
@@ -138,7 +141,7 @@ impl Prepared {
             .zip(&plans)
             .map(|((i, e), p)| fast::op(i, *e, p.as_ref()))
             .collect();
-        let layout = Layout::of(&program);
+        let layout = Layout::of(&program, &analysis.registers);
         Ok(Rc::new(Prepared {
             program,
             structure,

@@ -1,0 +1,110 @@
+//! Declared against used resources: for textures (`t#`), samplers (`s#`),
+//! constant buffers (`cb#`) and UAVs (`u#`), which slots the declarations
+//! give and which the instructions read. A use of an undeclared slot is an
+//! error, so the emitter never has to guess a texture's dimension and the
+//! emulator never reads a binding nothing asked for.
+
+use std::collections::BTreeMap;
+
+use super::registers::visit;
+use super::{AnalysisError, Check};
+use crate::dxbc::ir::{Index, OperandType, Program};
+
+/// One kind of resource: its declared slots and its used ones.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Slots {
+    /// Slot (the range ID from shader model 5.1 on) → the instruction
+    /// index of its declaration, where its dimension, return type or mode
+    /// can be read.
+    pub declared: BTreeMap<u32, usize>,
+    /// Slot → the first instruction that uses it. Only immediate slots are
+    /// listed: one chosen by a register (class-instance code) is known
+    /// only when the shader runs.
+    pub used: BTreeMap<u32, usize>,
+}
+
+impl Slots {
+    pub fn is_used(&self, slot: u32) -> bool {
+        self.used.contains_key(&slot)
+    }
+
+    /// The first use of a slot nothing declares: (slot, instruction).
+    fn first_undeclared(&self) -> Option<(u32, usize)> {
+        self.used
+            .iter()
+            .filter(|(s, _)| !self.declared.contains_key(s))
+            .map(|(s, i)| (*s, *i))
+            .min_by_key(|(_, i)| *i)
+    }
+}
+
+/// Every kind of resource a program binds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ResourceUse {
+    pub textures: Slots,
+    pub samplers: Slots,
+    pub constant_buffers: Slots,
+    pub uavs: Slots,
+}
+
+impl ResourceUse {
+    /// Never fails; [`ResourceUse::check`] names an undeclared use.
+    pub fn of(program: &Program) -> ResourceUse {
+        let mut r = ResourceUse::default();
+        for (i, inst) in program.instructions.iter().enumerate() {
+            if inst.info().is_decl() {
+                // A declaration names its slot in its first operand.
+                if let Some(op) = inst.operands.first()
+                    && let Some(slot) = op.reg()
+                    && let Some(kind) = r.kind(op.ty)
+                {
+                    kind.declared.entry(slot).or_insert(i);
+                }
+                continue;
+            }
+            for op in &inst.operands {
+                visit(op, &mut |op| {
+                    if let Some(kind) = r.kind(op.ty)
+                        && let Some(Index::Imm32(slot)) = op.indices.first()
+                    {
+                        kind.used.entry(*slot).or_insert(i);
+                    }
+                });
+            }
+        }
+        r
+    }
+
+    fn kind(&mut self, ty: OperandType) -> Option<&mut Slots> {
+        Some(match ty {
+            OperandType::RESOURCE => &mut self.textures,
+            OperandType::SAMPLER => &mut self.samplers,
+            OperandType::CONSTANT_BUFFER => &mut self.constant_buffers,
+            OperandType::UNORDERED_ACCESS_VIEW => &mut self.uavs,
+            _ => return None,
+        })
+    }
+
+    /// The first instruction that uses an undeclared slot, named with it.
+    pub fn check(&self, program: &Program) -> Result<(), AnalysisError> {
+        let kinds = [
+            ("t", &self.textures),
+            ("s", &self.samplers),
+            ("cb", &self.constant_buffers),
+            ("u", &self.uavs),
+        ];
+        let first = kinds
+            .iter()
+            .filter_map(|(prefix, k)| k.first_undeclared().map(|(s, i)| (prefix, s, i)))
+            .min_by_key(|(_, _, i)| *i);
+        match first {
+            None => Ok(()),
+            Some((prefix, slot, index)) => Err(AnalysisError {
+                index,
+                offset: program.instructions[index].offset,
+                check: Check::Undeclared,
+                message: format!("{prefix}{slot} used, but never declared"),
+            }),
+        }
+    }
+}
