@@ -553,25 +553,40 @@ fn stat_notes(out: &mut Vec<String>, stat: &Stat, program: Option<ProgramType>) 
         out.push("//".to_string());
     }
     if stat.tessellator_domain() != 0 {
-        out.push("// Tessellation Domain   # of control points".to_string());
-        out.push("// -------------------- --------------------".to_string());
-        out.push(format!(
-            "// {:<20} {:>20}",
+        let row = format!(
+            "{:<20} {:>20}",
             tessellator_domain_name(stat.tessellator_domain()),
             stat.control_points()
-        ));
-        out.push("//".to_string());
+        );
+        one_row_table(
+            out,
+            "Tessellation Domain   # of control points",
+            "-------------------- --------------------",
+            &row,
+        );
     }
     if stat.hs_output_primitive() != 0 {
-        out.push("// Tessellation Output Primitive  Partitioning Type ".to_string());
-        out.push("// ------------------------------ ------------------".to_string());
-        out.push(format!(
-            "// {:<30} {:<18}",
+        let row = format!(
+            "{:<30} {:<18}",
             tessellator_output_primitive_name(stat.hs_output_primitive()),
             tessellator_partitioning_name(stat.hs_partitioning())
-        ));
-        out.push("//".to_string());
+        );
+        one_row_table(
+            out,
+            "Tessellation Output Primitive  Partitioning Type ",
+            "------------------------------ ------------------",
+            &row,
+        );
     }
+}
+
+/// A heading, its rule, one row and the empty comment line fxc puts
+/// after each table.
+fn one_row_table(out: &mut Vec<String>, heading: &str, rule: &str, row: &str) {
+    for line in [heading, rule, row] {
+        out.push(format!("// {line}"));
+    }
+    out.push("//".to_string());
 }
 
 #[cfg(test)]

@@ -152,6 +152,17 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             let (res, smp) = (op(res_i)?, op(smp_i)?);
             let sampler = m.resources().sampler(slot_of(smp));
             let ch = channel(smp);
+            // The `_po` forms differ only in how they read the offset.
+            let gather = if po {
+                texture::gather4_po
+            } else {
+                texture::gather4
+            };
+            let gather_c = if po {
+                texture::gather4_po_c
+            } else {
+                texture::gather4_c
+            };
             for l in (0..LANES).filter(|&l| running[l]) {
                 let coord = floats(m.read(op(1)?, l, NumType::Float)?);
                 let programmable = if po {
@@ -162,34 +173,11 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                 };
                 let r = match m.resources().texture(slot_of(res)) {
                     None => [0; 4],
-                    Some(tex) => {
-                        if compare {
-                            let reference = scalar(m, op(smp_i + 1)?, l)?;
-                            if po {
-                                texture::gather4_po_c(
-                                    tex,
-                                    &sampler,
-                                    coord,
-                                    programmable,
-                                    ch,
-                                    reference,
-                                )
-                            } else {
-                                texture::gather4_c(
-                                    tex,
-                                    &sampler,
-                                    coord,
-                                    programmable,
-                                    ch,
-                                    reference,
-                                )
-                            }
-                        } else if po {
-                            texture::gather4_po(tex, &sampler, coord, programmable, ch)
-                        } else {
-                            texture::gather4(tex, &sampler, coord, programmable, ch)
-                        }
+                    Some(tex) if compare => {
+                        let reference = scalar(m, op(smp_i + 1)?, l)?;
+                        gather_c(tex, &sampler, coord, programmable, ch, reference)
                     }
+                    Some(tex) => gather(tex, &sampler, coord, programmable, ch),
                 };
                 results[l] = Some(swizzle(res, r));
             }

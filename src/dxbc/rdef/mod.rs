@@ -442,33 +442,20 @@ impl Rdef {
             for i in 0..bind_count {
                 b.seek(bind_at as usize + i * strides.binding, "resource binding")?;
                 let name_field = b.offset();
-                let name_at = b.u32("resource binding")?;
-                let input_type = InputType::from_u32(b.u32("resource binding")?);
-                let return_type = b.u32("resource binding")?;
-                let dimension = b.u32("resource binding")?;
-                let num_samples = b.u32("resource binding")?;
-                let bind_point = b.u32("resource binding")?;
-                let bind_count = b.u32("resource binding")?;
-                let flags = b.u32("resource binding")?;
-                let (space, id) = if with_space {
-                    (
-                        Some(b.u32("resource binding")?),
-                        Some(b.u32("resource binding")?),
-                    )
-                } else {
-                    (None, None)
-                };
+                // The record's words in field order (struct fields are
+                // evaluated as written); the SM5.1 record adds the last two.
+                let mut word = || b.u32("resource binding");
                 bindings.push(ResourceBinding {
-                    name: p.string(name_at, name_field, "binding name")?,
-                    input_type,
-                    return_type,
-                    dimension,
-                    num_samples,
-                    bind_point,
-                    bind_count,
-                    flags,
-                    space,
-                    id,
+                    name: p.string(word()?, name_field, "binding name")?,
+                    input_type: InputType::from_u32(word()?),
+                    return_type: word()?,
+                    dimension: word()?,
+                    num_samples: word()?,
+                    bind_point: word()?,
+                    bind_count: word()?,
+                    flags: word()?,
+                    space: if with_space { Some(word()?) } else { None },
+                    id: if with_space { Some(word()?) } else { None },
                 });
             }
         }

@@ -70,6 +70,25 @@ fn pick(text: String) -> String {
     out
 }
 
+/// A gather helper's return type: compared taps are 0.0/1.0 floats, plain
+/// ones keep the texture's component type (`p` is its prefix).
+fn return_type(compare: bool, p: &str) -> String {
+    if compare {
+        "vec4".to_string()
+    } else {
+        format!("{p}vec4")
+    }
+}
+
+/// A plain gather helper's last line: component `comp` of each tap, in
+/// result order.
+fn plain_return(p: &str, flip: bool) -> String {
+    let [x, y, z, w] = order(flip);
+    pick(format!(
+        "return {p}vec4({x}.PICK, {y}.PICK, {z}.PICK, {w}.PICK);"
+    ))
+}
+
 pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let compare = matches!(inst.op, Op::Gather4C | Op::Gather4PoC);
     let po = matches!(inst.op, Op::Gather4Po | Op::Gather4PoC);
@@ -168,27 +187,22 @@ fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> St
     let (params, ret) = if compare {
         (
             format!("{cty} c, ivec2 offset, int comp, float ref"),
-            format!(
+            pick(format!(
                 "if ({levels}.y != 0) ref = isnan(ref) ? 0.0 : clamp(ref, 0.0, 1.0);\n    \
                  int f = {mode}.w;\n    \
                  return vec4(hlslcc_compareTexel(ref, {x}.PICK, f), \
                  hlslcc_compareTexel(ref, {y}.PICK, f), \
                  hlslcc_compareTexel(ref, {z}.PICK, f), \
                  hlslcc_compareTexel(ref, {w}.PICK, f));"
-            ),
+            )),
         )
     } else {
         (
             format!("{cty} c, ivec2 offset, int comp"),
-            format!("return {p}vec4({x}.PICK, {y}.PICK, {z}.PICK, {w}.PICK);"),
+            plain_return(p, flip),
         )
     };
-    let ret = pick(ret);
-    let rty = if compare {
-        "vec4".to_string()
-    } else {
-        format!("{p}vec4")
-    };
+    let rty = return_type(compare, p);
     let n = if array { 3 } else { 2 };
     e.helpers.use_custom(&name, || {
         format!(
@@ -223,10 +237,9 @@ fn cube_helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) 
     } else {
         combined(e, ctx, smp)
     };
-    let [x, y, z, w] = order(flip);
-    let (rty, params, fetch, ret) = if compare {
+    let (params, fetch, ret) = if compare {
+        let [x, y, z, w] = order(flip);
         (
-            "vec4".to_string(),
             "vec3 d, int comp, float ref",
             // Zero gradients: LOD 0 on samplerCubeShadow in both dialects.
             "textureGrad({S}, vec4(hlslcc_cubeTexelDir(face, IJ, n), ref), vec3(0.0), vec3(0.0))",
@@ -234,13 +247,12 @@ fn cube_helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) 
         )
     } else {
         (
-            format!("{p}vec4"),
             "vec3 d, int comp",
             "textureLod({S}, hlslcc_cubeTexelDir(face, IJ, n), 0.0)",
-            format!("return {p}vec4({x}.PICK, {y}.PICK, {z}.PICK, {w}.PICK);"),
+            plain_return(p, flip),
         )
     };
-    let ret = pick(ret);
+    let rty = return_type(compare, p);
     let tty = if compare {
         "float".to_string()
     } else {

@@ -137,17 +137,7 @@ pub(super) fn build(
         if binding == MIP_COUNT_BINDING || binding == SAMPLER_STATE_BINDING {
             let mut bytes = bytes;
             bytes.resize(bytes.len().max(16).next_multiple_of(16), 0);
-            entries.insert(
-                binding,
-                (
-                    wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    Slot::Buffer(uniform_buffer(r, &bytes)),
-                ),
-            );
+            entries.insert(binding, uniform_entry(r, &bytes));
         }
     }
     for m in manifests {
@@ -161,18 +151,7 @@ pub(super) fn build(
             for (i, row) in rows.iter().enumerate() {
                 put(&mut bytes, i as u32 * 16, *row);
             }
-            let buffer = uniform_buffer(r, &bytes);
-            entries.insert(
-                binding,
-                (
-                    wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    Slot::Buffer(buffer),
-                ),
-            );
+            entries.insert(binding, uniform_entry(r, &bytes));
         }
         for t in &m.textures {
             let Some(binding) = t.binding else { continue };
@@ -313,6 +292,16 @@ pub(super) fn build(
         entries: &group_entries,
     });
     Ok(Bindings { layout, group })
+}
+
+/// A uniform block holding `bytes`: its layout type and its buffer.
+fn uniform_entry(r: &Renderer, bytes: &[u8]) -> (wgpu::BindingType, Slot) {
+    let ty = wgpu::BindingType::Buffer {
+        ty: wgpu::BufferBindingType::Uniform,
+        has_dynamic_offset: false,
+        min_binding_size: None,
+    };
+    (ty, Slot::Buffer(uniform_buffer(r, bytes)))
 }
 
 fn uniform_buffer(r: &Renderer, bytes: &[u8]) -> wgpu::Buffer {

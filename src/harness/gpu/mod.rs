@@ -138,16 +138,14 @@ impl Gpu {
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("case"),
             layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &vs,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                buffers: if stages.vertex.is_some() {
+            vertex: shaders::vertex_state(
+                &vs,
+                if stages.vertex.is_some() {
                     &vertex_layouts
                 } else {
                     &[]
                 },
-            },
+            ),
             primitive: wgpu::PrimitiveState {
                 topology: wgpu::PrimitiveTopology::TriangleList,
                 cull_mode: None,
@@ -158,12 +156,7 @@ impl Gpu {
             },
             depth_stencil: None,
             multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &fs,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                targets: &color,
-            }),
+            fragment: Some(shaders::fragment_state(&fs, &color)),
             multiview_mask: None,
             cache: None,
         });

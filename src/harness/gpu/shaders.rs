@@ -91,6 +91,33 @@ pub(super) fn module(
     })
 }
 
+/// The vertex stage of a pipeline: a GLSL module enters at `main`.
+pub(super) fn vertex_state<'a>(
+    module: &'a wgpu::ShaderModule,
+    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+) -> wgpu::VertexState<'a> {
+    wgpu::VertexState {
+        module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        buffers,
+    }
+}
+
+/// The fragment stage of a pipeline, entering at `main` like the vertex
+/// stage.
+pub(super) fn fragment_state<'a>(
+    module: &'a wgpu::ShaderModule,
+    targets: &'a [Option<wgpu::ColorTargetState>],
+) -> wgpu::FragmentState<'a> {
+    wgpu::FragmentState {
+        module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        targets,
+    }
+}
+
 /// The vertex buffer for a translated vertex shader: each input the
 /// manifest lists with a location, as `Float32xN` at that location.
 pub(super) fn vertex_inputs(

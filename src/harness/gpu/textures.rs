@@ -167,12 +167,7 @@ fn fill_depth(r: &Renderer, tex: &Texture, target: &wgpu::Texture) -> Result<(),
     let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("depth fill"),
         layout: Some(&layout),
-        vertex: wgpu::VertexState {
-            module: &vs,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
+        vertex: super::shaders::vertex_state(&vs, &[]),
         primitive: wgpu::PrimitiveState::default(),
         depth_stencil: Some(wgpu::DepthStencilState {
             format,
@@ -182,12 +177,7 @@ fn fill_depth(r: &Renderer, tex: &Texture, target: &wgpu::Texture) -> Result<(),
             bias: Default::default(),
         }),
         multisample: Default::default(),
-        fragment: Some(wgpu::FragmentState {
-            module: &fs,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            targets: &[],
-        }),
+        fragment: Some(super::shaders::fragment_state(&fs, &[])),
         multiview_mask: None,
         cache: None,
     });

@@ -47,6 +47,27 @@ impl Machine {
         }
     }
 
+    /// Where a branch of an `if` goes on: into the branch (`next`) while any
+    /// lane runs it, otherwise straight to `skip` (`None` when the block
+    /// has no such instruction).
+    fn next_or_skip(&self, next: usize, skip: Option<usize>) -> Option<usize> {
+        if self.active_lanes().next().is_some() {
+            Some(next)
+        } else {
+            skip
+        }
+    }
+
+    /// Leaves the innermost block (frame `d`) at its end: the lanes parked
+    /// on it at any of `resumes` run again, and its frame goes.
+    fn close_block(&mut self, d: usize, resumes: &[Resume]) {
+        self.set_lanes(
+            |l| matches!(l, LaneState::Waiting(fd, r) if fd == d && resumes.contains(&r)),
+            LaneState::Active,
+        );
+        self.control.frames.pop();
+    }
+
     fn innermost(&self, pred: impl Fn(&Frame) -> bool) -> Option<usize> {
         self.control.frames.iter().rposition(pred)
     }
@@ -64,6 +85,9 @@ impl Machine {
             index,
             message: m.to_string(),
         };
+        // The frame a block's `else`/`end…` belongs to; `m` names the
+        // instruction found with no block open.
+        let innermost_frame = |m: &str| depth.checked_sub(1).ok_or_else(|| malformed(m));
         match inst.op {
             // if
             Op::If => {
@@ -75,19 +99,15 @@ impl Machine {
                     }
                 }
                 self.control.frames.push(Frame::If);
-                self.pc = if self.active_lanes().next().is_none() {
-                    self.prepared.structure.else_of[index]
-                        .or(self.prepared.structure.end_of[index])
-                        .ok_or_else(|| malformed("`if` without `endif`"))?
-                } else {
-                    next
-                };
+                let skip = self.prepared.structure.else_of[index]
+                    .or(self.prepared.structure.end_of[index]);
+                self.pc = self
+                    .next_or_skip(next, skip)
+                    .ok_or_else(|| malformed("`if` without `endif`"))?;
             }
             // else
             Op::Else => {
-                let d = depth
-                    .checked_sub(1)
-                    .ok_or_else(|| malformed("`else` outside `if`"))?;
+                let d = innermost_frame("`else` outside `if`")?;
                 for l in self.control.lanes.iter_mut() {
                     *l = match *l {
                         LaneState::Active => LaneState::Waiting(d, Resume::End),
@@ -95,23 +115,14 @@ impl Machine {
                         other => other,
                     };
                 }
-                self.pc = if self.active_lanes().next().is_none() {
-                    self.prepared.structure.end_of[index]
-                        .ok_or_else(|| malformed("`else` without `endif`"))?
-                } else {
-                    next
-                };
+                self.pc = self
+                    .next_or_skip(next, self.prepared.structure.end_of[index])
+                    .ok_or_else(|| malformed("`else` without `endif`"))?;
             }
             // endif
             Op::Endif => {
-                let d = depth
-                    .checked_sub(1)
-                    .ok_or_else(|| malformed("`endif` outside `if`"))?;
-                self.set_lanes(
-                    |l| matches!(l, LaneState::Waiting(fd, Resume::Else | Resume::End) if fd == d),
-                    LaneState::Active,
-                );
-                self.control.frames.pop();
+                let d = innermost_frame("`endif` outside `if`")?;
+                self.close_block(d, &[Resume::Else, Resume::End]);
                 self.pc = next;
             }
             // loop
@@ -121,9 +132,7 @@ impl Machine {
             }
             // endloop
             Op::Endloop => {
-                let d = depth
-                    .checked_sub(1)
-                    .ok_or_else(|| malformed("`endloop` outside `loop`"))?;
+                let d = innermost_frame("`endloop` outside `loop`")?;
                 let Some(Frame::Loop { start }) = self.control.frames.last().cloned() else {
                     return Err(malformed("`endloop` does not close a `loop`"));
                 };
@@ -134,11 +143,7 @@ impl Machine {
                 if self.active_lanes().next().is_some() {
                     self.pc = start + 1;
                 } else {
-                    self.set_lanes(
-                        |l| l == LaneState::Waiting(d, Resume::Exit),
-                        LaneState::Active,
-                    );
-                    self.control.frames.pop();
+                    self.close_block(d, &[Resume::Exit]);
                     self.pc = next;
                 }
             }
@@ -209,14 +214,8 @@ impl Machine {
             }
             // endswitch
             Op::Endswitch => {
-                let d = depth
-                    .checked_sub(1)
-                    .ok_or_else(|| malformed("`endswitch` outside `switch`"))?;
-                self.set_lanes(
-                    |l| matches!(l, LaneState::Waiting(fd, Resume::Exit | Resume::Case) if fd == d),
-                    LaneState::Active,
-                );
-                self.control.frames.pop();
+                let d = innermost_frame("`endswitch` outside `switch`")?;
+                self.close_block(d, &[Resume::Exit, Resume::Case]);
                 self.pc = next;
             }
             // discard: the lane keeps running (its neighbours' derivatives

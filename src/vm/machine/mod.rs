@@ -504,15 +504,7 @@ impl Machine {
             | OperandType::OUTPUT_DEPTH_LESS_EQUAL => [l.depth; 4],
             OperandType::OUTPUT_COVERAGE_MASK => [l.coverage; 4],
             OperandType::NULL => zero,
-            other => {
-                return Err(VmError::Operand {
-                    index: self.pc,
-                    message: format!(
-                        "reading {} registers is not emulated",
-                        other.prefix().unwrap_or("unknown")
-                    ),
-                });
-            }
+            other => return Err(self.not_emulated("reading", other)),
         })
     }
 
@@ -577,15 +569,7 @@ impl Machine {
             OperandType::OUTPUT_COVERAGE_MASK => Some((Loc::Coverage, 1)),
             OperandType::OUTPUT_STENCIL_REF => Some((Loc::StencilRef, 1)),
             OperandType::NULL => None,
-            other => {
-                return Err(VmError::Operand {
-                    index: self.pc,
-                    message: format!(
-                        "writing {} registers is not emulated",
-                        other.prefix().unwrap_or("unknown")
-                    ),
-                });
-            }
+            other => return Err(self.not_emulated("writing", other)),
         })
     }
 
@@ -673,6 +657,18 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// A register file the machine does not model (UAVs, GS streams, ...),
+    /// `verb` saying whether it was read or written.
+    fn not_emulated(&self, verb: &str, ty: OperandType) -> VmError {
+        VmError::Operand {
+            index: self.pc,
+            message: format!(
+                "{verb} {} registers is not emulated",
+                ty.prefix().unwrap_or("unknown")
+            ),
+        }
     }
 
     fn missing(&self, inst: &Instruction) -> VmError {

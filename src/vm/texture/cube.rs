@@ -26,38 +26,21 @@ struct FaceAxes {
     t: (usize, i64),
 }
 
+/// One row per face, in D3D order, as in the table above.
 const FACES: [FaceAxes; 6] = [
-    FaceAxes {
-        ma: (0, 1),
-        s: (2, -1),
-        t: (1, -1),
-    },
-    FaceAxes {
-        ma: (0, -1),
-        s: (2, 1),
-        t: (1, -1),
-    },
-    FaceAxes {
-        ma: (1, 1),
-        s: (0, 1),
-        t: (2, 1),
-    },
-    FaceAxes {
-        ma: (1, -1),
-        s: (0, 1),
-        t: (2, -1),
-    },
-    FaceAxes {
-        ma: (2, 1),
-        s: (0, 1),
-        t: (1, -1),
-    },
-    FaceAxes {
-        ma: (2, -1),
-        s: (0, -1),
-        t: (1, -1),
-    },
+    FaceAxes::new((0, 1), (2, -1), (1, -1)), // +X: sc = −z, tc = −y
+    FaceAxes::new((0, -1), (2, 1), (1, -1)), // −X: sc = +z, tc = −y
+    FaceAxes::new((1, 1), (0, 1), (2, 1)),   // +Y: sc = +x, tc = +z
+    FaceAxes::new((1, -1), (0, 1), (2, -1)), // −Y: sc = +x, tc = −z
+    FaceAxes::new((2, 1), (0, 1), (1, -1)),  // +Z: sc = +x, tc = −y
+    FaceAxes::new((2, -1), (0, -1), (1, -1)), // −Z: sc = −x, tc = −y
 ];
+
+impl FaceAxes {
+    const fn new(ma: (usize, i64), s: (usize, i64), t: (usize, i64)) -> FaceAxes {
+        FaceAxes { ma, s, t }
+    }
+}
 
 fn face_of(axis: usize, positive: bool) -> u8 {
     (axis * 2) as u8 + u8::from(!positive)

@@ -247,45 +247,30 @@ mod tests {
     fn address_modes_at_the_edges() {
         let t = grid(3, 2); // non-power-of-two
         // Position (0.25, 0.25): i0 = −1, j0 = −1.
-        let c = at(0.25, 0.25, 3.0, 2.0);
-        assert_eq!(
-            gather4(&t, &smp(AddressMode::Clamp), c, [0, 0], 0),
-            [0, 0, 0, 0]
-        );
-        assert_eq!(
-            gather4(&t, &smp(AddressMode::Wrap), c, [0, 0], 0),
-            [2, 0, 10, 12]
-        );
-        assert_eq!(
-            gather4(&t, &smp(AddressMode::Mirror), c, [0, 0], 0),
-            [0, 0, 0, 0]
-        );
-        assert_eq!(
-            gather4(&t, &smp(AddressMode::Border), c, [0, 0], 0),
-            [999, 0, 999, 999]
-        );
-        assert_eq!(
-            gather4(&t, &smp(AddressMode::Border), c, [0, 0], 1),
-            [998, 0, 998, 998]
-        );
+        let near = at(0.25, 0.25, 3.0, 2.0);
         // Far edge of a 3-wide texture: (2.75, 1.75) → i0 = 2, j0 = 1.
-        let c = at(2.75, 1.75, 3.0, 2.0);
-        assert_eq!(
-            gather4(&t, &smp(AddressMode::Wrap), c, [0, 0], 0),
-            [2, 0, 10, 12]
-        );
-        assert_eq!(
-            gather4(&t, &smp(AddressMode::Clamp), c, [0, 0], 0),
-            [12, 12, 12, 12]
-        );
-        assert_eq!(
-            gather4(&t, &smp(AddressMode::MirrorOnce), c, [0, 0], 0),
-            [12, 12, 12, 12]
-        );
+        let far = at(2.75, 1.75, 3.0, 2.0);
+        let cases = [
+            (near, AddressMode::Clamp, 0, [0, 0, 0, 0]),
+            (near, AddressMode::Wrap, 0, [2, 0, 10, 12]),
+            (near, AddressMode::Mirror, 0, [0, 0, 0, 0]),
+            (near, AddressMode::Border, 0, [999, 0, 999, 999]),
+            (near, AddressMode::Border, 1, [998, 0, 998, 998]),
+            (far, AddressMode::Wrap, 0, [2, 0, 10, 12]),
+            (far, AddressMode::Clamp, 0, [12, 12, 12, 12]),
+            (far, AddressMode::MirrorOnce, 0, [12, 12, 12, 12]),
+        ];
+        for (coord, mode, channel, want) in cases {
+            assert_eq!(
+                gather4(&t, &smp(mode), coord, [0, 0], channel),
+                want,
+                "{coord:?} {mode:?} channel {channel}"
+            );
+        }
         // Per-axis modes: wrap in u, border in v.
         let mut s = smp(AddressMode::Wrap);
         s.address[1] = AddressMode::Border;
-        assert_eq!(gather4(&t, &s, c, [0, 0], 0), [999, 999, 10, 12]);
+        assert_eq!(gather4(&t, &s, far, [0, 0], 0), [999, 999, 10, 12]);
     }
 
     #[test]

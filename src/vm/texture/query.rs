@@ -105,42 +105,41 @@ mod tests {
     fn layout_per_dimension() {
         use ResInfoReturn::*;
         let f = Format::R32Float;
-        assert_eq!(
-            resinfo(&make(TextureDesc::tex1d(f, 8).with_mips(2)), 1, Uint),
-            [4, 0, 0, 2]
-        );
-        assert_eq!(
-            resinfo(&make(TextureDesc::tex1d_array(f, 8, 5)), 0, Uint),
-            [8, 5, 0, 1]
-        );
-        assert_eq!(
-            resinfo(&make(TextureDesc::tex3d(f, 8, 4, 2).with_mips(0)), 2, Uint),
-            [2, 1, 1, 4]
-        );
-        assert_eq!(
-            resinfo(&make(TextureDesc::tex3d(f, 8, 4, 2)), 0, RcpFloat),
-            fl([0.125, 0.25, 0.5, 1.0])
-        );
-        assert_eq!(
-            resinfo(&make(TextureDesc::cube(f, 4).with_mips(0)), 1, Uint),
-            [2, 2, 0, 3]
-        );
-        assert_eq!(
-            resinfo(&make(TextureDesc::cube_array(f, 4, 2)), 0, Uint),
-            [4, 4, 2, 1]
-        );
-        assert_eq!(
-            resinfo(&make(TextureDesc::tex2d_ms(f, 4, 2, 4)), 0, Uint),
-            [4, 2, 0, 1]
-        );
-        assert_eq!(
-            resinfo(&make(TextureDesc::tex2d(f, 4, 2)), 0, RcpFloat),
-            fl([0.25, 0.5, 0.0, 1.0])
-        );
-        assert_eq!(
-            resinfo(&make(TextureDesc::buffer(f, 7)), 0, Uint),
-            [7, 0, 0, 1]
-        );
+        // (texture, mip, return type, result): sizes that do not apply
+        // read 0, the array size sits after the sizes that do.
+        let cases = [
+            (TextureDesc::tex1d(f, 8).with_mips(2), 1, Uint, [4, 0, 0, 2]),
+            (TextureDesc::tex1d_array(f, 8, 5), 0, Uint, [8, 5, 0, 1]),
+            (
+                TextureDesc::tex3d(f, 8, 4, 2).with_mips(0),
+                2,
+                Uint,
+                [2, 1, 1, 4],
+            ),
+            (
+                TextureDesc::tex3d(f, 8, 4, 2),
+                0,
+                RcpFloat,
+                fl([0.125, 0.25, 0.5, 1.0]),
+            ),
+            (TextureDesc::cube(f, 4).with_mips(0), 1, Uint, [2, 2, 0, 3]),
+            (TextureDesc::cube_array(f, 4, 2), 0, Uint, [4, 4, 2, 1]),
+            (TextureDesc::tex2d_ms(f, 4, 2, 4), 0, Uint, [4, 2, 0, 1]),
+            (
+                TextureDesc::tex2d(f, 4, 2),
+                0,
+                RcpFloat,
+                fl([0.25, 0.5, 0.0, 1.0]),
+            ),
+            (TextureDesc::buffer(f, 7), 0, Uint, [7, 0, 0, 1]),
+        ];
+        for (desc, mip, ret, want) in cases {
+            assert_eq!(
+                resinfo(&make(desc), mip, ret),
+                want,
+                "{desc:?} mip {mip} {ret:?}"
+            );
+        }
     }
 
     #[test]

@@ -180,6 +180,13 @@ mod tests {
         Texture::from_f32(TextureDesc::tex2d(format, 2, 2), &t).unwrap()
     }
 
+    /// A `w` x `h` 2D texture with `levels` mips (0: the full chain) whose
+    /// texels, level 0 first, hold `reds` in their red channel.
+    fn mip_chain(format: Format, w: u32, h: u32, levels: u32, reds: &[f32]) -> Texture {
+        let texels: Vec<[f32; 4]> = reds.iter().map(|&v| [v, 0.0, 0.0, 0.0]).collect();
+        Texture::from_f32(TextureDesc::tex2d(format, w, h).with_mips(levels), &texels).unwrap()
+    }
+
     fn cmp_sampler(func: ComparisonFunc, filter: Filter) -> Sampler {
         Sampler {
             comparison: func,
@@ -330,15 +337,7 @@ mod tests {
         );
         // Two levels: level 0 all 0.2, level 1 0.8; LOD 0.25 blends the
         // compare results 3:1.
-        let texels = [[0.2f32, 0.0, 0.0, 0.0]; 4]
-            .into_iter()
-            .chain([[0.8, 0.0, 0.0, 0.0]])
-            .collect::<Vec<_>>();
-        let t = Texture::from_f32(
-            TextureDesc::tex2d(Format::D32Float, 2, 2).with_mips(2),
-            &texels,
-        )
-        .unwrap();
+        let t = mip_chain(Format::D32Float, 2, 2, 2, &[0.2, 0.2, 0.2, 0.2, 0.8]);
         let smp = Sampler {
             mip_filter: Filter::Linear,
             ..cmp_sampler(Less, Filter::Linear)
@@ -440,16 +439,11 @@ mod tests {
     #[test]
     fn mip_selection_from_gradients() {
         // 4x4 level 0 = 10, 2x2 level 1 = 20, 1x1 level 2 = 30.
-        let texels: Vec<[f32; 4]> = std::iter::repeat_n(10.0, 16)
+        let reds: Vec<f32> = std::iter::repeat_n(10.0, 16)
             .chain(std::iter::repeat_n(20.0, 4))
             .chain([30.0])
-            .map(|v| [v, 0.0, 0.0, 0.0])
             .collect();
-        let t = Texture::from_f32(
-            TextureDesc::tex2d(Format::R32Float, 4, 4).with_mips(0),
-            &texels,
-        )
-        .unwrap();
+        let t = mip_chain(Format::R32Float, 4, 4, 0, &reds);
         let grad = |texels: f32, bias: f32| Lod::FromGradients {
             ddx: [texels / 4.0, 0.0, 0.0],
             ddy: [0.0, 0.0, 0.0],
@@ -508,12 +502,7 @@ mod tests {
     #[test]
     fn mag_and_min_filters_follow_the_lod() {
         // 2x1 level 0 (0, 1), 1x1 level 1 (5): magnified → mag filter.
-        let texels = [0.0, 1.0, 5.0].map(|v| [v, 0.0, 0.0, 0.0]);
-        let t = Texture::from_f32(
-            TextureDesc::tex2d(Format::R32Float, 2, 1).with_mips(2),
-            &texels,
-        )
-        .unwrap();
+        let t = mip_chain(Format::R32Float, 2, 1, 2, &[0.0, 1.0, 5.0]);
         let smp = Sampler {
             mag_filter: Filter::Linear,
             min_filter: Filter::Point,
@@ -663,16 +652,7 @@ mod tests {
 
     #[test]
     fn invalid_inputs_never_panic() {
-        let weird = [
-            f32::NAN,
-            f32::INFINITY,
-            -f32::INFINITY,
-            f32::MAX,
-            -f32::MAX,
-            0.0,
-            -0.0,
-            1e-40,
-        ];
+        let weird = crate::vm::texture::AWKWARD_F32;
         let textures = [
             depth(Format::D16Unorm),
             cube(),
