@@ -52,9 +52,19 @@ enum Command {
         /// file (docs/cases.md) instead of the documented defaults.
         #[arg(long)]
         case: Option<PathBuf>,
-        /// Print JSON instead of text.
+        /// Print JSON instead of text (one step record a line).
         #[arg(long)]
         json: bool,
+        /// Print at most N lines of steps (with --json, N step records);
+        /// the run still goes to the end for the outputs and the outcome,
+        /// and a last line (JSON: `truncated`) says steps were left out.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value_t = vm::trace::DEFAULT_MAX_LINES,
+            value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+        )]
+        max_lines: usize,
         /// Read the shader even if its container checksum does not match.
         #[arg(long)]
         no_verify: bool,
@@ -425,6 +435,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             pixel,
             case,
             json,
+            max_lines,
             no_verify,
         } => {
             let shader = load(&file, no_verify)?;
@@ -457,13 +468,20 @@ fn run(cli: Cli) -> Result<Outcome> {
             let style = shader.style();
             let mut machine = vm::Machine::new(std::rc::Rc::new(shader.program), setup, resources)
                 .with_context(|| file.display().to_string())?;
-            let trace = vm::trace::record(&mut machine, style);
-            if json {
-                print!("{}", vm::trace::json(&trace, &machine));
+            let format = if json {
+                vm::trace::Format::Json
             } else {
-                print!("{}", vm::trace::text(&trace, &machine));
-            }
-            if let Err(e) = trace.outcome {
+                vm::trace::Format::Text
+            };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let summary = match vm::trace::write(&mut machine, style, format, max_lines, &mut out) {
+                Ok(summary) => summary,
+                // The reader went away (`| head`): nobody is left to tell.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(Outcome::Done),
+                Err(e) => return Err(anyhow::anyhow!("standard output: {e}")),
+            };
+            if let Err(e) = summary.outcome {
                 return Err(anyhow::anyhow!("{}: {e}", file.display()));
             }
         }
