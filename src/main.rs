@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
-use dxbc_dbg::{glsl, harness, tui, vm};
+use dxbc_dbg::{glsl, harness, input_file, tui, vm};
 
 #[derive(Parser)]
 #[command(
@@ -197,8 +197,7 @@ fn parse_pixel(s: &str) -> Result<(u32, u32), String> {
 
 /// Reads a shader from a container, or assembles it when the file is text.
 fn load(path: &Path, no_verify: bool) -> Result<Shader> {
-    let mut bytes =
-        std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let mut bytes = input_file::read(path).with_context(|| path.display().to_string())?;
     if path.extension().is_some_and(|e| e == "asm") {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         bytes = dxbc::asm::assemble(&text)
@@ -423,8 +422,8 @@ fn run(cli: Cli) -> Result<Outcome> {
             print!("{text}");
         }
         Command::Asm { file, output } => {
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("{}: cannot read", file.display()))?;
+            let text =
+                input_file::read_to_string(&file).with_context(|| file.display().to_string())?;
             let bytes = dxbc::asm::assemble(&text)
                 .map_err(|e| anyhow::anyhow!(e.in_file(&file.display().to_string())))?;
             std::fs::write(&output, bytes)
