@@ -11,6 +11,7 @@
 pub mod dxbc;
 pub mod glsl;
 pub mod harness;
+pub mod input_file;
 #[cfg(feature = "tui")]
 pub mod tui;
 pub mod vm;

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
-use dxbc_dbg::{glsl, harness, tui, vm};
+use dxbc_dbg::{glsl, harness, input_file, tui, vm};
 
 #[derive(Parser)]
 #[command(
@@ -52,9 +52,19 @@ enum Command {
         /// file (docs/cases.md) instead of the documented defaults.
         #[arg(long)]
         case: Option<PathBuf>,
-        /// Print JSON instead of text.
+        /// Print JSON instead of text (one step record a line).
         #[arg(long)]
         json: bool,
+        /// Print at most N lines of steps (with --json, N step records);
+        /// the run still goes to the end for the outputs and the outcome,
+        /// and a last line (JSON: `truncated`) says steps were left out.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value_t = vm::trace::DEFAULT_MAX_LINES,
+            value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+        )]
+        max_lines: usize,
         /// Read the shader even if its container checksum does not match.
         #[arg(long)]
         no_verify: bool,
@@ -187,8 +197,7 @@ fn parse_pixel(s: &str) -> Result<(u32, u32), String> {
 
 /// Reads a shader from a container, or assembles it when the file is text.
 fn load(path: &Path, no_verify: bool) -> Result<Shader> {
-    let mut bytes =
-        std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let mut bytes = input_file::read(path).with_context(|| path.display().to_string())?;
     if path.extension().is_some_and(|e| e == "asm") {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         bytes = dxbc::asm::assemble(&text)
@@ -413,8 +422,8 @@ fn run(cli: Cli) -> Result<Outcome> {
             print!("{text}");
         }
         Command::Asm { file, output } => {
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("{}: cannot read", file.display()))?;
+            let text =
+                input_file::read_to_string(&file).with_context(|| file.display().to_string())?;
             let bytes = dxbc::asm::assemble(&text)
                 .map_err(|e| anyhow::anyhow!(e.in_file(&file.display().to_string())))?;
             std::fs::write(&output, bytes)
@@ -425,6 +434,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             pixel,
             case,
             json,
+            max_lines,
             no_verify,
         } => {
             let shader = load(&file, no_verify)?;
@@ -457,13 +467,20 @@ fn run(cli: Cli) -> Result<Outcome> {
             let style = shader.style();
             let mut machine = vm::Machine::new(std::rc::Rc::new(shader.program), setup, resources)
                 .with_context(|| file.display().to_string())?;
-            let trace = vm::trace::record(&mut machine, style);
-            if json {
-                print!("{}", vm::trace::json(&trace, &machine));
+            let format = if json {
+                vm::trace::Format::Json
             } else {
-                print!("{}", vm::trace::text(&trace, &machine));
-            }
-            if let Err(e) = trace.outcome {
+                vm::trace::Format::Text
+            };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let summary = match vm::trace::write(&mut machine, style, format, max_lines, &mut out) {
+                Ok(summary) => summary,
+                // The reader went away (`| head`): nobody is left to tell.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(Outcome::Done),
+                Err(e) => return Err(anyhow::anyhow!("standard output: {e}")),
+            };
+            if let Err(e) = summary.outcome {
                 return Err(anyhow::anyhow!("{}: {e}", file.display()));
             }
         }

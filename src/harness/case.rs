@@ -255,10 +255,10 @@ impl Case {
                         .map(|d| d.join(path))
                         .unwrap_or_else(|| path.clone());
                     let name = full.display().to_string();
-                    let data = std::fs::read(&full).map_err(|e| CaseError {
+                    let data = crate::input_file::read(&full).map_err(|e| CaseError {
                         file: name.clone(),
                         line: 0,
-                        message: format!("cannot read: {e}"),
+                        message: e.to_string(),
                     })?;
                     let bytes = if full.extension().is_some_and(|x| x == "asm") {
                         let text = String::from_utf8_lossy(&data).into_owned();
@@ -297,10 +297,10 @@ impl Case {
 
     pub fn load(path: &Path) -> Result<Case, CaseError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| CaseError {
+        let text = crate::input_file::read_to_string(path).map_err(|e| CaseError {
             file: name.clone(),
             line: 0,
-            message: format!("cannot read: {e}"),
+            message: e.to_string(),
         })?;
         Case::parse(&text, path)
     }

@@ -1,50 +1,121 @@
 //! `dxbc-dbg trace`: the non-interactive twin of the debugger. Runs a
 //! machine to the end and reports, per executed instruction, the register
 //! components it changed, then the outputs of every lane.
+//!
+//! Output is written step by step as the machine runs and the undo log is
+//! dropped after each step, so memory stays flat however long the run. A
+//! line budget bounds what is printed: a shader that loops until the
+//! instruction budget would otherwise print tens of megabytes. Past the
+//! budget the run goes on unprinted, so the outputs and the outcome (the
+//! instruction budget's error, say) are still those of the whole run.
 
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io;
 
 use super::VmError;
 use super::machine::{Change, Event, Machine};
 use super::state::{LANES, Loc};
 use crate::dxbc::disasm::{Style, format_instruction};
 
-/// One executed instruction and what it changed.
-#[derive(Debug, Clone)]
-pub struct Step {
-    pub index: usize,
-    pub text: String,
-    pub mask: [bool; LANES],
-    pub changes: Vec<Change>,
+/// Lines of steps `trace` prints unless told otherwise (`--max-lines`).
+pub const DEFAULT_MAX_LINES: usize = 100_000;
+
+/// Text (grouped, for reading) or JSON (one step record a line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
 }
 
-#[derive(Debug, Clone)]
-pub struct Trace {
-    pub steps: Vec<Step>,
+/// How a traced run went.
+#[derive(Debug)]
+pub struct Summary {
+    /// Steps the machine executed.
+    pub steps: usize,
+    /// Steps printed (fewer than `steps` when the line budget ran out).
+    pub printed: usize,
     /// Ok, or the error that stopped the run (the steps before it stand).
     pub outcome: Result<(), VmError>,
 }
 
-/// Runs `machine` to the end, recording every step.
-pub fn record(machine: &mut Machine, style: Style) -> Trace {
-    let mut steps = Vec::new();
-    let outcome = loop {
+impl Summary {
+    pub fn truncated(&self) -> bool {
+        self.printed < self.steps
+    }
+}
+
+/// The line that says output stopped at the budget and how to get more.
+fn truncation_note(summary: &Summary, max_lines: usize) -> String {
+    format!(
+        "output stopped at the line budget of {max_lines} after {} of {} steps; \
+         rerun with --max-lines N to print more",
+        summary.printed, summary.steps
+    )
+}
+
+/// Runs `machine` to the end, writing each step to `out` while the step
+/// lines written stay within `max_lines` (a step is printed whole or not
+/// at all), then the outcome and every lane's outputs. Text ends, when
+/// steps were left out, with a line saying so; JSON carries `truncated`
+/// and `truncation` fields. Errors are `out`'s.
+pub fn write(
+    machine: &mut Machine,
+    style: Style,
+    format: Format,
+    max_lines: usize,
+    out: &mut dyn io::Write,
+) -> io::Result<Summary> {
+    if format == Format::Json {
+        out.write_all(b"{\"steps\":[")?;
+    }
+    let mut summary = Summary {
+        steps: 0,
+        printed: 0,
+        outcome: Ok(()),
+    };
+    let mut lines = 0usize;
+    let mut full = false;
+    let mut buf = String::new();
+    summary.outcome = loop {
         let mask = machine.execution_mask();
         match machine.step() {
             Ok(Event::Finished) => break Ok(()),
             Ok(Event::Executed { index }) => {
-                let text = format_instruction(&machine.program().instructions[index], style);
-                steps.push(Step {
-                    index,
-                    text: text.lines().next().unwrap_or("").to_string(),
-                    mask,
-                    changes: machine.changes().to_vec(),
-                });
+                summary.steps += 1;
+                if !full {
+                    buf.clear();
+                    let inst = format_instruction(&machine.program().instructions[index], style);
+                    let text = inst.lines().next().unwrap_or("");
+                    let n = match format {
+                        Format::Text => text_step(&mut buf, index, text, machine.changes()),
+                        Format::Json => json_step(
+                            &mut buf,
+                            summary.printed > 0,
+                            index,
+                            text,
+                            mask,
+                            machine.changes(),
+                        ),
+                    };
+                    if lines + n <= max_lines {
+                        out.write_all(buf.as_bytes())?;
+                        lines += n;
+                        summary.printed += 1;
+                    } else {
+                        full = true;
+                    }
+                }
+                machine.forget_history();
             }
             Err(e) => break Err(e),
         }
     };
-    Trace { steps, outcome }
+    match format {
+        Format::Text => write_text_end(&summary, machine, max_lines, out)?,
+        Format::Json => write_json_end(&summary, machine, max_lines, out)?,
+    }
+    out.flush()?;
+    Ok(summary)
 }
 
 fn component(c: usize) -> char {
@@ -76,36 +147,47 @@ fn lanes_text(lanes: &[usize]) -> String {
     }
 }
 
-/// Human-readable trace.
-pub fn text(trace: &Trace, machine: &Machine) -> String {
-    let mut out = String::new();
-    for s in &trace.steps {
-        let _ = writeln!(out, "[{:4}] {}", s.index, s.text);
-        // Group identical changes across lanes.
-        let mut seen: Vec<(Loc, usize, u32, Vec<usize>)> = Vec::new();
-        for c in &s.changes {
-            match seen
-                .iter_mut()
-                .find(|(l, comp, v, _)| *l == c.loc && *comp == c.component && *v == c.new)
-            {
-                Some(entry) => entry.3.push(c.lane),
-                None => seen.push((c.loc, c.component, c.new, vec![c.lane])),
-            }
-        }
-        for (loc, comp, v, lanes) in seen {
-            let _ = writeln!(
-                out,
-                "         {loc}.{} = {}  [{}]",
-                component(comp),
-                value(v),
-                lanes_text(&lanes)
-            );
+/// Appends one step as text (its instruction line, then the components it
+/// changed, grouped across lanes); returns the number of lines.
+fn text_step(out: &mut String, index: usize, text: &str, changes: &[Change]) -> usize {
+    let _ = writeln!(out, "[{index:4}] {text}");
+    // Group identical changes across lanes.
+    let mut seen: Vec<(Loc, usize, u32, Vec<usize>)> = Vec::new();
+    for c in changes {
+        match seen
+            .iter_mut()
+            .find(|(l, comp, v, _)| *l == c.loc && *comp == c.component && *v == c.new)
+        {
+            Some(entry) => entry.3.push(c.lane),
+            None => seen.push((c.loc, c.component, c.new, vec![c.lane])),
         }
     }
-    if let Err(e) = &trace.outcome {
-        let _ = writeln!(out, "stopped: {e}");
+    let lines = 1 + seen.len();
+    for (loc, comp, v, lanes) in seen {
+        let _ = writeln!(
+            out,
+            "         {loc}.{} = {}  [{}]",
+            component(comp),
+            value(v),
+            lanes_text(&lanes)
+        );
     }
-    let _ = writeln!(out, "outputs:");
+    lines
+}
+
+/// The text trace's end: the error, every lane's outputs and, when steps
+/// were left out, the line saying so (last, where a reader of a long
+/// output looks).
+fn write_text_end(
+    summary: &Summary,
+    machine: &Machine,
+    max_lines: usize,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    if let Err(e) = &summary.outcome {
+        writeln!(out, "stopped: {e}")?;
+    }
+    writeln!(out, "outputs:")?;
     for lane in 0..LANES {
         let regs = &machine.state.lanes[lane];
         let mut parts = Vec::new();
@@ -123,9 +205,12 @@ pub fn text(trace: &Trace, machine: &Machine) -> String {
         if machine.discarded()[lane] {
             note.push_str(" (discarded)");
         }
-        let _ = writeln!(out, "  lane {lane}{note}: {}", parts.join("  "));
+        writeln!(out, "  lane {lane}{note}: {}", parts.join("  "))?;
     }
-    out
+    if summary.truncated() {
+        writeln!(out, "{}", truncation_note(summary, max_lines))?;
+    }
+    Ok(())
 }
 
 fn json_str(s: &str) -> String {
@@ -144,45 +229,71 @@ fn json_str(s: &str) -> String {
     out
 }
 
-/// Machine-readable trace: `{"steps": [...], "outputs": [...], "error": ...}`.
-pub fn json(trace: &Trace, machine: &Machine) -> String {
-    let mut out = String::from("{\"steps\":[");
-    for (i, s) in trace.steps.iter().enumerate() {
-        if i > 0 {
+/// Appends one step as a JSON record on a line of its own (after a comma
+/// when it is not the first); returns 1, the lines it takes.
+fn json_step(
+    out: &mut String,
+    after_another: bool,
+    index: usize,
+    text: &str,
+    mask: [bool; LANES],
+    changes: &[Change],
+) -> usize {
+    if after_another {
+        out.push(',');
+    }
+    out.push('\n');
+    let mask: Vec<&str> = mask
+        .iter()
+        .map(|b| if *b { "true" } else { "false" })
+        .collect();
+    let _ = write!(
+        out,
+        "{{\"index\":{index},\"text\":{},\"mask\":[{}],\"changes\":[",
+        json_str(text),
+        mask.join(",")
+    );
+    for (j, c) in changes.iter().enumerate() {
+        if j > 0 {
             out.push(',');
         }
-        let mask: Vec<&str> = s
-            .mask
-            .iter()
-            .map(|b| if *b { "true" } else { "false" })
-            .collect();
         let _ = write!(
             out,
-            "{{\"index\":{},\"text\":{},\"mask\":[{}],\"changes\":[",
-            s.index,
-            json_str(&s.text),
-            mask.join(",")
+            "{{\"register\":{},\"component\":\"{}\",\"lane\":{},\"old\":{},\"new\":{}}}",
+            json_str(&c.loc.to_string()),
+            component(c.component),
+            c.lane,
+            c.old,
+            c.new
         );
-        for (j, c) in s.changes.iter().enumerate() {
-            if j > 0 {
-                out.push(',');
-            }
-            let _ = write!(
-                out,
-                "{{\"register\":{},\"component\":\"{}\",\"lane\":{},\"old\":{},\"new\":{}}}",
-                json_str(&c.loc.to_string()),
-                component(c.component),
-                c.lane,
-                c.old,
-                c.new
-            );
-        }
-        out.push_str("]}");
     }
-    out.push_str("],\"outputs\":[");
+    out.push_str("]}");
+    1
+}
+
+/// The JSON trace's end, closing the document `write` opened:
+/// `{"steps": [...], "truncated": bool, "truncation": null or why,
+/// "steps_run": n, "outputs": [...], "error": null or the message}`.
+fn write_json_end(
+    summary: &Summary,
+    machine: &Machine,
+    max_lines: usize,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    let mut end = String::from("\n],\"truncated\":");
+    if summary.truncated() {
+        let _ = write!(
+            end,
+            "true,\"truncation\":{}",
+            json_str(&truncation_note(summary, max_lines))
+        );
+    } else {
+        end.push_str("false,\"truncation\":null");
+    }
+    let _ = write!(end, ",\"steps_run\":{},\"outputs\":[", summary.steps);
     for lane in 0..LANES {
         if lane > 0 {
-            out.push(',');
+            end.push(',');
         }
         let regs: Vec<String> = machine.state.lanes[lane]
             .outputs
@@ -190,18 +301,18 @@ pub fn json(trace: &Trace, machine: &Machine) -> String {
             .map(|r| format!("[{},{},{},{}]", r[0], r[1], r[2], r[3]))
             .collect();
         let _ = write!(
-            out,
+            end,
             "{{\"lane\":{lane},\"helper\":{},\"discarded\":{},\"registers\":[{}]}}",
             machine.helper()[lane],
             machine.discarded()[lane],
             regs.join(",")
         );
     }
-    out.push_str("],\"error\":");
-    match &trace.outcome {
-        Ok(()) => out.push_str("null"),
-        Err(e) => out.push_str(&json_str(&e.to_string())),
+    end.push_str("],\"error\":");
+    match &summary.outcome {
+        Ok(()) => end.push_str("null"),
+        Err(e) => end.push_str(&json_str(&e.to_string())),
     }
-    out.push_str("}\n");
-    out
+    end.push_str("}\n");
+    out.write_all(end.as_bytes())
 }

@@ -391,6 +391,15 @@ impl Machine {
         true
     }
 
+    /// Forgets the undo log kept so far: stepping back stops here.
+    /// A caller that streams each step as it runs (`trace`) and never steps
+    /// back calls it after every step, so a run of a million steps holds
+    /// one step's log instead of all of them; [`Machine::changes`] still
+    /// reports the next step.
+    pub fn forget_history(&mut self) {
+        self.history.clear();
+    }
+
     /// Steps back to `position` steps from the start.
     pub fn restore(&mut self, position: usize) {
         while self.history.len() > position && self.step_back() {}
