@@ -150,12 +150,14 @@ const VERTEX_NAMES: &[(&[u8; 4], &str)] = &[
     (b"RDEF", "offsetScale"),
 ];
 
-/// What goes over the start of a name: `R` `é` `…` (two- and three-byte
-/// UTF-8, so a byte-offset slice lands inside a character), a lone lead
+/// What goes over the start of a name: `R` `é` `…` and `R` `…` (two- and
+/// three-byte UTF-8, so a byte-offset slice lands inside a character), a lone lead
 /// byte, 0xFF and a lone continuation byte (invalid UTF-8), quotes, a
 /// newline, and a NUL that ends the name early.
 const PAYLOADS: &[(&str, &[u8])] = &[
     ("multi-byte UTF-8", b"R\xC3\xA9\xE2\x80\xA6"),
+    // Byte 3, where `SV_` is looked for, falls inside the `…`.
+    ("character across byte 3", b"R\xE2\x80\xA6"),
     ("invalid UTF-8", b"R\xC3X\xFF\x80"),
     ("quotes", b"A\"B'"),
     ("newline", b"A\nB"),
