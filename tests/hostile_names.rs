@@ -114,6 +114,7 @@ const VERTEX: &str = "\
 // -------------------- ----- ------ -------- -------- ------- ------
 // SV_Position              0   xyzw        0      POS   float   xyzw
 // TEXCOORD                 0   xy          1     NONE   float   xy
+// COLOUR                   0   xyzw        2     NONE   float   xyzw
 //
 vs_5_0
 dcl_constantbuffer cb0[1], immediateIndexed
@@ -121,8 +122,10 @@ dcl_input v0.xyzw
 dcl_input v1.xy
 dcl_output_siv o0.xyzw, position
 dcl_output o1.xy
+dcl_output o2.xyzw
 add o0.xyzw, v0.xyzw, cb0[0].xyzw
 mov o1.xy, v1.xyxx
+mov o2.xyzw, v0.xyzw
 ret
 ";
 
@@ -145,6 +148,7 @@ const VERTEX_NAMES: &[(&[u8; 4], &str)] = &[
     (b"ISGN", "POSITION"),
     (b"ISGN", "TEXCOORD"),
     (b"OSGN", "TEXCOORD"),
+    (b"OSGN", "COLOUR"),
     (b"OSGN", "SV_Position"),
     (b"RDEF", "Transform"),
     (b"RDEF", "offsetScale"),
@@ -395,4 +399,43 @@ fn hostile_names_in_a_pixel_shader() {
 #[test]
 fn hostile_names_in_a_vertex_shader() {
     hostile(VERTEX, ProgramType::Vertex, VERTEX_NAMES);
+}
+
+/// Two elements whose names keep the same ASCII letters and digits (`Cé`
+/// and `C.` both become `C_`) would be one GLSL variable: `glsl` refuses
+/// the shader, naming the clash, instead of declaring one and dropping the
+/// other's value; the other commands are unaffected.
+#[test]
+fn names_that_become_one_identifier_are_refused() {
+    for (source, stage, fourcc, first, second) in [
+        (PIXEL, ProgramType::Pixel, b"ISGN", "COLOUR", "TEXCOORD"),
+        (VERTEX, ProgramType::Vertex, b"ISGN", "POSITION", "TEXCOORD"),
+        (VERTEX, ProgramType::Vertex, b"OSGN", "TEXCOORD", "COLOUR"),
+    ] {
+        let clean = asm::assemble(source).expect("listing assembles");
+        let (_, lines) = every_command("clean", stage, &clean, None);
+        let bytes = patched(&clean, fourcc, first, b"C\xC3\xA9\0");
+        let bytes = patched(&bytes, fourcc, second, b"C.\0");
+        let label = format!("{stage:?} {first} and {second} as C_");
+        let (problems, _) = every_command(&label, stage, &bytes, Some(lines));
+        let glsl: Vec<&String> = problems.iter().filter(|p| p.contains("glsl")).collect();
+        let others: Vec<&String> = problems.iter().filter(|p| !p.contains("glsl")).collect();
+        assert!(others.is_empty(), "{others:#?}");
+        // every_command reports a refusal only as a failed check of the
+        // GLSL it did not write; look at the refusal itself.
+        assert!(glsl.is_empty(), "{glsl:#?}");
+        let file = scratch().join("clash.dxbc");
+        std::fs::write(&file, &bytes).expect("write container");
+        for dialect in ["es300", "vk450"] {
+            let out = dxbc_dbg(&[
+                Path::new("glsl"),
+                &file,
+                Path::new("--dialect"),
+                Path::new(dialect),
+            ]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{label} {dialect}: {err}");
+            assert!(err.contains("(name clash)"), "{label} {dialect}: {err}");
+        }
+    }
 }
