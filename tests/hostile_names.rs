@@ -6,8 +6,11 @@
 //! that reads a container runs on the result through the real binary.
 //!
 //! Each command must end with a result (exit 0, UTF-8 text) or a one-line
-//! error (exit 1, one `dxbc-dbg: ...` line), never a panic; the GLSL it
-//! prints must still validate, so no raw name bytes reach an identifier.
+//! error (exit 1, one `dxbc-dbg: ...` line, under which a GLSL refusal
+//! lists its instructions), never a panic; `info` and `disasm` print as
+//! many lines as for the clean shader and the listing assembles again, so
+//! no name breaks out of its line; the GLSL must still validate, so no raw
+//! name bytes reach an identifier.
 
 mod common;
 
