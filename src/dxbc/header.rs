@@ -187,7 +187,11 @@ pub fn listing_header_from(parts: &HeaderParts) -> Vec<String> {
     if let Some(stat) = parts.stat {
         stat_notes(&mut out, stat, program);
     }
-    out
+    // Names come from the file: one with a newline would otherwise break
+    // out of its comment line.
+    out.into_iter()
+        .map(|l| super::shown::shown(&l).into_owned())
+        .collect()
 }
 
 fn feature_notes(out: &mut Vec<String>, features: Option<&ShaderFeatures>, early: bool) {

@@ -9,6 +9,7 @@ use super::checksum::format_checksum;
 use super::opcodes::Class;
 use super::rdef::{Rdef, Variable};
 use super::shader::Shader;
+use super::shown::shown;
 use super::signature::{Signature, SignatureKind};
 
 /// Instruction counts by opcode class, declarations included.
@@ -67,7 +68,7 @@ fn write_signature(out: &mut String, sig: &Signature) {
         let _ = writeln!(
             out,
             "  {:<24} {:>5} {:>4} {:>8} {:>14} {:<8} {:>6} {:>6}",
-            e.semantic_name,
+            shown(&e.semantic_name),
             e.semantic_index,
             mask(e.mask),
             reg,
@@ -90,15 +91,15 @@ fn write_variable(out: &mut String, v: &Variable) {
         "    {:>6} {:>6}  {} {}{}{}",
         v.offset,
         v.size,
-        v.ty.hlsl_name(),
-        v.name,
+        shown(&v.ty.hlsl_name()),
+        shown(&v.name),
         elements,
         if v.is_used() { "" } else { "  (unused)" }
     );
 }
 
 fn write_rdef(out: &mut String, rdef: &Rdef) {
-    let _ = writeln!(out, "creator:    {}", rdef.creator);
+    let _ = writeln!(out, "creator:    {}", shown(&rdef.creator));
     let _ = writeln!(
         out,
         "rdef target: {} (flags {:#x})",
@@ -116,7 +117,7 @@ fn write_rdef(out: &mut String, rdef: &Rdef) {
             let _ = writeln!(
                 out,
                 "  {:<32} {:<24} {:>5} {:>5}",
-                b.name,
+                shown(&b.name),
                 format!("{:?}", b.input_type),
                 b.bind_point,
                 b.bind_count
@@ -128,7 +129,7 @@ fn write_rdef(out: &mut String, rdef: &Rdef) {
         let _ = writeln!(
             out,
             "  {} ({:?}, {} bytes, {} variables)",
-            cb.name,
+            shown(&cb.name),
             cb.kind,
             cb.size,
             cb.variables.len()

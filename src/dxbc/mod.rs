@@ -21,6 +21,7 @@ pub mod ir;
 pub mod numfmt;
 pub mod opcodes;
 pub mod shader;
+pub mod shown;
 pub use shader::{ParseOptions, Shader};
 pub mod analysis;
 pub mod asm;

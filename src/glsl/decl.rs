@@ -409,7 +409,9 @@ fn input(e: &mut Emitter, inst: &Instruction) {
     if elements.is_empty() {
         // No signature: name the register itself.
         let (name, ty) = (format!("in_v{reg}"), Ty::Float);
-        declare_input(e, reg, mask, None, &name, ty, interp);
+        if !declare_input(e, reg, mask, None, &name, ty, interp) {
+            e.refuse(inst, Reason::NameClash);
+        }
         return;
     }
     for el in elements {
@@ -423,11 +425,33 @@ fn input(e: &mut Emitter, inst: &Instruction) {
             _ => names::varying(&el.semantic_name, el.semantic_index),
         };
         let ty = component_ty(Some(el));
-        declare_input(e, reg, el.mask, Some(el), &name, ty, interp);
+        if !declare_input(e, reg, el.mask, Some(el), &name, ty, interp) {
+            e.refuse(inst, Reason::NameClash);
+        }
     }
 }
 
+/// Whether `name` is already the variable of another element (or another
+/// register). Semantic names come from the file and keep only their ASCII
+/// letters and digits in identifiers, so `CO.UR` and `CO\u{e9}UR` both give
+/// `vs_CO_UR0`; declaring the name once would silently drop one of them.
+fn taken_by_another(
+    declared: &[VaryingEntry],
+    name: &str,
+    reg: u32,
+    el: Option<&SignatureElement>,
+) -> bool {
+    declared.iter().any(|v| {
+        v.glsl_name == name
+            && (v.register != reg
+                || el.is_some_and(|el| {
+                    v.semantic != el.semantic_name || v.semantic_index != el.semantic_index
+                }))
+    })
+}
+
 /// Declares one input variable (once) and its copy into the `v` register.
+/// False when the name belongs to another element: the caller refuses.
 fn declare_input(
     e: &mut Emitter,
     reg: u32,
@@ -436,9 +460,12 @@ fn declare_input(
     name: &str,
     ty: Ty,
     mode: Interpolation,
-) {
+) -> bool {
+    if taken_by_another(&e.manifest.inputs, name, reg, el) {
+        return false;
+    }
     if e.manifest.inputs.iter().any(|i| i.glsl_name == name) {
-        return;
+        return true;
     }
     let n = mask_count(mask);
     let vertex = e.stage == ProgramType::Vertex;
@@ -499,6 +526,7 @@ fn declare_input(
         ),
         builtin: false,
     });
+    true
 }
 
 /// Whether the dialect has `noperspective` (GLSL 4.50 does, ES 3.00 not).
@@ -607,7 +635,9 @@ fn output(e: &mut Emitter, inst: &Instruction) {
             ProgramType::Pixel => format!("SV_Target{reg}"),
             _ => format!("vs_o{reg}"),
         };
-        declare_output(e, reg, mask, None, &name, Ty::Float, reg);
+        if !declare_output(e, reg, mask, None, &name, Ty::Float, reg) {
+            e.refuse(inst, Reason::NameClash);
+        }
         return;
     }
     for el in elements {
@@ -627,18 +657,16 @@ fn output(e: &mut Emitter, inst: &Instruction) {
                 names::varying(&el.semantic_name, el.semantic_index)
             }
         };
-        declare_output(
-            e,
-            reg,
-            el.mask,
-            Some(el),
-            &name,
-            component_ty(Some(el)),
-            el.semantic_index,
-        );
+        let ty = component_ty(Some(el));
+        if !declare_output(e, reg, el.mask, Some(el), &name, ty, el.semantic_index) {
+            e.refuse(inst, Reason::NameClash);
+        }
     }
 }
 
+/// Declares one output variable (once) and its copy from the `o`
+/// register. False when the name belongs to another element: the caller
+/// refuses.
 fn declare_output(
     e: &mut Emitter,
     reg: u32,
@@ -647,9 +675,12 @@ fn declare_output(
     name: &str,
     ty: Ty,
     target_index: u32,
-) {
+) -> bool {
+    if taken_by_another(&e.manifest.outputs, name, reg, el) {
+        return false;
+    }
     if e.manifest.outputs.iter().any(|o| o.glsl_name == name) {
-        return;
+        return true;
     }
     let pixel = e.stage == ProgramType::Pixel;
     // The pixel input this output feeds, when translated with a link: D3D
@@ -709,6 +740,7 @@ fn declare_output(
         interpolation: InterpolationQualifier::from_flags(flat, centroid, noperspective),
         builtin: false,
     });
+    true
 }
 
 /// The `v` and `o` registers (and `oDepth`), declared after the other

@@ -206,6 +206,10 @@ pub enum Reason {
     TiledResource,
     /// Debug-layer instructions (`abort`, `debug_break`).
     Debug,
+    /// Two signature elements (or registers) whose names become the same
+    /// GLSL variable: semantic names from the file keep only ASCII letters
+    /// and digits, and varyings are matched without regard to case.
+    NameClash,
 }
 
 impl Reason {
@@ -231,6 +235,7 @@ impl Reason {
             Reason::Malformed => "malformed",
             Reason::Structure => "block structure",
             Reason::Undeclared => "undeclared register",
+            Reason::NameClash => "name clash",
         }
     }
 
@@ -268,6 +273,9 @@ impl Reason {
             }
             Reason::TiledResource => "GLSL ES 3.00 has no tiled resources or residency feedback",
             Reason::Debug => "GLSL ES 3.00 has no abort or debugger break",
+            Reason::NameClash => {
+                "its semantic name gives the same GLSL variable as another element's (names keep only ASCII letters and digits, without regard to case)"
+            }
         }
     }
 }
