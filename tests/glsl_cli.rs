@@ -6,24 +6,9 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use common::cli::{dxbc_dbg, stderr, stdout};
 use dxbc_dbg::dxbc::{ParseOptions, Shader, asm};
-
-fn dxbc_dbg(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
-        .args(args)
-        .output()
-        .expect("run dxbc-dbg")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// The project's vertex shader source (assembled by the command itself).
 fn vertex_shader() -> String {

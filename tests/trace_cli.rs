@@ -9,25 +9,16 @@
 //! (`iadd` and its r0.x, then `endloop`). The run stops at the emulator's
 //! instruction budget of 1,000,000 steps, at the `iadd` (instruction 4).
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
+
+use common::cli::{dxbc_dbg, stderr, stdout};
 
 fn trace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .arg("trace")
-        .arg("shaders/trace/endless_loop.asm")
-        .args(args)
-        .output()
-        .expect("run dxbc-dbg")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    let mut all = vec!["trace", "shaders/trace/endless_loop.asm"];
+    all.extend_from_slice(args);
+    dxbc_dbg(&all)
 }
 
 const BUDGET_ERROR: &str = "shaders/trace/endless_loop.asm: instruction budget of 1000000 exceeded at instruction 4: an endless loop?";
@@ -126,11 +117,7 @@ fn json_stops_at_the_budget_and_stays_valid() {
 
 #[test]
 fn json_of_a_run_that_ends_is_not_truncated() {
-    let out = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .args(["trace", "shaders/debugger/small.asm", "--json"])
-        .output()
-        .expect("run dxbc-dbg");
+    let out = dxbc_dbg(&["trace", "shaders/debugger/small.asm", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     // Eight instructions after the declarations, `ret` included.

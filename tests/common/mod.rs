@@ -2,6 +2,7 @@
 //! manifest says. The corpus lives beside the checkout, never inside it.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod validate;
 
 use std::path::{Path, PathBuf};
