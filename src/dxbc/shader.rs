@@ -1,9 +1,10 @@
 //! A whole shader container read into owned, typed parts: the entry point
 //! for every command and for the layers above `dxbc`.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use super::analysis::{Analysis, AnalysisError};
+use super::analysis::{Analysis, AnalysisError, IoLayout, Registers};
 use super::checksum::checksum_matches;
 use super::container::{Chunk, Container, fourcc_name};
 use super::decode::decode_program;
@@ -128,6 +129,25 @@ impl Shader {
         self.analysis
             .get_or_init(|| Analysis::of_shader(self))
             .as_ref()
+    }
+
+    /// The input layout: the analysis's, or worked out on its own for a
+    /// program the analysis rejects. The machine refuses to run such a
+    /// program, but a caller can still show what its inputs would be.
+    pub fn input_layout(&self) -> Cow<'_, IoLayout> {
+        match self.analysis() {
+            Ok(a) => Cow::Borrowed(&a.inputs),
+            Err(_) => Cow::Owned(IoLayout::of_inputs(self)),
+        }
+    }
+
+    /// The register files' declared sizes, as [`Shader::input_layout`]:
+    /// the analysis's, or read on their own for a rejected program.
+    pub fn register_sizes(&self) -> Cow<'_, Registers> {
+        match self.analysis() {
+            Ok(a) => Cow::Borrowed(&a.registers),
+            Err(_) => Cow::Owned(Registers::of(&self.program)),
+        }
     }
 
     /// Records whether `bytes` (the input this was parsed from) carries a

@@ -6,7 +6,6 @@
 
 use super::case::Case;
 use crate::dxbc::Shader;
-use crate::dxbc::analysis::IoLayout;
 use crate::dxbc::enums::{Interpolation, SystemValue};
 use crate::vm::defaults::PixelChoice;
 use crate::vm::state::{LANES, Setup};
@@ -76,16 +75,7 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
     let mut setup = Setup::empty();
     // Declared pixel-shader inputs only: an attribute the shader never
     // declares is never read, so its interpolation does not matter.
-    let layout;
-    let inputs = match shader.analysis() {
-        Ok(a) => &a.inputs,
-        // The machine refuses a program the analysis rejects; the inputs
-        // are still worked out for a caller that shows them.
-        Err(_) => {
-            layout = IoLayout::of_inputs(shader);
-            &layout
-        }
-    };
+    let inputs = shader.input_layout();
     let modes: Vec<(u32, Interp)> = inputs
         .registers
         .iter()

@@ -6,7 +6,7 @@
 use super::Resources;
 use super::state::{LANES, Reg, Setup};
 use crate::dxbc::Shader;
-use crate::dxbc::analysis::{IoLayout, Registers};
+use crate::dxbc::analysis::Registers;
 use crate::dxbc::enums::{ComponentType, SamplerMode, SystemValue};
 use crate::dxbc::ir::DeclKind;
 use crate::dxbc::ir::{Program, ProgramType};
@@ -56,17 +56,7 @@ fn f(v: f32) -> u32 {
 pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
     let program = &shader.program;
     let mut setup = Setup::empty();
-    // A program the analysis pass rejects never runs (the machine refuses
-    // it), but its inputs are still worked out, so a caller can show them.
-    let (layout, registers);
-    let (inputs, registers) = match shader.analysis() {
-        Ok(a) => (&a.inputs, &a.registers),
-        Err(_) => {
-            layout = IoLayout::of_inputs(shader);
-            registers = Registers::of(program);
-            (&layout, &registers)
-        }
-    };
+    let (inputs, registers) = (shader.input_layout(), shader.register_sizes());
     let count = inputs.count().min(64) as usize;
     let lane_pixels = pixel.lane_pixels();
     for (lane, &lane_pixel) in lane_pixels.iter().enumerate() {
@@ -83,7 +73,7 @@ pub fn default_setup(shader: &Shader, pixel: PixelChoice) -> Setup {
         }
         setup.inputs[lane] = v;
     }
-    setup.constant_buffers = constant_buffers(registers);
+    setup.constant_buffers = constant_buffers(&registers);
     setup
 }
 
