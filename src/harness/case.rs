@@ -771,7 +771,7 @@ fn generate(
                 .parent()
                 .unwrap_or(Path::new(""))
                 .join(&what[1]);
-            let img = image::open(&path)
+            let img = super::image::read_picture(&path)
                 .map_err(|e| ctx.err(l, format!("{}: {e}", path.display())))?
                 .to_rgba8();
             if img.width() != w || img.height() != h {

@@ -53,13 +53,7 @@ pub fn write_exr(img: &Image, path: &Path) -> Result<(), GoldenError> {
 
 /// Reads a 32-bit float OpenEXR file written by [`write_exr`].
 pub fn read_exr(path: &Path) -> Result<Image, GoldenError> {
-    let reader = image::ImageReader::open(path)
-        .map_err(|e| err(path, format!("cannot read: {e}")))?
-        .with_guessed_format()
-        .map_err(|e| err(path, format!("cannot read: {e}")))?;
-    let img = reader
-        .decode()
-        .map_err(|e| err(path, format!("not a readable EXR image: {e}")))?;
+    let img = super::image::read_picture(path).map_err(|m| err(path, m))?;
     let image::DynamicImage::ImageRgba32F(buf) = img else {
         return Err(err(path, "expected 32-bit float RGBA"));
     };

@@ -31,6 +31,32 @@ impl Image {
     }
 }
 
+/// The largest side of any image a case or golden can describe: render
+/// targets and textures are at most 4096 texels on a side (docs/cases.md).
+pub const MAX_SIDE: u32 = 4096;
+
+/// Reads and decodes a PNG or EXR file (a case's `fill image`, a golden)
+/// under the input size limit and with the decoder's limits set to the
+/// largest image a case can use, so a small compressed file that claims a
+/// huge size is refused from its header instead of being decoded into
+/// gigabytes. The error does not name the file; callers do.
+pub fn read_picture(path: &std::path::Path) -> Result<image::DynamicImage, String> {
+    let bytes = crate::input_file::read(path).map_err(|e| e.to_string())?;
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| format!("cannot read: {e}"))?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    // The largest such image as RGBA 32-bit float, plus the decoder's own
+    // buffers.
+    limits.max_alloc = Some(u64::from(MAX_SIDE) * u64::from(MAX_SIDE) * 16 * 2);
+    reader.limits(limits);
+    reader
+        .decode()
+        .map_err(|e| format!("not a readable image: {e}"))
+}
+
 /// What a render target holds, from the pixel-shader output's GLSL type in
 /// the manifest: float texels, or integers the image reports by value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
