@@ -206,6 +206,7 @@ fn a_png_at_the_side_limit_still_reads() {
     let msg = Case::parse(text, &scratch("edge.case"))
         .expect_err("truncated data")
         .to_string();
+    assert!(msg.contains(&edge.display().to_string()), "{msg}");
     assert!(!decoder_words(&msg).contains("limit"), "{msg}");
     let small = scratch("small.png");
     image::RgbaImage::from_pixel(2, 2, image::Rgba([255, 0, 0, 255]))

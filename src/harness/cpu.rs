@@ -50,6 +50,23 @@ pub enum CpuError {
     Setup { file: String, message: String },
 }
 
+impl CpuError {
+    /// The shader ran past the emulator's instruction budget: it does not
+    /// end (on this case's inputs), and a GPU drawing it would not either.
+    pub fn does_not_end(&self) -> bool {
+        matches!(
+            self,
+            CpuError::Pixel {
+                source: VmError::Budget { .. },
+                ..
+            } | CpuError::Vertex {
+                source: VmError::Budget { .. },
+                ..
+            }
+        )
+    }
+}
+
 /// How a render target's values are read back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TargetKind {

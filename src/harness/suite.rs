@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::case::{Case, CaseShaders, ShaderSource};
-use super::cpu;
+use super::cpu::{self, CpuError};
 use super::diff::{Diff, diff, texel_within};
 use super::golden;
 use super::image::Image;
@@ -314,6 +314,23 @@ pub fn run_all(
     mut progress: impl FnMut(&CaseResult),
 ) -> Vec<CaseResult> {
     let loaded: Vec<Loaded> = cases.iter().map(|(p, n)| load(p, n)).collect();
+    // The emulator first: a shader that runs past its instruction budget
+    // would not end on a GPU either, and a draw that never finishes hangs
+    // the renderer (lavapipe and SwiftShader have no watchdog), so such a
+    // case is not sent to the backends.
+    let mut cpu: Vec<Option<CpuRun>> = loaded
+        .iter()
+        .map(|l| {
+            l.input.as_ref().map(|(case, shaders)| {
+                let start = Instant::now();
+                let images = cpu::render(case, shaders);
+                CpuRun {
+                    ms: elapsed_ms(start),
+                    images,
+                }
+            })
+        })
+        .collect();
     // Per renderer, per case: not applicable (with the reason), or drawn.
     let mut drawn: Vec<Vec<Option<Result<Rendered, String>>>> = Vec::new();
     let mut skipped: Vec<Vec<Option<String>>> = Vec::new();
@@ -322,6 +339,7 @@ pub fn run_all(
         let mut jobs = Vec::new();
         let mut index = Vec::new();
         let mut na = vec![None; loaded.len()];
+        let mut per: Vec<Option<Result<Rendered, String>>> = vec![None; loaded.len()];
         for (k, l) in loaded.iter().enumerate() {
             let Some((case, shaders)) = &l.input else {
                 continue;
@@ -330,10 +348,15 @@ pub fn run_all(
                 na[k] = Some(format!("requires {}: {}", req.feature.name(), req.reason));
                 continue;
             }
+            if cpu[k].as_ref().is_some_and(CpuRun::does_not_end) {
+                per[k] = Some(Err("not drawn: the shader does not end on the emulator, \
+                     so a draw would not end either"
+                    .into()));
+                continue;
+            }
             jobs.push((case, shaders));
             index.push(k);
         }
-        let mut per: Vec<Option<Result<Rendered, String>>> = vec![None; loaded.len()];
         for (k, res) in index.into_iter().zip(r.render_all(&jobs, &options.glsl)) {
             per[k] = Some(res);
         }
@@ -343,7 +366,7 @@ pub fn run_all(
     let mut out = Vec::new();
     for (k, l) in loaded.into_iter().enumerate() {
         let mut result = l.result;
-        if let Some((case, shaders)) = &l.input {
+        if let Some((case, _)) = &l.input {
             let backends: Vec<Drawn> = renderers
                 .iter()
                 .enumerate()
@@ -353,7 +376,8 @@ pub fn run_all(
                     result: drawn[i][k].take(),
                 })
                 .collect();
-            compare(&mut result, case, shaders, backends, options);
+            let run = cpu[k].take().expect("a loaded case has its CPU run");
+            compare(&mut result, case, run, backends, options);
         }
         let mut all = result.case_failures.clone();
         for b in &result.backends {
@@ -378,22 +402,48 @@ struct Drawn {
     result: Option<Result<Rendered, String>>,
 }
 
+/// The emulator's images of one case, and how long they took.
+struct CpuRun {
+    ms: f64,
+    images: Result<Vec<Image>, CpuError>,
+}
+
+impl CpuRun {
+    fn does_not_end(&self) -> bool {
+        self.images.as_ref().is_err_and(CpuError::does_not_end)
+    }
+}
+
 /// The CPU image, goldens, and each backend's images against both.
 fn compare(
     result: &mut CaseResult,
     case: &Case,
-    shaders: &CaseShaders,
+    cpu: CpuRun,
     backends: Vec<Drawn>,
     options: &RunOptions,
 ) {
-    let start = Instant::now();
-    let cpu = cpu::render(case, shaders);
-    result.cpu_ms = Some(elapsed_ms(start));
-    let cpu = match cpu {
+    result.cpu_ms = Some(cpu.ms);
+    let cpu = match cpu.images {
         Ok(c) => c,
         Err(e) => {
             result.cpu_ms = None;
             result.case_failures.push(format!("CPU: {e}"));
+            // Nothing to compare with, but what each backend did (or why
+            // it did not draw) is still part of the result.
+            for d in backends {
+                let (ms, failures) = match d.result {
+                    Some(Ok(r)) => (Some(r.ms), Vec::new()),
+                    Some(Err(e)) => (None, vec![e]),
+                    None => (None, Vec::new()),
+                };
+                result.backends.push(BackendResult {
+                    backend: d.backend,
+                    not_applicable: d.not_applicable,
+                    ms,
+                    targets: Vec::new(),
+                    failures,
+                });
+            }
             return;
         }
     };
@@ -729,6 +779,60 @@ mod tests {
         assert!(!r.passed());
         assert!(r.failures[0].contains("bad.case"), "{:?}", r.failures);
         assert!(collect(&[dir.join("missing")], None).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A renderer that must not be asked to draw.
+    struct NeverDraw;
+
+    impl Renderer for NeverDraw {
+        fn backend(&self) -> Backend {
+            Backend::Vulkan
+        }
+        fn name(&self) -> String {
+            "never".into()
+        }
+        fn render_all(
+            &self,
+            jobs: &[(&Case, &CaseShaders)],
+            _: &glsl::Options,
+        ) -> Vec<Result<Rendered, String>> {
+            assert!(
+                jobs.is_empty(),
+                "a shader that does not end was sent to draw"
+            );
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_shader_that_does_not_end_is_not_sent_to_the_gpu() {
+        // `loop` with no `break`: the emulator stops at its instruction
+        // budget; a GPU would spin until reset.
+        let dir = temp_dir("endless");
+        let case = dir.join("spin.case");
+        std::fs::write(
+            &case,
+            "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nloop\nendloop\nmov o0.xyzw, l(1,1,1,1)\nret\n\
+             [render target]\nsize 2 2\n",
+        )
+        .expect("write");
+        let r = run_case(&case, "spin", &[&NeverDraw], &RunOptions::default());
+        assert!(!r.passed());
+        assert!(
+            r.failures
+                .iter()
+                .any(|f| f.starts_with("CPU: ") && f.contains("instruction budget")),
+            "{:?}",
+            r.failures
+        );
+        assert!(
+            r.failures
+                .iter()
+                .any(|f| f.starts_with("vulkan: not drawn: the shader does not end")),
+            "{:?}",
+            r.failures
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
