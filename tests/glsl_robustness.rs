@@ -114,3 +114,43 @@ fn emitter_survives_mutated_programs() {
         "too few programs reached the emitter: {inputs}"
     );
 }
+
+/// A pixel shader writing `o0` as `SV_Target` with semantic index `index`.
+fn target_shader(index: u32) -> Shader {
+    let text = format!(
+        "\
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Target            {index:>5}   xyzw        0   TARGET   float   xyzw
+//
+ps_4_0
+dcl_output o0.xyzw
+mov o0.xyzw, l(1.0, 1.0, 1.0, 1.0)
+ret
+"
+    );
+    let bytes = dxbc_dbg::dxbc::asm::assemble(&text).expect("assembles");
+    Shader::parse(&bytes, ParseOptions::default()).expect("parses")
+}
+
+/// `SV_Target`'s index is the render target and the GLSL output's
+/// location; D3D11 has eight (`SV_Target0`-`SV_Target7`). A damaged
+/// signature claiming a larger index once reached the GPU harness as a
+/// location in the billions, which it tried to allocate a slot for.
+#[test]
+fn a_render_target_past_the_eighth_is_refused() {
+    for dialect in [Dialect::Es300, Dialect::Vk450] {
+        let t = glsl::translate(&target_shader(7), &Options::new(dialect))
+            .unwrap_or_else(|r| panic!("SV_Target7 translates: {r}"));
+        assert!(t.source.contains("location = 7"), "{}", t.source);
+        for index in [8, 3_308_577_239] {
+            let r = glsl::translate(&target_shader(index), &Options::new(dialect))
+                .expect_err("refused");
+            assert_eq!(r.reasons(), vec![glsl::Reason::Limit], "{r}");
+            assert!(r.to_string().contains("`dcl_output o0.xyzw`"), "{r}");
+        }
+    }
+}

@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use dxbc_dbg::dxbc::asm;
-use dxbc_dbg::dxbc::checksum::dxbc_checksum;
 use dxbc_dbg::dxbc::container::Container;
 use dxbc_dbg::dxbc::ir::ProgramType;
 
@@ -201,10 +200,7 @@ fn patched(bytes: &[u8], fourcc: &[u8; 4], name: &str, payload: &[u8]) -> Vec<u8
         + chunk.offset;
     let mut out = bytes.to_vec();
     out[at..at + payload.len()].copy_from_slice(payload);
-    let hash = dxbc_checksum(&out);
-    for (i, w) in hash.iter().enumerate() {
-        out[4 + 4 * i..8 + 4 * i].copy_from_slice(&w.to_le_bytes());
-    }
+    common::fix_checksum(&mut out);
     out
 }
 

@@ -15,6 +15,10 @@ pub enum SignatureKind {
     PatchConstant,
 }
 
+/// How many render targets a pixel shader can write (D3D11's
+/// `D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT`): `SV_Target0` to `SV_Target7`.
+pub const RENDER_TARGETS: u32 = 8;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignatureElement {
     pub semantic_name: String,

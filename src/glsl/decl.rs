@@ -26,7 +26,7 @@ const MAX_IO_REGISTERS: u32 = 64;
 use crate::dxbc::enums::{ComponentType, SystemValue};
 use crate::dxbc::ir::{CustomData, DeclKind, Instruction, OperandType, ProgramType, Selection};
 use crate::dxbc::opcodes::Op;
-use crate::dxbc::signature::{SignatureElement, SignatureKind, mask_columns};
+use crate::dxbc::signature::{RENDER_TARGETS, SignatureElement, SignatureKind, mask_columns};
 
 /// Whether [`emit`] lowers `op` (for [`super::support::has_lowering`]).
 pub(super) fn lowers(op: Op) -> bool {
@@ -631,6 +631,11 @@ fn output(e: &mut Emitter, inst: &Instruction) {
     }
     let elements = elements_at(e, SignatureKind::Output, reg, mask);
     if elements.is_empty() {
+        // Without a signature the register is the render target.
+        if e.stage == ProgramType::Pixel && reg >= RENDER_TARGETS {
+            e.refuse(inst, Reason::Limit);
+            return;
+        }
         let name = match e.stage {
             ProgramType::Pixel => format!("SV_Target{reg}"),
             _ => format!("vs_o{reg}"),
@@ -645,6 +650,12 @@ fn output(e: &mut Emitter, inst: &Instruction) {
             ProgramType::Pixel => {
                 if !el.semantic_name.eq_ignore_ascii_case("SV_Target") {
                     e.refuse(inst, Reason::SystemValue);
+                    continue;
+                }
+                // The index is the render target, and so the GLSL
+                // location: past D3D's eight it is damaged bytecode.
+                if el.semantic_index >= RENDER_TARGETS {
+                    e.refuse(inst, Reason::Limit);
                     continue;
                 }
                 format!("SV_Target{}", el.semantic_index)

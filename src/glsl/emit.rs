@@ -88,6 +88,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     let program = &shader.program;
     if !matches!(program.kind, ProgramType::Pixel | ProgramType::Vertex) {
         return Err(Refused {
+            dialect: options.dialect,
             diagnostics: vec![Diagnostic {
                 index: 0,
                 offset: program.instructions.first().map_or(0, |i| i.offset),
@@ -104,6 +105,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         Err(err) => {
             let inst = &program.instructions[err.index];
             return Err(Refused {
+                dialect: options.dialect,
                 diagnostics: vec![Diagnostic {
                     index: err.index,
                     offset: err.offset,
@@ -161,6 +163,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     e.cur = None;
     if !e.diagnostics.is_empty() {
         return Err(Refused {
+            dialect: options.dialect,
             diagnostics: e.diagnostics,
         });
     }

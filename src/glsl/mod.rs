@@ -66,6 +66,14 @@ impl Dialect {
         }
     }
 
+    /// The language's own name, for messages.
+    pub fn title(self) -> &'static str {
+        match self {
+            Dialect::Es300 => "GLSL ES 3.00",
+            Dialect::Vk450 => "Vulkan GLSL 4.50",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Dialect> {
         match s {
             "es300" => Some(Dialect::Es300),
@@ -309,6 +317,8 @@ impl fmt::Display for Diagnostic {
 /// The shader cannot be translated; every offending instruction is listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refused {
+    /// The dialect that was asked for (the refusal names it).
+    pub dialect: Dialect,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -324,13 +334,17 @@ impl Refused {
 
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
+        // The first line is the error; each refused instruction follows
+        // on a line of its own, indented, with no newline after the last
+        // (whoever prints the error ends the line).
+        write!(
             f,
-            "cannot translate to GLSL ES 3.00: {} instruction(s) refused",
+            "cannot translate to {}: {} instruction(s) refused",
+            self.dialect.title(),
             self.diagnostics.len()
         )?;
         for d in &self.diagnostics {
-            writeln!(f, "  {d}")?;
+            write!(f, "\n  {d}")?;
         }
         Ok(())
     }

@@ -89,6 +89,19 @@ impl Rng {
     }
 }
 
+/// Rewrites a container's stored hash to match its bytes, so a patched
+/// container reads without `--no-verify`. Too short to hold a hash: left
+/// as it is.
+pub fn fix_checksum(bytes: &mut [u8]) {
+    if bytes.len() < 20 {
+        return;
+    }
+    let hash = dxbc_dbg::dxbc::checksum::dxbc_checksum(bytes);
+    for (i, w) in hash.iter().enumerate() {
+        bytes[4 + 4 * i..8 + 4 * i].copy_from_slice(&w.to_le_bytes());
+    }
+}
+
 /// The corpus's vertex and pixel shaders, parsed (checksums not verified:
 /// one blob's is bad on purpose), with their file names.
 pub fn vertex_and_pixel_shaders(root: &Path) -> Vec<(String, dxbc_dbg::dxbc::Shader)> {
