@@ -295,14 +295,32 @@ impl Case {
         Ok(CaseShaders { pixel, vertex })
     }
 
+    /// Reads and parses the case file at `path` (reading and parsing are
+    /// [`Case::from_bytes`]'s and [`Case::parse`]'s, so they can be tested
+    /// apart from the file system).
     pub fn load(path: &Path) -> Result<Case, CaseError> {
-        let name = path.display().to_string();
-        let text = crate::input_file::read_to_string(path).map_err(|e| CaseError {
-            file: name.clone(),
+        let bytes = crate::input_file::read(path).map_err(|e| CaseError {
+            file: path.display().to_string(),
             line: 0,
             message: e.to_string(),
         })?;
-        Case::parse(&text, path)
+        Case::from_bytes(&bytes, path)
+    }
+
+    /// Parses a case file's contents; `path` is where they came from (errors
+    /// name it, shader and image paths are relative to it). Case files are
+    /// UTF-8: anything else is refused at the line and byte offset of the
+    /// first bad byte rather than guessed at.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Case, CaseError> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let at = e.valid_up_to();
+            CaseError {
+                file: path.display().to_string(),
+                line: 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count(),
+                message: format!("not UTF-8: byte offset {at} (0x{:02x})", bytes[at]),
+            }
+        })?;
+        Case::parse(text, path)
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Case, CaseError> {
@@ -844,6 +862,26 @@ mod tests {
                 .unwrap_err()
                 .message
                 .contains("pixel shader")
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_refused_at_its_line_and_offset() {
+        // "[pixel shader]\n" is 15 bytes and "ps_5_0\n" 7, so the 0xff
+        // after "mov " on line 3 is byte 15 + 7 + 4 = 26.
+        let e = Case::from_bytes(
+            b"[pixel shader]\nps_5_0\nmov \xff\nret\n",
+            Path::new("t.case"),
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 3);
+        assert_eq!(e.to_string(), "t.case:3: not UTF-8: byte offset 26 (0xff)");
+        // A sequence cut off by the end of the file is refused the same way:
+        // 0xc3 starts a two-byte character at offset 0 of line 1.
+        let e = Case::from_bytes(b"\xc3", Path::new("t.case")).unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (1, "not UTF-8: byte offset 0 (0xc3)")
         );
     }
 
