@@ -598,7 +598,12 @@ fn parse_rows(ctx: &Ctx, lines: &Lines) -> Result<Vec<[u32; 4]>, CaseError> {
                 k => return Err(ctx.err(*l, format!("unknown row type `{k}`"))),
             };
         }
-        let idx = idx.min(4095) as usize;
+        // D3D11 buffers hold at most 4096 16-byte constants; a row past
+        // that is a mistake in the case, not something to move to the end.
+        if idx > 4095 {
+            return Err(ctx.err(*l, format!("row {idx} is outside 0..=4095")));
+        }
+        let idx = idx as usize;
         if rows.len() <= idx {
             rows.resize(idx + 1, [0; 4]);
         }
@@ -892,6 +897,14 @@ mod tests {
         assert!(e.message.contains("outside"), "{e}");
         let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 5000 2\n").unwrap_err();
         assert_eq!(e.line, 4);
+        // A constant buffer holds 4096 rows, 0 to 4095; 4096 is one past.
+        let e = parse("[pixel shader]\nps_5_0\n[constant buffer 0]\nrow 4096 uint 1 2 3 4\n")
+            .unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.message.contains("row 4096 is outside 0..=4095"), "{e}");
+        let c = parse("[pixel shader]\nps_5_0\n[constant buffer 0]\nrow 4095 uint 1 2 3 4\n")
+            .expect("the last row is allowed");
+        assert_eq!(c.constant_buffers[0].1.len(), 4096);
         let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 2 2\nmips 17\n").unwrap_err();
         assert_eq!(e.line, 5);
         assert!(e.message.contains("mip count 17"), "{e}");
