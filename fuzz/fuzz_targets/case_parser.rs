@@ -6,7 +6,7 @@
 //!
 //! Run with `cargo +nightly fuzz run case_parser -- -jobs=1`; seed with the
 //! project's cases (`mkdir -p fuzz/corpus/case_parser &&
-//! find tests/cases -name '*.case' -exec cp {} fuzz/corpus/case_parser/ +`).
+//! find tests/cases -name '*.case' -exec cp -t fuzz/corpus/case_parser/ {} +`).
 #![no_main]
 
 #[path = "bodies.rs"]

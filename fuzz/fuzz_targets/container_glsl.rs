@@ -5,7 +5,7 @@
 //!
 //! Run with `cargo +nightly fuzz run container_glsl -- -jobs=1`; seed with
 //! real blobs (`mkdir -p fuzz/corpus/container_glsl &&
-//! find ../shared/corpus -name '*.dxbc' -exec cp {} fuzz/corpus/container_glsl/ +`; assembled
+//! find ../shared/corpus -name '*.dxbc' -exec cp -t fuzz/corpus/container_glsl/ {} +`; assembled
 //! `shaders/**/*.asm` help too: `dxbc-dbg asm X.asm -o fuzz/corpus/container_glsl/X.dxbc`).
 #![no_main]
 

@@ -4,7 +4,7 @@
 //!
 //! Run from `fuzz/`'s parent with `cargo +nightly fuzz run reader`; seed the
 //! corpus with real blobs first
-//! (`mkdir -p fuzz/corpus/reader && find ../shared/corpus -name '*.dxbc' -exec cp {} fuzz/corpus/reader/ +`).
+//! (`mkdir -p fuzz/corpus/reader && find ../shared/corpus -name '*.dxbc' -exec cp -t fuzz/corpus/reader/ {} +`).
 #![no_main]
 
 #[path = "bodies.rs"]
