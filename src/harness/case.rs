@@ -530,6 +530,10 @@ pub fn default_quad() -> Vec<Vertex> {
         .collect()
 }
 
+/// Input registers a vertex may give values for (D3D11's vertex and pixel
+/// shader input register count).
+pub const INPUT_REGISTERS: u32 = 32;
+
 /// `vertex X Y Z W [vN a b c d]...`, four lines.
 fn parse_quad(ctx: &Ctx, lines: &Lines) -> Result<Vec<Vertex>, CaseError> {
     let mut quad = Vec::new();
@@ -552,6 +556,14 @@ fn parse_quad(ctx: &Ctx, lines: &Lines) -> Result<Vec<Vertex>, CaseError> {
                 )
             })?;
             let r = ctx.u32(*l, r)?;
+            // D3D11 shaders have 32 input registers; a larger number could
+            // never be read, and silently dropping it would hide the typo.
+            if r >= INPUT_REGISTERS {
+                return Err(ctx.err(*l, format!("{reg} is outside v0..v{}", INPUT_REGISTERS - 1)));
+            }
+            if attributes.iter().any(|(a, _)| *a == r) {
+                return Err(ctx.err(*l, format!("{reg} is given twice")));
+            }
             if rest.len() < 5 {
                 return Err(ctx.err(*l, format!("{reg} needs four values")));
             }
@@ -868,6 +880,28 @@ mod tests {
                 .message
                 .contains("pixel shader")
         );
+    }
+
+    #[test]
+    fn quad_attributes_name_a_real_input_register_once() {
+        let quad = |first: &str| {
+            format!(
+                "[pixel shader]\nps_5_0\n[quad]\nvertex -1 1 0 1 {first}\nvertex 1 1 0 1\nvertex -1 -1 0 1\nvertex 1 -1 0 1\n"
+            )
+        };
+        // v31 is the last of D3D11's 32 input registers.
+        let c = parse(&quad("v31 1 2 3 4")).expect("v31 exists");
+        assert_eq!(
+            c.quad[0].attributes,
+            vec![(31, [1.0f32, 2.0, 3.0, 4.0].map(f32::to_bits))]
+        );
+        let e = parse(&quad("v32 1 2 3 4")).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (4, "v32 is outside v0..v31"));
+        // u32::MAX once overflowed the register count built from it.
+        let e = parse(&quad("v4294967295 0 0 0 1")).unwrap_err();
+        assert_eq!(e.message, "v4294967295 is outside v0..v31");
+        let e = parse(&quad("v1 0 0 0 1 v1 1 1 1 1")).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (4, "v1 is given twice"));
     }
 
     #[test]
