@@ -1,19 +1,13 @@
 //! Fuzzes the assembler on arbitrary text; whatever assembles must also read
-//! back through the reader. Any panic is a bug.
+//! back through the reader (`bodies::assembler`). Any panic is a bug.
 //!
-//! Run with `cargo fuzz run assembler`; seed with listings
-//! (`cp ../shared/corpus/listings/*.asm fuzz/corpus/assembler/`).
+//! Run with `cargo +nightly fuzz run assembler`; seed with listings
+//! (`mkdir -p fuzz/corpus/assembler && cp ../shared/corpus/listings/*.asm fuzz/corpus/assembler/`).
 #![no_main]
 
-use dxbc_dbg::dxbc::{ParseOptions, Shader, asm};
-use libfuzzer_sys::fuzz_target;
+#[path = "bodies.rs"]
+mod bodies;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(bytes) = asm::assemble(text) {
-        let parsed = Shader::parse(&bytes, ParseOptions::default());
-        assert!(parsed.is_ok(), "assembled output must parse: {parsed:?}");
-    }
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    bodies::assembler(data);
 });

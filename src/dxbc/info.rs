@@ -205,12 +205,8 @@ pub fn report(name: &str, shader: &Shader) -> String {
             "\nSTAT: {} instruction slots, {} temps, {} texture samples, {} flow control",
             stat.instruction_count(),
             stat.temp_register_count(),
-            stat.texture_normal_instructions()
-                + stat.texture_load_instructions()
-                + stat.texture_comp_instructions()
-                + stat.texture_bias_instructions()
-                + stat.texture_gradient_instructions(),
-            stat.static_flow_control_count() + stat.dynamic_flow_control_count()
+            stat.texture_sample_total(),
+            stat.flow_control_total()
         );
     }
     if let Some(f) = &shader.features {

@@ -130,6 +130,28 @@ impl Stat {
         texture_store_instructions = TEXTURE_STORE_INSTRUCTIONS;
     }
 
+    /// Texture sampling instructions of every kind (normal, load,
+    /// comparison, bias, gradient), as `info` totals them. Summed in u64:
+    /// the words come from the file, and five of them overflow u32.
+    pub fn texture_sample_total(&self) -> u64 {
+        [
+            self.texture_normal_instructions(),
+            self.texture_load_instructions(),
+            self.texture_comp_instructions(),
+            self.texture_bias_instructions(),
+            self.texture_gradient_instructions(),
+        ]
+        .into_iter()
+        .map(u64::from)
+        .sum()
+    }
+
+    /// Static plus dynamic flow control instructions, summed in u64 for
+    /// the same reason.
+    pub fn flow_control_total(&self) -> u64 {
+        u64::from(self.static_flow_control_count()) + u64::from(self.dynamic_flow_control_count())
+    }
+
     pub fn is_sample_frequency(&self) -> bool {
         self.get(field::SAMPLE_FREQUENCY).unwrap_or(0) != 0
     }
@@ -241,6 +263,25 @@ pub fn tessellator_partitioning_name(v: u32) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Totals of words at u32::MAX: five texture counts make
+    /// 5 * (2^32 - 1) = 21,474,836,475 and two flow control counts
+    /// 2 * (2^32 - 1) = 8,589,934,590, neither of which fits a u32.
+    #[test]
+    fn totals_of_file_words_do_not_overflow() {
+        let mut words = vec![0u32; 37];
+        words[field::TEXTURE_NORMAL_INSTRUCTIONS..=field::TEXTURE_GRADIENT_INSTRUCTIONS]
+            .fill(u32::MAX);
+        words[field::STATIC_FLOW_CONTROL_COUNT] = u32::MAX;
+        words[field::DYNAMIC_FLOW_CONTROL_COUNT] = u32::MAX;
+        let stat = Stat { words };
+        assert_eq!(stat.texture_sample_total(), 21_474_836_475);
+        assert_eq!(stat.flow_control_total(), 8_589_934_590);
+        // A short SM4 chunk (no words past 28) still totals what it has.
+        let stat = Stat { words: vec![3; 16] };
+        assert_eq!(stat.texture_sample_total(), 6);
+        assert_eq!(stat.flow_control_total(), 6);
+    }
 
     #[test]
     fn stat_accessors_and_short_chunks() {

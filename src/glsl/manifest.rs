@@ -322,9 +322,12 @@ impl Manifest {
 
     /// The RDEF name bound at `slot` for resources of the given kinds.
     pub fn reflected_name(&self, kinds: &[InputType], slot: u32) -> Option<String> {
+        // A binding's first slot and count come from the file: their sum
+        // can pass u32::MAX, so the range test is done by distance from
+        // the first slot instead.
         self.reflected
             .iter()
-            .find(|(t, p, n, _)| kinds.contains(t) && (*p..*p + *n).contains(&slot))
+            .find(|(t, p, n, _)| kinds.contains(t) && slot.checked_sub(*p).is_some_and(|d| d < *n))
             .map(|(_, _, _, name)| name.clone())
     }
 
@@ -337,5 +340,39 @@ impl Manifest {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dxbc::{ParseOptions, asm};
+
+    /// A binding at the last slot with two elements: its end, one past the
+    /// last slot it covers, is 2^32 + 1, past u32. Slot 2^32 - 1 is its
+    /// first element; slot 0 is not in it (the end must not wrap round).
+    #[test]
+    fn a_binding_ending_past_u32_still_names_its_slots() {
+        let text = "\
+// Resource Bindings:
+//
+// Name                                 Type  Format         Dim Slot Elements
+// ------------------------------ ---------- ------- ----------- ---- --------
+// edge                              sampler      NA          NA 4294967295    2
+//
+ps_5_0
+dcl_sampler s0, mode_default
+ret
+";
+        let bytes = asm::assemble(text).expect("assembles");
+        let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+        let m = Manifest::new(&shader, Dialect::Es300);
+        let sampler = [InputType::Sampler];
+        assert_eq!(
+            m.reflected_name(&sampler, u32::MAX).as_deref(),
+            Some("edge")
+        );
+        assert_eq!(m.reflected_name(&sampler, 0), None);
+        assert_eq!(m.reflected_name(&[InputType::Texture], u32::MAX), None);
     }
 }

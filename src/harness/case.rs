@@ -295,14 +295,32 @@ impl Case {
         Ok(CaseShaders { pixel, vertex })
     }
 
+    /// Reads and parses the case file at `path` (reading and parsing are
+    /// [`Case::from_bytes`]'s and [`Case::parse`]'s, so they can be tested
+    /// apart from the file system).
     pub fn load(path: &Path) -> Result<Case, CaseError> {
-        let name = path.display().to_string();
-        let text = crate::input_file::read_to_string(path).map_err(|e| CaseError {
-            file: name.clone(),
+        let bytes = crate::input_file::read(path).map_err(|e| CaseError {
+            file: path.display().to_string(),
             line: 0,
             message: e.to_string(),
         })?;
-        Case::parse(&text, path)
+        Case::from_bytes(&bytes, path)
+    }
+
+    /// Parses a case file's contents; `path` is where they came from (errors
+    /// name it, shader and image paths are relative to it). Case files are
+    /// UTF-8: anything else is refused at the line and byte offset of the
+    /// first bad byte rather than guessed at.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Case, CaseError> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let at = e.valid_up_to();
+            CaseError {
+                file: path.display().to_string(),
+                line: 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count(),
+                message: format!("not UTF-8: byte offset {at} (0x{:02x})", bytes[at]),
+            }
+        })?;
+        Case::parse(text, path)
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Case, CaseError> {
@@ -512,6 +530,10 @@ pub fn default_quad() -> Vec<Vertex> {
         .collect()
 }
 
+/// Input registers a vertex may give values for (D3D11's vertex and pixel
+/// shader input register count).
+pub const INPUT_REGISTERS: u32 = 32;
+
 /// `vertex X Y Z W [vN a b c d]...`, four lines.
 fn parse_quad(ctx: &Ctx, lines: &Lines) -> Result<Vec<Vertex>, CaseError> {
     let mut quad = Vec::new();
@@ -534,6 +556,14 @@ fn parse_quad(ctx: &Ctx, lines: &Lines) -> Result<Vec<Vertex>, CaseError> {
                 )
             })?;
             let r = ctx.u32(*l, r)?;
+            // D3D11 shaders have 32 input registers; a larger number could
+            // never be read, and silently dropping it would hide the typo.
+            if r >= INPUT_REGISTERS {
+                return Err(ctx.err(*l, format!("{reg} is outside v0..v{}", INPUT_REGISTERS - 1)));
+            }
+            if attributes.iter().any(|(a, _)| *a == r) {
+                return Err(ctx.err(*l, format!("{reg} is given twice")));
+            }
             if rest.len() < 5 {
                 return Err(ctx.err(*l, format!("{reg} needs four values")));
             }
@@ -580,7 +610,12 @@ fn parse_rows(ctx: &Ctx, lines: &Lines) -> Result<Vec<[u32; 4]>, CaseError> {
                 k => return Err(ctx.err(*l, format!("unknown row type `{k}`"))),
             };
         }
-        let idx = idx.min(4095) as usize;
+        // D3D11 buffers hold at most 4096 16-byte constants; a row past
+        // that is a mistake in the case, not something to move to the end.
+        if idx > 4095 {
+            return Err(ctx.err(*l, format!("row {idx} is outside 0..=4095")));
+        }
+        let idx = idx as usize;
         if rows.len() <= idx {
             rows.resize(idx + 1, [0; 4]);
         }
@@ -848,12 +883,62 @@ mod tests {
     }
 
     #[test]
+    fn quad_attributes_name_a_real_input_register_once() {
+        let quad = |first: &str| {
+            format!(
+                "[pixel shader]\nps_5_0\n[quad]\nvertex -1 1 0 1 {first}\nvertex 1 1 0 1\nvertex -1 -1 0 1\nvertex 1 -1 0 1\n"
+            )
+        };
+        // v31 is the last of D3D11's 32 input registers.
+        let c = parse(&quad("v31 1 2 3 4")).expect("v31 exists");
+        assert_eq!(
+            c.quad[0].attributes,
+            vec![(31, [1.0f32, 2.0, 3.0, 4.0].map(f32::to_bits))]
+        );
+        let e = parse(&quad("v32 1 2 3 4")).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (4, "v32 is outside v0..v31"));
+        // u32::MAX once overflowed the register count built from it.
+        let e = parse(&quad("v4294967295 0 0 0 1")).unwrap_err();
+        assert_eq!(e.message, "v4294967295 is outside v0..v31");
+        let e = parse(&quad("v1 0 0 0 1 v1 1 1 1 1")).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (4, "v1 is given twice"));
+    }
+
+    #[test]
+    fn invalid_utf8_is_refused_at_its_line_and_offset() {
+        // "[pixel shader]\n" is 15 bytes and "ps_5_0\n" 7, so the 0xff
+        // after "mov " on line 3 is byte 15 + 7 + 4 = 26.
+        let e = Case::from_bytes(
+            b"[pixel shader]\nps_5_0\nmov \xff\nret\n",
+            Path::new("t.case"),
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 3);
+        assert_eq!(e.to_string(), "t.case:3: not UTF-8: byte offset 26 (0xff)");
+        // A sequence cut off by the end of the file is refused the same way:
+        // 0xc3 starts a two-byte character at offset 0 of line 1.
+        let e = Case::from_bytes(b"\xc3", Path::new("t.case")).unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (1, "not UTF-8: byte offset 0 (0xc3)")
+        );
+    }
+
+    #[test]
     fn out_of_range_sizes_are_errors_not_clamps() {
         let e = parse("[pixel shader]\nps_5_0\n[render target]\nsize 0 4\n").unwrap_err();
         assert_eq!(e.line, 4);
         assert!(e.message.contains("outside"), "{e}");
         let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 5000 2\n").unwrap_err();
         assert_eq!(e.line, 4);
+        // A constant buffer holds 4096 rows, 0 to 4095; 4096 is one past.
+        let e = parse("[pixel shader]\nps_5_0\n[constant buffer 0]\nrow 4096 uint 1 2 3 4\n")
+            .unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.message.contains("row 4096 is outside 0..=4095"), "{e}");
+        let c = parse("[pixel shader]\nps_5_0\n[constant buffer 0]\nrow 4095 uint 1 2 3 4\n")
+            .expect("the last row is allowed");
+        assert_eq!(c.constant_buffers[0].1.len(), 4096);
         let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 2 2\nmips 17\n").unwrap_err();
         assert_eq!(e.line, 5);
         assert!(e.message.contains("mip count 17"), "{e}");
