@@ -150,6 +150,13 @@ enum Command {
         /// ANGLE's back end for WebGL2: swiftshader (no GPU), vulkan or gl.
         #[arg(long, default_value = "swiftshader", value_parser = parse_angle)]
         angle: harness::webgl2::Angle,
+        /// Seconds a draw may take before it is reported as not finishing:
+        /// each case's on Vulkan, the whole batch's on WebGL2 (a software
+        /// GPU can compile a long shader for minutes; one that never ends
+        /// must not stall the run).
+        #[arg(long, value_name = "SECS", default_value_t = 300,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        draw_timeout: u64,
     },
     /// Summarise a shader: chunks, resources, constant buffers, signatures, instruction counts.
     Info {
@@ -238,9 +245,11 @@ enum Outcome {
 
 /// The Vulkan backend, or the outcome saying why it cannot draw.
 #[cfg(feature = "gpu")]
-fn open_vulkan() -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
+fn open_vulkan(
+    timeout: std::time::Duration,
+) -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
     match harness::gpu::Gpu::new() {
-        Ok(g) => Ok(Ok(Box::new(g))),
+        Ok(g) => Ok(Ok(Box::new(g.with_timeout(timeout)))),
         Err(harness::gpu::GpuError::NoAdapter(why)) => Ok(Err(Outcome::NoVulkan {
             why: format!("no GPU adapter ({why})"),
             fix: "the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)",
@@ -250,7 +259,9 @@ fn open_vulkan() -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
 }
 
 #[cfg(not(feature = "gpu"))]
-fn open_vulkan() -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
+fn open_vulkan(
+    _timeout: std::time::Duration,
+) -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
     Ok(Err(Outcome::NoVulkan {
         why: "not built (dxbc-dbg was built without the `gpu` cargo feature)".to_string(),
         fix: "rebuild with `--features gpu`, or draw with `--backend webgl2`",
@@ -264,6 +275,7 @@ fn open_backends(
     choice: Option<BackendChoice>,
     browser: Option<PathBuf>,
     angle: harness::webgl2::Angle,
+    timeout: std::time::Duration,
 ) -> Result<Result<Vec<Box<dyn harness::suite::Renderer>>, Outcome>> {
     use harness::suite::Backend;
     let wanted: Vec<Backend> = match choice {
@@ -275,7 +287,7 @@ fn open_backends(
     let mut missing = Vec::new();
     for b in wanted {
         match b {
-            Backend::Vulkan => match open_vulkan()? {
+            Backend::Vulkan => match open_vulkan(timeout)? {
                 Ok(g) => out.push(g),
                 Err(absent) if required => return Ok(Err(absent)),
                 Err(absent) => {
@@ -289,7 +301,7 @@ fn open_backends(
                 let config = harness::webgl2::Config {
                     browser: browser.clone(),
                     angle,
-                    ..Default::default()
+                    timeout,
                 };
                 match harness::webgl2::WebGl2::new(config) {
                     Ok(w) => out.push(Box::new(w)),
@@ -387,13 +399,15 @@ fn run(cli: Cli) -> Result<Outcome> {
             backend,
             browser,
             angle,
+            draw_timeout,
         } => {
             let options = harness::suite::RunOptions {
                 glsl: glsl::Options::new(glsl::Dialect::Vk450),
                 goldens,
                 bless,
             };
-            let backends = match open_backends(backend, browser, angle)? {
+            let timeout = std::time::Duration::from_secs(draw_timeout);
+            let backends = match open_backends(backend, browser, angle, timeout)? {
                 Ok(b) => b,
                 Err(outcome) => return Ok(outcome),
             };

@@ -288,12 +288,25 @@ fn border_takes_the_emulated_path() {
     }
     // Filter weights around pos - 0.5; border taps read the border colour.
     has(s, "vec3 x = filt == 0 ? p : p - vec3(0.5, 0.5, 0.0);");
-    // A 2D footprint has four taps; zero-weight ones are skipped.
-    has(s, "for (int k = 0; k < 4; k++) {");
-    has(
-        s,
-        "if (w != 0.0) acc += w * hlslcc_sampleTap_t0_s0(i + b, size, layer, level);",
-    );
+    // A 2D footprint has four taps, written out (no loop for the GPU's
+    // compiler to analyse), each weighted by its axes' sides of the
+    // footprint; zero-weight ones are skipped.
+    assert!(!s.contains("for (int k"), "taps are not looped over");
+    for (corner, weight) in [
+        ("ivec3(0, 0, 0)", "w0.x * w0.y * w0.z"),
+        ("ivec3(1, 0, 0)", "w1.x * w0.y * w0.z"),
+        ("ivec3(0, 1, 0)", "w0.x * w1.y * w0.z"),
+        ("ivec3(1, 1, 0)", "w1.x * w1.y * w0.z"),
+    ] {
+        has(
+            s,
+            &format!(
+                "b = {corner};\n    w = {weight};\n    \
+                 if (w != 0.0) acc += w * hlslcc_sampleTap_t0_s0(i + b, size, layer, level);"
+            ),
+        );
+    }
+    assert!(!s.contains("b = ivec3(0, 0, 1)"), "no third axis in 2D");
     has(s, "if (x < 0 || y < 0) return hlslcc_samplerBorder_s0;");
     has(s, "return texelFetch(t0, ivec2(x, y), level);");
     // The block, with the new filter member, and the mip counts.

@@ -152,21 +152,35 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
             "vec3 w1 = filt == 0 ? vec3(0.0) : x - fl;".to_string(),
             "vec3 w0 = 1.0 - w1;".to_string(),
             "vec4 acc = vec4(0.0);".to_string(),
-            // 2^axes taps: the footprint's other corners have weight 0,
-            // and each tap costs a fetch and its addressing once the GPU's
-            // compiler unrolls the loop.
-            format!("for (int k = 0; k < {}; k++) {{", 1 << sh.axes),
-            "    ivec3 b = ivec3(k & 1, (k >> 1) & 1, (k >> 2) & 1);".to_string(),
-            "    float w = (b.x == 0 ? w0.x : w1.x) * (b.y == 0 ? w0.y : w1.y) * (b.z == 0 ? w0.z : w1.z);"
-                .to_string(),
-            // A zero-weight tap is skipped (an infinite texel times 0
-            // would make NaN), with an `if` rather than `continue`: naga's
-            // GLSL front end loses a `for` loop's increment on `continue`,
-            // and the loop never ends.
-            format!("    if (w != 0.0) acc += w * {value};"),
-            "}".to_string(),
-            "return acc;".to_string(),
+            "ivec3 b;".to_string(),
+            "float w;".to_string(),
         ]);
+        // 2^axes taps: the footprint's other corners have weight 0. The
+        // taps are written out rather than looped over: a loop around the
+        // tap (itself inlined with its addressing) sends LLVM's loop
+        // analysis, in lavapipe and SwiftShader alike, into minutes of
+        // compiling for a shader with a few such samples.
+        for k in 0..1 << sh.axes {
+            let (bx, by, bz) = (k & 1, (k >> 1) & 1, (k >> 2) & 1);
+            let pick = |bit: i32, a: &str| {
+                if bit == 0 {
+                    format!("w0.{a}")
+                } else {
+                    format!("w1.{a}")
+                }
+            };
+            body.push(format!("b = ivec3({bx}, {by}, {bz});"));
+            body.push(format!(
+                "w = {} * {} * {};",
+                pick(bx, "x"),
+                pick(by, "y"),
+                pick(bz, "z")
+            ));
+            // A zero-weight tap is skipped: an infinite texel times 0
+            // would make NaN.
+            body.push(format!("if (w != 0.0) acc += w * {value};"));
+        }
+        body.push("return acc;".to_string());
         let r = if compare { ", float ref" } else { "" };
         (
             "vec4".to_string(),

@@ -17,7 +17,8 @@ mod shaders;
 mod targets;
 mod textures;
 
-use std::time::Instant;
+use std::cell::RefCell;
+use std::time::{Duration, Instant};
 
 use super::case::{Case, CaseShaders};
 use super::image::Image;
@@ -31,26 +32,49 @@ pub enum GpuError {
     /// No Vulkan adapter could be created (no driver, no lavapipe).
     #[error("no GPU adapter: {0}")]
     NoAdapter(String),
+    /// The draw did not finish in time (the driver still compiling or
+    /// running the shader).
+    #[error(
+        "the draw did not finish within {} s: the driver is still compiling or running the shader",
+        .0.as_secs()
+    )]
+    Timeout(Duration),
     /// Anything else, with the case file and what failed.
     #[error("{0}")]
     Other(String),
 }
 
+/// How long one case's draw may take by default. lavapipe compiles a
+/// pipeline when it first draws with it, and LLVM can take minutes over a
+/// long shader with the texture emulation inlined many times; a draw that
+/// never ends (a shader looping on the GPU alone) must not stall the run.
+pub const DEFAULT_DRAW_TIMEOUT: Duration = Duration::from_secs(300);
+
 /// A device and queue, created once and reused for every case.
 pub struct Gpu {
-    r: Renderer,
+    r: RefCell<Renderer>,
+    timeout: Duration,
 }
 
 impl Gpu {
     /// Opens the first Vulkan adapter; `GpuError::NoAdapter` (saying how to
     /// install lavapipe) when there is none.
     pub fn new() -> Result<Gpu, GpuError> {
-        Ok(Gpu { r: device::open()? })
+        Ok(Gpu {
+            r: RefCell::new(device::open()?),
+            timeout: DEFAULT_DRAW_TIMEOUT,
+        })
+    }
+
+    /// The same, with another limit on each draw.
+    pub fn with_timeout(mut self, timeout: Duration) -> Gpu {
+        self.timeout = timeout;
+        self
     }
 
     /// The adapter's name, for reports.
     pub fn adapter_name(&self) -> String {
-        self.r.adapter_name.clone()
+        self.r.borrow().adapter_name.clone()
     }
 
     /// Draws the case's quad; one image per render target (`SV_TargetN`
@@ -61,11 +85,18 @@ impl Gpu {
         shaders: &CaseShaders,
         options: &glsl::Options,
     ) -> Result<Vec<Image>, GpuError> {
-        let scope = self
-            .r
-            .device
-            .push_error_scope(wgpu::ErrorFilter::Validation);
-        let result = self.draw(case, shaders, options);
+        let r = self.r.borrow();
+        let scope = r.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let result = self.draw(&r, case, shaders, options);
+        if let Err(GpuError::Timeout(_)) = result {
+            // The device is still busy with this draw, and would be for
+            // every later one: it is left to finish on its own (dropping
+            // it would wait for it), and later cases get a new one.
+            drop(r);
+            let fresh = device::open()?;
+            std::mem::forget(self.r.replace(fresh));
+            return result.map_err(|e| GpuError::Other(format!("{}: {e}", case.path.display())));
+        }
         let error = pollster::block_on(scope.pop());
         match (result, error) {
             (Err(e), _) => Err(e),
@@ -79,11 +110,11 @@ impl Gpu {
 
     fn draw(
         &self,
+        r: &Renderer,
         case: &Case,
         shaders: &CaseShaders,
         options: &glsl::Options,
     ) -> Result<Vec<Image>, GpuError> {
-        let r = &self.r;
         let device = &r.device;
         if case.quad.len() != 4 {
             return Err(GpuError::Other(format!(
@@ -203,8 +234,12 @@ impl Gpu {
         }
         let buffers = targets::read_back(r, &mut encoder, &targets, case.width, case.height);
         r.queue.submit([encoder.finish()]);
-        targets::to_images(r, &targets, &buffers, case.width, case.height)
-            .map_err(|e| GpuError::Other(format!("{}: {e}", case.path.display())))
+        targets::to_images(r, &targets, &buffers, case.width, case.height, self.timeout).map_err(
+            |e| match e {
+                GpuError::Timeout(_) => e,
+                e => GpuError::Other(format!("{}: {e}", case.path.display())),
+            },
+        )
     }
 }
 

@@ -124,13 +124,20 @@ pub(super) fn to_images(
     buffers: &[(wgpu::Buffer, u32)],
     width: u32,
     height: u32,
+    timeout: std::time::Duration,
 ) -> Result<Vec<Image>, GpuError> {
     for (b, _) in buffers {
         b.slice(..).map_async(wgpu::MapMode::Read, |_| {});
     }
     r.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| GpuError::Other(format!("waiting for the GPU: {e}")))?;
+        .poll(wgpu::PollType::Wait {
+            submission_index: None,
+            timeout: Some(timeout),
+        })
+        .map_err(|e| match e {
+            wgpu::PollError::Timeout => GpuError::Timeout(timeout),
+            e => GpuError::Other(format!("waiting for the GPU: {e}")),
+        })?;
     let mut images = Vec::new();
     for (t, (buffer, row)) in targets.iter().zip(buffers) {
         let data = buffer
