@@ -41,7 +41,14 @@ fn a_draw_past_the_timeout_is_reported_and_the_run_goes_on() {
     .expect("write case");
     let start = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
-        .args(["diff", "--backend", "vulkan", "--draw-timeout", "2", "--goldens"])
+        .args([
+            "diff",
+            "--backend",
+            "vulkan",
+            "--draw-timeout",
+            "2",
+            "--goldens",
+        ])
         .arg(dir.join("goldens"))
         .arg(&dir)
         // Nothing compiled before may shorten the draw.
