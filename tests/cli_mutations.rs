@@ -101,21 +101,6 @@ struct Base {
     bytes: Vec<u8>,
 }
 
-fn shader_sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("read shaders/")
-        .map(|e| e.expect("dir entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            shader_sources(&p, out);
-        } else if p.extension().is_some_and(|e| e == "asm") {
-            out.push(p);
-        }
-    }
-}
-
 /// The corpus's shaders (when present) and the project's own.
 fn bases() -> Vec<Base> {
     let mut out = Vec::new();
@@ -128,9 +113,7 @@ fn bases() -> Vec<Base> {
             });
         }
     }
-    let mut sources = Vec::new();
-    shader_sources(&root().join("shaders"), &mut sources);
-    for p in sources {
+    for p in common::files_under(&root().join("shaders"), "asm") {
         let text = std::fs::read_to_string(&p).expect("read shader source");
         let name = p.strip_prefix(root()).unwrap_or(&p).display().to_string();
         let bytes = asm::assemble(&text).unwrap_or_else(|e| panic!("{}", e.in_file(&name)));

@@ -8,7 +8,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
 
 use dxbc_dbg::dxbc::{ParseOptions, Shader, asm};
@@ -43,34 +43,25 @@ fn run(shader: &Shader, prepared: &Rc<Prepared>, fast: bool, recording: bool) ->
     }
 }
 
-fn asm_shaders(dir: &Path, out: &mut Vec<(String, Shader)>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("shaders/")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            asm_shaders(&path, out);
-        } else if path.extension().is_some_and(|e| e == "asm") {
+/// The project's own shaders, assembled, with their paths.
+fn asm_shaders(dir: &Path) -> Vec<(String, Shader)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    common::files_under(dir, "asm")
+        .into_iter()
+        .map(|path| {
             let text = std::fs::read_to_string(&path).expect("read");
             let bytes = asm::assemble(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let shader = Shader::parse(&bytes, ParseOptions::default())
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let root = Path::new(env!("CARGO_MANIFEST_DIR"));
             let name = path.strip_prefix(root).unwrap_or(&path);
-            out.push((name.display().to_string(), shader));
-        }
-    }
+            (name.display().to_string(), shader)
+        })
+        .collect()
 }
 
 #[test]
 fn fast_paths_match_the_general_path() {
-    let mut shaders = Vec::new();
-    asm_shaders(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders"),
-        &mut shaders,
-    );
+    let mut shaders = asm_shaders(&Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders"));
     let shipped = shaders.len();
     if let Some(root) = common::corpus() {
         shaders.extend(common::vertex_and_pixel_shaders(&root));

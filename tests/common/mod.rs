@@ -89,6 +89,25 @@ impl Rng {
     }
 }
 
+/// Every file under `dir` (recursively) whose name ends in `.ext`, in
+/// path order.
+pub fn files_under(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    let mut out = Vec::new();
+    for p in entries {
+        if p.is_dir() {
+            out.extend(files_under(&p, ext));
+        } else if p.extension().is_some_and(|e| e == ext) {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// Rewrites a container's stored hash to match its bytes, so a patched
 /// container reads without `--no-verify`. Too short to hold a hash: left
 /// as it is.
