@@ -402,6 +402,32 @@ struct Drawn {
     result: Option<Result<Rendered, String>>,
 }
 
+impl Drawn {
+    /// The backend's result before any comparison (its draw failure, or
+    /// its time), and what it drew, for the caller to compare.
+    fn begin(self) -> (BackendResult, Option<Rendered>) {
+        let mut b = BackendResult {
+            backend: self.backend,
+            not_applicable: self.not_applicable,
+            ms: None,
+            targets: Vec::new(),
+            failures: Vec::new(),
+        };
+        let drawn = match self.result {
+            None => None,
+            Some(Err(e)) => {
+                b.failures.push(e);
+                None
+            }
+            Some(Ok(r)) => {
+                b.ms = Some(r.ms);
+                Some(r)
+            }
+        };
+        (b, drawn)
+    }
+}
+
 /// The emulator's images of one case, and how long they took.
 struct CpuRun {
     ms: f64,
@@ -430,20 +456,9 @@ fn compare(
             result.case_failures.push(format!("CPU: {e}"));
             // Nothing to compare with, but what each backend did (or why
             // it did not draw) is still part of the result.
-            for d in backends {
-                let (ms, failures) = match d.result {
-                    Some(Ok(r)) => (Some(r.ms), Vec::new()),
-                    Some(Err(e)) => (None, vec![e]),
-                    None => (None, Vec::new()),
-                };
-                result.backends.push(BackendResult {
-                    backend: d.backend,
-                    not_applicable: d.not_applicable,
-                    ms,
-                    targets: Vec::new(),
-                    failures,
-                });
-            }
+            result
+                .backends
+                .extend(backends.into_iter().map(|d| d.begin().0));
             return;
         }
     };
@@ -487,46 +502,31 @@ fn compare(
     if let Some(c) = cpu.first() {
         result.case_failures.extend(probe_failures(case, "CPU", c));
     }
-    for Drawn {
-        backend,
-        not_applicable,
-        result: drawn,
-    } in backends
-    {
-        let mut b = BackendResult {
-            backend,
-            not_applicable,
-            ms: None,
-            targets: Vec::new(),
-            failures: Vec::new(),
-        };
-        match drawn {
-            None => {}
-            Some(Err(e)) => b.failures.push(e),
-            Some(Ok(r)) => {
-                b.ms = Some(r.ms);
-                if r.images.len() != cpu.len() {
+    for d in backends {
+        let (mut b, drawn) = d.begin();
+        if let Some(r) = drawn {
+            if r.images.len() != cpu.len() {
+                b.failures.push(format!(
+                    "drew {} render targets, the CPU {}",
+                    r.images.len(),
+                    cpu.len()
+                ));
+            }
+            for (i, (g, c)) in r.images.into_iter().zip(&cpu).enumerate() {
+                let d = diff(&g, c, tol);
+                if d.size_mismatch {
                     b.failures.push(format!(
-                        "drew {} render targets, the CPU {}",
-                        r.images.len(),
-                        cpu.len()
+                        "SV_Target{i}: image is {}x{}, the CPU's {}x{}",
+                        g.width, g.height, c.width, c.height
                     ));
-                }
-                for (i, (g, c)) in r.images.into_iter().zip(&cpu).enumerate() {
-                    let d = diff(&g, c, tol);
-                    if d.size_mismatch {
-                        b.failures.push(format!(
-                            "SV_Target{i}: image is {}x{}, the CPU's {}x{}",
-                            g.width, g.height, c.width, c.height
-                        ));
-                    } else if d.failing > 0 {
-                        let w = d.worst.as_ref().map(|w| (w.x, w.y)).unwrap_or_default();
-                        b.failures.push(format!(
+                } else if d.failing > 0 {
+                    let w = d.worst.as_ref().map(|w| (w.x, w.y)).unwrap_or_default();
+                    b.failures.push(format!(
                             "SV_Target{i}: {} of {} pixels differ from the CPU's beyond tolerance (abs {}, ulp {}); max abs {}, max ulp {}, worst pixel ({}, {})",
                             d.failing, d.pixels, tol.abs, tol.ulp, d.max_abs, d.max_ulp, w.0, w.1
                         ));
-                    }
-                    let golden = goldens.as_ref().and_then(|gs| gs.get(i)).map(|gold| {
+                }
+                let golden = goldens.as_ref().and_then(|gs| gs.get(i)).map(|gold| {
                         let gd = diff(&g, gold, tol);
                         if !gd.passed() {
                             b.failures.push(format!(
@@ -536,20 +536,19 @@ fn compare(
                         }
                         gd
                     });
-                    b.targets.push(TargetResult {
-                        index: i,
-                        image: g,
-                        diff: d,
-                        golden,
-                    });
-                }
-                if let (Some(t), Some(c)) = (b.targets.first(), cpu.first())
-                    && t.image.width == c.width
-                    && t.image.height == c.height
-                {
-                    let f = probe_failures(case, backend.name(), &t.image);
-                    b.failures.extend(f);
-                }
+                b.targets.push(TargetResult {
+                    index: i,
+                    image: g,
+                    diff: d,
+                    golden,
+                });
+            }
+            if let (Some(t), Some(c)) = (b.targets.first(), cpu.first())
+                && t.image.width == c.width
+                && t.image.height == c.height
+            {
+                let f = probe_failures(case, b.backend.name(), &t.image);
+                b.failures.extend(f);
             }
         }
         result.backends.push(b);
