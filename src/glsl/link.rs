@@ -113,12 +113,7 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dxbc::{ParseOptions, asm};
-
-    fn shader(text: &str) -> Shader {
-        let bytes = asm::assemble(text).expect("assembles");
-        Shader::parse(&bytes, ParseOptions::default()).expect("parses")
-    }
+    use crate::dxbc::asm::test_shader as shader;
 
     #[test]
     fn reads_each_inputs_mode_type_and_location() {

@@ -346,7 +346,6 @@ impl Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dxbc::{ParseOptions, asm};
 
     /// A binding at the last slot with two elements: its end, one past the
     /// last slot it covers, is 2^32 + 1, past u32. Slot 2^32 - 1 is its
@@ -364,8 +363,7 @@ ps_5_0
 dcl_sampler s0, mode_default
 ret
 ";
-        let bytes = asm::assemble(text).expect("assembles");
-        let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+        let shader = crate::dxbc::asm::test_shader(text);
         let m = Manifest::new(&shader, Dialect::Es300);
         let sampler = [InputType::Sampler];
         assert_eq!(

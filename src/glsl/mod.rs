@@ -424,9 +424,7 @@ mod tests {
     }
 
     fn refusal(text: &str) -> super::Refused {
-        use crate::dxbc::{ParseOptions, Shader, asm};
-        let bytes = asm::assemble(text).expect("assembles");
-        let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+        let shader = crate::dxbc::asm::test_shader(text);
         let r = super::translate(&shader, &super::Options::new(super::Dialect::Es300))
             .expect_err("malformed programs are refused");
         // The offset is the named instruction's own, so the bytes can be found.

@@ -186,7 +186,6 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dxbc::{ParseOptions, asm};
     use std::path::Path;
 
     fn lanes(case_text: &str, x: u32, y: u32) -> Setup {
@@ -194,8 +193,7 @@ mod tests {
         let Some(super::super::case::ShaderSource::Inline { text, .. }) = &case.pixel_shader else {
             panic!()
         };
-        let bytes = asm::assemble(text).expect("assembles");
-        let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+        let shader = crate::dxbc::asm::test_shader(text);
         quad_setup(
             &case,
             &shader,
@@ -247,7 +245,6 @@ mod tests {
 #[cfg(test)]
 mod front_face_tests {
     use super::*;
-    use crate::dxbc::{ParseOptions, asm};
     use std::path::Path;
 
     fn mask(quad: &str) -> u32 {
@@ -258,8 +255,7 @@ mod front_face_tests {
         let Some(super::super::case::ShaderSource::Inline { text, .. }) = &case.pixel_shader else {
             panic!()
         };
-        let shader = Shader::parse(&asm::assemble(text).expect("asm"), ParseOptions::default())
-            .expect("parse");
+        let shader = crate::dxbc::asm::test_shader(text);
         let choice = PixelChoice {
             x: 1,
             y: 1,

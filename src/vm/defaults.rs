@@ -228,11 +228,7 @@ fn desc_texels(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dxbc::{ParseOptions, asm};
-
-    fn shader(text: &str) -> Shader {
-        Shader::parse(&asm::assemble(text).expect("asm"), ParseOptions::default()).expect("parse")
-    }
+    use crate::dxbc::asm::test_shader as shader;
 
     #[test]
     fn pixel_inputs_follow_the_layout() {

@@ -51,13 +51,12 @@ pub use sampling::Resources;
 #[cfg(test)]
 mod tests {
     use super::{Machine, Resources, Setup, VmError};
-    use crate::dxbc::{ParseOptions, Shader, asm};
+    use crate::dxbc::asm::test_shader;
     use std::rc::Rc;
 
     #[test]
     fn analysis_errors_stop_the_machine_as_malformed() {
-        let bytes = asm::assemble("ps_4_0\ndcl_temps 1\nendloop\nret\n").expect("asm");
-        let s = Shader::parse(&bytes, ParseOptions::default()).expect("parse");
+        let s = test_shader("ps_4_0\ndcl_temps 1\nendloop\nret\n");
         let e = Machine::new(Rc::new(s.program), Setup::empty(), Resources::default())
             .err()
             .expect("refused");
@@ -74,8 +73,7 @@ mod tests {
     #[test]
     fn registers_past_their_declarations_stop_the_machine() {
         let run = |text: &str| {
-            let bytes = asm::assemble(text).expect("asm");
-            let s = Shader::parse(&bytes, ParseOptions::default()).expect("parse");
+            let s = test_shader(text);
             Machine::new(Rc::new(s.program), Setup::empty(), Resources::default())
                 .err()
                 .expect("refused")

@@ -3,13 +3,8 @@
 
 use super::*;
 use crate::dxbc::analysis::{Check, IndexableTemp};
+use crate::dxbc::asm::test_shader as shader;
 use crate::dxbc::enums::{ComponentType, Interpolation, SystemValue};
-use crate::dxbc::{ParseOptions, Shader, asm};
-
-fn shader(text: &str) -> Shader {
-    let bytes = asm::assemble(text).expect("assembles");
-    Shader::parse(&bytes, ParseOptions::default()).expect("parses")
-}
 
 fn blocks(body: &str) -> Result<Blocks, AnalysisError> {
     Blocks::of(&shader(&format!("ps_4_0\ndcl_temps 1\n{body}")).program)

@@ -309,6 +309,15 @@ pub fn assemble(text: &str) -> AsmResult<Vec<u8>> {
         .container(&a.program, a.slots, a.style, &encode_program(&a.program)))
 }
 
+/// Unit tests' shaders: fxc-syntax text assembled and the container
+/// parsed, panicking on either (the text is the test's own).
+#[cfg(test)]
+pub(crate) fn test_shader(text: &str) -> crate::dxbc::Shader {
+    let bytes = assemble(text).unwrap_or_else(|e| panic!("assembles: {e}"));
+    crate::dxbc::Shader::parse(&bytes, crate::dxbc::ParseOptions::default())
+        .unwrap_or_else(|e| panic!("parses: {e}"))
+}
+
 fn parse_exact(rest: &str, line: usize) -> AsmResult<(usize, usize, usize, u32, usize)> {
     let bad = || AsmError::at(line, 1, rest, "expected `I.O.L 0xBITS`");
     let (place, bits) = rest.trim().split_once(' ').ok_or_else(bad)?;
