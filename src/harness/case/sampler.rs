@@ -1,0 +1,82 @@
+//! `[sampler N]`: D3D11's sampler state, defaulting to D3D11's defaults.
+
+use super::CaseError;
+use super::values::{Ctx, Lines};
+use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, Sampler};
+
+fn address_named(name: &str) -> Option<AddressMode> {
+    Some(match name {
+        "wrap" => AddressMode::Wrap,
+        "mirror" => AddressMode::Mirror,
+        "clamp" => AddressMode::Clamp,
+        "border" => AddressMode::Border,
+        "mirror_once" => AddressMode::MirrorOnce,
+        _ => return None,
+    })
+}
+
+fn compare_named(name: &str) -> Option<ComparisonFunc> {
+    Some(match name {
+        "never" => ComparisonFunc::Never,
+        "less" => ComparisonFunc::Less,
+        "equal" => ComparisonFunc::Equal,
+        "less_equal" => ComparisonFunc::LessEqual,
+        "greater" => ComparisonFunc::Greater,
+        "not_equal" => ComparisonFunc::NotEqual,
+        "greater_equal" => ComparisonFunc::GreaterEqual,
+        "always" => ComparisonFunc::Always,
+        _ => return None,
+    })
+}
+
+fn filter_named(name: &str) -> Option<Filter> {
+    match name {
+        "point" => Some(Filter::Point),
+        "linear" => Some(Filter::Linear),
+        _ => None,
+    }
+}
+
+pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<Sampler, CaseError> {
+    let mut s = Sampler::default();
+    for (l, t) in lines {
+        let toks: Vec<&str> = t.split_whitespace().collect();
+        let bad = |what: &str| ctx.err(*l, format!("unknown {what} in `{t}`"));
+        match toks.as_slice() {
+            ["filter", f] => {
+                let f = filter_named(f).ok_or_else(|| bad("filter"))?;
+                s.min_filter = f;
+                s.mag_filter = f;
+                s.mip_filter = f;
+            }
+            ["filter", "min", a, "mag", b, "mip", c] => {
+                s.min_filter = filter_named(a).ok_or_else(|| bad("filter"))?;
+                s.mag_filter = filter_named(b).ok_or_else(|| bad("filter"))?;
+                s.mip_filter = filter_named(c).ok_or_else(|| bad("filter"))?;
+            }
+            ["address", modes @ ..] if !modes.is_empty() && modes.len() <= 3 => {
+                let m: Vec<AddressMode> = modes
+                    .iter()
+                    .map(|m| address_named(m).ok_or_else(|| bad("address mode")))
+                    .collect::<Result<_, _>>()?;
+                for i in 0..3 {
+                    s.address[i] = m[i.min(m.len() - 1)];
+                }
+            }
+            ["border", r, g, b, a] => {
+                s.border_color = [
+                    ctx.f32(*l, r)?,
+                    ctx.f32(*l, g)?,
+                    ctx.f32(*l, b)?,
+                    ctx.f32(*l, a)?,
+                ]
+            }
+            ["compare", f] => s.comparison = compare_named(f).ok_or_else(|| bad("comparison"))?,
+            ["lod_bias", v] => s.mip_lod_bias = ctx.f32(*l, v)?,
+            ["min_lod", v] => s.min_lod = ctx.f32(*l, v)?,
+            ["max_lod", v] => s.max_lod = ctx.f32(*l, v)?,
+            _ => return Err(ctx.err(*l, format!("unknown sampler setting `{t}`"))),
+        }
+    }
+    Ok(s)
+}

@@ -1,0 +1,116 @@
+//! Parsing tests: what a case file means and how its errors read.
+
+use super::*;
+use crate::vm::texture::AddressMode;
+
+fn parse(text: &str) -> Result<Case, CaseError> {
+    Case::parse(text, Path::new("t.case"))
+}
+
+#[test]
+fn a_complete_case_parses() {
+    let c = parse(
+        "[pixel shader]\nps_5_0\nret\n[render target]\nsize 8 4\n[quad]\nvertex -1 1 0 1 v1 0 0 0 1\nvertex 1 1 0 2 v1 1 0 0 1\nvertex -1 -1 0 1 v1 0 1 0 1\nvertex 1 -1 0 2 v1 1 1 0 1\n[texture 0]\nformat r32_float\nsize 2 2\nvalues\n0 0 0 1  1 0 0 1\n0.5 0 0 1  0.25 0 0 1\n[sampler 0]\nfilter point\naddress border clamp\ncompare less_equal\n[constant buffer 1]\nrow 2 uint 1 2 3 4\n[tolerance]\nabs 0.001\n[test]\nprobe 1 2 0 0 0 1\nprobe rect 0 0 4 4 1 1 1 1\n",
+    )
+    .expect("parses");
+    assert_eq!((c.width, c.height), (8, 4));
+    assert_eq!(c.quad[1].position[3], 2.0);
+    assert_eq!(c.quad[3].attributes[0].0, 1);
+    assert_eq!(c.constant_buffers[0].1[2], [1, 2, 3, 4]);
+    assert_eq!(c.samplers[0].1.address[1], AddressMode::Clamp);
+    assert_eq!(c.probes.len(), 2);
+    assert_eq!(c.tolerance.abs, 0.001);
+}
+
+#[test]
+fn errors_name_file_and_line() {
+    let e = parse("[pixel shader]\nps_5_0\n[quad]\nvertex 1 2 3\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    assert_eq!(e.to_string().split(':').next(), Some("t.case"));
+    let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 2 2\nvalues\n1 2 3\n").unwrap_err();
+    assert_eq!(e.line, 6);
+    let e = parse("[sampler 0]\nfilter blurry\n[pixel shader]\nps_5_0\n").unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(
+        parse("[render target]\nsize 4 4\n")
+            .unwrap_err()
+            .message
+            .contains("pixel shader")
+    );
+}
+
+#[test]
+fn quad_attributes_name_a_real_input_register_once() {
+    let quad = |first: &str| {
+        format!(
+            "[pixel shader]\nps_5_0\n[quad]\nvertex -1 1 0 1 {first}\nvertex 1 1 0 1\nvertex -1 -1 0 1\nvertex 1 -1 0 1\n"
+        )
+    };
+    // v31 is the last of D3D11's 32 input registers.
+    let c = parse(&quad("v31 1 2 3 4")).expect("v31 exists");
+    assert_eq!(
+        c.quad[0].attributes,
+        vec![(31, [1.0f32, 2.0, 3.0, 4.0].map(f32::to_bits))]
+    );
+    let e = parse(&quad("v32 1 2 3 4")).unwrap_err();
+    assert_eq!((e.line, e.message.as_str()), (4, "v32 is outside v0..v31"));
+    // u32::MAX once overflowed the register count built from it.
+    let e = parse(&quad("v4294967295 0 0 0 1")).unwrap_err();
+    assert_eq!(e.message, "v4294967295 is outside v0..v31");
+    let e = parse(&quad("v1 0 0 0 1 v1 1 1 1 1")).unwrap_err();
+    assert_eq!((e.line, e.message.as_str()), (4, "v1 is given twice"));
+}
+
+#[test]
+fn invalid_utf8_is_refused_at_its_line_and_offset() {
+    // "[pixel shader]\n" is 15 bytes and "ps_5_0\n" 7, so the 0xff
+    // after "mov " on line 3 is byte 15 + 7 + 4 = 26.
+    let e = Case::from_bytes(
+        b"[pixel shader]\nps_5_0\nmov \xff\nret\n",
+        Path::new("t.case"),
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 3);
+    assert_eq!(e.to_string(), "t.case:3: not UTF-8: byte offset 26 (0xff)");
+    // A sequence cut off by the end of the file is refused the same way:
+    // 0xc3 starts a two-byte character at offset 0 of line 1.
+    let e = Case::from_bytes(b"\xc3", Path::new("t.case")).unwrap_err();
+    assert_eq!(
+        (e.line, e.message.as_str()),
+        (1, "not UTF-8: byte offset 0 (0xc3)")
+    );
+}
+
+#[test]
+fn out_of_range_sizes_are_errors_not_clamps() {
+    let e = parse("[pixel shader]\nps_5_0\n[render target]\nsize 0 4\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(e.message.contains("outside"), "{e}");
+    let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 5000 2\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    // A constant buffer holds 4096 rows, 0 to 4095; 4096 is one past.
+    let e =
+        parse("[pixel shader]\nps_5_0\n[constant buffer 0]\nrow 4096 uint 1 2 3 4\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(e.message.contains("row 4096 is outside 0..=4095"), "{e}");
+    let c = parse("[pixel shader]\nps_5_0\n[constant buffer 0]\nrow 4095 uint 1 2 3 4\n")
+        .expect("the last row is allowed");
+    assert_eq!(c.constant_buffers[0].1.len(), 4096);
+    let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 2 2\nmips 17\n").unwrap_err();
+    assert_eq!(e.line, 5);
+    assert!(e.message.contains("mip count 17"), "{e}");
+}
+
+#[test]
+fn requirements_name_a_known_feature_and_a_reason() {
+    let c = parse("[pixel shader]\nps_5_0\n[require]\nfine_derivatives one dFdx in ES\n")
+        .expect("parses");
+    assert_eq!(c.requires.len(), 1);
+    assert_eq!(c.requires[0].feature, Feature::FineDerivatives);
+    assert_eq!(c.requires[0].reason, "one dFdx in ES");
+    let e = parse("[pixel shader]\nps_5_0\n[require]\nteleportation why not\n").unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(e.message.contains("fine_derivatives"), "{e}");
+    let e = parse("[pixel shader]\nps_5_0\n[require]\nfine_derivatives\n").unwrap_err();
+    assert!(e.message.contains("REASON"), "{e}");
+}
