@@ -455,6 +455,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             let (setup, resources) = match case {
                 Some(path) => {
                     let case = harness::case::Case::load(&path)?;
+                    case.check_bindings(&[&shader])?;
                     let choice = vm::defaults::PixelChoice {
                         x: pixel.0,
                         y: pixel.1,
@@ -509,6 +510,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             let inputs = match case {
                 Some(path) => {
                     let case = harness::case::Case::load(&path)?;
+                    case.check_bindings(&[&shader])?;
                     tui::Inputs::case(case, &shader, &path.display().to_string())
                 }
                 None => tui::Inputs::defaults(&shader),

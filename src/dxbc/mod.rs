@@ -6,6 +6,7 @@ pub mod checksum;
 pub mod container;
 pub mod error;
 pub mod header;
+pub mod limits;
 pub mod rdef;
 pub mod reader;
 pub mod signature;

@@ -276,7 +276,13 @@ fn load(path: &Path, name: &str) -> Loaded {
     if let Some(ShaderSource::File(f)) = &case.pixel_shader {
         result.shader = path.parent().map_or_else(|| f.clone(), |d| d.join(f));
     }
-    match case.shaders() {
+    let checked = case.shaders().and_then(|s| {
+        let stages: Vec<&crate::dxbc::Shader> =
+            std::iter::once(&s.pixel).chain(s.vertex.as_ref()).collect();
+        case.check_bindings(&stages)?;
+        Ok(s)
+    });
+    match checked {
         Ok(s) => Loaded {
             result,
             input: Some((case, s)),

@@ -2,10 +2,13 @@
 
 use super::CaseError;
 use super::values::{Ctx, Lines};
+use crate::dxbc::limits::CONSTANT_BUFFER_ROWS;
 
 /// `row N float|uint|int|hex a b c d` lines.
 pub(super) fn parse_rows(ctx: &Ctx, lines: &Lines) -> Result<Vec<[u32; 4]>, CaseError> {
     let mut rows: Vec<[u32; 4]> = Vec::new();
+    // The line that set each row, so a second setting names the first.
+    let mut set_at: Vec<usize> = Vec::new();
     for (l, t) in lines {
         let toks: Vec<&str> = t.split_whitespace().collect();
         let (idx, kind, vals) = match toks.as_slice() {
@@ -30,14 +33,25 @@ pub(super) fn parse_rows(ctx: &Ctx, lines: &Lines) -> Result<Vec<[u32; 4]>, Case
         }
         // D3D11 buffers hold at most 4096 16-byte constants; a row past
         // that is a mistake in the case, not something to move to the end.
-        if idx > 4095 {
-            return Err(ctx.err(*l, format!("row {idx} is outside 0..=4095")));
+        if idx >= CONSTANT_BUFFER_ROWS {
+            return Err(ctx.err(
+                *l,
+                format!("row {idx} is outside 0..={}", CONSTANT_BUFFER_ROWS - 1),
+            ));
         }
         let idx = idx as usize;
         if rows.len() <= idx {
             rows.resize(idx + 1, [0; 4]);
+            set_at.resize(idx + 1, 0);
+        }
+        if set_at[idx] != 0 {
+            return Err(ctx.err(
+                *l,
+                format!("row {idx} is set twice (first at line {})", set_at[idx]),
+            ));
         }
         rows[idx] = v;
+        set_at[idx] = *l;
     }
     Ok(rows)
 }

@@ -10,6 +10,7 @@ use thiserror::Error;
 
 use crate::vm::texture::{Sampler, Texture};
 
+mod bindings;
 mod constants;
 mod probes;
 mod quad;
@@ -76,6 +77,48 @@ pub struct Case {
     /// What a backend must express to draw the case (`[require]`); a
     /// backend that cannot is reported as not applicable, with the reason.
     pub requires: Vec<Requirement>,
+    /// Every section and the line its title is on, in file order; the
+    /// checks that name a section (a slot the shader does not declare, a
+    /// texture that does not match its declaration) read the line here.
+    pub sections: Vec<(Section, usize)>,
+    /// Sampler slots whose section sets `compare`: D3D's comparison
+    /// samplers, the only ones a `_c` instruction may use.
+    pub comparison_samplers: Vec<u32>,
+}
+
+/// One section of a case file. A case has at most one of each (one per
+/// slot for textures, samplers and constant buffers): a second would
+/// silently replace or shadow the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    PixelShader,
+    VertexShader,
+    RenderTarget,
+    Quad,
+    Texture(u32),
+    Sampler(u32),
+    ConstantBuffer(u32),
+    Tolerance,
+    Test,
+    Require,
+}
+
+impl Section {
+    /// How the section is written in a case file, for messages.
+    pub fn title(self) -> String {
+        match self {
+            Section::PixelShader => "[pixel shader]".into(),
+            Section::VertexShader => "[vertex shader]".into(),
+            Section::RenderTarget => "[render target]".into(),
+            Section::Quad => "[quad]".into(),
+            Section::Texture(n) => format!("[texture {n}]"),
+            Section::Sampler(n) => format!("[sampler {n}]"),
+            Section::ConstantBuffer(n) => format!("[constant buffer {n}]"),
+            Section::Tolerance => "[tolerance]".into(),
+            Section::Test => "[test]".into(),
+            Section::Require => "[require]".into(),
+        }
+    }
 }
 
 /// Something a case needs that not every backend can express.
@@ -218,7 +261,10 @@ impl Case {
             probes: Vec::new(),
             golden: false,
             requires: Vec::new(),
+            sections: Vec::new(),
+            comparison_samplers: Vec::new(),
         };
+        let mut budget = texture::Budget::default();
         // Split into sections; shader sections keep their raw lines.
         let mut sections: Vec<(usize, String, Lines)> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
@@ -239,64 +285,88 @@ impl Case {
                 .map(|(l, t)| (*l, strip(t)))
                 .filter(|(_, t)| !t.is_empty())
                 .collect();
-            match words.as_slice() {
-                ["pixel", "shader"] | ["vertex", "shader"] => {
-                    let text: String = body.iter().map(|(_, t)| format!("{t}\n")).collect();
-                    let src = ShaderSource::Inline { text, line: n + 1 };
-                    if words[0] == "pixel" {
+            let section = section_of(&ctx, n, &title, &words)?;
+            if let Some((_, first)) = case.sections.iter().find(|(s, _)| *s == section) {
+                return Err(ctx.err(
+                    n,
+                    format!(
+                        "a second {} section (the first is at line {first}): a case has one",
+                        section.title()
+                    ),
+                ));
+            }
+            case.sections.push((section, n));
+            match section {
+                Section::PixelShader | Section::VertexShader => {
+                    let src = if words.last() == Some(&"file") {
+                        // Kept relative to the case file; `shaders()` resolves it.
+                        match stripped.as_slice() {
+                            [(_, p)] => ShaderSource::File(PathBuf::from(p)),
+                            [] => return Err(ctx.err(n, "expected a shader path")),
+                            [_, (l, _), ..] => {
+                                return Err(ctx.err(*l, "a shader file section has one path"));
+                            }
+                        }
+                    } else {
+                        let text: String = body.iter().map(|(_, t)| format!("{t}\n")).collect();
+                        ShaderSource::Inline { text, line: n + 1 }
+                    };
+                    if section == Section::PixelShader {
                         case.pixel_shader = Some(src);
                     } else {
                         case.vertex_shader = Some(src);
                     }
                 }
-                ["pixel", "shader", "file"] | ["vertex", "shader", "file"] => {
-                    let (l, p) = stripped
-                        .first()
-                        .ok_or_else(|| ctx.err(n, "expected a shader path"))?;
-                    let _ = l;
-                    // Kept relative to the case file; `shaders()` resolves it.
-                    let src = ShaderSource::File(PathBuf::from(p));
-                    if words[0] == "pixel" {
-                        case.pixel_shader = Some(src);
-                    } else {
-                        case.vertex_shader = Some(src);
-                    }
-                }
-                ["render", "target"] => {
+                Section::RenderTarget => {
                     let mut size = [case.width, case.height];
                     target::parse_target(&ctx, &stripped, &mut size)?;
                     [case.width, case.height] = size;
                 }
-                ["quad"] => case.quad = quad::parse_quad(&ctx, &stripped)?,
-                ["texture", slot] => {
-                    let slot = ctx.u32(n, slot)?;
-                    case.textures
-                        .push((slot, texture::parse_texture(&ctx, n, &stripped)?));
+                Section::Quad => case.quad = quad::parse_quad(&ctx, &stripped)?,
+                Section::Texture(slot) => {
+                    case.textures.push((
+                        slot,
+                        texture::parse_texture(&ctx, n, &stripped, &mut budget)?,
+                    ));
                 }
-                ["sampler", slot] => {
-                    let slot = ctx.u32(n, slot)?;
-                    case.samplers
-                        .push((slot, sampler::parse_sampler(&ctx, &stripped)?));
+                Section::Sampler(slot) => {
+                    let (smp, comparison) = sampler::parse_sampler(&ctx, &stripped)?;
+                    if comparison {
+                        case.comparison_samplers.push(slot);
+                    }
+                    case.samplers.push((slot, smp));
                 }
-                ["constant", "buffer", slot] => {
-                    let slot = ctx.u32(n, slot)?;
+                Section::ConstantBuffer(slot) => {
                     case.constant_buffers
                         .push((slot, constants::parse_rows(&ctx, &stripped)?));
                 }
-                ["tolerance"] => {
+                Section::Tolerance => {
+                    let mut once = values::Once::default();
                     for (l, t) in &stripped {
                         let toks: Vec<&str> = t.split_whitespace().collect();
+                        if let Some(key) = toks.first() {
+                            once.check(&ctx, *l, key)?;
+                        }
                         match toks.as_slice() {
-                            ["abs", v] => case.tolerance.abs = ctx.f32(*l, v)?,
+                            ["abs", v] => {
+                                case.tolerance.abs = ctx.f32(*l, v)?;
+                                // NaN would pass every comparison unnoticed.
+                                if !(case.tolerance.abs >= 0.0 && case.tolerance.abs.is_finite()) {
+                                    return Err(ctx.err(
+                                        *l,
+                                        format!("abs {v} is not a finite tolerance >= 0"),
+                                    ));
+                                }
+                            }
                             ["ulp", v] => case.tolerance.ulp = ctx.u32(*l, v)?,
                             _ => return Err(ctx.err(*l, "expected `abs X` or `ulp N`")),
                         }
                     }
                 }
-                ["test"] => {
+                Section::Test => {
                     probes::parse_test(&ctx, &stripped, &mut case.probes, &mut case.golden)?
                 }
-                ["require"] => {
+                Section::Require => {
                     for (l, t) in &stripped {
                         let (word, reason) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
                         let feature = Feature::ALL
@@ -326,7 +396,6 @@ impl Case {
                         });
                     }
                 }
-                _ => return Err(ctx.err(n, format!("unknown section [{title}]"))),
             }
         }
         if case.pixel_shader.is_none() {
@@ -335,6 +404,7 @@ impl Case {
                 "a case needs a [pixel shader] or [pixel shader file] section",
             ));
         }
+        probes::check_inside(&ctx, &case.probes, [case.width, case.height])?;
         if case.quad.is_empty() {
             case.quad = default_quad();
         }
@@ -344,3 +414,37 @@ impl Case {
 
 #[cfg(test)]
 mod tests;
+
+/// Which section a title names; slots are checked against Direct3D 11's
+/// binding limits here, so every later step can trust them.
+fn section_of(ctx: &Ctx, line: usize, title: &str, words: &[&str]) -> Result<Section, CaseError> {
+    use crate::dxbc::limits::{CONSTANT_BUFFER_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS};
+    let slot = |t: &str, register: &str, count: u32, what: &str| -> Result<u32, CaseError> {
+        let n = ctx.u32(line, t)?;
+        if n >= count {
+            return Err(ctx.err(
+                line,
+                format!(
+                    "{register}{n} is outside {register}0..{register}{}: Direct3D 11 has {count} {what} slots",
+                    count - 1
+                ),
+            ));
+        }
+        Ok(n)
+    };
+    Ok(match words {
+        ["pixel", "shader"] | ["pixel", "shader", "file"] => Section::PixelShader,
+        ["vertex", "shader"] | ["vertex", "shader", "file"] => Section::VertexShader,
+        ["render", "target"] => Section::RenderTarget,
+        ["quad"] => Section::Quad,
+        ["texture", n] => Section::Texture(slot(n, "t", SHADER_RESOURCE_SLOTS, "shader-resource")?),
+        ["sampler", n] => Section::Sampler(slot(n, "s", SAMPLER_SLOTS, "sampler")?),
+        ["constant", "buffer", n] => {
+            Section::ConstantBuffer(slot(n, "cb", CONSTANT_BUFFER_SLOTS, "constant-buffer")?)
+        }
+        ["tolerance"] => Section::Tolerance,
+        ["test"] => Section::Test,
+        ["require"] => Section::Require,
+        _ => return Err(ctx.err(line, format!("unknown section [{title}]"))),
+    })
+}

@@ -53,3 +53,22 @@ pub(super) fn parse_test(
     }
     Ok(())
 }
+
+/// Every probe lies inside the render target: one outside would compare
+/// nothing and pass.
+pub(super) fn check_inside(ctx: &Ctx, probes: &[Probe], [w, h]: [u32; 2]) -> Result<(), CaseError> {
+    for p in probes {
+        let [x, y, pw, ph] = p.rect;
+        let inside = pw >= 1
+            && ph >= 1
+            && u64::from(x) + u64::from(pw) <= u64::from(w)
+            && u64::from(y) + u64::from(ph) <= u64::from(h);
+        if !inside {
+            return Err(ctx.err(
+                p.line,
+                format!("the probe's pixels ({x},{y}) size {pw}x{ph} are not all inside the {w}x{h} render target"),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,7 +1,7 @@
 //! `[sampler N]`: D3D11's sampler state, defaulting to D3D11's defaults.
 
 use super::CaseError;
-use super::values::{Ctx, Lines};
+use super::values::{Ctx, Lines, Once};
 use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, Sampler};
 
 fn address_named(name: &str) -> Option<AddressMode> {
@@ -37,10 +37,17 @@ fn filter_named(name: &str) -> Option<Filter> {
     }
 }
 
-pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<Sampler, CaseError> {
+/// The sampler, and whether it is a comparison sampler (it sets `compare`).
+pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<(Sampler, bool), CaseError> {
     let mut s = Sampler::default();
+    let mut comparison = false;
+    let mut once = Once::default();
+    let mut lod_at = [0usize; 2];
     for (l, t) in lines {
         let toks: Vec<&str> = t.split_whitespace().collect();
+        if let Some(key) = toks.first() {
+            once.check(ctx, *l, key)?;
+        }
         let bad = |what: &str| ctx.err(*l, format!("unknown {what} in `{t}`"));
         match toks.as_slice() {
             ["filter", f] => {
@@ -71,12 +78,40 @@ pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<Sampler, CaseErr
                     ctx.f32(*l, a)?,
                 ]
             }
-            ["compare", f] => s.comparison = compare_named(f).ok_or_else(|| bad("comparison"))?,
-            ["lod_bias", v] => s.mip_lod_bias = ctx.f32(*l, v)?,
-            ["min_lod", v] => s.min_lod = ctx.f32(*l, v)?,
-            ["max_lod", v] => s.max_lod = ctx.f32(*l, v)?,
+            ["compare", f] => {
+                s.comparison = compare_named(f).ok_or_else(|| bad("comparison"))?;
+                comparison = true;
+            }
+            ["lod_bias", v] => {
+                s.mip_lod_bias = ctx.f32(*l, v)?;
+                // D3D11_SAMPLER_DESC: MipLODBias in [-16, 15.99]; the
+                // runtime refuses a sampler outside it.
+                if !(-16.0..=15.99).contains(&s.mip_lod_bias) {
+                    return Err(ctx.err(*l, format!("lod_bias {v} is outside -16..=15.99")));
+                }
+            }
+            ["min_lod", v] => {
+                s.min_lod = ctx.f32(*l, v)?;
+                lod_at[0] = *l;
+            }
+            ["max_lod", v] => {
+                s.max_lod = ctx.f32(*l, v)?;
+                lod_at[1] = *l;
+            }
             _ => return Err(ctx.err(*l, format!("unknown sampler setting `{t}`"))),
         }
     }
-    Ok(s)
+    // D3D11 refuses a sampler whose MaxLOD is below its MinLOD (the
+    // defaults, -f32::MAX and f32::MAX, are in order).
+    if s.min_lod.is_nan() || s.max_lod.is_nan() || s.max_lod < s.min_lod {
+        let line = lod_at[0].max(lod_at[1]);
+        return Err(ctx.err(
+            line,
+            format!(
+                "min_lod {} and max_lod {} are not an LOD range (D3D11 needs min_lod <= max_lod)",
+                s.min_lod, s.max_lod
+            ),
+        ));
+    }
+    Ok((s, comparison))
 }

@@ -86,8 +86,10 @@ fn out_of_range_sizes_are_errors_not_clamps() {
     let e = parse("[pixel shader]\nps_5_0\n[render target]\nsize 0 4\n").unwrap_err();
     assert_eq!(e.line, 4);
     assert!(e.message.contains("outside"), "{e}");
-    let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 5000 2\n").unwrap_err();
+    // Direct3D 11's limit for a 2D texture side is 16384.
+    let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 16385 2\n").unwrap_err();
     assert_eq!(e.line, 4);
+    assert!(e.message.contains("limit of 16384"), "{e}");
     // A constant buffer holds 4096 rows, 0 to 4095; 4096 is one past.
     let e =
         parse("[pixel shader]\nps_5_0\n[constant buffer 0]\nrow 4096 uint 1 2 3 4\n").unwrap_err();
@@ -98,7 +100,9 @@ fn out_of_range_sizes_are_errors_not_clamps() {
     assert_eq!(c.constant_buffers[0].1.len(), 4096);
     let e = parse("[pixel shader]\nps_5_0\n[texture 0]\nsize 2 2\nmips 17\n").unwrap_err();
     assert_eq!(e.line, 5);
-    assert!(e.message.contains("mip count 17"), "{e}");
+    // A 2x2 chain is 2x2 and 1x1: two levels.
+    assert!(e.message.contains("17 mip levels asked for"), "{e}");
+    assert!(e.message.contains("at most 2"), "{e}");
 }
 
 #[test]

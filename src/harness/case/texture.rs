@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use super::CaseError;
-use super::values::{Ctx, Lines};
-use crate::vm::texture::{Dimension, Format, Texture, TextureDesc};
+use super::values::{Ctx, Lines, Once};
+use crate::vm::texture::{Dimension, Format, Texture, TextureDesc, TextureError};
 
 fn format_named(name: &str) -> Option<Format> {
     Some(match name {
@@ -24,17 +24,27 @@ fn format_named(name: &str) -> Option<Format> {
     })
 }
 
-pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Texture, CaseError> {
+pub(super) fn parse_texture(
+    ctx: &Ctx,
+    at: usize,
+    lines: &Lines,
+    budget: &mut Budget,
+) -> Result<Texture, CaseError> {
     let mut format = Format::Rgba8Unorm;
     let mut dimension = Dimension::Tex2D;
     let mut size = [1u32, 1, 1];
+    // The `size` line and how many extents it gave: checked against the
+    // dimension once the whole section is read (either may come first).
+    let mut size_at: Option<(usize, usize)> = None;
     let mut mips = 1u32;
+    let mut mips_at = at;
     let mut fill: Option<(usize, Vec<String>)> = None;
     let mut values: Vec<[u32; 4]> = Vec::new();
-    let mut in_values = false;
+    let mut values_at: Option<usize> = None;
+    let mut once = Once::default();
     for (l, t) in lines {
         let toks: Vec<&str> = t.split_whitespace().collect();
-        if in_values {
+        if values_at.is_some() {
             if !toks.len().is_multiple_of(4) {
                 return Err(ctx.err(*l, "texel values come four to a texel"));
             }
@@ -43,42 +53,64 @@ pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Textu
             }
             continue;
         }
+        if let Some(key) = toks.first() {
+            once.check(ctx, *l, key)?;
+        }
         match toks.as_slice() {
             ["format", f] => {
                 format =
                     format_named(f).ok_or_else(|| ctx.err(*l, format!("unknown format `{f}`")))?
             }
             ["dimension", d] => {
-                dimension = match *d {
-                    "1d" => Dimension::Tex1D,
-                    "1darray" => Dimension::Tex1DArray,
-                    "2d" => Dimension::Tex2D,
-                    "2darray" => Dimension::Tex2DArray,
-                    "3d" => Dimension::Tex3D,
-                    "cube" => Dimension::Cube,
-                    "cubearray" => Dimension::CubeArray,
-                    _ => return Err(ctx.err(*l, format!("unknown dimension `{d}`"))),
-                }
+                dimension = super::bindings::DIMENSIONS
+                    .iter()
+                    .find(|(name, _)| name == d)
+                    .map(|(_, dim)| *dim)
+                    .ok_or_else(|| ctx.err(*l, format!("unknown dimension `{d}`")))?
             }
             ["size", dims @ ..] if !dims.is_empty() && dims.len() <= 3 => {
                 for (i, d) in dims.iter().enumerate() {
                     size[i] = ctx.u32(*l, d)?;
-                    if !(1..=4096).contains(&size[i]) {
-                        return Err(ctx.err(*l, format!("texture size {d} is outside 1..=4096")));
-                    }
                 }
+                size_at = Some((*l, dims.len()));
             }
-            ["mips", "full"] => mips = 0,
+            ["mips", "full"] => {
+                mips = 0;
+                mips_at = *l;
+            }
             ["mips", n] => {
                 mips = ctx.u32(*l, n)?;
-                if !(1..=16).contains(&mips) {
-                    return Err(ctx.err(*l, format!("mip count {n} is outside 1..=16")));
+                mips_at = *l;
+                if mips == 0 {
+                    return Err(ctx.err(*l, "a texture has at least one mip level"));
                 }
             }
             ["fill", rest @ ..] => fill = Some((*l, rest.iter().map(|s| s.to_string()).collect())),
-            ["values"] => in_values = true,
+            ["values"] => values_at = Some(*l),
             _ => return Err(ctx.err(*l, format!("unknown texture setting `{t}`"))),
         }
+    }
+    if let (Some((l, _)), Some(v)) = (&fill, values_at) {
+        return Err(ctx.err(
+            v,
+            format!("`values` and `fill` (line {l}) both give the contents; keep one"),
+        ));
+    }
+    let size_line = size_at.map_or(at, |(l, _)| l);
+    if let Some((l, given)) = size_at {
+        let (min, max, spelled) = size_extents(dimension);
+        if !(min..=max).contains(&given) {
+            return Err(ctx.err(
+                l,
+                format!(
+                    "a {} texture's size is `size {spelled}`",
+                    dimension_name(dimension)
+                ),
+            ));
+        }
+    }
+    if dimension == Dimension::Cube && size_at.is_some_and(|(_, n)| n == 1) {
+        size[1] = size[0];
     }
     let [w, h, d] = size;
     let desc = match dimension {
@@ -86,26 +118,41 @@ pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Textu
         Dimension::Tex1DArray => TextureDesc::tex1d_array(format, w, h),
         Dimension::Tex2DArray => TextureDesc::tex2d_array(format, w, h, d),
         Dimension::Tex3D => TextureDesc::tex3d(format, w, h, d),
-        Dimension::Cube => TextureDesc::cube(format, w),
-        Dimension::CubeArray => TextureDesc::cube_array(format, w, d),
+        // A cube's faces are square; `size S S2` with S2 != S is kept so
+        // the texture model refuses it rather than the second being ignored.
+        Dimension::Cube => TextureDesc {
+            height: h,
+            ..TextureDesc::cube(format, w)
+        },
+        Dimension::CubeArray => TextureDesc {
+            height: h,
+            ..TextureDesc::cube_array(format, w, d)
+        },
         _ => TextureDesc::tex2d(format, w, h),
     }
     .with_mips(mips);
-    let count = Texture::zeroed(desc)
-        .map_err(|e| ctx.err(at, format!("texture: {e}")))?
-        .texel_count();
-    let texels: Vec<[u32; 4]> = match fill {
-        Some((l, f)) => generate(ctx, l, &f, count, [w, h])?,
-        None if !values.is_empty() => {
+    let count = Texture::texels_for(desc).map_err(|e| {
+        // A mip count beyond the chain is the `mips` line's mistake; every
+        // other shape error is the size's.
+        let line = match e {
+            TextureError::TooManyMips { .. } => mips_at,
+            _ => size_line,
+        };
+        ctx.err(line, format!("texture: {e}"))
+    })?;
+    budget.take(ctx, size_line, count)?;
+    let texels: Vec<[u32; 4]> = match (fill, values_at) {
+        (Some((l, f)), _) => generate(ctx, l, &f, count, [w, h])?,
+        (None, Some(v)) => {
             if values.len() != count {
                 return Err(ctx.err(
-                    at,
+                    v,
                     format!("texture needs {count} texel values, found {}", values.len()),
                 ));
             }
             values
         }
-        None => vec![[0, 0, 0, 1.0f32.to_bits()]; count],
+        (None, None) => vec![[0, 0, 0, 1.0f32.to_bits()]; count],
     };
     let floats: Vec<[f32; 4]> = texels.iter().map(|t| t.map(f32::from_bits)).collect();
     let integer = matches!(format, Format::R32Uint | Format::R32Sint);
@@ -195,4 +242,55 @@ fn generate(
             ));
         }
     })
+}
+
+/// How many extents `size` takes for a dimension (fewest, most) and how
+/// it is spelled: width, then height, then depth or the array size.
+fn size_extents(d: Dimension) -> (usize, usize, &'static str) {
+    match d {
+        Dimension::Tex1D => (1, 1, "W"),
+        Dimension::Tex1DArray => (2, 2, "W LAYERS"),
+        Dimension::Tex2DArray => (3, 3, "W H LAYERS"),
+        Dimension::Tex3D => (3, 3, "W H D"),
+        Dimension::Cube => (1, 2, "S or S S"),
+        Dimension::CubeArray => (3, 3, "S S CUBES"),
+        _ => (2, 2, "W H"),
+    }
+}
+
+fn dimension_name(d: Dimension) -> &'static str {
+    super::bindings::DIMENSIONS
+        .iter()
+        .find(|(_, x)| *x == d)
+        .map_or("multisampled", |(n, _)| n)
+}
+
+/// Memory one case's textures may take, decoded (16 bytes a texel, as the
+/// emulator holds them; the GPU copies are no larger). Direct3D 11 allows a
+/// single 16384x16384 RGBA32 texture of 4 GiB; a test case that large is a
+/// mistake or an attack, and refusing it by name beats running out of memory.
+pub const TEXTURE_BUDGET_BYTES: usize = 512 << 20;
+
+/// The texture memory a case has used so far.
+#[derive(Default)]
+pub(super) struct Budget {
+    used: usize,
+}
+
+impl Budget {
+    fn take(&mut self, ctx: &Ctx, line: usize, texels: usize) -> Result<(), CaseError> {
+        let bytes = texels.saturating_mul(16);
+        self.used = self.used.saturating_add(bytes);
+        if self.used > TEXTURE_BUDGET_BYTES {
+            return Err(ctx.err(
+                line,
+                format!(
+                    "the case's textures would take {} MiB decoded; a case may use at most {} MiB",
+                    self.used.div_ceil(1 << 20),
+                    TEXTURE_BUDGET_BYTES >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
 }

@@ -84,3 +84,23 @@ pub(super) fn strip(line: &str) -> &str {
         None => line.trim(),
     }
 }
+
+/// The settings a section has seen, so a second line setting the same
+/// thing is an error naming both lines rather than a silent replacement.
+#[derive(Default)]
+pub(super) struct Once<'a> {
+    seen: Vec<(&'a str, usize)>,
+}
+
+impl<'a> Once<'a> {
+    pub(super) fn check(&mut self, ctx: &Ctx, line: usize, key: &'a str) -> Result<(), CaseError> {
+        if let Some((_, first)) = self.seen.iter().find(|(k, _)| *k == key) {
+            return Err(ctx.err(
+                line,
+                format!("`{key}` is set twice in this section (first at line {first})"),
+            ));
+        }
+        self.seen.push((key, line));
+        Ok(())
+    }
+}

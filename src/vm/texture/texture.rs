@@ -336,6 +336,13 @@ impl Texture {
             .map_err(|_| TextureError::OutOfMemory { texels: total })
     }
 
+    /// Texels (samples included) a texture of `desc` would hold, after
+    /// the same checks as building it, without allocating: so a caller can
+    /// bound memory before asking for it.
+    pub fn texels_for(desc: TextureDesc) -> Result<usize, TextureError> {
+        Ok(Texture::with_shape(desc)?.texel_count())
+    }
+
     /// Texels (samples included) the texture holds.
     pub fn texel_count(&self) -> usize {
         self.layer_stride * self.layers as usize

@@ -1,0 +1,208 @@
+//! A case's resources against the shaders' declarations. D3D's runtime
+//! (with its debug layer) refuses a view whose dimension or return type does
+//! not match the shader's `dcl_resource`, and a sampler whose comparison
+//! mode does not match `dcl_sampler`; a GPU driver given the same mismatch
+//! fails with a message naming no slot, and the emulator would quietly read
+//! it. So the case is refused before anything is drawn, naming the section
+//! and the slot, on every path alike.
+//!
+//! A binding the shaders never declare is refused too: it can only be a
+//! typo for another slot, and drawing without it would hide that.
+
+use super::{Case, CaseError, Section};
+use crate::dxbc::Shader;
+use crate::dxbc::analysis::ResourceUse;
+use crate::dxbc::enums::{ProgramType, ReturnType, SamplerMode};
+use crate::dxbc::ir::DeclKind;
+use crate::vm::texture::{Dimension, NumericKind, Texture};
+
+/// One shader's declarations, with the stage's name for messages.
+struct Stage<'a> {
+    name: &'static str,
+    shader: &'a Shader,
+    uses: ResourceUse,
+}
+
+impl Stage<'_> {
+    fn declaration(&self, index: usize) -> Option<&crate::dxbc::ir::Instruction> {
+        self.shader.program.instructions.get(index)
+    }
+}
+
+fn stage_name(kind: ProgramType) -> &'static str {
+    match kind {
+        ProgramType::Pixel => "pixel shader",
+        ProgramType::Vertex => "vertex shader",
+        _ => "shader",
+    }
+}
+
+/// How a case file spells a dimension (`dimension` in `[texture N]`).
+pub(super) const DIMENSIONS: [(&str, Dimension); 7] = [
+    ("1d", Dimension::Tex1D),
+    ("1darray", Dimension::Tex1DArray),
+    ("2d", Dimension::Tex2D),
+    ("2darray", Dimension::Tex2DArray),
+    ("3d", Dimension::Tex3D),
+    ("cube", Dimension::Cube),
+    ("cubearray", Dimension::CubeArray),
+];
+
+fn dimension_name(d: Dimension) -> String {
+    DIMENSIONS
+        .iter()
+        .find(|(_, x)| *x == d)
+        .map_or_else(|| format!("{d:?}"), |(n, _)| n.to_string())
+}
+
+/// Whether a view of `kind` may be read through a declaration returning
+/// `declared`: `float` reads every format that returns floats (fxc declares
+/// `Texture2D<float4>` so), `unorm`/`snorm`/`uint`/`sint` only their own.
+fn returns(kind: NumericKind, declared: ReturnType) -> bool {
+    match declared {
+        ReturnType::Float => !matches!(kind, NumericKind::Uint | NumericKind::Sint),
+        ReturnType::Unorm => kind == NumericKind::Unorm,
+        ReturnType::Uint => kind == NumericKind::Uint,
+        ReturnType::Sint => kind == NumericKind::Sint,
+        // snorm formats, `mixed` and the rest are not judged here.
+        _ => true,
+    }
+}
+
+impl Case {
+    /// Checks the case's textures, samplers and constant buffers against
+    /// the declarations of `shaders` (the pixel shader, and the vertex
+    /// shader when there is one); the error names the section's line.
+    pub fn check_bindings(&self, shaders: &[&Shader]) -> Result<(), CaseError> {
+        let stages: Vec<Stage> = shaders
+            .iter()
+            .map(|s| Stage {
+                name: stage_name(s.program.kind),
+                shader: s,
+                uses: ResourceUse::of(&s.program),
+            })
+            .collect();
+        let names = || {
+            stages
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(" or the ")
+        };
+        for (slot, texture) in &self.textures {
+            let section = Section::Texture(*slot);
+            let mut declared = false;
+            for stage in &stages {
+                let Some(&index) = stage.uses.textures.declared.get(slot) else {
+                    continue;
+                };
+                declared = true;
+                if let Some(decl) = stage.declaration(index) {
+                    self.check_texture(section, *slot, texture, stage.name, decl)?;
+                }
+            }
+            if !declared {
+                return Err(
+                    self.section_error(section, format!("the {} declares no t{slot}", names()))
+                );
+            }
+        }
+        for (slot, _) in &self.samplers {
+            let section = Section::Sampler(*slot);
+            let comparison = self.comparison_samplers.contains(slot);
+            let mut declared = false;
+            for stage in &stages {
+                let Some(&index) = stage.uses.samplers.declared.get(slot) else {
+                    continue;
+                };
+                declared = true;
+                let mode = stage.declaration(index).and_then(|d| d.sampler_mode());
+                let problem = match mode {
+                    Some(SamplerMode::Comparison) if !comparison => Some(
+                        "declares it mode_comparison (for `_c` instructions); give the sampler a `compare` function",
+                    ),
+                    Some(SamplerMode::Default) if comparison => Some(
+                        "declares it mode_default; `compare` makes a comparison sampler, which only `_c` instructions take",
+                    ),
+                    _ => None,
+                };
+                if let Some(problem) = problem {
+                    return Err(self.section_error(
+                        section,
+                        format!("the {} {problem} (s{slot})", stage.name),
+                    ));
+                }
+            }
+            if !declared {
+                return Err(
+                    self.section_error(section, format!("the {} declares no s{slot}", names()))
+                );
+            }
+        }
+        for (slot, _) in &self.constant_buffers {
+            if !stages
+                .iter()
+                .any(|s| s.uses.constant_buffers.declared.contains_key(slot))
+            {
+                return Err(self.section_error(
+                    Section::ConstantBuffer(*slot),
+                    format!("the {} declares no cb{slot}", names()),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_texture(
+        &self,
+        section: Section,
+        slot: u32,
+        texture: &Texture,
+        stage: &str,
+        decl: &crate::dxbc::ir::Instruction,
+    ) -> Result<(), CaseError> {
+        let have = texture.dimension();
+        if let Some(dim) = decl.resource_dimension() {
+            let want = Dimension::from_resource_dim(dim);
+            if want != Some(have) {
+                return Err(self.section_error(
+                    section,
+                    format!(
+                        "t{slot} is a {} texture, but the {stage} declares it {}",
+                        dimension_name(have),
+                        dim.name()
+                    ),
+                ));
+            }
+        }
+        if let DeclKind::ReturnTypes(types) = &decl.decl {
+            let kind = texture.format().kind();
+            if let Some(bad) = types.iter().find(|t| !returns(kind, **t)) {
+                return Err(self.section_error(
+                    section,
+                    format!(
+                        "t{slot} is {}, which returns {}, but the {stage} declares it returning {}",
+                        texture.format().name(),
+                        format!("{kind:?}").to_lowercase(),
+                        bad.name()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// An error at the line of `section`'s title.
+    fn section_error(&self, section: Section, message: String) -> CaseError {
+        let line = self
+            .sections
+            .iter()
+            .find(|(s, _)| *s == section)
+            .map_or(0, |(_, l)| *l);
+        CaseError {
+            file: self.path.display().to_string(),
+            line,
+            message: format!("{}: {message}", section.title()),
+        }
+    }
+}
