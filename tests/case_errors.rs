@@ -1,0 +1,629 @@
+//! Malformed case files: each variant breaks one rule of `docs/cases.md`
+//! once in an otherwise valid case. Each must be refused with an error
+//! naming the case file and the line at fault, and nothing may be drawn:
+//! the emulator does not run and no backend is handed the case.
+//!
+//! A variant is an edit of the valid case below: `old` replaced by `new`,
+//! where the line at fault starts with `@` (removed before the file is
+//! written; its line number is what the error must name).
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+use dxbc_dbg::glsl;
+use dxbc_dbg::harness::case::{Case, CaseShaders};
+use dxbc_dbg::harness::suite::{Backend, Rendered, Renderer, RunOptions, run_all};
+
+/// Valid: two samplers (one comparison), three textures (float, depth,
+/// uint), one constant buffer, all declared and used. Every pixel reads at
+/// (0.25, 0.25), texel (0, 0)'s centre in a 2x2 texture, so each filter
+/// returns texel (0, 0): the checker's (0, 0, 0, 1) (texel (x, y) is white
+/// when x + y is odd); the comparison 0.5 < 0.25 fails, 0; `ld` gives 1u,
+/// 1.0 after `utof`. So o0 = (0 + 0 + 1, 0, 0, 1) everywhere.
+const VALID: &str = "\
+[pixel shader]
+ps_5_0
+dcl_constantbuffer cb0[2], immediateIndexed
+dcl_sampler s0, mode_default
+dcl_sampler s1, mode_comparison
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_resource_texture2d (float,float,float,float) t1
+dcl_resource_texture2d (uint,uint,uint,uint) t2
+dcl_output o0.xyzw
+dcl_temps 2
+sample_l_indexable(texture2d)(float,float,float,float) r0.xyzw, cb0[0].xyxx, t0.xyzw, s0, l(0)
+sample_c_lz_indexable(texture2d)(float,float,float,float) r1.x, cb0[0].xyxx, t1.xxxx, s1, cb0[1].x
+ld_indexable(texture2d)(uint,uint,uint,uint) r1.y, l(0, 0, 0, 0), t2.yxzw
+add r0.x, r0.x, r1.x
+utof r1.y, r1.y
+add o0.x, r0.x, r1.y
+mov o0.yzw, r0.yyzw
+ret
+
+[texture 0]
+format rgba8_unorm
+size 2 2
+fill checker
+
+[texture 1]
+format d32_float
+size 2 2
+values
+0.25 0 0 1  0.5 0 0 1
+0.75 0 0 1  1 0 0 1
+
+[texture 2]
+format r32_uint
+size 2 2
+fill constant 1u 0u 0u 1u
+
+[sampler 0]
+filter point
+address clamp
+
+[sampler 1]
+compare less
+
+[constant buffer 0]
+row 0 float 0.25 0.25 0 0
+row 1 float 0.5 0 0 0
+
+[render target]
+size 4 4
+
+[quad]
+vertex -1 1 0.5 1
+vertex 1 1 0.5 1
+vertex -1 -1 0.5 1
+vertex 1 -1 0.5 1
+
+[tolerance]
+abs 0.001
+ulp 1
+
+[require]
+fine_derivatives none needed; listed to test the section
+
+[test]
+probe 0 0 1 0 0 1
+probe rect 0 0 4 4 1 0 0 1
+";
+
+/// (name, text replaced, replacement with the faulty line marked `@`,
+/// words the message must contain).
+const VARIANTS: &[(&str, &str, &str, &str)] = &[
+    // Sections: one of each, known names, slots within Direct3D 11's.
+    (
+        "second texture section",
+        "[sampler 0]",
+        "@[texture 0]\nsize 1 1\n[sampler 0]",
+        "a second [texture 0] section",
+    ),
+    (
+        "second sampler section",
+        "[constant buffer 0]",
+        "@[sampler 0]\n[constant buffer 0]",
+        "a second [sampler 0] section",
+    ),
+    (
+        "second constant buffer",
+        "[render target]",
+        "@[constant buffer 0]\nrow 0 float 0 0 0 0\n[render target]",
+        "a second [constant buffer 0]",
+    ),
+    (
+        "second render target",
+        "[quad]",
+        "@[render target]\nsize 2 2\n[quad]",
+        "a second [render target]",
+    ),
+    (
+        "shader file after inline shader",
+        "[texture 0]",
+        "@[pixel shader file]\nx.asm\n[texture 0]",
+        "a second [pixel shader]",
+    ),
+    (
+        "second test section",
+        "probe rect 0 0 4 4 1 0 0 1",
+        "probe rect 0 0 4 4 1 0 0 1\n@[test]\nprobe 1 1 1 0 0 1",
+        "a second [test]",
+    ),
+    (
+        "second quad",
+        "[tolerance]",
+        "@[quad]\nvertex 0 0 0 1\n[tolerance]",
+        "a second [quad]",
+    ),
+    (
+        "unknown section",
+        "[sampler 1]",
+        "@[samplers 1]",
+        "unknown section [samplers 1]",
+    ),
+    (
+        "texture slot past t127",
+        "[texture 2]",
+        "@[texture 128]",
+        "t128 is outside t0..t127",
+    ),
+    (
+        "sampler slot past s15",
+        "[sampler 1]",
+        "@[sampler 16]",
+        "s16 is outside s0..s15",
+    ),
+    (
+        "constant buffer past cb13",
+        "[constant buffer 0]",
+        "@[constant buffer 14]",
+        "cb14 is outside cb0..cb13",
+    ),
+    (
+        "texture slot not a number",
+        "[texture 2]",
+        "@[texture two]",
+        "expected a non-negative integer",
+    ),
+    (
+        "text before the first section",
+        "[pixel shader]",
+        "@size 4 4\n[pixel shader]",
+        "text before the first [section]",
+    ),
+    // Textures.
+    (
+        "unknown format",
+        "format r32_uint",
+        "@format r32_uintt",
+        "unknown format",
+    ),
+    (
+        "unknown dimension",
+        "format rgba8_unorm",
+        "format rgba8_unorm\n@dimension 2dd",
+        "unknown dimension",
+    ),
+    (
+        "zero texture size",
+        "format rgba8_unorm\nsize 2 2",
+        "format rgba8_unorm\n@size 0 2",
+        "0",
+    ),
+    (
+        "texture past 16384",
+        "format rgba8_unorm\nsize 2 2",
+        "format rgba8_unorm\n@size 16385 2",
+        "limit of 16384",
+    ),
+    (
+        "2d texture with a depth",
+        "format rgba8_unorm\nsize 2 2",
+        "format rgba8_unorm\n@size 2 2 2",
+        "`size W H`",
+    ),
+    (
+        "2d array without layers",
+        "format rgba8_unorm\nsize 2 2",
+        "format rgba8_unorm\ndimension 2darray\n@size 2 2",
+        "`size W H LAYERS`",
+    ),
+    (
+        "cube not square",
+        "format rgba8_unorm\nsize 2 2",
+        "format rgba8_unorm\ndimension cube\n@size 4 2",
+        "width == height",
+    ),
+    (
+        "zero mips",
+        "format rgba8_unorm\nsize 2 2",
+        "format rgba8_unorm\nsize 2 2\n@mips 0",
+        "at least one mip",
+    ),
+    (
+        "more mips than the chain",
+        "format rgba8_unorm\nsize 2 2",
+        "format rgba8_unorm\nsize 2 2\n@mips 3",
+        "at most 2",
+    ),
+    (
+        "format twice",
+        "format rgba8_unorm\nsize 2 2",
+        "format rgba8_unorm\n@format r8_unorm\nsize 2 2",
+        "`format` is set twice",
+    ),
+    (
+        "values and fill",
+        "fill constant 1u 0u 0u 1u",
+        "fill constant 1u 0u 0u 1u\n@values\n1u 0 0 1 1u 0 0 1 1u 0 0 1 1u 0 0 1",
+        "keep one",
+    ),
+    (
+        "too few texel values",
+        "values\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1\n",
+        "@values\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1\n",
+        "needs 4 texel values, found 3",
+    ),
+    (
+        "texel values not in fours",
+        "0.75 0 0 1  1 0 0 1\n",
+        "@0.75 0 0 1  1 0 0\n",
+        "four to a texel",
+    ),
+    (
+        "texel value not a number",
+        "0.75 0 0 1  1 0 0 1\n",
+        "@0.75 0 0 1  1 0 0 one\n",
+        "expected a number",
+    ),
+    (
+        "texture over the memory budget",
+        "format rgba8_unorm\nsize 2 2",
+        "format rgba8_unorm\n@size 8192 8192",
+        "at most 512 MiB",
+    ),
+    (
+        "unknown fill",
+        "fill checker",
+        "@fill stripes",
+        "expected `fill checker`",
+    ),
+    (
+        "fill image that is not there",
+        "fill checker",
+        "@fill image no_such.png",
+        "no_such.png",
+    ),
+    (
+        "unknown texture setting",
+        "fill checker",
+        "fill checker\n@mipmaps 2",
+        "unknown texture setting",
+    ),
+    // Samplers.
+    (
+        "unknown filter",
+        "filter point",
+        "@filter nearest",
+        "unknown filter",
+    ),
+    (
+        "unknown address mode",
+        "address clamp",
+        "@address clamp_to_edge",
+        "unknown address mode",
+    ),
+    (
+        "four address modes",
+        "address clamp",
+        "@address clamp clamp clamp clamp",
+        "unknown sampler setting",
+    ),
+    (
+        "lod bias past 15.99",
+        "address clamp",
+        "address clamp\n@lod_bias 16",
+        "outside -16..=15.99",
+    ),
+    (
+        "max lod below min lod",
+        "address clamp",
+        "address clamp\nmin_lod 2\n@max_lod 1",
+        "min_lod <= max_lod",
+    ),
+    (
+        "unknown comparison",
+        "compare less",
+        "@compare lesser",
+        "unknown comparison",
+    ),
+    (
+        "filter twice",
+        "address clamp",
+        "address clamp\n@filter linear",
+        "`filter` is set twice",
+    ),
+    (
+        "border with three values",
+        "address clamp",
+        "address clamp\n@border 1 1 1",
+        "unknown sampler setting",
+    ),
+    // Constant buffers.
+    (
+        "row past 4095",
+        "row 1 float 0.5 0 0 0",
+        "@row 4096 float 0.5 0 0 0",
+        "outside 0..=4095",
+    ),
+    (
+        "row set twice",
+        "row 1 float 0.5 0 0 0",
+        "row 1 float 0.5 0 0 0\n@row 0 float 1 0 0 0",
+        "row 0 is set twice",
+    ),
+    (
+        "row with three values",
+        "row 1 float 0.5 0 0 0",
+        "@row 1 float 0.5 0 0",
+        "a row has four values",
+    ),
+    (
+        "unknown row type",
+        "row 1 float 0.5 0 0 0",
+        "@row 1 double 0.5 0 0 0",
+        "unknown row type",
+    ),
+    // Render target.
+    (
+        "zero target size",
+        "size 4 4\n\n[quad]",
+        "@size 0 4\n\n[quad]",
+        "outside 1..=16384",
+    ),
+    (
+        "target past 16384",
+        "size 4 4\n\n[quad]",
+        "@size 16385 4\n\n[quad]",
+        "outside 1..=16384",
+    ),
+    (
+        "target over the pixel budget",
+        "size 4 4\n\n[quad]",
+        "@size 8192 8192\n\n[quad]",
+        "at most 16777216",
+    ),
+    (
+        "target size twice",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n@size 8 8\n\n[quad]",
+        "`size` is set twice",
+    ),
+    // Quad.
+    (
+        "three vertices",
+        "vertex 1 -1 0.5 1\n",
+        "",
+        "four vertices, found 3",
+    ),
+    (
+        "input register past v31",
+        "vertex 1 -1 0.5 1\n",
+        "@vertex 1 -1 0.5 1 v32 0 0 0 0\n",
+        "outside v0..v31",
+    ),
+    (
+        "input register twice",
+        "vertex 1 -1 0.5 1\n",
+        "@vertex 1 -1 0.5 1 v1 0 0 0 0 v1 1 1 1 1\n",
+        "given twice",
+    ),
+    // Tolerance.
+    (
+        "negative tolerance",
+        "abs 0.001",
+        "@abs -1",
+        "not a finite tolerance",
+    ),
+    (
+        "NaN tolerance",
+        "abs 0.001",
+        "@abs NaN",
+        "not a finite tolerance",
+    ),
+    ("ulp twice", "ulp 1", "ulp 1\n@ulp 2", "`ulp` is set twice"),
+    // Probes.
+    (
+        "probe outside the target",
+        "probe 0 0 1 0 0 1",
+        "@probe 4 0 1 0 0 1",
+        "not all inside the 4x4",
+    ),
+    (
+        "probe rect past the edge",
+        "probe rect 0 0 4 4 1 0 0 1",
+        "@probe rect 1 1 4 4 1 0 0 1",
+        "not all inside",
+    ),
+    (
+        "empty probe rect",
+        "probe rect 0 0 4 4 1 0 0 1",
+        "@probe rect 1 1 0 4 1 0 0 1",
+        "not all inside",
+    ),
+    (
+        "probe value not a number",
+        "probe 0 0 1 0 0 1",
+        "@probe 0 0 1 0 zero 1",
+        "expected a number",
+    ),
+    // Requirements.
+    (
+        "unknown feature",
+        "fine_derivatives none needed",
+        "@fine_derivative none needed",
+        "unknown feature",
+    ),
+    (
+        "requirement without a reason",
+        "fine_derivatives none needed; listed to test the section",
+        "@fine_derivatives",
+        "say why",
+    ),
+    // Resources against the shader's declarations.
+    (
+        "texture the shader does not declare",
+        "[sampler 0]",
+        "@[texture 3]\nsize 1 1\n[sampler 0]",
+        "declares no t3",
+    ),
+    (
+        "sampler the shader does not declare",
+        "[constant buffer 0]",
+        "@[sampler 5]\n[constant buffer 0]",
+        "declares no s5",
+    ),
+    (
+        "constant buffer the shader does not declare",
+        "[render target]",
+        "@[constant buffer 3]\nrow 0 float 0 0 0 0\n[render target]",
+        "declares no cb3",
+    ),
+    (
+        "texture of another dimension",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2",
+        "@[texture 0]\nformat rgba8_unorm\ndimension 2darray\nsize 2 2 1",
+        "declares it texture2d",
+    ),
+    (
+        "float texture where uint is declared",
+        "[texture 2]\nformat r32_uint",
+        "@[texture 2]\nformat rgba8_unorm",
+        "declares it returning uint",
+    ),
+    (
+        "uint texture where float is declared",
+        "[texture 0]\nformat rgba8_unorm",
+        "@[texture 0]\nformat r32_uint",
+        "declares it returning float",
+    ),
+    (
+        "comparison declared, sampler without compare",
+        "[sampler 1]\ncompare less",
+        "@[sampler 1]\nfilter linear",
+        "mode_comparison",
+    ),
+    (
+        "default declared, sampler with compare",
+        "[sampler 0]\nfilter point",
+        "@[sampler 0]\nfilter point\ncompare less",
+        "mode_default",
+    ),
+];
+
+/// A renderer that counts the cases it is handed.
+struct Counting {
+    jobs: Cell<usize>,
+}
+
+impl Renderer for Counting {
+    fn backend(&self) -> Backend {
+        Backend::Vulkan
+    }
+    fn name(&self) -> String {
+        "counting".into()
+    }
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        _: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>> {
+        self.jobs.set(self.jobs.get() + jobs.len());
+        jobs.iter()
+            .map(|_| Err("not drawn in this test".into()))
+            .collect()
+    }
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dxbc-dbg-case-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Applies a variant: the text with the marker removed, and the marked
+/// line's number (1-based).
+fn apply(old: &str, new: &str) -> (String, usize) {
+    assert!(VALID.contains(old), "`{old}` is not in the valid case");
+    let text = VALID.replacen(old, new, 1);
+    let marked = text.lines().position(|l| l.starts_with('@')).map(|i| i + 1);
+    let text = text
+        .lines()
+        .map(|l| l.strip_prefix('@').unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n");
+    // A variant that deletes the faulty line (a missing vertex) marks
+    // nothing: the error names the section's first line.
+    let line = marked.unwrap_or_else(|| {
+        1 + text
+            .lines()
+            .position(|l| l == "[quad]")
+            .expect("unmarked variants edit the quad")
+            + 1
+    });
+    (text + "\n", line)
+}
+
+fn run(path: &Path) -> (dxbc_dbg::harness::suite::CaseResult, usize) {
+    let counting = Counting { jobs: Cell::new(0) };
+    let cases = [(path.to_path_buf(), "variant".to_string())];
+    let mut results = run_all(&cases, &[&counting], &RunOptions::default(), |_| {});
+    (results.remove(0), counting.jobs.get())
+}
+
+#[test]
+fn the_valid_case_loads_and_is_drawn() {
+    let dir = temp_dir();
+    let path = dir.join("valid.case");
+    std::fs::write(&path, VALID).expect("write");
+    let (r, jobs) = run(&path);
+    assert!(r.case_failures.is_empty(), "{:?}", r.case_failures);
+    assert_eq!(jobs, 1, "the valid case reaches the backend");
+    assert!(r.cpu_ms.is_some(), "the valid case runs on the emulator");
+}
+
+#[test]
+fn every_malformed_case_names_its_line_and_draws_nothing() {
+    assert!(VARIANTS.len() >= 40, "{} variants", VARIANTS.len());
+    let dir = temp_dir();
+    let mut wrong = Vec::new();
+    for (i, (name, old, new, words)) in VARIANTS.iter().enumerate() {
+        let (text, line) = apply(old, new);
+        let path = dir.join(format!("variant{i}.case"));
+        std::fs::write(&path, &text).expect("write");
+        let (r, jobs) = run(&path);
+        let want = format!("{}:{line}: ", path.display());
+        let first = r.case_failures.first().cloned().unwrap_or_default();
+        if r.case_failures.len() != 1 || !first.starts_with(&want) || !first.contains(words) {
+            wrong.push(format!(
+                "{name}: want `{want}…{words}…`, got {:?}",
+                r.case_failures
+            ));
+        }
+        if jobs != 0 || r.cpu_ms.is_some() || !r.cpu.is_empty() {
+            wrong.push(format!(
+                "{name}: drawn ({jobs} backend jobs, cpu {:?})",
+                r.cpu_ms
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_case_file_that_is_not_utf8_is_refused_at_its_line() {
+    let dir = temp_dir();
+    let path = dir.join("latin1.case");
+    let mut bytes = VALID
+        .replacen("size 4 4", "size 4 4 # caf\u{e9}", 1)
+        .into_bytes();
+    // The same line, with é in Latin-1 (0xE9 alone) instead of UTF-8.
+    let at = bytes.windows(2).position(|w| w == [0xC3, 0xA9]).expect("é");
+    bytes.splice(at..at + 2, [0xE9]);
+    std::fs::write(&path, &bytes).expect("write");
+    let line = 1
+        + VALID
+            .lines()
+            .position(|l| l == "[render target]")
+            .expect("target")
+        + 1;
+    let (r, jobs) = run(&path);
+    let want = format!("{}:{line}: not UTF-8", path.display());
+    assert!(
+        r.case_failures.len() == 1 && r.case_failures[0].starts_with(&want),
+        "{:?}",
+        r.case_failures
+    );
+    assert_eq!(jobs, 0);
+}
