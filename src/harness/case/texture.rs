@@ -165,7 +165,8 @@ pub(super) fn parse_texture(
 }
 
 /// Texels for `fill checker | gradient | ramp | constant r g b a`. Texels
-/// are laid out level by level, layer by layer, row-major; patterns are
+/// are in D3D's subresource order (layer by layer, each layer's mip chain
+/// from level 0, row-major), the order `values` takes; patterns are
 /// computed from the index within the top level's rows.
 fn generate(
     ctx: &Ctx,
