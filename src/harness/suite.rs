@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::case::{Case, CaseShaders, ShaderSource};
+use super::case::{Case, CaseShaders, ProbeTarget, ShaderSource};
 use super::cpu::{self, CpuError};
 use super::diff::{Diff, diff, texel_within};
 use super::golden;
@@ -56,6 +56,21 @@ impl Backend {
             // GLSL ES 3.00 has one dFdx/dFdy, coarse or fine as the
             // implementation pleases.
             (Backend::WebGl2, Feature::FineDerivatives) => false,
+            // Vulkan copies the depth aspect of d32_float, d16_unorm and
+            // d32_float_s8x24_uint out; wgpu's 24-bit depth
+            // (`Depth24PlusStencil8`) has no copyable depth aspect.
+            (Backend::Vulkan, Feature::DepthReadback) => true,
+            (Backend::Vulkan, Feature::Depth24Readback) => false,
+            // WebGL2's readPixels reads colour buffers only.
+            (Backend::WebGl2, Feature::DepthReadback | Feature::Depth24Readback) => false,
+            // wgpu's TEXTURE_FORMAT_16BIT_NORM (lavapipe has it).
+            (Backend::Vulkan, Feature::Norm16Target) => true,
+            // R16 is renderable only with EXT_texture_norm16, not core
+            // WebGL2.
+            (Backend::WebGl2, Feature::Norm16Target) => false,
+            (Backend::Vulkan, Feature::FractionalViewport) => true,
+            // gl.viewport takes whole pixels.
+            (Backend::WebGl2, Feature::FractionalViewport) => false,
         }
     }
 }
@@ -327,6 +342,10 @@ pub fn run_all(
                 CpuRun {
                     ms: elapsed_ms(start),
                     images,
+                    indices: cpu::targets(&shaders.pixel)
+                        .iter()
+                        .map(|t| t.index)
+                        .collect(),
                 }
             })
         })
@@ -432,6 +451,9 @@ impl Drawn {
 struct CpuRun {
     ms: f64,
     images: Result<Vec<Image>, CpuError>,
+    /// The `N` of the `SV_TargetN` each colour image is, in order; the
+    /// depth buffer's image, when read back, follows them.
+    indices: Vec<u32>,
 }
 
 impl CpuRun {
@@ -449,6 +471,7 @@ fn compare(
     options: &RunOptions,
 ) {
     result.cpu_ms = Some(cpu.ms);
+    let indices = cpu.indices;
     let cpu = match cpu.images {
         Ok(c) => c,
         Err(e) => {
@@ -499,8 +522,11 @@ fn compare(
             .case_failures
             .push("probes given but the shader writes no render target".into());
     }
-    if let Some(c) = cpu.first() {
-        result.case_failures.extend(probe_failures(case, "CPU", c));
+    if !cpu.is_empty() {
+        let all: Vec<&Image> = cpu.iter().collect();
+        result
+            .case_failures
+            .extend(probe_failures(case, "CPU", &all, &indices));
     }
     for d in backends {
         let (mut b, drawn) = d.begin();
@@ -547,7 +573,8 @@ fn compare(
                 && t.image.width == c.width
                 && t.image.height == c.height
             {
-                let f = probe_failures(case, b.backend.name(), &t.image);
+                let all: Vec<&Image> = b.targets.iter().map(|t| &t.image).collect();
+                let f = probe_failures(case, b.backend.name(), &all, &indices);
                 b.failures.extend(f);
             }
         }
@@ -556,12 +583,28 @@ fn compare(
     result.cpu = cpu;
 }
 
-/// Probes checked against one image of render target 0 (`label` names
-/// it in the message).
-fn probe_failures(case: &Case, label: &str, img: &Image) -> Vec<String> {
+/// Probes checked against one renderer's images (`label` names it in the
+/// message): `images` are the colour targets in the order of `indices`
+/// (their `SV_TargetN`), then the depth buffer's when the case reads it.
+fn probe_failures(case: &Case, label: &str, images: &[&Image], indices: &[u32]) -> Vec<String> {
     let mut out = Vec::new();
     let file = case.path.display().to_string();
     for p in &case.probes {
+        let at = match p.target {
+            ProbeTarget::Color(n) => indices.iter().position(|i| *i == n),
+            ProbeTarget::Depth => Some(indices.len()),
+        };
+        let Some(img) = at.and_then(|i| images.get(i)) else {
+            out.push(format!(
+                "{file}:{}: the probe's image ({}) was not drawn",
+                p.line,
+                match p.target {
+                    ProbeTarget::Color(n) => format!("SV_Target{n}"),
+                    ProbeTarget::Depth => "the depth buffer".into(),
+                }
+            ));
+            continue;
+        };
         let [x0, y0, w, h] = p.rect;
         if w == 0 || h == 0 || x0.saturating_add(w) > img.width || y0.saturating_add(h) > img.height
         {
