@@ -167,7 +167,7 @@ mod tests {
         let c = case("format 0 r32_uint\n");
         let e = plan(&c, &[(0, TargetKind::Float, 4)]).unwrap_err();
         assert!(
-            e.starts_with("t.case:7: SV_Target0 is a `float` output"),
+            e.starts_with("t.case:6: SV_Target0 is a `float` output"),
             "{e}"
         );
     }
@@ -177,13 +177,13 @@ mod tests {
         let c = case("format 0 rgba8_unorm\n");
         let e = plan(&c, &[(0, TargetKind::Float, 2)]).unwrap_err();
         assert!(
-            e.contains("t.case:7: SV_Target0 writes 2 component(s)"),
+            e.contains("t.case:6: SV_Target0 writes 2 component(s)"),
             "{e}"
         );
         let c = case("clear 3 0 0 0 0\n");
         let e = plan(&c, &[(0, TargetKind::Float, 4)]).unwrap_err();
         assert!(
-            e.contains("t.case:7: render target 3 is not written"),
+            e.contains("t.case:6: render target 3 is not written"),
             "{e}"
         );
     }
@@ -192,7 +192,7 @@ mod tests {
     fn integer_clears_must_be_integers() {
         let c = case("clear 0 1.5 0 0 0\n");
         let e = plan(&c, &[(0, TargetKind::Uint, 1)]).unwrap_err();
-        assert!(e.contains("t.case:7:"), "{e}");
+        assert!(e.contains("t.case:6:"), "{e}");
         let c = case("clear 0 -1 0 0 0\n");
         assert!(plan(&c, &[(0, TargetKind::Uint, 1)]).is_err());
         let p = plan(&c, &[(0, TargetKind::Sint, 1)]).expect("-1 is an int");

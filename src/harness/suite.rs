@@ -61,16 +61,24 @@ impl Backend {
             // (`Depth24PlusStencil8`) has no copyable depth aspect.
             (Backend::Vulkan, Feature::DepthReadback) => true,
             (Backend::Vulkan, Feature::Depth24Readback) => false,
-            // WebGL2's readPixels reads colour buffers only.
-            (Backend::WebGl2, Feature::DepthReadback | Feature::Depth24Readback) => false,
-            // wgpu's TEXTURE_FORMAT_16BIT_NORM (lavapipe has it).
-            (Backend::Vulkan, Feature::Norm16Target) => true,
+            // readPixels reads colour only: the page draws the depth
+            // texture into a float target with texelFetch.
+            (Backend::WebGl2, Feature::DepthReadback | Feature::Depth24Readback) => true,
+            // wgpu 30 allows R16Unorm (TEXTURE_FORMAT_16BIT_NORM) for
+            // sampling and copies, not as a render attachment.
+            (Backend::Vulkan, Feature::Norm16Target) => false,
             // R16 is renderable only with EXT_texture_norm16, not core
             // WebGL2.
             (Backend::WebGl2, Feature::Norm16Target) => false,
             (Backend::Vulkan, Feature::FractionalViewport) => true,
             // gl.viewport takes whole pixels.
             (Backend::WebGl2, Feature::FractionalViewport) => false,
+            // Vulkan leaves the rounding of a colour write to a half
+            // target to the implementation; lavapipe truncates, as D3D
+            // does. WebGL2 leaves it open too, and SwiftShader rounds to
+            // nearest even.
+            (Backend::Vulkan, Feature::HalfTowardZero) => true,
+            (Backend::WebGl2, Feature::HalfTowardZero) => false,
         }
     }
 }

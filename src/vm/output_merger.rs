@@ -9,16 +9,89 @@ use crate::vm::texture::{ComparisonFunc, Format, NumericKind};
 
 /// The bytes a render target of `format` stores for an output register's
 /// raw lanes (float bits for float, UNORM and sRGB formats; integer bits
-/// for integer formats). D3D's conversions: float → UNORM clamps to
-/// [0, 1] with NaN → 0 and rounds to nearest; float → sRGB encodes the
-/// colour channels with the sRGB curve first (alpha stays linear); float →
-/// half rounds to nearest even; integers narrower than 32 bits saturate
-/// (the integer conversion rules; Vulkan leaves those undefined, so cases
-/// keep to the range). Channels the format lacks are dropped.
+/// for integer formats), by D3D's data conversion rules: float → UNORM
+/// clamps to [0, 1] with NaN → 0, scales by 2^n − 1 and rounds to nearest
+/// (`+ 0.5`, truncate); float → sRGB encodes the colour channels with the
+/// sRGB curve first (alpha stays linear); float → half rounds toward zero,
+/// as every conversion to a narrower float format does; integers narrower
+/// than 32 bits saturate (the integer conversion rules; Vulkan leaves those
+/// undefined, so cases keep to the range). Channels the format lacks are
+/// dropped.
 pub fn store(format: Format, raw: [u32; 4]) -> [u8; 16] {
     let mut out = [0u8; 16];
-    format.encode_lanes(raw, &mut out);
+    let f = |c: usize| f32::from_bits(raw[c]);
+    let channels = format.channels();
+    match format {
+        Format::R8Unorm | Format::Rg8Unorm | Format::Rgba8Unorm => {
+            for c in 0..channels {
+                out[c] = unorm(f(c), 8) as u8;
+            }
+        }
+        Format::Rgba8UnormSrgb => {
+            for c in 0..3 {
+                out[c] = unorm(srgb_encode(f(c)), 8) as u8;
+            }
+            out[3] = unorm(f(3), 8) as u8;
+        }
+        Format::R16Unorm | Format::D16Unorm => {
+            out[..2].copy_from_slice(&(unorm(f(0), 16) as u16).to_le_bytes());
+        }
+        Format::Rg16Float | Format::Rgba16Float => {
+            for c in 0..channels {
+                out[2 * c..2 * c + 2].copy_from_slice(&f32_to_f16_toward_zero(f(c)).to_le_bytes());
+            }
+        }
+        _ => format.encode_lanes(raw, &mut out),
+    }
     out
+}
+
+/// FLOAT → UNORM: NaN → 0, clamp to [0, 1], `c·(2^n − 1) + 0.5` with the
+/// fraction dropped (exact in f64).
+fn unorm(c: f32, bits: u32) -> u32 {
+    if c.is_nan() {
+        return 0;
+    }
+    let max = ((1u64 << bits) - 1) as f64;
+    (f64::from(c.clamp(0.0, 1.0)) * max + 0.5).floor() as u32
+}
+
+/// Linear → sRGB (IEC 61966-2-1): `12.92·c` up to 0.0031308, else
+/// `1.055·c^(1/2.4) − 0.055`; NaN stays NaN (and stores 0).
+fn srgb_encode(c: f32) -> f32 {
+    if c.is_nan() {
+        return c;
+    }
+    let v = f64::from(c.clamp(0.0, 1.0));
+    (if v <= 0.0031308 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    }) as f32
+}
+
+/// Float32 → half, rounding toward zero: the mantissa's extra bits are
+/// dropped; finite values past the largest half become it (65504), NaN
+/// stays NaN and infinities stay infinite.
+fn f32_to_f16_toward_zero(f: f32) -> u16 {
+    let bits = f.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    if f.is_nan() {
+        return sign | 0x7E00;
+    }
+    if f.is_infinite() {
+        return sign | 0x7C00;
+    }
+    let a = f.abs();
+    if a >= 65536.0 {
+        return sign | 0x7BFF;
+    }
+    if a < f32::from_bits(0x3880_0000) {
+        // Below 2^-14: a half denormal m · 2^-24 (scaling by 2^24 is exact).
+        return sign | (a * 16_777_216.0).floor() as u16;
+    }
+    let exp = ((bits >> 23) & 0xFF) - 127 + 15;
+    sign | ((exp << 10) | ((bits & 0x7F_FFFF) >> 13)) as u16
 }
 
 /// What reading a render target's texel back gives, as the harness's images

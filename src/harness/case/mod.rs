@@ -108,15 +108,19 @@ pub enum Feature {
     Norm16Target,
     /// A viewport with a fractional corner or size; implied.
     FractionalViewport,
+    /// Floats written to half-float targets round toward zero, as D3D
+    /// rounds conversions to a narrower float format.
+    HalfTowardZero,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 5] = [
+    pub const ALL: [Feature; 6] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
         Feature::Norm16Target,
         Feature::FractionalViewport,
+        Feature::HalfTowardZero,
     ];
 
     pub fn name(self) -> &'static str {
@@ -126,6 +130,7 @@ impl Feature {
             Feature::Depth24Readback => "depth24_readback",
             Feature::Norm16Target => "norm16_target",
             Feature::FractionalViewport => "fractional_viewport",
+            Feature::HalfTowardZero => "half_toward_zero",
         }
     }
 }

@@ -124,6 +124,8 @@ struct SceneResult {
     error: Option<String>,
     ms: Option<f64>,
     targets: Option<Vec<TargetResult>>,
+    /// The depth buffer, drawn into an `R32F` target: 16 bytes a texel.
+    depth: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -363,6 +365,20 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
                 };
                 img.set(x, y, px);
             }
+        }
+        images.push(img);
+    }
+    if case.reads_depth() {
+        let (w, h) = (case.width, case.height);
+        let data = r
+            .depth
+            .as_deref()
+            .and_then(unbase64)
+            .filter(|d| d.len() == (w * h * 16) as usize)
+            .ok_or_else(|| fail("no read-back of the depth buffer".into()))?;
+        let mut img = Image::new(w, h);
+        for (p, t) in img.pixels.iter_mut().zip(data.chunks_exact(16)) {
+            *p = [f32::from_le_bytes([t[0], t[1], t[2], t[3]]), 0.0, 0.0, 0.0];
         }
         images.push(img);
     }

@@ -188,12 +188,18 @@ function drawScene(gl, sc) {
     }
     gl.drawBuffers(bufs);
     if (sc.depth) {
-      const rb = gl.createRenderbuffer();
-      made.depth = rb;
-      gl.bindRenderbuffer(gl.RENDERBUFFER, rb);
-      gl.renderbufferStorage(gl.RENDERBUFFER, glEnum(gl, sc.depth.internal), sc.width, sc.height);
-      gl.framebufferRenderbuffer(gl.FRAMEBUFFER,
-        sc.depth.stencil ? gl.DEPTH_STENCIL_ATTACHMENT : gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, rb);
+      // A depth texture rather than a renderbuffer, so that it can be read
+      // back by sampling (readPixels reads colour only).
+      const dt = gl.createTexture();
+      made.depth = dt;
+      gl.bindTexture(gl.TEXTURE_2D, dt);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, glEnum(gl, sc.depth.internal), sc.width, sc.height);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_COMPARE_MODE, gl.NONE);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER,
+        sc.depth.stencil ? gl.DEPTH_STENCIL_ATTACHMENT : gl.DEPTH_ATTACHMENT,
+        gl.TEXTURE_2D, dt, 0);
     }
     const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
     if (maxLoc >= 0 && status !== gl.FRAMEBUFFER_COMPLETE) {
@@ -302,7 +308,9 @@ function drawScene(gl, sc) {
     gl.bindVertexArray(null);
     gl.deleteVertexArray(vao);
     check(gl, "reading back");
-    return { ok: true, ms: performance.now() - start, targets: out };
+    const result = { ok: true, ms: performance.now() - start, targets: out };
+    if (sc.depth && sc.depth.read) result.depth = readDepth(gl, sc, made);
+    return result;
   } finally {
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     for (const t of made.textures) gl.deleteTexture(t);
@@ -310,12 +318,57 @@ function drawScene(gl, sc) {
     for (const s of made.samplers) gl.deleteSampler(s);
     for (const b of made.buffers) gl.deleteBuffer(b);
     if (made.fbo) gl.deleteFramebuffer(made.fbo);
-    if (made.depth) gl.deleteRenderbuffer(made.depth);
+    if (made.depth) gl.deleteTexture(made.depth);
     gl.disable(gl.DEPTH_TEST);
     gl.depthMask(true);
     gl.depthRange(0, 1);
     if (made.prog) gl.deleteProgram(made.prog);
     for (let u = 0; u < 16; u++) gl.bindSampler(u, null);
+  }
+}
+
+// The depth buffer read back by drawing it: a full-target triangle whose
+// fragment shader texelFetches the depth texture into an R32F target, read
+// with readPixels (rows stay in the draw's memory order).
+function readDepth(gl, sc, made) {
+  const vs = compile(gl, gl.VERTEX_SHADER, "#version 300 es\n" +
+    "void main() { vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);\n" +
+    "  gl_Position = vec4(p, 0.0, 1.0); }\n");
+  const fs = compile(gl, gl.FRAGMENT_SHADER, "#version 300 es\nprecision highp float;\n" +
+    "uniform highp sampler2D depth;\nout vec4 o;\n" +
+    "void main() { o = vec4(texelFetch(depth, ivec2(gl_FragCoord.xy), 0).r, 0.0, 0.0, 0.0); }\n");
+  const prog = link(gl, vs, fs);
+  gl.deleteShader(vs);
+  gl.deleteShader(fs);
+  const fbo = gl.createFramebuffer();
+  const tex = gl.createTexture();
+  const vao = gl.createVertexArray();
+  try {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.R32F, sc.width, sc.height);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+    gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
+    gl.useProgram(prog);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, made.depth);
+    gl.bindSampler(0, null);
+    gl.uniform1i(gl.getUniformLocation(prog, "depth"), 0);
+    gl.disable(gl.DEPTH_TEST);
+    gl.viewport(0, 0, sc.width, sc.height);
+    gl.bindVertexArray(vao);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    const px = new Float32Array(sc.width * sc.height * 4);
+    gl.readBuffer(gl.COLOR_ATTACHMENT0);
+    gl.readPixels(0, 0, sc.width, sc.height, gl.RGBA, gl.FLOAT, px);
+    check(gl, "reading the depth buffer back");
+    return bytesb64(new Uint8Array(px.buffer));
+  } finally {
+    gl.bindVertexArray(null);
+    gl.deleteVertexArray(vao);
+    gl.deleteTexture(tex);
+    gl.deleteFramebuffer(fbo);
+    gl.deleteProgram(prog);
   }
 }
 

@@ -58,6 +58,8 @@ pub(super) struct GlDepth {
     pub write: bool,
     pub func: &'static str,
     pub clear: f32,
+    /// Whether the page reads the buffer back (the case probes it).
+    pub read: bool,
 }
 
 #[derive(Serialize)]
@@ -215,6 +217,7 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
             write: d.state.write,
             func: gl_compare(d.state.func),
             clear: d.clear,
+            read: case.reads_depth(),
         }),
     })
 }

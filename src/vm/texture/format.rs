@@ -314,7 +314,7 @@ fn srgb_to_linear(c: u8, channel: usize) -> f32 {
 
 /// Linear float → sRGB byte (the inverse curve, then float → UNORM);
 /// alpha (`channel` 3) is stored linear.
-pub(crate) fn linear_to_srgb8(f: f32, channel: usize) -> u8 {
+fn linear_to_srgb8(f: f32, channel: usize) -> u8 {
     if channel == 3 || f.is_nan() {
         return f32_to_unorm(f, 8) as u8;
     }
