@@ -519,8 +519,11 @@ fn compare(
             .map(|g| diff(c, g, tol));
         if let Some(d) = gd.as_ref().filter(|d| !d.passed()) {
             result.case_failures.push(format!(
-                "SV_Target{i}: CPU image differs from the golden at {} pixels (max abs {}, max ulp {})",
-                d.failing, d.max_abs, d.max_ulp
+                "{}: CPU image differs from the golden at {} pixels (max abs {}, max ulp {})",
+                image_name(i, &indices),
+                d.failing,
+                d.max_abs,
+                d.max_ulp
             ));
         }
         result.cpu_golden.push(gd);
@@ -550,13 +553,18 @@ fn compare(
                 let d = diff(&g, c, tol);
                 if d.size_mismatch {
                     b.failures.push(format!(
-                        "SV_Target{i}: image is {}x{}, the CPU's {}x{}",
-                        g.width, g.height, c.width, c.height
+                        "{}: image is {}x{}, the CPU's {}x{}",
+                        image_name(i, &indices),
+                        g.width,
+                        g.height,
+                        c.width,
+                        c.height
                     ));
                 } else if d.failing > 0 {
                     let w = d.worst.as_ref().map(|w| (w.x, w.y)).unwrap_or_default();
                     b.failures.push(format!(
-                            "SV_Target{i}: {} of {} pixels differ from the CPU's beyond tolerance (abs {}, ulp {}); max abs {}, max ulp {}, worst pixel ({}, {})",
+                            "{}: {} of {} pixels differ from the CPU's beyond tolerance (abs {}, ulp {}); max abs {}, max ulp {}, worst pixel ({}, {})",
+                            image_name(i, &indices),
                             d.failing, d.pixels, tol.abs, tol.ulp, d.max_abs, d.max_ulp, w.0, w.1
                         ));
                 }
@@ -564,7 +572,8 @@ fn compare(
                         let gd = diff(&g, gold, tol);
                         if !gd.passed() {
                             b.failures.push(format!(
-                                "SV_Target{i}: image differs from the golden at {} pixels (max abs {}, max ulp {})",
+                                "{}: image differs from the golden at {} pixels (max abs {}, max ulp {})",
+                                image_name(i, &indices),
                                 gd.failing, gd.max_abs, gd.max_ulp
                             ));
                         }
@@ -589,6 +598,15 @@ fn compare(
         result.backends.push(b);
     }
     result.cpu = cpu;
+}
+
+/// What the `i`-th image of a draw is: `SV_TargetN` for the colour
+/// targets (`indices`), then the depth buffer.
+fn image_name(i: usize, indices: &[u32]) -> String {
+    match indices.get(i) {
+        Some(n) => format!("SV_Target{n}"),
+        None => "depth buffer".into(),
+    }
 }
 
 /// Probes checked against one renderer's images (`label` names it in the

@@ -23,13 +23,13 @@ pub fn store(format: Format, raw: [u32; 4]) -> [u8; 16] {
     let channels = format.channels();
     match format {
         Format::R8Unorm | Format::Rg8Unorm | Format::Rgba8Unorm => {
-            for c in 0..channels {
-                out[c] = unorm(f(c), 8) as u8;
+            for (c, byte) in out.iter_mut().enumerate().take(channels) {
+                *byte = unorm(f(c), 8) as u8;
             }
         }
         Format::Rgba8UnormSrgb => {
-            for c in 0..3 {
-                out[c] = unorm(srgb_encode(f(c)), 8) as u8;
+            for (c, byte) in out.iter_mut().enumerate().take(3) {
+                *byte = unorm(srgb_encode(f(c)), 8) as u8;
             }
             out[3] = unorm(f(3), 8) as u8;
         }

@@ -186,7 +186,7 @@ pub(super) fn parse_target(ctx: &Ctx, lines: &Lines) -> Result<TargetSection, Ca
                 }
                 // D3D allows an empty viewport (it draws nothing); Vulkan
                 // does not, so a case cannot ask for one.
-                if !(w > 0.0 && h > 0.0) || !(x + w <= VIEWPORT_MAX && y + h <= VIEWPORT_MAX) {
+                if !(w > 0.0 && h > 0.0 && x + w <= VIEWPORT_MAX && y + h <= VIEWPORT_MAX) {
                     return bad(format!(
                         "viewport size {w}x{h} must be above 0 and end within {VIEWPORT_MAX}"
                     ));
