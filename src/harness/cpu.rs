@@ -619,4 +619,43 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_float_output_into_a_uint_target_is_an_error_before_anything_is_drawn() {
+        let case = Case::parse(
+            "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0,1.0,1.0,1.0)\nret\n\
+             [render target]\nsize 2 2\nformat 0 r32_uint\n",
+            Path::new("mismatch.case"),
+        )
+        .expect("case parses");
+        let shaders = case.shaders().expect("shaders assemble");
+        let err = render(&case, &shaders).expect_err("float into uint");
+        assert!(matches!(err, CpuError::Targets(_)), "{err:?}");
+        assert!(
+            err.to_string()
+                .starts_with("mismatch.case:8: SV_Target0 is a `float` output"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn clip_space_past_the_far_plane_or_outside_the_viewport_is_not_drawn() {
+        // The quad's z runs 0.5 -> 1.5 left to right at w = 1: at column x
+        // of 4, z/w = 0.5 + (x + 0.5) / 4 = 0.625, 0.875, 1.125, 1.375.
+        // D3D clips past 1: the right half keeps the clear colour.
+        let img = draw(
+            "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0,1.0,1.0,1.0)\nret\n\
+             [render target]\nsize 4 1\nclear 0 0.5 0.5 0.5 0.5\n\
+             [quad]\nvertex -1 1 0.5 1\nvertex 1 1 1.5 1\nvertex -1 -1 0.5 1\nvertex 1 -1 1.5 1\n",
+        );
+        let row: Vec<[f32; 4]> = (0..4).map(|x| img[0].get(x, 0)).collect();
+        assert_eq!(row, [[1.0; 4], [1.0; 4], [0.5; 4], [0.5; 4]]);
+        // A viewport over columns 1..3: the same quad at z 0 covers it only.
+        let img = draw(
+            "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0,1.0,1.0,1.0)\nret\n\
+             [render target]\nsize 4 1\nviewport 1 0 2 1\n",
+        );
+        let row: Vec<[f32; 4]> = (0..4).map(|x| img[0].get(x, 0)).collect();
+        assert_eq!(row, [[0.0; 4], [1.0; 4], [1.0; 4], [0.0; 4]]);
+    }
 }
