@@ -377,7 +377,7 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "target size twice",
         "size 4 4\n\n[quad]",
         "size 4 4\n@size 8 8\n\n[quad]",
-        "`size` is set twice",
+        "a second `size` line",
     ),
     // Quad.
     (

@@ -1,15 +1,20 @@
 //! The CPU path: a case drawn with the reference emulator, producing the
 //! same images the GPU path draws (one per `SV_TargetN`, index order).
 //!
-//! Every 2x2 quad of the render target runs once ([`quad_setup`] gives its
+//! Every 2x2 quad of the render target runs once ([`quad_raster`] gives its
 //! inputs); a lane's outputs are written when the lane is covered, not a
-//! helper, and did not discard. Everything else stays zero, as the GPU
-//! clears it.
+//! helper, did not discard and passed the depth test (`[depth]`: the
+//! rasterizer's depth or `oDepth`, clamped to the viewport's range, in the
+//! buffer's format; see `vm::output_merger`). Everything else keeps the
+//! target's clear colour.
 //!
-//! Integer render targets (`uint`/`sint` in the output signature) are
-//! written as the integer value converted to `f32` (`7u` → `7.0`,
-//! `-1i` → `-1.0`): what a GPU reading back an integer target and
-//! converting it to floats gives. Channels outside a target's mask are 0.
+//! Each target stores through its format (`render_targets`): the case's
+//! `format N F` with D3D's conversion on write, else 32-bit channels where
+//! integer targets (`uint`/`sint` in the output signature) hold the
+//! integer value converted to `f32` (`7u` → `7.0`, `-1i` → `-1.0`): what a
+//! GPU reading back an integer target and converting it to floats gives.
+//! Channels outside a target's mask are 0. A case that probes the depth
+//! buffer gets its image (depth in `.x`) after the targets'.
 //!
 //! With a `[vertex shader]`, the four corners run through the emulator
 //! first (one lane per corner); see [`vertex_stage`] for how its inputs
@@ -21,7 +26,8 @@ use thiserror::Error;
 
 use super::case::{Case, CaseShaders, Vertex};
 use super::image::Image;
-use super::raster::quad_setup;
+use super::raster::quad_raster;
+use super::render_targets::{self, TargetPlan};
 use crate::dxbc::Shader;
 use crate::dxbc::enums::{ComponentType, SystemValue};
 use crate::dxbc::ir::{OperandType, ProgramType};
@@ -48,6 +54,10 @@ pub enum CpuError {
     Program { file: String, source: VmError },
     #[error("{file}: {message}")]
     Setup { file: String, message: String },
+    /// The case's render targets do not fit the shader's outputs (the
+    /// message names the case file and line).
+    #[error("{0}")]
+    Targets(String),
 }
 
 impl CpuError {
@@ -339,10 +349,24 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
         });
     }
     let targets = targets(pixel);
-    let mut images: Vec<Image> = targets
+    let plans = plan_targets(case, &targets).map_err(CpuError::Targets)?;
+    let mut images: Vec<Image> = plans
         .iter()
-        .map(|_| Image::new(case.width, case.height))
+        .map(|p| {
+            let mut img = Image::new(case.width, case.height);
+            img.pixels.fill(p.cleared());
+            img
+        })
         .collect();
+    // The depth buffer holds stored depths (already in its format).
+    let mut depth: Option<Vec<f32>> = case
+        .depth
+        .map(|d| vec![d.state.format.quantize(d.clear); (case.width * case.height) as usize]);
+    let range = {
+        let vp = case.viewport();
+        [vp.min_depth, vp.max_depth]
+    };
+    let writes_depth = writes_odepth(pixel);
     let drawn;
     let case = if shaders.vertex.is_some() {
         let mut c = case.clone();
@@ -366,7 +390,7 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
                 width: case.width,
                 height: case.height,
             };
-            let mut setup = quad_setup(case, pixel, choice);
+            let (mut setup, lane_depth) = quad_raster(case, pixel, choice);
             if setup.helper.iter().all(|h| *h) {
                 continue;
             }
@@ -386,15 +410,80 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
                 if helper[lane] || discarded[lane] || px >= case.width || py >= case.height {
                     continue;
                 }
-                let outs = &m.state.lanes[lane].outputs;
-                for (t, image) in targets.iter().zip(images.iter_mut()) {
-                    let raw = outs.get(t.register as usize).copied().unwrap_or([0; 4]);
-                    image.set(px, py, target_texel(t, raw));
+                let state = &m.state.lanes[lane];
+                if let (Some(d), Some(buf)) = (&case.depth, depth.as_mut()) {
+                    let z = if writes_depth {
+                        f32::from_bits(state.depth)
+                    } else {
+                        lane_depth[lane]
+                    };
+                    let at = (py * case.width + px) as usize;
+                    let (pass, store) = d.state.test(z, range, buf[at]);
+                    if !pass {
+                        continue;
+                    }
+                    if let Some(z) = store {
+                        buf[at] = z;
+                    }
+                }
+                for ((t, plan), image) in targets.iter().zip(&plans).zip(images.iter_mut()) {
+                    let raw = state
+                        .outputs
+                        .get(t.register as usize)
+                        .copied()
+                        .unwrap_or([0; 4]);
+                    let raw =
+                        std::array::from_fn(|c| if t.mask & (1 << c) != 0 { raw[c] } else { 0 });
+                    image.set(px, py, plan.written(raw));
                 }
             }
         }
     }
+    if case.reads_depth()
+        && let Some(buf) = depth
+    {
+        let mut img = Image::new(case.width, case.height);
+        for (p, d) in img.pixels.iter_mut().zip(buf) {
+            *p = [d, 0.0, 0.0, 0.0];
+        }
+        images.push(img);
+    }
     Ok(images)
+}
+
+/// The case's render-target plans for the shader's targets.
+pub fn plan_targets(case: &Case, targets: &[Target]) -> Result<Vec<TargetPlan>, String> {
+    use super::image::TargetKind as Kind;
+    let outputs: Vec<(u32, Kind, u32)> = targets
+        .iter()
+        .map(|t| {
+            let kind = match t.kind {
+                TargetKind::Float => Kind::Float,
+                TargetKind::Uint => Kind::Uint,
+                TargetKind::Sint => Kind::Sint,
+            };
+            // Components up to the highest one the mask names, as the
+            // translation declares the output.
+            (t.index, kind, 8 - (t.mask & 0xf).leading_zeros())
+        })
+        .collect();
+    render_targets::plan(case, &outputs)
+}
+
+/// Whether the shader declares `oDepth` (or a conservative variant): its
+/// value, not the rasterizer's, is then tested and stored.
+pub fn writes_odepth(pixel: &Shader) -> bool {
+    pixel.program.instructions.iter().any(|i| {
+        i.op == Op::DclOutput
+            && i.operands.first().is_some_and(|o| {
+                matches!(
+                    o.ty,
+                    OperandType::OUTPUT_DEPTH
+                        | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+                        | OperandType::OUTPUT_DEPTH_LESS_EQUAL
+                )
+            })
+    })
 }
 
 #[cfg(test)]
@@ -529,5 +618,44 @@ mod tests {
                 assert_eq!(img[0].get(x, y), expected, "({x},{y})");
             }
         }
+    }
+
+    #[test]
+    fn a_float_output_into_a_uint_target_is_an_error_before_anything_is_drawn() {
+        let case = Case::parse(
+            "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0,1.0,1.0,1.0)\nret\n\
+             [render target]\nsize 2 2\nformat 0 r32_uint\n",
+            Path::new("mismatch.case"),
+        )
+        .expect("case parses");
+        let shaders = case.shaders().expect("shaders assemble");
+        let err = render(&case, &shaders).expect_err("float into uint");
+        assert!(matches!(err, CpuError::Targets(_)), "{err:?}");
+        assert!(
+            err.to_string()
+                .starts_with("mismatch.case:8: SV_Target0 is a `float` output"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn clip_space_past_the_far_plane_or_outside_the_viewport_is_not_drawn() {
+        // The quad's z runs 0.5 -> 1.5 left to right at w = 1: at column x
+        // of 4, z/w = 0.5 + (x + 0.5) / 4 = 0.625, 0.875, 1.125, 1.375.
+        // D3D clips past 1: the right half keeps the clear colour.
+        let img = draw(
+            "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0,1.0,1.0,1.0)\nret\n\
+             [render target]\nsize 4 1\nclear 0 0.5 0.5 0.5 0.5\n\
+             [quad]\nvertex -1 1 0.5 1\nvertex 1 1 1.5 1\nvertex -1 -1 0.5 1\nvertex 1 -1 1.5 1\n",
+        );
+        let row: Vec<[f32; 4]> = (0..4).map(|x| img[0].get(x, 0)).collect();
+        assert_eq!(row, [[1.0; 4], [1.0; 4], [0.5; 4], [0.5; 4]]);
+        // A viewport over columns 1..3: the same quad at z 0 covers it only.
+        let img = draw(
+            "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0,1.0,1.0,1.0)\nret\n\
+             [render target]\nsize 4 1\nviewport 1 0 2 1\n",
+        );
+        let row: Vec<[f32; 4]> = (0..4).map(|x| img[0].get(x, 0)).collect();
+        assert_eq!(row, [[0.0; 4], [1.0; 4], [1.0; 4], [0.0; 4]]);
     }
 }

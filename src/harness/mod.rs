@@ -12,6 +12,7 @@ pub mod gpu;
 pub mod image;
 pub mod quad;
 pub mod raster;
+pub mod render_targets;
 pub mod report;
 pub mod runtime;
 pub mod suite;

@@ -3,8 +3,15 @@
 //! perspective-correct attribute interpolation, `SV_Position` with xy the
 //! pixel centre, z the interpolated depth and w the clip-space w. This
 //! module produces the emulator inputs for one 2x2 quad.
+//!
+//! Clip space reaches the target through D3D's viewport transform
+//! (`x = X + (1 + x/w)·W/2`, `y = Y + (1 − y/w)·H/2`,
+//! `z = MinZ + z/w·(MaxZ − MinZ)`). D3D clips the triangles to the clip
+//! volume, so a pixel centre outside the viewport's rectangle, or whose
+//! interpolated `z/w` lies outside [0, 1], is not covered (its lane, if
+//! its quad runs, is a helper).
 
-use super::case::Case;
+use super::case::{Case, Viewport};
 use crate::dxbc::Shader;
 use crate::dxbc::enums::{Interpolation, SystemValue};
 use crate::vm::defaults::PixelChoice;
@@ -19,11 +26,13 @@ enum Interp {
 }
 
 struct Window {
+    /// Window x and y; z still `z/w` (the viewport maps it after
+    /// interpolation, once clipping has used it).
     pos: [f64; 3],
     inv_w: f64,
 }
 
-fn to_window(clip: [f32; 4], width: u32, height: u32) -> Window {
+fn to_window(clip: [f32; 4], vp: &Viewport) -> Window {
     let w = clip[3] as f64;
     let inv_w = if w == 0.0 { 0.0 } else { 1.0 / w };
     let (x, y, z) = (
@@ -33,8 +42,8 @@ fn to_window(clip: [f32; 4], width: u32, height: u32) -> Window {
     );
     Window {
         pos: [
-            (x + 1.0) * 0.5 * width as f64,
-            (1.0 - y) * 0.5 * height as f64,
+            vp.x as f64 + (x + 1.0) * 0.5 * vp.width as f64,
+            vp.y as f64 + (1.0 - y) * 0.5 * vp.height as f64,
             z,
         ],
         inv_w,
@@ -72,7 +81,16 @@ pub fn case_inputs(
 /// `SV_Position` where the shader declares it, helper lanes where a pixel
 /// centre lies outside both triangles.
 pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
+    quad_raster(case, shader, pixel).0
+}
+
+/// [`quad_setup`], with each lane's window depth (the viewport-mapped
+/// interpolated `z/w`, what `SV_Position.z` holds and the depth test
+/// reads; 0 for a lane outside both triangles).
+pub fn quad_raster(case: &Case, shader: &Shader, pixel: PixelChoice) -> (Setup, [f32; LANES]) {
     let mut setup = Setup::empty();
+    let mut depths = [0f32; LANES];
+    let vp = case.viewport();
     // Declared pixel-shader inputs only: an attribute the shader never
     // declares is never read, so its interpolation does not matter.
     let inputs = shader.input_layout();
@@ -108,7 +126,7 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
     let win: Vec<Window> = case
         .quad
         .iter()
-        .map(|v| to_window(v.position, case.width, case.height))
+        .map(|v| to_window(v.position, &vp))
         .collect();
     for (lane, (px, py)) in pixel.lane_pixels().into_iter().enumerate().take(LANES) {
         let p = [px as f64 + 0.5, py as f64 + 0.5];
@@ -127,7 +145,19 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
         }
         let mut regs = vec![[0u32; 4]; count];
         if let Some((tri, b, inside)) = chosen {
-            setup.helper[lane] = !inside || px >= case.width || py >= case.height;
+            let z_ndc: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
+            let z_window =
+                vp.min_depth as f64 + z_ndc * (vp.max_depth as f64 - vp.min_depth as f64);
+            depths[lane] = z_window as f32;
+            let in_viewport = p[0] >= vp.x as f64
+                && p[0] < vp.x as f64 + vp.width as f64
+                && p[1] >= vp.y as f64
+                && p[1] < vp.y as f64 + vp.height as f64;
+            // The same allowance the edge test has for rounding in the
+            // barycentrics (a constant z = 1 may sum to 1 + 1e-16).
+            let in_depth = (-1e-9..=1.0 + 1e-9).contains(&z_ndc);
+            setup.helper[lane] =
+                !inside || !in_viewport || !in_depth || px >= case.width || py >= case.height;
             let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
             for (r, slot) in regs.iter_mut().enumerate() {
                 let mode = modes
@@ -167,20 +197,19 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
                 slot[c] = if area > 0.0 { u32::MAX } else { 0 };
             }
             if let Some(slot) = position_reg.and_then(|r| regs.get_mut(r as usize)) {
-                let z: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
                 let w = if persp_den == 0.0 {
                     0.0
                 } else {
                     1.0 / persp_den
                 };
-                *slot = [p[0] as f32, p[1] as f32, z as f32, w as f32].map(f32::to_bits);
+                *slot = [p[0] as f32, p[1] as f32, z_window as f32, w as f32].map(f32::to_bits);
             }
         } else {
             setup.helper[lane] = true;
         }
         setup.inputs[lane] = regs;
     }
-    setup
+    (setup, depths)
 }
 
 #[cfg(test)]

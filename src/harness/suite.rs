@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::case::{Case, CaseShaders, ShaderSource};
+use super::case::{Case, CaseShaders, ProbeTarget, ShaderSource};
 use super::cpu::{self, CpuError};
 use super::diff::{Diff, diff, texel_within};
 use super::golden;
@@ -56,6 +56,29 @@ impl Backend {
             // GLSL ES 3.00 has one dFdx/dFdy, coarse or fine as the
             // implementation pleases.
             (Backend::WebGl2, Feature::FineDerivatives) => false,
+            // Vulkan copies the depth aspect of d32_float, d16_unorm and
+            // d32_float_s8x24_uint out; wgpu's 24-bit depth
+            // (`Depth24PlusStencil8`) has no copyable depth aspect.
+            (Backend::Vulkan, Feature::DepthReadback) => true,
+            (Backend::Vulkan, Feature::Depth24Readback) => false,
+            // readPixels reads colour only: the page draws the depth
+            // texture into a float target with texelFetch.
+            (Backend::WebGl2, Feature::DepthReadback | Feature::Depth24Readback) => true,
+            // wgpu 30 allows R16Unorm (TEXTURE_FORMAT_16BIT_NORM) for
+            // sampling and copies, not as a render attachment.
+            (Backend::Vulkan, Feature::Norm16Target) => false,
+            // R16 is renderable only with EXT_texture_norm16, not core
+            // WebGL2.
+            (Backend::WebGl2, Feature::Norm16Target) => false,
+            (Backend::Vulkan, Feature::FractionalViewport) => true,
+            // gl.viewport takes whole pixels.
+            (Backend::WebGl2, Feature::FractionalViewport) => false,
+            // Vulkan leaves the rounding of a colour write to a half
+            // target to the implementation; lavapipe truncates, as D3D
+            // does. WebGL2 leaves it open too, and SwiftShader rounds to
+            // nearest even.
+            (Backend::Vulkan, Feature::HalfTowardZero) => true,
+            (Backend::WebGl2, Feature::HalfTowardZero) => false,
         }
     }
 }
@@ -333,6 +356,10 @@ pub fn run_all(
                 CpuRun {
                     ms: elapsed_ms(start),
                     images,
+                    indices: cpu::targets(&shaders.pixel)
+                        .iter()
+                        .map(|t| t.index)
+                        .collect(),
                 }
             })
         })
@@ -438,6 +465,9 @@ impl Drawn {
 struct CpuRun {
     ms: f64,
     images: Result<Vec<Image>, CpuError>,
+    /// The `N` of the `SV_TargetN` each colour image is, in order; the
+    /// depth buffer's image, when read back, follows them.
+    indices: Vec<u32>,
 }
 
 impl CpuRun {
@@ -455,6 +485,7 @@ fn compare(
     options: &RunOptions,
 ) {
     result.cpu_ms = Some(cpu.ms);
+    let indices = cpu.indices;
     let cpu = match cpu.images {
         Ok(c) => c,
         Err(e) => {
@@ -494,8 +525,11 @@ fn compare(
             .map(|g| diff(c, g, tol));
         if let Some(d) = gd.as_ref().filter(|d| !d.passed()) {
             result.case_failures.push(format!(
-                "SV_Target{i}: CPU image differs from the golden at {} pixels (max abs {}, max ulp {})",
-                d.failing, d.max_abs, d.max_ulp
+                "{}: CPU image differs from the golden at {} pixels (max abs {}, max ulp {})",
+                image_name(i, &indices),
+                d.failing,
+                d.max_abs,
+                d.max_ulp
             ));
         }
         result.cpu_golden.push(gd);
@@ -505,8 +539,11 @@ fn compare(
             .case_failures
             .push("probes given but the shader writes no render target".into());
     }
-    if let Some(c) = cpu.first() {
-        result.case_failures.extend(probe_failures(case, "CPU", c));
+    if !cpu.is_empty() {
+        let all: Vec<&Image> = cpu.iter().collect();
+        result
+            .case_failures
+            .extend(probe_failures(case, "CPU", &all, &indices));
     }
     for d in backends {
         let (mut b, drawn) = d.begin();
@@ -522,13 +559,18 @@ fn compare(
                 let d = diff(&g, c, tol);
                 if d.size_mismatch {
                     b.failures.push(format!(
-                        "SV_Target{i}: image is {}x{}, the CPU's {}x{}",
-                        g.width, g.height, c.width, c.height
+                        "{}: image is {}x{}, the CPU's {}x{}",
+                        image_name(i, &indices),
+                        g.width,
+                        g.height,
+                        c.width,
+                        c.height
                     ));
                 } else if d.failing > 0 {
                     let w = d.worst.as_ref().map(|w| (w.x, w.y)).unwrap_or_default();
                     b.failures.push(format!(
-                            "SV_Target{i}: {} of {} pixels differ from the CPU's beyond tolerance (abs {}, ulp {}); max abs {}, max ulp {}, worst pixel ({}, {})",
+                            "{}: {} of {} pixels differ from the CPU's beyond tolerance (abs {}, ulp {}); max abs {}, max ulp {}, worst pixel ({}, {})",
+                            image_name(i, &indices),
                             d.failing, d.pixels, tol.abs, tol.ulp, d.max_abs, d.max_ulp, w.0, w.1
                         ));
                 }
@@ -536,7 +578,8 @@ fn compare(
                         let gd = diff(&g, gold, tol);
                         if !gd.passed() {
                             b.failures.push(format!(
-                                "SV_Target{i}: image differs from the golden at {} pixels (max abs {}, max ulp {})",
+                                "{}: image differs from the golden at {} pixels (max abs {}, max ulp {})",
+                                image_name(i, &indices),
                                 gd.failing, gd.max_abs, gd.max_ulp
                             ));
                         }
@@ -553,7 +596,8 @@ fn compare(
                 && t.image.width == c.width
                 && t.image.height == c.height
             {
-                let f = probe_failures(case, b.backend.name(), &t.image);
+                let all: Vec<&Image> = b.targets.iter().map(|t| &t.image).collect();
+                let f = probe_failures(case, b.backend.name(), &all, &indices);
                 b.failures.extend(f);
             }
         }
@@ -562,12 +606,37 @@ fn compare(
     result.cpu = cpu;
 }
 
-/// Probes checked against one image of render target 0 (`label` names
-/// it in the message).
-fn probe_failures(case: &Case, label: &str, img: &Image) -> Vec<String> {
+/// What the `i`-th image of a draw is: `SV_TargetN` for the colour
+/// targets (`indices`), then the depth buffer.
+fn image_name(i: usize, indices: &[u32]) -> String {
+    match indices.get(i) {
+        Some(n) => format!("SV_Target{n}"),
+        None => "depth buffer".into(),
+    }
+}
+
+/// Probes checked against one renderer's images (`label` names it in the
+/// message): `images` are the colour targets in the order of `indices`
+/// (their `SV_TargetN`), then the depth buffer's when the case reads it.
+fn probe_failures(case: &Case, label: &str, images: &[&Image], indices: &[u32]) -> Vec<String> {
     let mut out = Vec::new();
     let file = case.path.display().to_string();
     for p in &case.probes {
+        let at = match p.target {
+            ProbeTarget::Color(n) => indices.iter().position(|i| *i == n),
+            ProbeTarget::Depth => Some(indices.len()),
+        };
+        let Some(img) = at.and_then(|i| images.get(i)) else {
+            out.push(format!(
+                "{file}:{}: the probe's image ({}) was not drawn",
+                p.line,
+                match p.target {
+                    ProbeTarget::Color(n) => format!("SV_Target{n}"),
+                    ProbeTarget::Depth => "the depth buffer".into(),
+                }
+            ));
+            continue;
+        };
         let [x0, y0, w, h] = p.rect;
         if w == 0 || h == 0 || x0.saturating_add(w) > img.width || y0.saturating_add(h) > img.height
         {

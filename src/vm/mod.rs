@@ -7,6 +7,7 @@ pub mod alu;
 pub mod defaults;
 pub mod float;
 pub mod machine;
+pub mod output_merger;
 pub mod sampling;
 pub mod state;
 pub mod texture;

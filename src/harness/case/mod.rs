@@ -20,6 +20,7 @@ mod texture;
 mod values;
 
 pub use quad::{INPUT_REGISTERS, default_quad};
+pub use target::{DepthBuffer, MAX_TARGETS, RenderTarget, Viewport};
 use values::{Ctx, Lines, strip};
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -48,8 +49,17 @@ pub struct Vertex {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Probe {
     pub line: usize,
+    pub target: ProbeTarget,
     pub rect: [u32; 4],
     pub expected: [f32; 4],
+}
+
+/// What a probe reads: `SV_TargetN`'s image, or the depth buffer's
+/// (depth in `.x`, the rest 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeTarget {
+    Color(u32),
+    Depth,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -67,6 +77,12 @@ pub struct Case {
     pub height: u32,
     /// Four corners: top-left, top-right, bottom-left, bottom-right.
     pub quad: Vec<Vertex>,
+    /// Per-target formats and clear colours (`[render target]`), by index.
+    pub render_targets: Vec<RenderTarget>,
+    /// `viewport …`; `None`: the whole target (see [`Case::viewport`]).
+    pub viewport: Option<Viewport>,
+    /// `[depth]`: the draw's depth buffer and test.
+    pub depth: Option<DepthBuffer>,
     pub textures: Vec<(u32, Texture)>,
     pub samplers: Vec<(u32, Sampler)>,
     pub constant_buffers: Vec<(u32, Vec<[u32; 4]>)>,
@@ -94,6 +110,7 @@ pub enum Section {
     PixelShader,
     VertexShader,
     RenderTarget,
+    Depth,
     Quad,
     Texture(u32),
     Sampler(u32),
@@ -110,6 +127,7 @@ impl Section {
             Section::PixelShader => "[pixel shader]".into(),
             Section::VertexShader => "[vertex shader]".into(),
             Section::RenderTarget => "[render target]".into(),
+            Section::Depth => "[depth]".into(),
             Section::Quad => "[quad]".into(),
             Section::Texture(n) => format!("[texture {n}]"),
             Section::Sampler(n) => format!("[sampler {n}]"),
@@ -127,14 +145,37 @@ pub enum Feature {
     /// Fine derivatives distinct from coarse ones (`deriv_rtx_fine`
     /// against `deriv_rtx_coarse`).
     FineDerivatives,
+    /// Reading the depth buffer back (`probe depth`); implied by it.
+    DepthReadback,
+    /// Reading back a 24-bit depth buffer (`d24_unorm_s8_uint`); implied.
+    Depth24Readback,
+    /// Rendering to a 16-bit UNORM target (`r16_unorm`); implied.
+    Norm16Target,
+    /// A viewport with a fractional corner or size; implied.
+    FractionalViewport,
+    /// Floats written to half-float targets round toward zero, as D3D
+    /// rounds conversions to a narrower float format.
+    HalfTowardZero,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 1] = [Feature::FineDerivatives];
+    pub const ALL: [Feature; 6] = [
+        Feature::FineDerivatives,
+        Feature::DepthReadback,
+        Feature::Depth24Readback,
+        Feature::Norm16Target,
+        Feature::FractionalViewport,
+        Feature::HalfTowardZero,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Feature::FineDerivatives => "fine_derivatives",
+            Feature::DepthReadback => "depth_readback",
+            Feature::Depth24Readback => "depth24_readback",
+            Feature::Norm16Target => "norm16_target",
+            Feature::FractionalViewport => "fractional_viewport",
+            Feature::HalfTowardZero => "half_toward_zero",
         }
     }
 }
@@ -155,6 +196,24 @@ pub struct CaseShaders {
 }
 
 impl Case {
+    /// The viewport the quad is drawn through: the `viewport` line's, or
+    /// the whole target with depth 0 to 1.
+    pub fn viewport(&self) -> Viewport {
+        self.viewport
+            .unwrap_or_else(|| Viewport::full(self.width, self.height))
+    }
+
+    /// The settings of `SV_Target{index}`, if the case gives any.
+    pub fn render_target(&self, index: u32) -> Option<&RenderTarget> {
+        self.render_targets.iter().find(|t| t.index == index)
+    }
+
+    /// Whether the depth buffer is read back (some probe reads it); its
+    /// image then follows the colour targets'.
+    pub fn reads_depth(&self) -> bool {
+        self.probes.iter().any(|p| p.target == ProbeTarget::Depth)
+    }
+
     /// Assembles (or reads) the case's shaders; errors name the case file
     /// and line, or the shader file and its line.
     pub fn shaders(&self) -> Result<CaseShaders, CaseError> {
@@ -254,6 +313,9 @@ impl Case {
             width: 64,
             height: 64,
             quad: Vec::new(),
+            render_targets: Vec::new(),
+            viewport: None,
+            depth: None,
             textures: Vec::new(),
             samplers: Vec::new(),
             constant_buffers: Vec::new(),
@@ -318,9 +380,26 @@ impl Case {
                     }
                 }
                 Section::RenderTarget => {
-                    let mut size = [case.width, case.height];
-                    target::parse_target(&ctx, &stripped, &mut size)?;
-                    [case.width, case.height] = size;
+                    let t = target::parse_target(&ctx, &stripped)?;
+                    if let Some([w, h]) = t.size {
+                        [case.width, case.height] = [w, h];
+                    }
+                    case.render_targets = t.targets;
+                    if let Some((l, v)) = t.viewport
+                        && [v.x, v.y, v.width, v.height]
+                            .iter()
+                            .any(|c| c.fract() != 0.0)
+                    {
+                        case.requires.push(Requirement {
+                            line: l,
+                            feature: Feature::FractionalViewport,
+                            reason: format!("line {l} gives a viewport in fractions of a pixel"),
+                        });
+                    }
+                    case.viewport = t.viewport.map(|(_, v)| v);
+                }
+                Section::Depth => {
+                    case.depth = Some(target::parse_depth(&ctx, n, &stripped)?);
                 }
                 Section::Quad => case.quad = quad::parse_quad(&ctx, &stripped)?,
                 Section::Texture(slot) => {
@@ -408,6 +487,7 @@ impl Case {
         if case.quad.is_empty() {
             case.quad = default_quad();
         }
+        target::implied_requirements(&ctx, &mut case)?;
         Ok(case)
     }
 }
@@ -436,6 +516,7 @@ fn section_of(ctx: &Ctx, line: usize, title: &str, words: &[&str]) -> Result<Sec
         ["pixel", "shader"] | ["pixel", "shader", "file"] => Section::PixelShader,
         ["vertex", "shader"] | ["vertex", "shader", "file"] => Section::VertexShader,
         ["render", "target"] => Section::RenderTarget,
+        ["depth"] => Section::Depth,
         ["quad"] => Section::Quad,
         ["texture", n] => Section::Texture(slot(n, "t", SHADER_RESOURCE_SLOTS, "shader-resource")?),
         ["sampler", n] => Section::Sampler(slot(n, "s", SAMPLER_SLOTS, "sampler")?),

@@ -15,7 +15,7 @@ fn address_named(name: &str) -> Option<AddressMode> {
     })
 }
 
-fn compare_named(name: &str) -> Option<ComparisonFunc> {
+pub(super) fn compare_named(name: &str) -> Option<ComparisonFunc> {
     Some(match name {
         "never" => ComparisonFunc::Never,
         "less" => ComparisonFunc::Less,

@@ -1,7 +1,7 @@
 //! Parsing tests: what a case file means and how its errors read.
 
 use super::*;
-use crate::vm::texture::AddressMode;
+use crate::vm::texture::{AddressMode, Format};
 
 fn parse(text: &str) -> Result<Case, CaseError> {
     Case::parse(text, Path::new("t.case"))
@@ -117,4 +117,92 @@ fn requirements_name_a_known_feature_and_a_reason() {
     assert!(e.message.contains("fine_derivatives"), "{e}");
     let e = parse("[pixel shader]\nps_5_0\n[require]\nfine_derivatives\n").unwrap_err();
     assert!(e.message.contains("REASON"), "{e}");
+}
+
+#[test]
+fn render_target_formats_clears_viewport_and_depth_parse() {
+    let c = parse(
+        "[pixel shader]\nps_5_0\nret\n[render target]\nsize 8 4\nformat 1 r32_uint\nformat 0 rgba8_unorm_srgb\nclear 0 0.5 0 0 1\nviewport 1 2 4 2 0.25 0.75\n[depth]\nformat d16_unorm\nfunc greater_equal\nwrite off\nclear 0.5\n[test]\nprobe target 1 0 0 7 0 0 1\nprobe depth rect 0 0 2 2 0.5\nprobe 1 1 128/255 0 0 1\n",
+    )
+    .expect("parses");
+    assert_eq!(c.render_targets.len(), 2);
+    assert_eq!(c.render_targets[0].index, 0);
+    assert_eq!(
+        c.render_targets[0].format,
+        Some((7, Format::Rgba8UnormSrgb))
+    );
+    assert_eq!(c.render_targets[0].clear, Some((8, [0.5, 0.0, 0.0, 1.0])));
+    assert_eq!(
+        c.render_target(1).and_then(|t| t.format),
+        Some((6, Format::R32Uint))
+    );
+    let vp = c.viewport();
+    assert_eq!((vp.x, vp.y, vp.width, vp.height), (1.0, 2.0, 4.0, 2.0));
+    assert_eq!((vp.min_depth, vp.max_depth), (0.25, 0.75));
+    let d = c.depth.expect("depth");
+    assert_eq!(
+        d.state.format,
+        crate::vm::output_merger::DepthFormat::D16Unorm
+    );
+    assert_eq!(
+        d.state.func,
+        crate::vm::texture::ComparisonFunc::GreaterEqual
+    );
+    assert!(d.state.test && !d.state.write);
+    assert_eq!(d.clear, 0.5);
+    assert_eq!(c.probes[0].target, ProbeTarget::Color(1));
+    assert_eq!(c.probes[1].target, ProbeTarget::Depth);
+    assert_eq!(c.probes[1].expected, [0.5, 0.0, 0.0, 0.0]);
+    assert_eq!(c.probes[2].expected[0], (128.0f64 / 255.0) as f32);
+    // The depth probe implies its requirement, with its line.
+    assert!(
+        c.requires
+            .iter()
+            .any(|r| r.feature == Feature::DepthReadback && r.line == 17)
+    );
+    // Without a viewport line, the whole target.
+    let c = parse("[pixel shader]\nps_5_0\nret\n[render target]\nsize 8 4\n").expect("parses");
+    assert_eq!(c.viewport(), Viewport::full(8, 4));
+    assert!(c.depth.is_none() && c.requires.is_empty());
+}
+
+#[test]
+fn bad_targets_viewports_and_depth_are_errors_at_their_line() {
+    let head = "[pixel shader]\nps_5_0\nret\n";
+    let line_of = |body: &str| {
+        let e = parse(&format!("{head}{body}")).expect_err(body);
+        assert!(e.to_string().starts_with("t.case:"), "{e}");
+        e.line
+    };
+    // Line 4 is the section, 5 the first line in it.
+    assert_eq!(line_of("[render target]\nformat rgba8_unorm\n"), 5);
+    assert_eq!(line_of("[render target]\nformat 8 rgba8_unorm\n"), 5);
+    assert_eq!(line_of("[render target]\nformat 0 d32_float\n"), 5);
+    assert_eq!(line_of("[render target]\nformat 0 bogus\n"), 5);
+    assert_eq!(
+        line_of("[render target]\nformat 0 r8_unorm\nformat 0 r8_unorm\n"),
+        6
+    );
+    assert_eq!(line_of("[render target]\nclear 0 1 2 3\n"), 5);
+    assert_eq!(
+        line_of("[render target]\nclear 0 1 2 3 4\nclear 0 1 2 3 4\n"),
+        6
+    );
+    assert_eq!(line_of("[render target]\nsize 4 4\nsize 4 4\n"), 6);
+    assert_eq!(line_of("[render target]\nviewport 0 0 0 4\n"), 5);
+    assert_eq!(line_of("[render target]\nviewport -40000 0 4 4\n"), 5);
+    assert_eq!(line_of("[render target]\nviewport 32000 0 1000 4\n"), 5);
+    assert_eq!(line_of("[render target]\nviewport 0 0 4 4 0.5 1.5\n"), 5);
+    assert_eq!(line_of("[render target]\nviewport 0 0 4 4 0.75 0.25\n"), 5);
+    assert_eq!(line_of("[render target]\nviewport 0 0 4 4 0.5\n"), 5);
+    assert_eq!(line_of("[depth]\nformat d24_unorm\n"), 5);
+    assert_eq!(line_of("[depth]\ntest maybe\n"), 5);
+    assert_eq!(line_of("[depth]\nfunc lesser\n"), 5);
+    assert_eq!(line_of("[depth]\nclear 1.5\n"), 5);
+    assert_eq!(line_of("[depth]\nfunc less\nfunc less\n"), 6);
+    assert_eq!(line_of("[depth]\n[depth]\n"), 5);
+    assert_eq!(line_of("[test]\nprobe depth 0 0 0.5\n"), 5);
+    assert_eq!(line_of("[test]\nprobe depth 0 0 0.5 0 0 0\n"), 5);
+    assert_eq!(line_of("[test]\nprobe target 9 0 0 0 0 0 0\n"), 5);
+    assert_eq!(line_of("[test]\nprobe 0 0 1/0 0 0 0\n"), 5);
 }

@@ -20,6 +20,10 @@ fn format_named(name: &str) -> Option<Format> {
         "r32_sint" => Format::R32Sint,
         "d32_float" => Format::D32Float,
         "d16_unorm" => Format::D16Unorm,
+        "rgba8_unorm_srgb" => Format::Rgba8UnormSrgb,
+        "rg16_float" => Format::Rg16Float,
+        "rgba8_uint" => Format::Rgba8Uint,
+        "r16_unorm" => Format::R16Unorm,
         _ => return None,
     })
 }
@@ -155,7 +159,7 @@ pub(super) fn parse_texture(
         (None, None) => vec![[0, 0, 0, 1.0f32.to_bits()]; count],
     };
     let floats: Vec<[f32; 4]> = texels.iter().map(|t| t.map(f32::from_bits)).collect();
-    let integer = matches!(format, Format::R32Uint | Format::R32Sint);
+    let integer = format.is_integer();
     let tex = if integer {
         Texture::from_lanes(desc, &texels)
     } else {

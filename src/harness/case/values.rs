@@ -22,13 +22,27 @@ impl Ctx<'_> {
             .map_err(|_| self.err(line, format!("expected a number, found `{t}`")))
     }
 
-    /// A probe value: a float, or `0x…` for exact bits (NaN payloads,
-    /// infinities, negative zero).
+    /// A probe value: a float, `0x…` for exact bits (NaN payloads,
+    /// infinities, negative zero), or `A/B`, the float nearest the
+    /// quotient (`128/255`: what UNORM 128 of an 8-bit channel stands for).
     pub(super) fn probe_value(&self, line: usize, t: &str) -> Result<f32, CaseError> {
         if let Some(h) = t.strip_prefix("0x") {
             return u32::from_str_radix(h, 16)
                 .map(f32::from_bits)
                 .map_err(|_| self.err(line, format!("bad hex value `{t}`")));
+        }
+        if let Some((a, b)) = t.split_once('/') {
+            let num = |s: &str| {
+                s.parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| self.err(line, format!("bad fraction `{t}`")))
+            };
+            let (a, b) = (num(a)?, num(b)?);
+            if b == 0.0 {
+                return Err(self.err(line, format!("fraction `{t}` divides by zero")));
+            }
+            return Ok((a / b) as f32);
         }
         self.f32(line, t)
     }

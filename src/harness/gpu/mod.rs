@@ -24,6 +24,7 @@ use super::case::{Case, CaseShaders};
 use super::image::Image;
 use super::suite::{self, Backend, Rendered, elapsed_ms};
 use crate::glsl;
+use crate::vm::output_merger::DepthFormat;
 
 use device::Device as Renderer;
 
@@ -128,8 +129,9 @@ impl Gpu {
             manifests.push(&vs.manifest);
         }
         let bindings = bindings::build(r, case, &manifests)?;
-        let targets = targets::create(r, &stages.pixel.manifest, case.width, case.height)
-            .map_err(|e| GpuError::Other(format!("{}: {e}", case.path.display())))?;
+        // Errors from the targets' plan name the case file and line.
+        let targets = targets::create(r, case, &stages.pixel.manifest, case.width, case.height)?;
+        let depth = targets::create_depth(r, case)?;
 
         let vs = shaders::module(
             r,
@@ -185,7 +187,18 @@ impl Gpu {
                 front_face: wgpu::FrontFace::Cw,
                 ..Default::default()
             },
-            depth_stencil: None,
+            depth_stencil: case.depth.map(|d| wgpu::DepthStencilState {
+                format: targets::depth_format(d.state.format),
+                // D3D's DepthEnable off turns off the write as well.
+                depth_write_enabled: Some(d.state.test && d.state.write),
+                depth_compare: Some(if d.state.test {
+                    targets::compare(d.state.func)
+                } else {
+                    wgpu::CompareFunction::Always
+                }),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
             multisample: Default::default(),
             fragment: Some(shaders::fragment_state(&fs, &color)),
             multiview_mask: None,
@@ -212,18 +225,46 @@ impl Gpu {
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    // wgpu converts the colour to the format (integers for
+                    // integer targets), as ClearRenderTargetView does.
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: t.plan.clear[0] as f64,
+                        g: t.plan.clear[1] as f64,
+                        b: t.plan.clear[2] as f64,
+                        a: t.plan.clear[3] as f64,
+                    }),
                     store: wgpu::StoreOp::Store,
                 },
             });
         }
+        let depth_view = depth
+            .as_ref()
+            .map(|d| d.texture.create_view(&Default::default()));
+        let depth_attachment = depth_view.as_ref().zip(case.depth).map(|(view, d)| {
+            let stencil =
+                d.state.format != DepthFormat::D32Float && d.state.format != DepthFormat::D16Unorm;
+            wgpu::RenderPassDepthStencilAttachment {
+                view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(d.clear),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: stencil.then_some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(0),
+                    store: wgpu::StoreOp::Store,
+                }),
+            }
+        });
         let mut encoder = device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("case"),
                 color_attachments: &attachments,
+                depth_stencil_attachment: depth_attachment,
                 ..Default::default()
             });
+            let vp = case.viewport();
+            pass.set_viewport(vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth);
             pass.set_pipeline(&pipeline);
             pass.set_bind_group(0, &bindings.group, &[]);
             pass.set_index_buffer(index.slice(..), wgpu::IndexFormat::Uint16);
@@ -233,13 +274,29 @@ impl Gpu {
             pass.draw_indexed(0..shaders::INDICES.len() as u32, 0, 0..1);
         }
         let buffers = targets::read_back(r, &mut encoder, &targets, case.width, case.height);
+        let depth_buffer = match &depth {
+            Some(d) if case.reads_depth() => Some((
+                d.format,
+                targets::read_back_depth(r, &mut encoder, d, case.width, case.height)
+                    .map_err(|e| GpuError::Other(format!("{}: {e}", case.path.display())))?,
+            )),
+            _ => None,
+        };
         r.queue.submit([encoder.finish()]);
-        targets::to_images(r, &targets, &buffers, case.width, case.height, self.timeout).map_err(
-            |e| match e {
-                GpuError::Timeout(_) => e,
-                e => GpuError::Other(format!("{}: {e}", case.path.display())),
-            },
+        let depth_read = depth_buffer.as_ref().map(|(f, b)| (*f, b));
+        targets::to_images(
+            r,
+            &targets,
+            &buffers,
+            depth_read,
+            case.width,
+            case.height,
+            self.timeout,
         )
+        .map_err(|e| match e {
+            GpuError::Timeout(_) => e,
+            e => GpuError::Other(format!("{}: {e}", case.path.display())),
+        })
     }
 }
 

@@ -1,12 +1,20 @@
-//! Render targets and read-back. Each `SV_TargetN` output gets a 32-bit
-//! target with exactly as many channels as the output declares (wgpu
-//! requires the format's channels to be a subset of the output's): float
-//! outputs render to `R32Float`/`Rg32Float`/`Rgba32Float`, `int`/`uint`
-//! outputs to the matching `…32Sint`/`…32Uint`. Read back, integer values
-//! become the f32 *value* (`7u` → 7.0; exact up to 2^24), missing channels 0.
+//! Render targets, the depth buffer and read-back. Each `SV_TargetN`
+//! output gets the case's format (`format N F`, written by the hardware's
+//! conversion and decoded by `vm::output_merger`, as the emulator decodes
+//! its own), else a 32-bit target with exactly as many channels as the
+//! output declares (wgpu requires the format's channels to be a subset of
+//! the output's): float outputs render to `R32Float`/`Rg32Float`/
+//! `Rgba32Float`, `int`/`uint` outputs to the matching `…32Sint`/`…32Uint`.
+//! Read back, integer values become the f32 *value* (`7u` → 7.0; exact up
+//! to 2^24), missing channels 0. The depth buffer's depth aspect is copied
+//! out when the case probes it.
 
 use crate::glsl::Manifest;
+use crate::harness::case::Case;
 use crate::harness::image::{Image, TargetKind as Kind};
+use crate::harness::render_targets::{self, TargetPlan};
+use crate::vm::output_merger::{self, DepthFormat};
+use crate::vm::texture::ComparisonFunc;
 
 use super::{GpuError, Renderer};
 
@@ -18,6 +26,77 @@ pub(super) struct Target {
     pub channels: u32,
     pub format: wgpu::TextureFormat,
     pub texture: wgpu::Texture,
+    pub plan: TargetPlan,
+}
+
+/// The draw's depth buffer.
+pub(super) struct Depth {
+    pub format: DepthFormat,
+    pub texture: wgpu::Texture,
+}
+
+/// wgpu's format for a depth buffer; D3D's 24-bit depth is wgpu's
+/// `Depth24PlusStencil8` (at least 24 bits: the driver may keep more).
+pub(super) fn depth_format(f: DepthFormat) -> wgpu::TextureFormat {
+    use wgpu::TextureFormat as T;
+    match f {
+        DepthFormat::D32Float => T::Depth32Float,
+        DepthFormat::D24UnormS8Uint => T::Depth24PlusStencil8,
+        DepthFormat::D16Unorm => T::Depth16Unorm,
+        DepthFormat::D32FloatS8X24Uint => T::Depth32FloatStencil8,
+    }
+}
+
+pub(super) fn compare(f: ComparisonFunc) -> wgpu::CompareFunction {
+    use wgpu::CompareFunction as C;
+    match f {
+        ComparisonFunc::Never => C::Never,
+        ComparisonFunc::Less => C::Less,
+        ComparisonFunc::Equal => C::Equal,
+        ComparisonFunc::LessEqual => C::LessEqual,
+        ComparisonFunc::Greater => C::Greater,
+        ComparisonFunc::NotEqual => C::NotEqual,
+        ComparisonFunc::GreaterEqual => C::GreaterEqual,
+        ComparisonFunc::Always => C::Always,
+    }
+}
+
+/// The depth buffer the case asks for, if any.
+pub(super) fn create_depth(r: &Renderer, case: &Case) -> Result<Option<Depth>, GpuError> {
+    let Some(d) = case.depth else {
+        return Ok(None);
+    };
+    let format = depth_format(d.state.format);
+    if format == wgpu::TextureFormat::Depth32FloatStencil8
+        && !r
+            .device
+            .features()
+            .contains(wgpu::Features::DEPTH32FLOAT_STENCIL8)
+    {
+        return Err(GpuError::Other(format!(
+            "{}:{}: the adapter lacks DEPTH32FLOAT_STENCIL8 for d32_float_s8x24_uint",
+            case.path.display(),
+            d.line
+        )));
+    }
+    let texture = r.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("depth"),
+        size: wgpu::Extent3d {
+            width: case.width,
+            height: case.height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    Ok(Some(Depth {
+        format: d.state.format,
+        texture,
+    }))
 }
 
 fn format_for(kind: Kind, channels: u32) -> Option<wgpu::TextureFormat> {
@@ -38,18 +117,33 @@ fn format_for(kind: Kind, channels: u32) -> Option<wgpu::TextureFormat> {
 
 pub(super) fn create(
     r: &Renderer,
+    case: &Case,
     ps: &Manifest,
     width: u32,
     height: u32,
 ) -> Result<Vec<Target>, GpuError> {
+    let outputs: Vec<_> = ps
+        .outputs
+        .iter()
+        .filter(|o| o.semantic.eq_ignore_ascii_case("SV_Target") && o.location.is_some())
+        .collect();
+    let described: Vec<(u32, Kind, u32)> = outputs
+        .iter()
+        .map(|o| {
+            let (kind, channels) = Kind::of_output(o.glsl_type);
+            (o.register, kind, channels)
+        })
+        .collect();
+    let plans = render_targets::plan(case, &described).map_err(GpuError::Other)?;
     let mut out = Vec::new();
-    for o in &ps.outputs {
-        if !o.semantic.eq_ignore_ascii_case("SV_Target") {
-            continue;
-        }
+    for (o, plan) in outputs.into_iter().zip(plans) {
         let Some(location) = o.location else { continue };
         let (kind, channels) = Kind::of_output(o.glsl_type);
-        let format = format_for(kind, channels).ok_or_else(|| {
+        let format = match plan.format {
+            Some(f) => Some(super::textures::wgpu_format(f)),
+            None => format_for(kind, channels),
+        };
+        let format = format.ok_or_else(|| {
             GpuError::Other(format!(
                 "SV_Target{} is declared `{}`: no 3-channel render format exists and wgpu \
                  rejects a 4-channel target for a 3-component output",
@@ -77,6 +171,7 @@ pub(super) fn create(
             channels,
             format,
             texture,
+            plan,
         });
     }
     out.sort_by_key(|t| t.index);
@@ -94,7 +189,8 @@ pub(super) fn read_back(
 ) -> Vec<(wgpu::Buffer, u32)> {
     let mut buffers = Vec::new();
     for t in targets {
-        let row = (width * 4 * t.channels).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let bpp = t.format.block_copy_size(None).unwrap_or(4);
+        let row = (width * bpp).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
         let buffer = r.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("read-back"),
             size: row as u64 * height as u64,
@@ -118,15 +214,85 @@ pub(super) fn read_back(
     buffers
 }
 
+/// Copies the depth buffer's depth aspect into a mappable buffer. wgpu
+/// copies it out of `Depth32Float`, `Depth16Unorm` and
+/// `Depth32FloatStencil8`; `Depth24PlusStencil8` has no copyable depth
+/// (a case probing it requires `depth24_readback`, which Vulkan lacks).
+pub(super) fn read_back_depth(
+    r: &Renderer,
+    encoder: &mut wgpu::CommandEncoder,
+    depth: &Depth,
+    width: u32,
+    height: u32,
+) -> Result<(wgpu::Buffer, u32), GpuError> {
+    let bpp = match depth.format {
+        DepthFormat::D16Unorm => 2,
+        DepthFormat::D32Float | DepthFormat::D32FloatS8X24Uint => 4,
+        DepthFormat::D24UnormS8Uint => {
+            return Err(GpuError::Other(
+                "wgpu cannot copy the depth aspect of Depth24PlusStencil8".into(),
+            ));
+        }
+    };
+    let row = (width * bpp).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+    let buffer = r.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("depth read-back"),
+        size: row as u64 * height as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture: &depth.texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::DepthOnly,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row),
+                rows_per_image: Some(height),
+            },
+        },
+        depth.texture.size(),
+    );
+    Ok((buffer, row))
+}
+
+/// The depth read-back as an image: depth in `.x`, the rest 0.
+fn depth_image(data: &[u8], row: u32, format: DepthFormat, width: u32, height: u32) -> Image {
+    let mut img = Image::new(width, height);
+    for y in 0..height {
+        for x in 0..width {
+            let d = match format {
+                DepthFormat::D16Unorm => {
+                    let at = (y * row + x * 2) as usize;
+                    let v = u16::from_le_bytes([data[at], data[at + 1]]);
+                    (f64::from(v) / 65535.0) as f32
+                }
+                _ => {
+                    let at = (y * row + x * 4) as usize;
+                    f32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
+                }
+            };
+            img.set(x, y, [d, 0.0, 0.0, 0.0]);
+        }
+    }
+    img
+}
+
 pub(super) fn to_images(
     r: &Renderer,
     targets: &[Target],
     buffers: &[(wgpu::Buffer, u32)],
+    depth: Option<(DepthFormat, &(wgpu::Buffer, u32))>,
     width: u32,
     height: u32,
     timeout: std::time::Duration,
 ) -> Result<Vec<Image>, GpuError> {
-    for (b, _) in buffers {
+    for (b, _) in buffers.iter().chain(depth.map(|d| d.1)) {
         b.slice(..).map_async(wgpu::MapMode::Read, |_| {});
     }
     r.device
@@ -147,19 +313,42 @@ pub(super) fn to_images(
         let mut img = Image::new(width, height);
         for y in 0..height {
             for x in 0..width {
-                let mut px = [0f32; 4];
-                for (c, v) in px.iter_mut().enumerate().take(t.channels as usize) {
-                    let at = (y * row + (x * t.channels + c as u32) * 4) as usize;
-                    let bits =
-                        u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
-                    *v = t.kind.value(bits);
-                }
+                let px = match t.plan.format {
+                    Some(f) => {
+                        let n = f.bytes_per_texel() as u32;
+                        let at = (y * row + x * n) as usize;
+                        output_merger::read_back(f, &data[at..at + n as usize])
+                    }
+                    None => {
+                        let mut px = [0f32; 4];
+                        for (c, v) in px.iter_mut().enumerate().take(t.channels as usize) {
+                            let at = (y * row + (x * t.channels + c as u32) * 4) as usize;
+                            let bits = u32::from_le_bytes([
+                                data[at],
+                                data[at + 1],
+                                data[at + 2],
+                                data[at + 3],
+                            ]);
+                            *v = t.kind.value(bits);
+                        }
+                        px
+                    }
+                };
                 img.set(x, y, px);
             }
         }
         drop(data);
         buffer.unmap();
         images.push(img);
+    }
+    if let Some((format, (buffer, row))) = depth {
+        let data = buffer
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| GpuError::Other(format!("reading back the depth buffer: {e}")))?;
+        images.push(depth_image(&data, *row, format, width, height));
+        drop(data);
+        buffer.unmap();
     }
     Ok(images)
 }

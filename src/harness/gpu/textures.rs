@@ -23,6 +23,10 @@ pub(super) fn wgpu_format(format: Format) -> wgpu::TextureFormat {
         Format::R32Sint => T::R32Sint,
         Format::D32Float => T::Depth32Float,
         Format::D16Unorm => T::Depth16Unorm,
+        Format::Rgba8UnormSrgb => T::Rgba8UnormSrgb,
+        Format::Rg16Float => T::Rg16Float,
+        Format::Rgba8Uint => T::Rgba8Uint,
+        Format::R16Unorm => T::R16Unorm,
     }
 }
 

@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::case::{Case, CaseShaders};
 use super::image::Image;
 use crate::glsl;
+use crate::vm::texture::Format;
 
 pub use browser::Angle;
 
@@ -123,6 +124,8 @@ struct SceneResult {
     error: Option<String>,
     ms: Option<f64>,
     targets: Option<Vec<TargetResult>>,
+    /// The depth buffer, drawn into an `R32F` target: 16 bytes a texel.
+    depth: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -323,30 +326,59 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
             .and_then(|g| unbase64(&g.data))
             .ok_or_else(|| fail(format!("no read-back for location {}", t.location)))?;
         let (w, h) = (case.width, case.height);
-        if data.len() != (w * h * 16) as usize {
+        // `readPixels` gives RGBA bytes for the normalized 8-bit formats,
+        // 32-bit lanes (missing channels 0, 0, 1) for the rest.
+        let bytes = t.read_bytes_per_texel();
+        if data.len() != (w * h * bytes) as usize {
             return Err(fail(format!(
                 "read-back of location {} has {} bytes, expected {}",
                 t.location,
                 data.len(),
-                w * h * 16
+                w * h * bytes
             )));
         }
         let mut img = Image::new(w, h);
         for y in 0..h {
             for x in 0..w {
-                let at = ((y * w + x) * 16) as usize;
-                let mut px = [0f32; 4];
-                for (c, v) in px.iter_mut().enumerate().take(t.channels.min(4)) {
-                    let lane = u32::from_le_bytes([
-                        data[at + 4 * c],
-                        data[at + 4 * c + 1],
-                        data[at + 4 * c + 2],
-                        data[at + 4 * c + 3],
-                    ]);
-                    *v = t.texel.value(lane);
-                }
+                let at = ((y * w + x) * bytes) as usize;
+                let texel = &data[at..at + bytes as usize];
+                let lane = |c: usize| {
+                    u32::from_le_bytes([
+                        texel[4 * c],
+                        texel[4 * c + 1],
+                        texel[4 * c + 2],
+                        texel[4 * c + 3],
+                    ])
+                };
+                let px = match t.format {
+                    Some(_) if bytes == 4 => {
+                        crate::vm::output_merger::read_back(Format::Rgba8Unorm, texel)
+                    }
+                    Some(_) => std::array::from_fn(|c| t.texel.value(lane(c))),
+                    None => std::array::from_fn(|c| {
+                        if c < t.channels.min(4) {
+                            t.texel.value(lane(c))
+                        } else {
+                            0.0
+                        }
+                    }),
+                };
                 img.set(x, y, px);
             }
+        }
+        images.push(img);
+    }
+    if case.reads_depth() {
+        let (w, h) = (case.width, case.height);
+        let data = r
+            .depth
+            .as_deref()
+            .and_then(unbase64)
+            .filter(|d| d.len() == (w * h * 16) as usize)
+            .ok_or_else(|| fail("no read-back of the depth buffer".into()))?;
+        let mut img = Image::new(w, h);
+        for (p, t) in img.pixels.iter_mut().zip(data.chunks_exact(16)) {
+            *p = [f32::from_le_bytes([t[0], t[1], t[2], t[3]]), 0.0, 0.0, 0.0];
         }
         images.push(img);
     }

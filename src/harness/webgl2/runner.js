@@ -148,14 +148,17 @@ function fillBlock(gl, prog, block, binding, made) {
   gl.bindBufferBase(gl.UNIFORM_BUFFER, binding, buf);
 }
 
-const TARGET_FORMATS = {
-  float: ["RGBA32F", "RGBA", "FLOAT", Float32Array],
-  int: ["RGBA32I", "RGBA_INTEGER", "INT", Int32Array],
-  uint: ["RGBA32UI", "RGBA_INTEGER", "UNSIGNED_INT", Uint32Array],
+// readPixels' array type for each type the scene names.
+const READ_ARRAYS = {
+  UNSIGNED_BYTE: Uint8Array,
+  FLOAT: Float32Array,
+  INT: Int32Array,
+  UNSIGNED_INT: Uint32Array,
 };
 
 function drawScene(gl, sc) {
-  const made = { textures: [], samplers: [], buffers: [], fbo: null, targets: [], prog: null };
+  const made = { textures: [], samplers: [], buffers: [], fbo: null, targets: [], prog: null,
+    depth: null };
   const start = performance.now();
   try {
     const vs = compile(gl, gl.VERTEX_SHADER, sc.vs);
@@ -175,24 +178,43 @@ function drawScene(gl, sc) {
     const maxLoc = sc.targets.reduce((m, t) => Math.max(m, t.location), -1);
     const bufs = new Array(maxLoc + 1).fill(gl.NONE);
     for (const t of sc.targets) {
-      const f = TARGET_FORMATS[t.kind];
       const tex = gl.createTexture();
       made.targets.push(tex);
       gl.bindTexture(gl.TEXTURE_2D, tex);
-      gl.texStorage2D(gl.TEXTURE_2D, 1, glEnum(gl, f[0]), sc.width, sc.height);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, glEnum(gl, t.internal), sc.width, sc.height);
       gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + t.location,
         gl.TEXTURE_2D, tex, 0);
       bufs[t.location] = gl.COLOR_ATTACHMENT0 + t.location;
     }
     gl.drawBuffers(bufs);
+    if (sc.depth) {
+      // A depth texture rather than a renderbuffer, so that it can be read
+      // back by sampling (readPixels reads colour only).
+      const dt = gl.createTexture();
+      made.depth = dt;
+      gl.bindTexture(gl.TEXTURE_2D, dt);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, glEnum(gl, sc.depth.internal), sc.width, sc.height);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_COMPARE_MODE, gl.NONE);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER,
+        sc.depth.stencil ? gl.DEPTH_STENCIL_ATTACHMENT : gl.DEPTH_ATTACHMENT,
+        gl.TEXTURE_2D, dt, 0);
+    }
     const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
     if (maxLoc >= 0 && status !== gl.FRAMEBUFFER_COMPLETE) {
       throw new Error("render targets incomplete (status 0x" + status.toString(16) + ")");
     }
     for (const t of sc.targets) {
-      if (t.kind === "float") gl.clearBufferfv(gl.COLOR, t.location, [0, 0, 0, 0]);
-      else if (t.kind === "int") gl.clearBufferiv(gl.COLOR, t.location, [0, 0, 0, 0]);
-      else gl.clearBufferuiv(gl.COLOR, t.location, [0, 0, 0, 0]);
+      if (t.kind === "float") gl.clearBufferfv(gl.COLOR, t.location, t.clear);
+      else if (t.kind === "int") gl.clearBufferiv(gl.COLOR, t.location, t.clear);
+      else gl.clearBufferuiv(gl.COLOR, t.location, t.clear);
+    }
+    if (sc.depth) {
+      // Clears write whatever the depth mask says: open it first.
+      gl.depthMask(true);
+      if (sc.depth.stencil) gl.clearBufferfi(gl.DEPTH_STENCIL, 0, sc.depth.clear, 0);
+      else gl.clearBufferfv(gl.DEPTH, 0, [sc.depth.clear]);
     }
     const textures = sc.textures.map((t) => {
       const m = makeTexture(gl, t);
@@ -255,9 +277,20 @@ function drawScene(gl, sc) {
 
     // The documented contract for drawing into a texture: D3D's rows in
     // memory order and D3D's clockwise front face (docs/glsl.md).
-    gl.viewport(0, 0, sc.width, sc.height);
+    // The y-flipped draw puts D3D's row 0 first in memory, GL's row 0, so
+    // D3D's viewport corner is GL's as it stands.
+    gl.viewport(sc.viewport[0], sc.viewport[1], sc.viewport[2], sc.viewport[3]);
+    gl.depthRange(sc.depth_range[0], sc.depth_range[1]);
     gl.disable(gl.CULL_FACE);
-    gl.disable(gl.DEPTH_TEST);
+    // GL's disabled depth test writes no depth either, as D3D's
+    // DepthEnable off.
+    if (sc.depth && sc.depth.test) {
+      gl.enable(gl.DEPTH_TEST);
+      gl.depthFunc(glEnum(gl, sc.depth.func));
+      gl.depthMask(sc.depth.write);
+    } else {
+      gl.disable(gl.DEPTH_TEST);
+    }
     gl.disable(gl.BLEND);
     gl.frontFace(gl.CCW);
     check(gl, "before the draw");
@@ -266,16 +299,18 @@ function drawScene(gl, sc) {
 
     const out = [];
     for (const t of sc.targets) {
-      const f = TARGET_FORMATS[t.kind];
-      const px = new f[3](sc.width * sc.height * 4);
+      const px = new READ_ARRAYS[t.read_type](sc.width * sc.height * 4);
       gl.readBuffer(gl.COLOR_ATTACHMENT0 + t.location);
-      gl.readPixels(0, 0, sc.width, sc.height, glEnum(gl, f[1]), glEnum(gl, f[2]), px);
+      gl.readPixels(0, 0, sc.width, sc.height, glEnum(gl, t.read_format),
+        glEnum(gl, t.read_type), px);
       out.push({ location: t.location, data: bytesb64(new Uint8Array(px.buffer)) });
     }
     gl.bindVertexArray(null);
     gl.deleteVertexArray(vao);
     check(gl, "reading back");
-    return { ok: true, ms: performance.now() - start, targets: out };
+    const result = { ok: true, ms: performance.now() - start, targets: out };
+    if (sc.depth && sc.depth.read) result.depth = readDepth(gl, sc, made);
+    return result;
   } finally {
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     for (const t of made.textures) gl.deleteTexture(t);
@@ -283,8 +318,57 @@ function drawScene(gl, sc) {
     for (const s of made.samplers) gl.deleteSampler(s);
     for (const b of made.buffers) gl.deleteBuffer(b);
     if (made.fbo) gl.deleteFramebuffer(made.fbo);
+    if (made.depth) gl.deleteTexture(made.depth);
+    gl.disable(gl.DEPTH_TEST);
+    gl.depthMask(true);
+    gl.depthRange(0, 1);
     if (made.prog) gl.deleteProgram(made.prog);
     for (let u = 0; u < 16; u++) gl.bindSampler(u, null);
+  }
+}
+
+// The depth buffer read back by drawing it: a full-target triangle whose
+// fragment shader texelFetches the depth texture into an R32F target, read
+// with readPixels (rows stay in the draw's memory order).
+function readDepth(gl, sc, made) {
+  const vs = compile(gl, gl.VERTEX_SHADER, "#version 300 es\n" +
+    "void main() { vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);\n" +
+    "  gl_Position = vec4(p, 0.0, 1.0); }\n");
+  const fs = compile(gl, gl.FRAGMENT_SHADER, "#version 300 es\nprecision highp float;\n" +
+    "uniform highp sampler2D depth;\nout vec4 o;\n" +
+    "void main() { o = vec4(texelFetch(depth, ivec2(gl_FragCoord.xy), 0).r, 0.0, 0.0, 0.0); }\n");
+  const prog = link(gl, vs, fs);
+  gl.deleteShader(vs);
+  gl.deleteShader(fs);
+  const fbo = gl.createFramebuffer();
+  const tex = gl.createTexture();
+  const vao = gl.createVertexArray();
+  try {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.R32F, sc.width, sc.height);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+    gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
+    gl.useProgram(prog);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, made.depth);
+    gl.bindSampler(0, null);
+    gl.uniform1i(gl.getUniformLocation(prog, "depth"), 0);
+    gl.disable(gl.DEPTH_TEST);
+    gl.viewport(0, 0, sc.width, sc.height);
+    gl.bindVertexArray(vao);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    const px = new Float32Array(sc.width * sc.height * 4);
+    gl.readBuffer(gl.COLOR_ATTACHMENT0);
+    gl.readPixels(0, 0, sc.width, sc.height, gl.RGBA, gl.FLOAT, px);
+    check(gl, "reading the depth buffer back");
+    return bytesb64(new Uint8Array(px.buffer));
+  } finally {
+    gl.bindVertexArray(null);
+    gl.deleteVertexArray(vao);
+    gl.deleteTexture(tex);
+    gl.deleteFramebuffer(fbo);
+    gl.deleteProgram(prog);
   }
 }
 

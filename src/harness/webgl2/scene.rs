@@ -11,7 +11,9 @@ use serde::Serialize;
 use crate::glsl::{self, Manifest, OpaqueType, TextureShape, Ty};
 use crate::harness::case::{Case, CaseShaders};
 use crate::harness::image::TargetKind;
+use crate::harness::render_targets;
 use crate::harness::runtime::{self, HardwareAddress, HardwareSampler, Stages};
+use crate::vm::output_merger::DepthFormat;
 use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Texture};
 
 use super::WebGl2Error;
@@ -39,6 +41,25 @@ pub(super) struct Scene {
     pub vertices: String,
     pub indices: [u16; 6],
     pub targets: Vec<Target>,
+    /// D3D's viewport in whole pixels: x, y (rows from the top, which the
+    /// y-flipped draw puts first in memory, as GL's rows from 0), w, h.
+    pub viewport: [i32; 4],
+    pub depth_range: [f32; 2],
+    pub depth: Option<GlDepth>,
+}
+
+/// The depth buffer: GL internal format, test, write, function, clear.
+#[derive(Serialize)]
+pub(super) struct GlDepth {
+    pub internal: &'static str,
+    /// Whether the format has stencil (cleared with `clearBufferfi`).
+    pub stencil: bool,
+    pub test: bool,
+    pub write: bool,
+    pub func: &'static str,
+    pub clear: f32,
+    /// Whether the page reads the buffer back (the case probes it).
+    pub read: bool,
 }
 
 #[derive(Serialize)]
@@ -108,13 +129,23 @@ pub(super) struct Attribute {
 #[derive(Serialize, Clone, Debug)]
 pub(super) struct Target {
     pub location: u32,
-    /// `float`, `int` or `uint`: the page's name for the target's format.
+    /// `float`, `int` or `uint`: which `clearBuffer` the page calls.
     pub kind: &'static str,
+    /// GL internal format of the target's texture.
+    pub internal: &'static str,
+    /// `readPixels`' format and type: 4 bytes a texel for `UNSIGNED_BYTE`,
+    /// 16 for the rest.
+    pub read_format: &'static str,
+    pub read_type: &'static str,
+    pub clear: [f32; 4],
     #[serde(skip)]
     pub texel: TargetKind,
     /// Channels the output declares; the rest read back as 0.
     #[serde(skip)]
     pub channels: usize,
+    /// The case's format, read back through `vm::output_merger`.
+    #[serde(skip)]
+    pub format: Option<Format>,
 }
 
 /// The es300 translations of a case's stages, as an application would
@@ -165,8 +196,43 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
         stride,
         vertices: base64(&vertices),
         indices: INDICES_LAST_PROVOKING,
-        targets: targets(&stages.pixel.manifest).map_err(fail)?,
+        targets: targets(case, &stages.pixel.manifest)?,
+        viewport: viewport(case).map_err(fail)?,
+        depth_range: {
+            let vp = case.viewport();
+            [vp.min_depth, vp.max_depth]
+        },
+        depth: case.depth.map(|d| GlDepth {
+            internal: match d.state.format {
+                DepthFormat::D32Float => "DEPTH_COMPONENT32F",
+                DepthFormat::D24UnormS8Uint => "DEPTH24_STENCIL8",
+                DepthFormat::D16Unorm => "DEPTH_COMPONENT16",
+                DepthFormat::D32FloatS8X24Uint => "DEPTH32F_STENCIL8",
+            },
+            stencil: matches!(
+                d.state.format,
+                DepthFormat::D24UnormS8Uint | DepthFormat::D32FloatS8X24Uint
+            ),
+            test: d.state.test,
+            write: d.state.write,
+            func: gl_compare(d.state.func),
+            clear: d.clear,
+            read: case.reads_depth(),
+        }),
     })
+}
+
+/// `gl.viewport` takes whole pixels: a fractional D3D viewport cannot be
+/// drawn (the case requires `fractional_viewport`, which WebGL2 lacks).
+fn viewport(case: &Case) -> Result<[i32; 4], String> {
+    let vp = case.viewport();
+    let v = [vp.x, vp.y, vp.width, vp.height];
+    if v.iter().any(|c| c.fract() != 0.0) {
+        return Err(format!(
+            "the viewport {v:?} is not whole pixels, as gl.viewport needs"
+        ));
+    }
+    Ok(v.map(|c| c as i32))
 }
 
 fn gl_compare(f: ComparisonFunc) -> &'static str {
@@ -229,6 +295,11 @@ fn gl_format(f: Format) -> (&'static str, &'static str, &'static str) {
         Format::R32Sint => ("R32I", "RED_INTEGER", "INT"),
         Format::D32Float => ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT"),
         Format::D16Unorm => ("DEPTH_COMPONENT16", "DEPTH_COMPONENT", "UNSIGNED_SHORT"),
+        Format::Rgba8UnormSrgb => ("SRGB8_ALPHA8", "RGBA", "UNSIGNED_BYTE"),
+        Format::Rg16Float => ("RG16F", "RG", "HALF_FLOAT"),
+        Format::Rgba8Uint => ("RGBA8UI", "RGBA_INTEGER", "UNSIGNED_BYTE"),
+        // Needs EXT_texture_norm16; the page asks for it.
+        Format::R16Unorm => ("R16_EXT", "RED", "UNSIGNED_SHORT"),
     }
 }
 
@@ -447,26 +518,91 @@ fn blocks(case: &Case, manifests: &[&Manifest]) -> Vec<Block> {
     out
 }
 
-fn targets(ps: &Manifest) -> Result<Vec<Target>, String> {
-    let mut out = Vec::new();
-    for o in &ps.outputs {
-        if !o.semantic.eq_ignore_ascii_case("SV_Target") {
-            continue;
+impl Target {
+    /// Bytes `readPixels` gives per texel.
+    pub(super) fn read_bytes_per_texel(&self) -> u32 {
+        if self.read_type == "UNSIGNED_BYTE" {
+            4
+        } else {
+            16
         }
+    }
+}
+
+/// The GL internal format a render-target format renders to, and how
+/// `readPixels` reads it back (`RGBA` bytes for the 8-bit normalized ones,
+/// their stored bytes for sRGB too; 32-bit lanes for float and integer).
+fn gl_target_format(f: Format) -> Result<(&'static str, &'static str, &'static str), String> {
+    let unorm = |i| Ok((i, "RGBA", "UNSIGNED_BYTE"));
+    let float = |i| Ok((i, "RGBA", "FLOAT"));
+    match f {
+        Format::R8Unorm => unorm("R8"),
+        Format::Rg8Unorm => unorm("RG8"),
+        Format::Rgba8Unorm => unorm("RGBA8"),
+        Format::Rgba8UnormSrgb => unorm("SRGB8_ALPHA8"),
+        Format::Rgba8Uint => Ok(("RGBA8UI", "RGBA_INTEGER", "UNSIGNED_INT")),
+        Format::Rg16Float => float("RG16F"),
+        Format::Rgba16Float => float("RGBA16F"),
+        Format::R32Float => float("R32F"),
+        Format::Rg32Float => float("RG32F"),
+        Format::Rgba32Float => float("RGBA32F"),
+        Format::R32Uint => Ok(("R32UI", "RGBA_INTEGER", "UNSIGNED_INT")),
+        Format::R32Sint => Ok(("R32I", "RGBA_INTEGER", "INT")),
+        other => Err(format!(
+            "{} is not a WebGL2 render-target format",
+            other.name()
+        )),
+    }
+}
+
+fn targets(case: &Case, ps: &Manifest) -> Result<Vec<Target>, WebGl2Error> {
+    let fail = |m: String| WebGl2Error::Case(format!("{}: {m}", case.path.display()));
+    let outputs: Vec<_> = ps
+        .outputs
+        .iter()
+        .filter(|o| o.semantic.eq_ignore_ascii_case("SV_Target"))
+        .collect();
+    let described: Vec<(u32, TargetKind, u32)> = outputs
+        .iter()
+        .map(|o| {
+            let (kind, channels) = TargetKind::of_output(o.glsl_type);
+            (o.register, kind, channels)
+        })
+        .collect();
+    // Errors from the plan name the case file and line already.
+    let plans = render_targets::plan(case, &described).map_err(WebGl2Error::Case)?;
+    let mut out = Vec::new();
+    for (o, plan) in outputs.into_iter().zip(plans) {
         let (texel, channels) = TargetKind::of_output(o.glsl_type);
         let kind = match texel {
             TargetKind::Float => "float",
             TargetKind::Sint => "int",
             TargetKind::Uint => "uint",
         };
-        let location = o
-            .location
-            .ok_or_else(|| format!("{} has no location in the translation", o.glsl_name))?;
+        let location = o.location.ok_or_else(|| {
+            fail(format!(
+                "{} has no location in the translation",
+                o.glsl_name
+            ))
+        })?;
+        let (internal, read_format, read_type) = match plan.format {
+            Some(f) => gl_target_format(f).map_err(fail)?,
+            None => match texel {
+                TargetKind::Float => ("RGBA32F", "RGBA", "FLOAT"),
+                TargetKind::Sint => ("RGBA32I", "RGBA_INTEGER", "INT"),
+                TargetKind::Uint => ("RGBA32UI", "RGBA_INTEGER", "UNSIGNED_INT"),
+            },
+        };
         out.push(Target {
             location,
             kind,
+            internal,
+            read_format,
+            read_type,
+            clear: plan.clear,
             texel,
             channels: channels as usize,
+            format: plan.format,
         });
     }
     Ok(out)

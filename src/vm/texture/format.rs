@@ -30,6 +30,15 @@ pub enum Format {
     D32Float,
     /// `DXGI_FORMAT_D16_UNORM`, read through an `R16_UNORM` view.
     D16Unorm,
+    // Render-target formats (one block, so other additions merge apart).
+    /// `DXGI_FORMAT_R8G8B8A8_UNORM_SRGB`: sRGB-encoded bytes, linear values.
+    Rgba8UnormSrgb,
+    /// `DXGI_FORMAT_R16G16_FLOAT`
+    Rg16Float,
+    /// `DXGI_FORMAT_R8G8B8A8_UINT`
+    Rgba8Uint,
+    /// `DXGI_FORMAT_R16_UNORM`
+    R16Unorm,
 }
 
 /// How a format's stored components turn into shader values.
@@ -50,7 +59,7 @@ pub(crate) const ONE_F32: u32 = 0x3F80_0000;
 
 impl Format {
     /// Every supported format, for tests and tools that iterate them.
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 15] = [
         Format::R8Unorm,
         Format::Rg8Unorm,
         Format::Rgba8Unorm,
@@ -62,14 +71,21 @@ impl Format {
         Format::R32Sint,
         Format::D32Float,
         Format::D16Unorm,
+        Format::Rgba8UnormSrgb,
+        Format::Rg16Float,
+        Format::Rgba8Uint,
+        Format::R16Unorm,
     ];
 
     /// Bytes one texel occupies in memory.
     pub fn bytes_per_texel(self) -> usize {
         match self {
             Format::R8Unorm => 1,
-            Format::Rg8Unorm | Format::D16Unorm => 2,
+            Format::Rg8Unorm | Format::D16Unorm | Format::R16Unorm => 2,
             Format::Rgba8Unorm
+            | Format::Rgba8UnormSrgb
+            | Format::Rg16Float
+            | Format::Rgba8Uint
             | Format::R32Float
             | Format::R32Uint
             | Format::R32Sint
@@ -87,23 +103,32 @@ impl Format {
             | Format::R32Uint
             | Format::R32Sint
             | Format::D32Float
-            | Format::D16Unorm => 1,
-            Format::Rg8Unorm | Format::Rg32Float => 2,
-            Format::Rgba8Unorm | Format::Rgba16Float | Format::Rgba32Float => 4,
+            | Format::D16Unorm
+            | Format::R16Unorm => 1,
+            Format::Rg8Unorm | Format::Rg32Float | Format::Rg16Float => 2,
+            Format::Rgba8Unorm
+            | Format::Rgba16Float
+            | Format::Rgba32Float
+            | Format::Rgba8UnormSrgb
+            | Format::Rgba8Uint => 4,
         }
     }
 
     pub fn kind(self) -> NumericKind {
         match self {
-            Format::R8Unorm | Format::Rg8Unorm | Format::Rgba8Unorm | Format::D16Unorm => {
-                NumericKind::Unorm
-            }
-            Format::R32Float
+            Format::R8Unorm
+            | Format::Rg8Unorm
+            | Format::Rgba8Unorm
+            | Format::D16Unorm
+            | Format::Rgba8UnormSrgb
+            | Format::R16Unorm => NumericKind::Unorm,
+            Format::Rg16Float
+            | Format::R32Float
             | Format::Rg32Float
             | Format::Rgba16Float
             | Format::Rgba32Float
             | Format::D32Float => NumericKind::Float,
-            Format::R32Uint => NumericKind::Uint,
+            Format::R32Uint | Format::Rgba8Uint => NumericKind::Uint,
             Format::R32Sint => NumericKind::Sint,
         }
     }
@@ -132,6 +157,10 @@ impl Format {
             Format::Rg8Unorm => 49,
             Format::D16Unorm => 55,
             Format::R8Unorm => 61,
+            Format::Rgba8UnormSrgb => 29,
+            Format::Rg16Float => 34,
+            Format::Rgba8Uint => 30,
+            Format::R16Unorm => 56,
         }
     }
 
@@ -153,6 +182,10 @@ impl Format {
             Format::R32Sint => "R32_SINT",
             Format::D32Float => "D32_FLOAT",
             Format::D16Unorm => "D16_UNORM",
+            Format::Rgba8UnormSrgb => "R8G8B8A8_UNORM_SRGB",
+            Format::Rg16Float => "R16G16_FLOAT",
+            Format::Rgba8Uint => "R8G8B8A8_UINT",
+            Format::R16Unorm => "R16_UNORM",
         }
     }
 
@@ -189,8 +222,12 @@ impl Format {
                     Format::R8Unorm | Format::Rg8Unorm | Format::Rgba8Unorm => {
                         unorm_to_f32(u32::from(b(i)), 8).to_bits()
                     }
-                    Format::D16Unorm => unorm_to_f32(u32::from(u16_at(0)), 16).to_bits(),
-                    Format::Rgba16Float => f16_to_f32(u16_at(2 * i)).to_bits(),
+                    Format::D16Unorm | Format::R16Unorm => {
+                        unorm_to_f32(u32::from(u16_at(0)), 16).to_bits()
+                    }
+                    Format::Rgba8UnormSrgb => srgb_to_linear(b(i), i).to_bits(),
+                    Format::Rgba8Uint => u32::from(b(i)),
+                    Format::Rgba16Float | Format::Rg16Float => f16_to_f32(u16_at(2 * i)).to_bits(),
                     Format::R32Float
                     | Format::Rg32Float
                     | Format::Rgba32Float
@@ -216,10 +253,12 @@ impl Format {
                 Format::R8Unorm | Format::Rg8Unorm | Format::Rgba8Unorm => {
                     buf[i] = f32_to_unorm(f, 8) as u8;
                 }
-                Format::D16Unorm => {
+                Format::D16Unorm | Format::R16Unorm => {
                     buf[..2].copy_from_slice(&(f32_to_unorm(f, 16) as u16).to_le_bytes());
                 }
-                Format::Rgba16Float => {
+                Format::Rgba8UnormSrgb => buf[i] = linear_to_srgb8(f, i),
+                Format::Rgba8Uint => buf[i] = lane.min(255) as u8,
+                Format::Rgba16Float | Format::Rg16Float => {
                     buf[2 * i..2 * i + 2].copy_from_slice(&f32_to_f16(f).to_le_bytes());
                 }
                 _ => buf[4 * i..4 * i + 4].copy_from_slice(&lane.to_le_bytes()),
@@ -257,6 +296,35 @@ fn f32_to_unorm(f: f32, bits: u32) -> u32 {
     }
     let max = ((1u64 << bits) - 1) as f64;
     (f64::from(f.clamp(0.0, 1.0)) * max).round_ties_even() as u32
+}
+
+/// sRGB byte → linear float (IEC 61966-2-1, as D3D applies it before
+/// filtering); alpha (`channel` 3) is stored linear.
+fn srgb_to_linear(c: u8, channel: usize) -> f32 {
+    let v = f64::from(c) / 255.0;
+    if channel == 3 {
+        return v as f32;
+    }
+    (if v <= 0.04045 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }) as f32
+}
+
+/// Linear float → sRGB byte (the inverse curve, then float → UNORM);
+/// alpha (`channel` 3) is stored linear.
+fn linear_to_srgb8(f: f32, channel: usize) -> u8 {
+    if channel == 3 || f.is_nan() {
+        return f32_to_unorm(f, 8) as u8;
+    }
+    let v = f64::from(f.clamp(0.0, 1.0));
+    let e = if v <= 0.0031308 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    };
+    (e * 255.0).round_ties_even().clamp(0.0, 255.0) as u8
 }
 
 /// IEEE half → float32; exact for every input (half denormals become
@@ -327,7 +395,7 @@ mod tests {
 
     #[test]
     fn decode_every_format() {
-        let cases: [(Format, &[u8], [u32; 4]); 11] = [
+        let cases: [(Format, &[u8], [u32; 4]); 14] = [
             (Format::R8Unorm, &[255], bits([1.0, 0.0, 0.0, 1.0])),
             (Format::Rg8Unorm, &[0, 51], bits([0.0, 0.2, 0.0, 1.0])),
             (
@@ -371,6 +439,14 @@ mod tests {
                 bits([0.75, 0.0, 0.0, 1.0]),
             ),
             (Format::D16Unorm, &[0xFF, 0xFF], bits([1.0, 0.0, 0.0, 1.0])),
+            // Halves 1.0 and -0.5.
+            (
+                Format::Rg16Float,
+                &[0x00, 0x3C, 0x00, 0xB8],
+                bits([1.0, -0.5, 0.0, 1.0]),
+            ),
+            (Format::Rgba8Uint, &[7, 0, 255, 1], [7, 0, 255, 1]),
+            (Format::R16Unorm, &[0xFF, 0xFF], bits([1.0, 0.0, 0.0, 1.0])),
         ];
         for (format, bytes, want) in cases {
             assert_eq!(bytes.len(), format.bytes_per_texel(), "{format:?}");
