@@ -6,8 +6,10 @@ use super::GpuError;
 
 /// Features a case may need; each is requested only if the adapter offers
 /// it. (Border addressing needs none: the translation emulates it, and the
-/// runtime contract binds clamp-to-edge.)
-const WANTED: wgpu::Features = wgpu::Features::FLOAT32_FILTERABLE;
+/// runtime contract binds clamp-to-edge.) 16-bit UNORM/SNORM textures
+/// need `TEXTURE_FORMAT_16BIT_NORM`; without it their upload says so.
+const WANTED: wgpu::Features =
+    wgpu::Features::FLOAT32_FILTERABLE.union(wgpu::Features::TEXTURE_FORMAT_16BIT_NORM);
 
 pub(super) struct Device {
     pub device: wgpu::Device,

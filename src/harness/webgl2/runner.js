@@ -66,7 +66,11 @@ function typedData(type, u8) {
   switch (type) {
     case "FLOAT": return new Float32Array(buf);
     case "HALF_FLOAT": case "UNSIGNED_SHORT": return new Uint16Array(buf);
-    case "UNSIGNED_INT": return new Uint32Array(buf);
+    case "SHORT": return new Int16Array(buf);
+    case "BYTE": return new Int8Array(buf);
+    case "UNSIGNED_INT": case "UNSIGNED_INT_2_10_10_10_REV":
+    case "UNSIGNED_INT_10F_11F_11F_REV": case "UNSIGNED_INT_5_9_9_9_REV":
+      return new Uint32Array(buf);
     case "INT": return new Int32Array(buf);
     default: return new Uint8Array(buf);
   }
@@ -81,7 +85,16 @@ function makeTexture(gl, t) {
   const tex = gl.createTexture();
   const target = glEnum(gl, t.target);
   gl.bindTexture(target, tex);
-  const internal = glEnum(gl, t.internal);
+  // An extension's internal formats are enums of its object.
+  let internal;
+  if (t.extension) {
+    const ext = gl.getExtension(t.extension);
+    if (!ext) throw new Error(t.internal + " needs " + t.extension + ", which this WebGL2 lacks");
+    internal = ext[t.internal];
+    if (internal === undefined) throw new Error("unknown GL name " + t.internal);
+  } else {
+    internal = glEnum(gl, t.internal);
+  }
   const format = glEnum(gl, t.format);
   const type = glEnum(gl, t.type);
   for (const img of t.images) {

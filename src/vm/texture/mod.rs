@@ -65,6 +65,7 @@ mod address;
 mod cube;
 mod filter;
 mod format;
+mod numeric;
 mod gather;
 mod load;
 mod lod;
@@ -74,7 +75,7 @@ mod sampler;
 #[allow(clippy::module_inception)]
 mod texture;
 
-pub use format::{Format, NumericKind, f16_to_f32, f32_to_f16};
+pub use format::{Field, Format, NumericKind, f16_to_f32, f32_to_f16};
 pub use gather::{gather4, gather4_c, gather4_po, gather4_po_c};
 pub use load::{ld, ldms};
 pub use lod::Lod;
