@@ -243,7 +243,11 @@ pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Textu
             }
             // Unfilled: zeros, opaque.
             None => {
-                let alpha = if format.is_integer() { 1 } else { 1.0f32.to_bits() };
+                let alpha = if format.is_integer() {
+                    1
+                } else {
+                    1.0f32.to_bits()
+                };
                 vec![(at, [0, 0, 0, alpha]); count]
             }
         };

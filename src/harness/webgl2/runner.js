@@ -85,16 +85,7 @@ function makeTexture(gl, t) {
   const tex = gl.createTexture();
   const target = glEnum(gl, t.target);
   gl.bindTexture(target, tex);
-  // An extension's internal formats are enums of its object.
-  let internal;
-  if (t.extension) {
-    const ext = gl.getExtension(t.extension);
-    if (!ext) throw new Error(t.internal + " needs " + t.extension + ", which this WebGL2 lacks");
-    internal = ext[t.internal];
-    if (internal === undefined) throw new Error("unknown GL name " + t.internal);
-  } else {
-    internal = glEnum(gl, t.internal);
-  }
+  const internal = glEnum(gl, t.internal);
   const format = glEnum(gl, t.format);
   const type = glEnum(gl, t.type);
   for (const img of t.images) {

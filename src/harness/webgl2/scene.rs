@@ -48,9 +48,6 @@ pub(super) struct GlTexture {
     pub format: &'static str,
     #[serde(rename = "type")]
     pub ty: &'static str,
-    /// The extension the internal format belongs to (its enum is looked up
-    /// on the extension object), if any.
-    pub extension: Option<&'static str>,
     pub levels: u32,
     pub images: Vec<GlImage>,
 }
@@ -219,92 +216,76 @@ fn fetch_sampler() -> GlSampler {
 }
 
 /// How a texture-unit format goes up in WebGL2: (internal format,
-/// format, type), the format whose encoding the uploaded bytes use (the
+/// format, type) and the format whose encoding the uploaded bytes use (the
 /// texture's own, or an equivalent that gives the shader the same values
-/// where WebGL2 lacks the layout), and the extension it needs.
+/// where WebGL2 lacks the layout).
 struct GlFormat {
     internal: &'static str,
     format: &'static str,
     ty: &'static str,
     bytes_as: Format,
-    extension: Option<&'static str>,
 }
 
 /// WebGL2's counterpart of a texture-unit format. WebGL2 has no BGRA
 /// upload, no A8 that reads (0, 0, 0, a) through every path and no 16-bit
-/// normalized formats of its own: BGRA goes up swizzled to RGBA (sRGB
-/// ones as `SRGB8_ALPHA8`), A8 as RGBA8 holding (0, 0, 0, a), and 16-bit
-/// UNORM/SNORM through `EXT_texture_norm16`.
+/// normalized formats in core (`EXT_texture_norm16` is optional, and
+/// SwiftShader lacks it): BGRA goes up swizzled to RGBA (sRGB ones as
+/// `SRGB8_ALPHA8`), A8 as RGBA8 holding (0, 0, 0, a), and 16-bit
+/// UNORM/SNORM as 32-bit float textures holding the decoded values, which
+/// `texelFetch` returns unchanged and which filter linearly through
+/// `OES_texture_float_linear`.
 fn gl_format(f: Format) -> GlFormat {
-    let (internal, format, ty, bytes_as, extension) = match f {
-        Format::R8Unorm => ("R8", "RED", "UNSIGNED_BYTE", f, None),
-        Format::Rg8Unorm => ("RG8", "RG", "UNSIGNED_BYTE", f, None),
-        Format::Rgba8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", f, None),
-        Format::R32Float => ("R32F", "RED", "FLOAT", f, None),
-        Format::Rg32Float => ("RG32F", "RG", "FLOAT", f, None),
-        Format::Rgba16Float => ("RGBA16F", "RGBA", "HALF_FLOAT", f, None),
-        Format::Rgba32Float => ("RGBA32F", "RGBA", "FLOAT", f, None),
-        Format::R32Uint => ("R32UI", "RED_INTEGER", "UNSIGNED_INT", f, None),
-        Format::R32Sint => ("R32I", "RED_INTEGER", "INT", f, None),
-        Format::D32Float => ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT", f, None),
-        Format::D16Unorm => (
-            "DEPTH_COMPONENT16",
-            "DEPTH_COMPONENT",
-            "UNSIGNED_SHORT",
-            f,
-            None,
-        ),
+    let (internal, format, ty, bytes_as) = match f {
+        Format::R8Unorm => ("R8", "RED", "UNSIGNED_BYTE", f),
+        Format::Rg8Unorm => ("RG8", "RG", "UNSIGNED_BYTE", f),
+        Format::Rgba8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", f),
+        Format::R32Float => ("R32F", "RED", "FLOAT", f),
+        Format::Rg32Float => ("RG32F", "RG", "FLOAT", f),
+        Format::Rgba16Float => ("RGBA16F", "RGBA", "HALF_FLOAT", f),
+        Format::Rgba32Float => ("RGBA32F", "RGBA", "FLOAT", f),
+        Format::R32Uint => ("R32UI", "RED_INTEGER", "UNSIGNED_INT", f),
+        Format::R32Sint => ("R32I", "RED_INTEGER", "INT", f),
+        Format::D32Float => ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT", f),
+        Format::D16Unorm => ("DEPTH_COMPONENT16", "DEPTH_COMPONENT", "UNSIGNED_SHORT", f),
         // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
-        Format::Rgba8UnormSrgb => ("SRGB8_ALPHA8", "RGBA", "UNSIGNED_BYTE", f, None),
-        Format::Bgra8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", Format::Rgba8Unorm, None),
+        Format::Rgba8UnormSrgb => ("SRGB8_ALPHA8", "RGBA", "UNSIGNED_BYTE", f),
+        Format::Bgra8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", Format::Rgba8Unorm),
         Format::Bgra8UnormSrgb => (
             "SRGB8_ALPHA8",
             "RGBA",
             "UNSIGNED_BYTE",
             Format::Rgba8UnormSrgb,
-            None,
         ),
-        Format::A8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", Format::Rgba8Unorm, None),
-        Format::Rgba8Snorm => ("RGBA8_SNORM", "RGBA", "BYTE", f, None),
-        Format::Rg8Snorm => ("RG8_SNORM", "RG", "BYTE", f, None),
-        Format::Rgba8Uint => ("RGBA8UI", "RGBA_INTEGER", "UNSIGNED_BYTE", f, None),
-        Format::Rgba8Sint => ("RGBA8I", "RGBA_INTEGER", "BYTE", f, None),
-        Format::R8Uint => ("R8UI", "RED_INTEGER", "UNSIGNED_BYTE", f, None),
-        Format::Rgba16Uint => ("RGBA16UI", "RGBA_INTEGER", "UNSIGNED_SHORT", f, None),
-        Format::Rgba16Sint => ("RGBA16I", "RGBA_INTEGER", "SHORT", f, None),
-        Format::R16Uint => ("R16UI", "RED_INTEGER", "UNSIGNED_SHORT", f, None),
-        Format::R16Sint => ("R16I", "RED_INTEGER", "SHORT", f, None),
-        Format::Rg16Uint => ("RG16UI", "RG_INTEGER", "UNSIGNED_SHORT", f, None),
-        Format::Rg16Sint => ("RG16I", "RG_INTEGER", "SHORT", f, None),
-        Format::R16Float => ("R16F", "RED", "HALF_FLOAT", f, None),
-        Format::Rg16Float => ("RG16F", "RG", "HALF_FLOAT", f, None),
-        Format::Rgb10a2Unorm => ("RGB10_A2", "RGBA", "UNSIGNED_INT_2_10_10_10_REV", f, None),
-        Format::Rg11b10Float => (
-            "R11F_G11F_B10F",
-            "RGB",
-            "UNSIGNED_INT_10F_11F_11F_REV",
-            f,
-            None,
-        ),
-        Format::Rgb9e5 => ("RGB9_E5", "RGB", "UNSIGNED_INT_5_9_9_9_REV", f, None),
-        Format::Rgba16Unorm => ("RGBA16_EXT", "RGBA", "UNSIGNED_SHORT", f, Some(NORM16)),
-        Format::Rgba16Snorm => ("RGBA16_SNORM_EXT", "RGBA", "SHORT", f, Some(NORM16)),
-        Format::R16Unorm => ("R16_EXT", "RED", "UNSIGNED_SHORT", f, Some(NORM16)),
-        Format::R16Snorm => ("R16_SNORM_EXT", "RED", "SHORT", f, Some(NORM16)),
-        Format::Rg16Unorm => ("RG16_EXT", "RG", "UNSIGNED_SHORT", f, Some(NORM16)),
-        Format::Rg16Snorm => ("RG16_SNORM_EXT", "RG", "SHORT", f, Some(NORM16)),
+        Format::A8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", Format::Rgba8Unorm),
+        Format::Rgba8Snorm => ("RGBA8_SNORM", "RGBA", "BYTE", f),
+        Format::Rg8Snorm => ("RG8_SNORM", "RG", "BYTE", f),
+        Format::Rgba8Uint => ("RGBA8UI", "RGBA_INTEGER", "UNSIGNED_BYTE", f),
+        Format::Rgba8Sint => ("RGBA8I", "RGBA_INTEGER", "BYTE", f),
+        Format::R8Uint => ("R8UI", "RED_INTEGER", "UNSIGNED_BYTE", f),
+        Format::Rgba16Uint => ("RGBA16UI", "RGBA_INTEGER", "UNSIGNED_SHORT", f),
+        Format::Rgba16Sint => ("RGBA16I", "RGBA_INTEGER", "SHORT", f),
+        Format::R16Uint => ("R16UI", "RED_INTEGER", "UNSIGNED_SHORT", f),
+        Format::R16Sint => ("R16I", "RED_INTEGER", "SHORT", f),
+        Format::Rg16Uint => ("RG16UI", "RG_INTEGER", "UNSIGNED_SHORT", f),
+        Format::Rg16Sint => ("RG16I", "RG_INTEGER", "SHORT", f),
+        Format::R16Float => ("R16F", "RED", "HALF_FLOAT", f),
+        Format::Rg16Float => ("RG16F", "RG", "HALF_FLOAT", f),
+        Format::Rgb10a2Unorm => ("RGB10_A2", "RGBA", "UNSIGNED_INT_2_10_10_10_REV", f),
+        Format::Rg11b10Float => ("R11F_G11F_B10F", "RGB", "UNSIGNED_INT_10F_11F_11F_REV", f),
+        Format::Rgb9e5 => ("RGB9_E5", "RGB", "UNSIGNED_INT_5_9_9_9_REV", f),
+        Format::Rgba16Unorm | Format::Rgba16Snorm => {
+            ("RGBA32F", "RGBA", "FLOAT", Format::Rgba32Float)
+        }
+        Format::R16Unorm | Format::R16Snorm => ("R32F", "RED", "FLOAT", Format::R32Float),
+        Format::Rg16Unorm | Format::Rg16Snorm => ("RG32F", "RG", "FLOAT", Format::Rg32Float),
     };
     GlFormat {
         internal,
         format,
         ty,
         bytes_as,
-        extension,
     }
 }
-
-/// The WebGL2 extension holding the 16-bit UNORM/SNORM formats.
-const NORM16: &str = "EXT_texture_norm16";
 
 /// The GL texture target a sampler uniform of this shape reads.
 fn gl_target(shape: TextureShape) -> &'static str {
@@ -388,7 +369,6 @@ fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
         internal: gl.internal,
         format: gl.format,
         ty: gl.ty,
-        extension: gl.extension,
         levels,
         images,
     })
@@ -409,7 +389,6 @@ fn dummy(glsl_type: OpaqueType, target: &'static str) -> GlTexture {
         internal,
         format,
         ty,
-        extension: None,
         levels: 1,
         images: (0..faces)
             .map(|face| GlImage {

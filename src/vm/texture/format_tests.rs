@@ -197,7 +197,12 @@ fn decode_colour_formats() {
         (
             Format::Rg8Snorm,
             vec![0x40, 0xC0],
-            bits([(64.0f64 / 127.0) as f32, (-64.0f64 / 127.0) as f32, 0.0, 1.0]),
+            bits([
+                (64.0f64 / 127.0) as f32,
+                (-64.0f64 / 127.0) as f32,
+                0.0,
+                1.0,
+            ]),
         ),
         // 0xFFFF, 0, 0x8000 = 32768/65535, 1 = 1/65535 (correctly
         // rounded bits from unorm_values_are_correctly_rounded).
@@ -221,12 +226,24 @@ fn decode_colour_formats() {
             vec![0xFF, 0xFF, 0x00, 0x80, 0xFF, 0x7F, 2, 0],
             i([-1, -32768, 32767, 2]),
         ),
-        (Format::R16Unorm, vec![0xFF, 0xFF], bits([1.0, 0.0, 0.0, 1.0])),
-        (Format::R16Snorm, vec![0x00, 0x80], bits([-1.0, 0.0, 0.0, 1.0])),
+        (
+            Format::R16Unorm,
+            vec![0xFF, 0xFF],
+            bits([1.0, 0.0, 0.0, 1.0]),
+        ),
+        (
+            Format::R16Snorm,
+            vec![0x00, 0x80],
+            bits([-1.0, 0.0, 0.0, 1.0]),
+        ),
         (Format::R16Uint, vec![0x34, 0x12], [0x1234, 0, 0, 1]),
         (Format::R16Sint, vec![0xFE, 0xFF], i([-2, 0, 0, 1])),
         // Half 0x3C00 = 1.0.
-        (Format::R16Float, vec![0x00, 0x3C], bits([1.0, 0.0, 0.0, 1.0])),
+        (
+            Format::R16Float,
+            vec![0x00, 0x3C],
+            bits([1.0, 0.0, 0.0, 1.0]),
+        ),
         (
             Format::Rg16Unorm,
             vec![0, 0, 0xFF, 0xFF],
