@@ -1,7 +1,8 @@
 ps_5_0
 // Pixel (x, y) shows texel (x, 0) of t<y> (y in 0..5), read with ld,
 // so a case can put one format per row of its target and only the
-// upload and the format's decoding matter. SINT results through itof (exact below 2^24).
+// upload and the format's decoding matter. SINT results through itof
+// (exact below 2^24).
 dcl_input_ps_siv linear noperspective v0.xy, position
 dcl_resource_texture2d (sint,sint,sint,sint) t0
 dcl_resource_texture2d (sint,sint,sint,sint) t1
