@@ -282,6 +282,18 @@ fn generate(
     count: usize,
     [w, h]: [u32; 2],
 ) -> Result<Vec<[u32; 4]>, CaseError> {
+    let pattern = what.first().map(String::as_str);
+    if format.is_integer() && pattern != Some("constant") {
+        // The patterns are fractions in [0, 1]; an integer texture would
+        // get their float bits as integers.
+        return Err(ctx.err(
+            l,
+            format!(
+                "{} takes integers: use `fill constant r g b a` or `values`",
+                format.name()
+            ),
+        ));
+    }
     let one = 1.0f32.to_bits();
     let per_image = (w * h).max(1) as usize;
     Ok(match what.first().map(String::as_str) {
@@ -422,6 +434,9 @@ mod tests {
         assert!(m.contains("2 raw texels"), "{m}");
         let (_, m) = err("format rgba8_unorm\nsize 1 1\nfill constant 0 0 0 1\nraw\n0x00000000\n");
         assert!(m.contains("one of"), "{m}");
+        let (line, m) = err("format r8_uint\nsize 2 1\nfill checker\n");
+        assert_eq!(line, 7);
+        assert!(m.contains("fill constant"), "{m}");
         let (line, m) = err("format bgr8\n");
         assert_eq!(line, 5);
         assert!(m.contains("unknown format"), "{m}");
