@@ -236,7 +236,7 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "values and fill",
         "fill constant 1u 0u 0u 1u",
         "fill constant 1u 0u 0u 1u\n@values\n1u 0 0 1 1u 0 0 1 1u 0 0 1 1u 0 0 1",
-        "keep one",
+        "takes one of `fill`, `values` and `raw`",
     ),
     (
         "too few texel values",
@@ -477,14 +477,14 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "float texture where uint is declared",
-        "[texture 2]\nformat r32_uint",
-        "@[texture 2]\nformat rgba8_unorm",
+        "[texture 2]\nformat r32_uint\nsize 2 2\nfill constant 1u 0u 0u 1u",
+        "@[texture 2]\nformat r32_float\nsize 2 2\nfill constant 1 0 0 1",
         "declares it returning uint",
     ),
     (
         "uint texture where float is declared",
-        "[texture 0]\nformat rgba8_unorm",
-        "@[texture 0]\nformat r32_uint",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "@[texture 0]\nformat r32_uint\nsize 2 2\nfill constant 1u 0u 0u 1u",
         "declares it returning float",
     ),
     (

@@ -62,8 +62,10 @@ impl TargetPlan {
 fn kinds_agree(format: Format, kind: TargetKind) -> bool {
     matches!(
         (format.kind(), kind),
-        (NumericKind::Unorm | NumericKind::Float, TargetKind::Float)
-            | (NumericKind::Uint, TargetKind::Uint)
+        (
+            NumericKind::Unorm | NumericKind::Snorm | NumericKind::Srgb | NumericKind::Float,
+            TargetKind::Float
+        ) | (NumericKind::Uint, TargetKind::Uint)
             | (NumericKind::Sint, TargetKind::Sint)
     )
 }

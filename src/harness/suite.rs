@@ -305,13 +305,20 @@ fn load(path: &Path, name: &str) -> Loaded {
         case.check_bindings(&stages)?;
         Ok(s)
     });
+    // The render targets' formats and clears against the shader's outputs,
+    // before any renderer sees the case (each would refuse it alike, after
+    // the others had drawn). The message names the case file and line.
+    let checked = checked.map_err(|e| e.to_string()).and_then(|s| {
+        cpu::plan_targets(&case, &cpu::targets(&s.pixel))?;
+        Ok(s)
+    });
     match checked {
         Ok(s) => Loaded {
             result,
             input: Some((case, s)),
         },
         Err(e) => {
-            result.case_failures.push(e.to_string());
+            result.case_failures.push(e);
             Loaded {
                 result,
                 input: None,

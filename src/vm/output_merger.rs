@@ -100,14 +100,13 @@ fn f32_to_f16_toward_zero(f: f32) -> u16 {
 /// 1). An sRGB target reads back its stored encoding (a copy moves bytes;
 /// only sampling linearises), so 0.5 written reads back 188/255.
 pub fn read_back(format: Format, bytes: &[u8]) -> [f32; 4] {
-    let (format, lanes) = match format {
-        Format::Rgba8UnormSrgb => (Format::Rgba8Unorm, Format::Rgba8Unorm.decode(bytes)),
-        f => (f, f.decode(bytes)),
-    };
-    lanes.map(|l| match format.kind() {
+    let format = format.without_srgb();
+    format.decode(bytes).map(|l| match format.kind() {
         NumericKind::Uint => l as f32,
         NumericKind::Sint => l as i32 as f32,
-        NumericKind::Unorm | NumericKind::Float => f32::from_bits(l),
+        NumericKind::Unorm | NumericKind::Snorm | NumericKind::Srgb | NumericKind::Float => {
+            f32::from_bits(l)
+        }
     })
 }
 

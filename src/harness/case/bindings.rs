@@ -61,10 +61,12 @@ fn dimension_name(d: Dimension) -> String {
 fn returns(kind: NumericKind, declared: ReturnType) -> bool {
     match declared {
         ReturnType::Float => !matches!(kind, NumericKind::Uint | NumericKind::Sint),
-        ReturnType::Unorm => kind == NumericKind::Unorm,
+        // An sRGB view is UNORM data decoded through the curve.
+        ReturnType::Unorm => matches!(kind, NumericKind::Unorm | NumericKind::Srgb),
+        ReturnType::Snorm => kind == NumericKind::Snorm,
         ReturnType::Uint => kind == NumericKind::Uint,
         ReturnType::Sint => kind == NumericKind::Sint,
-        // snorm formats, `mixed` and the rest are not judged here.
+        // `mixed`, `double` and the rest are not judged here.
         _ => true,
     }
 }

@@ -20,12 +20,112 @@ fn format_named(name: &str) -> Option<Format> {
         "r32_sint" => Format::R32Sint,
         "d32_float" => Format::D32Float,
         "d16_unorm" => Format::D16Unorm,
+        // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
         "rgba8_unorm_srgb" => Format::Rgba8UnormSrgb,
-        "rg16_float" => Format::Rg16Float,
+        "bgra8_unorm" => Format::Bgra8Unorm,
+        "bgra8_unorm_srgb" => Format::Bgra8UnormSrgb,
+        "rgba8_snorm" => Format::Rgba8Snorm,
         "rgba8_uint" => Format::Rgba8Uint,
+        "rgba8_sint" => Format::Rgba8Sint,
+        "rg8_snorm" => Format::Rg8Snorm,
+        "rgba16_unorm" => Format::Rgba16Unorm,
+        "rgba16_snorm" => Format::Rgba16Snorm,
+        "rgba16_uint" => Format::Rgba16Uint,
+        "rgba16_sint" => Format::Rgba16Sint,
         "r16_unorm" => Format::R16Unorm,
+        "r16_snorm" => Format::R16Snorm,
+        "r16_uint" => Format::R16Uint,
+        "r16_sint" => Format::R16Sint,
+        "r16_float" => Format::R16Float,
+        "rg16_unorm" => Format::Rg16Unorm,
+        "rg16_snorm" => Format::Rg16Snorm,
+        "rg16_uint" => Format::Rg16Uint,
+        "rg16_sint" => Format::Rg16Sint,
+        "rg16_float" => Format::Rg16Float,
+        "rgb10a2_unorm" => Format::Rgb10a2Unorm,
+        "rg11b10_float" => Format::Rg11b10Float,
+        "rgb9e5" => Format::Rgb9e5,
+        "a8_unorm" => Format::A8Unorm,
+        "r8_uint" => Format::R8Uint,
         _ => return None,
     })
+}
+
+/// Which texel list the lines after `values` or `raw` belong to.
+#[derive(PartialEq)]
+enum Listing {
+    None,
+    Values,
+    Raw,
+}
+
+/// One texel value in the form its format's kind takes: integers (`7`,
+/// `7u`, `-1i`) for UINT/SINT formats, floats for the rest, hex bits
+/// (`0x…`) for either. A UINT format takes no negative number.
+fn texel_lane(ctx: &Ctx, l: usize, format: Format, t: &str) -> Result<u32, CaseError> {
+    if t.starts_with("0x") {
+        return ctx.lane(l, t);
+    }
+    let integer = t.strip_suffix(['u', 'i']).unwrap_or(t);
+    if format.is_integer() {
+        let v: i64 = integer.parse().map_err(|_| {
+            ctx.err(
+                l,
+                format!("{} takes integer texel values, found `{t}`", format.name()),
+            )
+        })?;
+        let fits = match format.kind() {
+            crate::vm::texture::NumericKind::Uint => (0..=i64::from(u32::MAX)).contains(&v),
+            _ => (i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(&v),
+        };
+        if !fits || (t.ends_with('u') && v < 0) {
+            return Err(ctx.err(
+                l,
+                format!("{t} is outside the 32-bit range of {}", format.name()),
+            ));
+        }
+        return Ok(v as u32);
+    }
+    if integer != t {
+        return Err(ctx.err(
+            l,
+            format!("{} takes float texel values, found `{t}`", format.name()),
+        ));
+    }
+    ctx.lane(l, t)
+}
+
+fn texel_lanes(ctx: &Ctx, l: usize, format: Format, toks: &[&str]) -> Result<[u32; 4], CaseError> {
+    if toks.len() != 4 {
+        return Err(ctx.err(l, format!("expected four values, found {}", toks.len())));
+    }
+    let mut v = [0; 4];
+    for (lane, t) in v.iter_mut().zip(toks) {
+        *lane = texel_lane(ctx, l, format, t)?;
+    }
+    Ok(v)
+}
+
+/// One texel's memory bytes from `0x` and exactly two hex digits per byte,
+/// read as the texel's little-endian number (so `0xAABBGGRR` for RGBA8).
+fn raw_texel(ctx: &Ctx, l: usize, format: Format, t: &str) -> Result<Vec<u8>, CaseError> {
+    let n = format.bytes_per_texel();
+    let bad = || {
+        ctx.err(
+            l,
+            format!(
+                "a raw {} texel is 0x and {} hex digits, found `{t}`",
+                format.name(),
+                2 * n
+            ),
+        )
+    };
+    let hex = t.strip_prefix("0x").ok_or_else(bad)?;
+    if hex.len() != 2 * n {
+        return Err(bad());
+    }
+    let word = u128::from_str_radix(hex, 16).map_err(|_| bad())?;
+    Ok(word.to_le_bytes()[..n].to_vec())
 }
 
 pub(super) fn parse_texture(
@@ -43,19 +143,28 @@ pub(super) fn parse_texture(
     let mut mips = 1u32;
     let mut mips_at = at;
     let mut fill: Option<(usize, Vec<String>)> = None;
-    let mut values: Vec<[u32; 4]> = Vec::new();
-    let mut values_at: Option<usize> = None;
+    // Texel tokens with their line; parsed once the format is known.
+    let mut values: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut raw: Vec<(usize, &str)> = Vec::new();
+    let mut listing = Listing::None;
+    // Where `values` or `raw` began, for errors about the list as a whole.
+    let mut listing_at = at;
     let mut once = Once::default();
     for (l, t) in lines {
         let toks: Vec<&str> = t.split_whitespace().collect();
-        if values_at.is_some() {
-            if !toks.len().is_multiple_of(4) {
-                return Err(ctx.err(*l, "texel values come four to a texel"));
+        match listing {
+            Listing::Values => {
+                if !toks.len().is_multiple_of(4) {
+                    return Err(ctx.err(*l, "texel values come four to a texel"));
+                }
+                values.extend(toks.chunks(4).map(|c| (*l, c.to_vec())));
+                continue;
             }
-            for c in toks.chunks(4) {
-                values.push(ctx.lanes4(*l, c)?);
+            Listing::Raw => {
+                raw.extend(toks.iter().map(|t| (*l, *t)));
+                continue;
             }
-            continue;
+            Listing::None => {}
         }
         if let Some(key) = toks.first() {
             once.check(ctx, *l, key)?;
@@ -90,15 +199,25 @@ pub(super) fn parse_texture(
                 }
             }
             ["fill", rest @ ..] => fill = Some((*l, rest.iter().map(|s| s.to_string()).collect())),
-            ["values"] => values_at = Some(*l),
+            ["values"] | ["raw"] => {
+                // `fill`, `values` and `raw` each give the whole contents.
+                if let Some((first, _)) = &fill {
+                    return Err(ctx.err(
+                        *l,
+                        format!(
+                            "a texture takes one of `fill`, `values` and `raw` (`fill` is at line {first})"
+                        ),
+                    ));
+                }
+                listing = if toks[0] == "values" {
+                    Listing::Values
+                } else {
+                    Listing::Raw
+                };
+                listing_at = *l;
+            }
             _ => return Err(ctx.err(*l, format!("unknown texture setting `{t}`"))),
         }
-    }
-    if let (Some((l, _)), Some(v)) = (&fill, values_at) {
-        return Err(ctx.err(
-            v,
-            format!("`values` and `fill` (line {l}) both give the contents; keep one"),
-        ));
     }
     let size_line = size_at.map_or(at, |(l, _)| l);
     if let Some((l, given)) = size_at {
@@ -145,40 +264,90 @@ pub(super) fn parse_texture(
         ctx.err(line, format!("texture: {e}"))
     })?;
     budget.take(ctx, size_line, count)?;
-    let texels: Vec<[u32; 4]> = match (fill, values_at) {
-        (Some((l, f)), _) => generate(ctx, l, &f, count, [w, h])?,
-        (None, Some(v)) => {
-            if values.len() != count {
-                return Err(ctx.err(
-                    v,
-                    format!("texture needs {count} texel values, found {}", values.len()),
-                ));
-            }
-            values
+    let tex = if listing == Listing::Raw {
+        if raw.len() != count {
+            return Err(ctx.err(
+                listing_at,
+                format!("texture needs {count} raw texels, found {}", raw.len()),
+            ));
         }
-        (None, None) => vec![[0, 0, 0, 1.0f32.to_bits()]; count],
-    };
-    let floats: Vec<[f32; 4]> = texels.iter().map(|t| t.map(f32::from_bits)).collect();
-    let integer = format.is_integer();
-    let tex = if integer {
-        Texture::from_lanes(desc, &texels)
+        let mut bytes = Vec::with_capacity(count * format.bytes_per_texel());
+        for (l, t) in raw {
+            bytes.extend(raw_texel(ctx, l, format, t)?);
+        }
+        Texture::from_bytes(desc, &bytes)
     } else {
-        Texture::from_f32(desc, &floats)
+        let texels: Vec<(usize, [u32; 4])> = match fill {
+            Some((l, f)) => generate(ctx, l, &f, format, count, [w, h])?
+                .into_iter()
+                .map(|t| (l, t))
+                .collect(),
+            None if listing == Listing::Values => {
+                if values.len() != count {
+                    return Err(ctx.err(
+                        listing_at,
+                        format!("texture needs {count} texel values, found {}", values.len()),
+                    ));
+                }
+                let mut out = Vec::with_capacity(count);
+                for (l, toks) in values {
+                    out.push((l, texel_lanes(ctx, l, format, &toks)?));
+                }
+                out
+            }
+            // Unfilled: zeros, opaque.
+            None => {
+                let alpha = if format.is_integer() {
+                    1
+                } else {
+                    1.0f32.to_bits()
+                };
+                vec![(at, [0, 0, 0, alpha]); count]
+            }
+        };
+        for (l, t) in &texels {
+            format.check_lanes(*t).map_err(|e| ctx.err(*l, e))?;
+        }
+        let lanes: Vec<[u32; 4]> = texels.into_iter().map(|(_, t)| t).collect();
+        // sRGB values are the stored (encoded) ones, as an image editor
+        // shows them: store them through the UNORM twin, then let the sRGB
+        // format decode those bytes to linear.
+        let mut stored = desc;
+        stored.format = format.without_srgb();
+        Texture::from_lanes(stored, &lanes).and_then(|t| {
+            if format.is_srgb() {
+                Texture::from_bytes(desc, &t.to_bytes())
+            } else {
+                Ok(t)
+            }
+        })
     };
     tex.map_err(|e| ctx.err(at, format!("texture: {e}")))
 }
 
 /// Texels for `fill checker | gradient | ramp | constant r g b a`. Texels
-/// are in D3D's subresource order (layer by layer, each layer's mip chain
-/// from level 0, row-major), the order `values` takes; patterns are
+/// are laid out level by level, layer by layer, row-major; patterns are
 /// computed from the index within the top level's rows.
 fn generate(
     ctx: &Ctx,
     l: usize,
     what: &[String],
+    format: Format,
     count: usize,
     [w, h]: [u32; 2],
 ) -> Result<Vec<[u32; 4]>, CaseError> {
+    let pattern = what.first().map(String::as_str);
+    if format.is_integer() && pattern != Some("constant") {
+        // The patterns are fractions in [0, 1]; an integer texture would
+        // get their float bits as integers.
+        return Err(ctx.err(
+            l,
+            format!(
+                "{} takes integers: use `fill constant r g b a` or `values`",
+                format.name()
+            ),
+        ));
+    }
     let one = 1.0f32.to_bits();
     let per_image = (w * h).max(1) as usize;
     Ok(match what.first().map(String::as_str) {
@@ -238,7 +407,7 @@ fn generate(
         }
         Some("constant") if what.len() == 5 => {
             let toks: Vec<&str> = what[1..].iter().map(String::as_str).collect();
-            vec![ctx.lanes4(l, &toks)?; count]
+            vec![texel_lanes(ctx, l, format, &toks)?; count]
         }
         _ => {
             return Err(ctx.err(
@@ -297,5 +466,85 @@ impl Budget {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::harness::case::{Case, CaseError};
+    use std::path::Path;
+
+    fn texture(body: &str) -> Result<crate::vm::texture::Texture, CaseError> {
+        let text = format!("[pixel shader]\nps_5_0\nret\n[texture 0]\n{body}");
+        Case::parse(&text, Path::new("t.case")).map(|c| c.textures[0].1.clone())
+    }
+
+    fn err(body: &str) -> (usize, String) {
+        let e = texture(body).unwrap_err();
+        (e.line, e.message)
+    }
+
+    #[test]
+    fn raw_texels_are_little_endian_words() {
+        // B8G8R8A8: byte 0 (the low digits) is blue.
+        let t = texture("format bgra8_unorm\nsize 1 1\nraw\n0x000000FF\n").unwrap();
+        assert_eq!(t.texel(0, 0, [0, 0, 0], 0), Some([0, 0, 0x3F80_0000, 0]));
+        // SNORM 0x80 and 0x81 are both -1.
+        let t = texture("format rg8_snorm\nsize 1 1\nraw\n0x8081\n").unwrap();
+        let r = t.texel(0, 0, [0, 0, 0], 0).unwrap();
+        assert_eq!([r[0], r[1]], [(-1.0f32).to_bits(); 2]);
+    }
+
+    #[test]
+    fn srgb_values_are_the_stored_codes() {
+        // 0.2 stores code 51, which reads back linearised:
+        // ((0.2 + 0.055) / 1.055)^2.4 = 0.0331; alpha stays 0.2.
+        let t = texture("format rgba8_unorm_srgb\nsize 1 1\nvalues\n0.2 0 1 0.2\n").unwrap();
+        let v = t.texel(0, 0, [0, 0, 0], 0).unwrap().map(f32::from_bits);
+        assert!((v[0] - 0.033_104_76).abs() < 1e-6, "{v:?}");
+        assert_eq!([v[1], v[2], v[3]], [0.0, 1.0, 0.2]);
+    }
+
+    #[test]
+    fn integer_formats_take_integers() {
+        let t = texture("format r16_sint\nsize 2 1\nvalues\n-5 0 0 0  7i 0 0 0\n").unwrap();
+        assert_eq!(t.texel(0, 0, [0, 0, 0], 0).unwrap()[0], -5i32 as u32);
+        assert_eq!(t.texel(0, 0, [1, 0, 0], 0).unwrap()[0], 7);
+    }
+
+    #[test]
+    fn bad_texels_name_their_line() {
+        let (line, m) = err("format r8_uint\nsize 2 1\nvalues\n1 0 0 0\n256 0 0 0\n");
+        assert_eq!(line, 9);
+        assert!(m.contains("256") && m.contains("R8_UINT"), "{m}");
+        let (line, m) = err("format rgba8_snorm\nsize 1 1\nvalues\n-1.5 0 0 0\n");
+        assert_eq!(line, 8);
+        assert!(m.contains("-1.5"), "{m}");
+        let (line, m) = err("format rgba8_uint\nsize 1 1\nvalues\n1.5 0 0 0\n");
+        assert_eq!(line, 8);
+        assert!(m.contains("integer"), "{m}");
+        let (line, m) = err("format r16_float\nsize 1 1\nvalues\n3u 0 0 0\n");
+        assert_eq!(line, 8);
+        assert!(m.contains("float"), "{m}");
+        let (line, m) = err("format r16_uint\nsize 1 1\nvalues\n-1 0 0 0\n");
+        assert_eq!(line, 8);
+        assert!(m.contains("above") || m.contains("outside"), "{m}");
+        let (line, m) = err("format rgb9e5\nsize 1 1\nraw\n0x1234\n");
+        assert_eq!(line, 8);
+        assert!(m.contains("8 hex digits"), "{m}");
+        let (line, _) = err("format rgb9e5\nsize 1 1\nfill constant -1 0 0 1\n");
+        assert_eq!(line, 7);
+        // The count is the list's fault: the `raw` line is named.
+        let (line, m) = err("format rgba8_unorm\nsize 2 1\nraw\n0x00000000\n");
+        assert_eq!(line, 7);
+        assert!(m.contains("2 raw texels"), "{m}");
+        let (_, m) = err("format rgba8_unorm\nsize 1 1\nfill constant 0 0 0 1\nraw\n0x00000000\n");
+        assert!(m.contains("one of"), "{m}");
+        let (line, m) = err("format r8_uint\nsize 2 1\nfill checker\n");
+        assert_eq!(line, 7);
+        assert!(m.contains("fill constant"), "{m}");
+        let (line, m) = err("format bgr8\n");
+        assert_eq!(line, 5);
+        assert!(m.contains("unknown format"), "{m}");
     }
 }

@@ -6,7 +6,8 @@ use super::GpuError;
 
 /// Features a case may need; each is requested only if the adapter offers
 /// it. (Border addressing needs none: the translation emulates it, and the
-/// runtime contract binds clamp-to-edge.)
+/// runtime contract binds clamp-to-edge.) 16-bit UNORM/SNORM textures
+/// need `TEXTURE_FORMAT_16BIT_NORM`; without it their upload says so.
 const WANTED: wgpu::Features = wgpu::Features::FLOAT32_FILTERABLE
     .union(wgpu::Features::DEPTH32FLOAT_STENCIL8)
     .union(wgpu::Features::TEXTURE_FORMAT_16BIT_NORM);

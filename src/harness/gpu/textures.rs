@@ -1,6 +1,6 @@
 //! Case textures on the GPU: colour formats uploaded with `write_texture`
 //! from the texture unit's own bytes (so both renderers read identical
-//! texels), depth formats rendered with `gl_FragDepth` one layer and mip at
+//! texels; A8, which wgpu lacks, as RGBA8 holding (0, 0, 0, a)), depth formats rendered with `gl_FragDepth` one layer and mip at
 //! a time (wgpu cannot copy into depth textures), and 1x1 zero textures for
 //! slots the shader declares but the case leaves unbound.
 
@@ -8,7 +8,19 @@ use crate::vm::texture::{Dimension, Format, Texture};
 
 use super::{GpuError, Renderer};
 
-/// The wgpu format holding a texture-unit format bit for bit.
+/// The texture-unit format whose bytes are uploaded for `format`: itself,
+/// except A8_UNORM, which wgpu does not have; RGBA8_UNORM holding
+/// (0, 0, 0, a) gives the shader the same values in every lane, filtered
+/// or not.
+pub(super) fn upload_format(format: Format) -> Format {
+    match format {
+        Format::A8Unorm => Format::Rgba8Unorm,
+        f => f,
+    }
+}
+
+/// The wgpu format holding a texture-unit format's bytes as
+/// [`upload_format`] encodes them, bit for bit.
 pub(super) fn wgpu_format(format: Format) -> wgpu::TextureFormat {
     use wgpu::TextureFormat as T;
     match format {
@@ -23,10 +35,33 @@ pub(super) fn wgpu_format(format: Format) -> wgpu::TextureFormat {
         Format::R32Sint => T::R32Sint,
         Format::D32Float => T::Depth32Float,
         Format::D16Unorm => T::Depth16Unorm,
+        // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
         Format::Rgba8UnormSrgb => T::Rgba8UnormSrgb,
-        Format::Rg16Float => T::Rg16Float,
+        Format::Bgra8Unorm => T::Bgra8Unorm,
+        Format::Bgra8UnormSrgb => T::Bgra8UnormSrgb,
+        Format::Rgba8Snorm => T::Rgba8Snorm,
         Format::Rgba8Uint => T::Rgba8Uint,
+        Format::Rgba8Sint => T::Rgba8Sint,
+        Format::Rg8Snorm => T::Rg8Snorm,
+        Format::Rgba16Unorm => T::Rgba16Unorm,
+        Format::Rgba16Snorm => T::Rgba16Snorm,
+        Format::Rgba16Uint => T::Rgba16Uint,
+        Format::Rgba16Sint => T::Rgba16Sint,
         Format::R16Unorm => T::R16Unorm,
+        Format::R16Snorm => T::R16Snorm,
+        Format::R16Uint => T::R16Uint,
+        Format::R16Sint => T::R16Sint,
+        Format::R16Float => T::R16Float,
+        Format::Rg16Unorm => T::Rg16Unorm,
+        Format::Rg16Snorm => T::Rg16Snorm,
+        Format::Rg16Uint => T::Rg16Uint,
+        Format::Rg16Sint => T::Rg16Sint,
+        Format::Rg16Float => T::Rg16Float,
+        Format::Rgb10a2Unorm => T::Rgb10a2Unorm,
+        Format::Rg11b10Float => T::Rg11b10Ufloat,
+        Format::Rgb9e5 => T::Rgb9e5Ufloat,
+        Format::R8Uint => T::R8Uint,
+        Format::A8Unorm => T::Rgba8Unorm,
     }
 }
 
@@ -48,6 +83,13 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     let three_d = desc.dimension == Dimension::Tex3D;
     let [w, h, d] = tex.level_size(0).unwrap_or([1, 1, 1]);
     let format = wgpu_format(tex.format());
+    let needed = format.required_features();
+    if !r.device.features().contains(needed) {
+        return Err(GpuError::Other(format!(
+            "{} needs the wgpu feature {needed:?}, which this adapter lacks",
+            tex.format().name()
+        )));
+    }
     let depth = tex.format().is_depth();
     let mut usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
     if depth {
@@ -77,8 +119,9 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     }
     // `to_bytes` is D3D subresource order: layer by layer, each layer's
     // mip chain from level 0, each level slice by slice, row by row.
-    let bytes = tex.to_bytes();
-    let bpp = tex.format().bytes_per_texel();
+    let as_format = upload_format(tex.format());
+    let bytes = tex.to_bytes_as(as_format);
+    let bpp = as_format.bytes_per_texel();
     let mut at = 0usize;
     for layer in 0..tex.layers() {
         for level in 0..tex.mip_levels() {

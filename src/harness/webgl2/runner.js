@@ -66,7 +66,11 @@ function typedData(type, u8) {
   switch (type) {
     case "FLOAT": return new Float32Array(buf);
     case "HALF_FLOAT": case "UNSIGNED_SHORT": return new Uint16Array(buf);
-    case "UNSIGNED_INT": return new Uint32Array(buf);
+    case "SHORT": return new Int16Array(buf);
+    case "BYTE": return new Int8Array(buf);
+    case "UNSIGNED_INT": case "UNSIGNED_INT_2_10_10_10_REV":
+    case "UNSIGNED_INT_10F_11F_11F_REV": case "UNSIGNED_INT_5_9_9_9_REV":
+      return new Uint32Array(buf);
     case "INT": return new Int32Array(buf);
     default: return new Uint8Array(buf);
   }

@@ -281,25 +281,75 @@ fn fetch_sampler() -> GlSampler {
     gl_sampler(&runtime::hardware_sampler(&Sampler::point(), false))
 }
 
-/// (internal format, format, type) of a texture-unit format in WebGL2.
-fn gl_format(f: Format) -> (&'static str, &'static str, &'static str) {
-    match f {
-        Format::R8Unorm => ("R8", "RED", "UNSIGNED_BYTE"),
-        Format::Rg8Unorm => ("RG8", "RG", "UNSIGNED_BYTE"),
-        Format::Rgba8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE"),
-        Format::R32Float => ("R32F", "RED", "FLOAT"),
-        Format::Rg32Float => ("RG32F", "RG", "FLOAT"),
-        Format::Rgba16Float => ("RGBA16F", "RGBA", "HALF_FLOAT"),
-        Format::Rgba32Float => ("RGBA32F", "RGBA", "FLOAT"),
-        Format::R32Uint => ("R32UI", "RED_INTEGER", "UNSIGNED_INT"),
-        Format::R32Sint => ("R32I", "RED_INTEGER", "INT"),
-        Format::D32Float => ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT"),
-        Format::D16Unorm => ("DEPTH_COMPONENT16", "DEPTH_COMPONENT", "UNSIGNED_SHORT"),
-        Format::Rgba8UnormSrgb => ("SRGB8_ALPHA8", "RGBA", "UNSIGNED_BYTE"),
-        Format::Rg16Float => ("RG16F", "RG", "HALF_FLOAT"),
-        Format::Rgba8Uint => ("RGBA8UI", "RGBA_INTEGER", "UNSIGNED_BYTE"),
-        // Needs EXT_texture_norm16; the page asks for it.
-        Format::R16Unorm => ("R16_EXT", "RED", "UNSIGNED_SHORT"),
+/// How a texture-unit format goes up in WebGL2: (internal format,
+/// format, type) and the format whose encoding the uploaded bytes use (the
+/// texture's own, or an equivalent that gives the shader the same values
+/// where WebGL2 lacks the layout).
+struct GlFormat {
+    internal: &'static str,
+    format: &'static str,
+    ty: &'static str,
+    bytes_as: Format,
+}
+
+/// WebGL2's counterpart of a texture-unit format. WebGL2 has no BGRA
+/// upload, no A8 that reads (0, 0, 0, a) through every path and no 16-bit
+/// normalized formats in core (`EXT_texture_norm16` is optional, and
+/// SwiftShader lacks it): BGRA goes up swizzled to RGBA (sRGB ones as
+/// `SRGB8_ALPHA8`), A8 as RGBA8 holding (0, 0, 0, a), and 16-bit
+/// UNORM/SNORM as 32-bit float textures holding the decoded values, which
+/// `texelFetch` returns unchanged and which filter linearly through
+/// `OES_texture_float_linear`.
+fn gl_format(f: Format) -> GlFormat {
+    let (internal, format, ty, bytes_as) = match f {
+        Format::R8Unorm => ("R8", "RED", "UNSIGNED_BYTE", f),
+        Format::Rg8Unorm => ("RG8", "RG", "UNSIGNED_BYTE", f),
+        Format::Rgba8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", f),
+        Format::R32Float => ("R32F", "RED", "FLOAT", f),
+        Format::Rg32Float => ("RG32F", "RG", "FLOAT", f),
+        Format::Rgba16Float => ("RGBA16F", "RGBA", "HALF_FLOAT", f),
+        Format::Rgba32Float => ("RGBA32F", "RGBA", "FLOAT", f),
+        Format::R32Uint => ("R32UI", "RED_INTEGER", "UNSIGNED_INT", f),
+        Format::R32Sint => ("R32I", "RED_INTEGER", "INT", f),
+        Format::D32Float => ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT", f),
+        Format::D16Unorm => ("DEPTH_COMPONENT16", "DEPTH_COMPONENT", "UNSIGNED_SHORT", f),
+        // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
+        Format::Rgba8UnormSrgb => ("SRGB8_ALPHA8", "RGBA", "UNSIGNED_BYTE", f),
+        Format::Bgra8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", Format::Rgba8Unorm),
+        Format::Bgra8UnormSrgb => (
+            "SRGB8_ALPHA8",
+            "RGBA",
+            "UNSIGNED_BYTE",
+            Format::Rgba8UnormSrgb,
+        ),
+        Format::A8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", Format::Rgba8Unorm),
+        Format::Rgba8Snorm => ("RGBA8_SNORM", "RGBA", "BYTE", f),
+        Format::Rg8Snorm => ("RG8_SNORM", "RG", "BYTE", f),
+        Format::Rgba8Uint => ("RGBA8UI", "RGBA_INTEGER", "UNSIGNED_BYTE", f),
+        Format::Rgba8Sint => ("RGBA8I", "RGBA_INTEGER", "BYTE", f),
+        Format::R8Uint => ("R8UI", "RED_INTEGER", "UNSIGNED_BYTE", f),
+        Format::Rgba16Uint => ("RGBA16UI", "RGBA_INTEGER", "UNSIGNED_SHORT", f),
+        Format::Rgba16Sint => ("RGBA16I", "RGBA_INTEGER", "SHORT", f),
+        Format::R16Uint => ("R16UI", "RED_INTEGER", "UNSIGNED_SHORT", f),
+        Format::R16Sint => ("R16I", "RED_INTEGER", "SHORT", f),
+        Format::Rg16Uint => ("RG16UI", "RG_INTEGER", "UNSIGNED_SHORT", f),
+        Format::Rg16Sint => ("RG16I", "RG_INTEGER", "SHORT", f),
+        Format::R16Float => ("R16F", "RED", "HALF_FLOAT", f),
+        Format::Rg16Float => ("RG16F", "RG", "HALF_FLOAT", f),
+        Format::Rgb10a2Unorm => ("RGB10_A2", "RGBA", "UNSIGNED_INT_2_10_10_10_REV", f),
+        Format::Rg11b10Float => ("R11F_G11F_B10F", "RGB", "UNSIGNED_INT_10F_11F_11F_REV", f),
+        Format::Rgb9e5 => ("RGB9_E5", "RGB", "UNSIGNED_INT_5_9_9_9_REV", f),
+        Format::Rgba16Unorm | Format::Rgba16Snorm => {
+            ("RGBA32F", "RGBA", "FLOAT", Format::Rgba32Float)
+        }
+        Format::R16Unorm | Format::R16Snorm => ("R32F", "RED", "FLOAT", Format::R32Float),
+        Format::Rg16Unorm | Format::Rg16Snorm => ("RG32F", "RG", "FLOAT", Format::Rg32Float),
+    };
+    GlFormat {
+        internal,
+        format,
+        ty,
+        bytes_as,
     }
 }
 
@@ -329,9 +379,9 @@ fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
             desc.dimension
         ));
     }
-    let (internal, format, ty) = gl_format(tex.format());
-    let bytes = tex.to_bytes();
-    let bpp = tex.format().bytes_per_texel();
+    let gl = gl_format(tex.format());
+    let bytes = tex.to_bytes_as(gl.bytes_as);
+    let bpp = gl.bytes_as.bytes_per_texel();
     let levels = tex.mip_levels();
     let layers = tex.layers();
     // `to_bytes` is D3D subresource order: layer by layer, each layer's
@@ -382,9 +432,9 @@ fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
     }
     Ok(GlTexture {
         target,
-        internal,
-        format,
-        ty,
+        internal: gl.internal,
+        format: gl.format,
+        ty: gl.ty,
         levels,
         images,
     })

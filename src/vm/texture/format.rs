@@ -1,9 +1,21 @@
 //! Texel formats. A texture stores every texel already decoded into the four
-//! 32-bit lanes a shader register receives (float bits for float, unorm and
-//! depth formats; integer bits for uint/sint formats), with the components a
-//! format lacks filled with D3D's defaults (0, 0, 0, 1). Decoding once at
-//! construction means `ld` can return stored lanes bit-exactly and the
-//! filtering code never needs to know the memory layout.
+//! 32-bit lanes a shader register receives (float bits for float, unorm,
+//! snorm, sRGB and depth formats; integer bits for uint/sint formats), with
+//! the components a format lacks filled with D3D's defaults (0, 0, 0, 1).
+//! Decoding once at construction means `ld` can return stored lanes
+//! bit-exactly and the filtering code never needs to know the memory
+//! layout. sRGB formats decode to linear values, so filtering happens after
+//! the sRGB → linear conversion, as D3D requires.
+//!
+//! Every format is a set of little-endian bit fields (see
+//! [`Format::fields`]); the number conversions live in `numeric.rs`.
+
+use super::numeric::{
+    RGB9E5_MAX, f32_to_rgb9e5, f32_to_snorm, f32_to_ufloat, f32_to_unorm, linear_to_srgb, mask,
+    rgb9e5_to_f32, sign_extend, snorm_to_f32, srgb_to_linear, ufloat_max, ufloat_to_f32,
+    unorm_to_f32,
+};
+pub use super::numeric::{f16_to_f32, f32_to_f16};
 
 /// The formats the reference texture unit understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,15 +42,64 @@ pub enum Format {
     D32Float,
     /// `DXGI_FORMAT_D16_UNORM`, read through an `R16_UNORM` view.
     D16Unorm,
-    // Render-target formats (one block, so other additions merge apart).
-    /// `DXGI_FORMAT_R8G8B8A8_UNORM_SRGB`: sRGB-encoded bytes, linear values.
+    // Colour formats: sRGB, BGRA, SNORM, 8/16-bit integer and norm, packed.
+    /// `DXGI_FORMAT_R8G8B8A8_UNORM_SRGB`: RGB decode through the sRGB
+    /// curve, alpha is plain UNORM.
     Rgba8UnormSrgb,
-    /// `DXGI_FORMAT_R16G16_FLOAT`
-    Rg16Float,
+    /// `DXGI_FORMAT_B8G8R8A8_UNORM`: memory order B, G, R, A; the shader
+    /// sees R, G, B, A.
+    Bgra8Unorm,
+    /// `DXGI_FORMAT_B8G8R8A8_UNORM_SRGB`
+    Bgra8UnormSrgb,
+    /// `DXGI_FORMAT_R8G8B8A8_SNORM`
+    Rgba8Snorm,
     /// `DXGI_FORMAT_R8G8B8A8_UINT`
     Rgba8Uint,
+    /// `DXGI_FORMAT_R8G8B8A8_SINT`
+    Rgba8Sint,
+    /// `DXGI_FORMAT_R8G8_SNORM`
+    Rg8Snorm,
+    /// `DXGI_FORMAT_R16G16B16A16_UNORM`
+    Rgba16Unorm,
+    /// `DXGI_FORMAT_R16G16B16A16_SNORM`
+    Rgba16Snorm,
+    /// `DXGI_FORMAT_R16G16B16A16_UINT`
+    Rgba16Uint,
+    /// `DXGI_FORMAT_R16G16B16A16_SINT`
+    Rgba16Sint,
     /// `DXGI_FORMAT_R16_UNORM`
     R16Unorm,
+    /// `DXGI_FORMAT_R16_SNORM`
+    R16Snorm,
+    /// `DXGI_FORMAT_R16_UINT`
+    R16Uint,
+    /// `DXGI_FORMAT_R16_SINT`
+    R16Sint,
+    /// `DXGI_FORMAT_R16_FLOAT`
+    R16Float,
+    /// `DXGI_FORMAT_R16G16_UNORM`
+    Rg16Unorm,
+    /// `DXGI_FORMAT_R16G16_SNORM`
+    Rg16Snorm,
+    /// `DXGI_FORMAT_R16G16_UINT`
+    Rg16Uint,
+    /// `DXGI_FORMAT_R16G16_SINT`
+    Rg16Sint,
+    /// `DXGI_FORMAT_R16G16_FLOAT`
+    Rg16Float,
+    /// `DXGI_FORMAT_R10G10B10A2_UNORM`: R in bits 0-9, G 10-19, B 20-29,
+    /// A 30-31.
+    Rgb10a2Unorm,
+    /// `DXGI_FORMAT_R11G11B10_FLOAT`: unsigned floats, R in bits 0-10,
+    /// G 11-21, B 22-31.
+    Rg11b10Float,
+    /// `DXGI_FORMAT_R9G9B9E5_SHAREDEXP`: 9-bit mantissas R, G, B in bits
+    /// 0-26 and a shared 5-bit exponent in 27-31.
+    Rgb9e5,
+    /// `DXGI_FORMAT_A8_UNORM`: alpha only; the shader sees (0, 0, 0, a).
+    A8Unorm,
+    /// `DXGI_FORMAT_R8_UINT`
+    R8Uint,
 }
 
 /// How a format's stored components turn into shader values.
@@ -46,7 +107,12 @@ pub enum Format {
 pub enum NumericKind {
     /// Unsigned normalized: `c / (2^n - 1)` as float.
     Unorm,
-    /// IEEE float (16 or 32 bit), returned as float32.
+    /// Signed normalized: `max(c / (2^(n-1) - 1), -1)` as float.
+    Snorm,
+    /// 8-bit UNORM codes through the sRGB curve to linear (alpha linear).
+    Srgb,
+    /// IEEE float (32, 16 bit), the unsigned 11/10-bit floats, or a shared
+    /// exponent format, returned as float32.
     Float,
     /// Unsigned integer, returned as integer bits.
     Uint,
@@ -54,12 +120,40 @@ pub enum NumericKind {
     Sint,
 }
 
+/// One stored component: the register lane it lands in and its bits in
+/// the texel read as a little-endian number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Field {
+    pub lane: usize,
+    pub shift: u32,
+    pub bits: u32,
+}
+
+const fn at(lane: usize, shift: u32, bits: u32) -> Field {
+    Field { lane, shift, bits }
+}
+
+const R8: &[Field] = &[at(0, 0, 8)];
+const RG8: &[Field] = &[at(0, 0, 8), at(1, 8, 8)];
+const RGBA8: &[Field] = &[at(0, 0, 8), at(1, 8, 8), at(2, 16, 8), at(3, 24, 8)];
+const BGRA8: &[Field] = &[at(2, 0, 8), at(1, 8, 8), at(0, 16, 8), at(3, 24, 8)];
+const A8: &[Field] = &[at(3, 0, 8)];
+const R16: &[Field] = &[at(0, 0, 16)];
+const RG16: &[Field] = &[at(0, 0, 16), at(1, 16, 16)];
+const RGBA16: &[Field] = &[at(0, 0, 16), at(1, 16, 16), at(2, 32, 16), at(3, 48, 16)];
+const R32: &[Field] = &[at(0, 0, 32)];
+const RG32: &[Field] = &[at(0, 0, 32), at(1, 32, 32)];
+const RGBA32: &[Field] = &[at(0, 0, 32), at(1, 32, 32), at(2, 64, 32), at(3, 96, 32)];
+const RGB10A2: &[Field] = &[at(0, 0, 10), at(1, 10, 10), at(2, 20, 10), at(3, 30, 2)];
+const RG11B10: &[Field] = &[at(0, 0, 11), at(1, 11, 11), at(2, 22, 10)];
+const RGB9E5: &[Field] = &[at(0, 0, 9), at(1, 9, 9), at(2, 18, 9)];
+
 /// Bits of `1.0f32`, the default alpha of float-returning formats.
 pub(crate) const ONE_F32: u32 = 0x3F80_0000;
 
 impl Format {
     /// Every supported format, for tests and tools that iterate them.
-    pub const ALL: [Format; 15] = [
+    pub const ALL: [Format; 37] = [
         Format::R8Unorm,
         Format::Rg8Unorm,
         Format::Rgba8Unorm,
@@ -71,65 +165,96 @@ impl Format {
         Format::R32Sint,
         Format::D32Float,
         Format::D16Unorm,
+        // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
         Format::Rgba8UnormSrgb,
-        Format::Rg16Float,
+        Format::Bgra8Unorm,
+        Format::Bgra8UnormSrgb,
+        Format::Rgba8Snorm,
         Format::Rgba8Uint,
+        Format::Rgba8Sint,
+        Format::Rg8Snorm,
+        Format::Rgba16Unorm,
+        Format::Rgba16Snorm,
+        Format::Rgba16Uint,
+        Format::Rgba16Sint,
         Format::R16Unorm,
+        Format::R16Snorm,
+        Format::R16Uint,
+        Format::R16Sint,
+        Format::R16Float,
+        Format::Rg16Unorm,
+        Format::Rg16Snorm,
+        Format::Rg16Uint,
+        Format::Rg16Sint,
+        Format::Rg16Float,
+        Format::Rgb10a2Unorm,
+        Format::Rg11b10Float,
+        Format::Rgb9e5,
+        Format::A8Unorm,
+        Format::R8Uint,
     ];
+
+    /// The stored components, as bit fields of the texel.
+    pub fn fields(self) -> &'static [Field] {
+        use Format::*;
+        match self {
+            R8Unorm => R8,
+            Rg8Unorm => RG8,
+            Rgba8Unorm => RGBA8,
+            R32Float | R32Uint | R32Sint | D32Float => R32,
+            Rg32Float => RG32,
+            Rgba16Float => RGBA16,
+            Rgba32Float => RGBA32,
+            D16Unorm => R16,
+            // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
+            Rgba8UnormSrgb | Rgba8Snorm | Rgba8Uint | Rgba8Sint => RGBA8,
+            Bgra8Unorm | Bgra8UnormSrgb => BGRA8,
+            Rg8Snorm => RG8,
+            Rgba16Unorm | Rgba16Snorm | Rgba16Uint | Rgba16Sint => RGBA16,
+            R16Unorm | R16Snorm | R16Uint | R16Sint | R16Float => R16,
+            Rg16Unorm | Rg16Snorm | Rg16Uint | Rg16Sint | Rg16Float => RG16,
+            Rgb10a2Unorm => RGB10A2,
+            Rg11b10Float => RG11B10,
+            Rgb9e5 => RGB9E5,
+            A8Unorm => A8,
+            R8Uint => R8,
+        }
+    }
 
     /// Bytes one texel occupies in memory.
     pub fn bytes_per_texel(self) -> usize {
         match self {
-            Format::R8Unorm => 1,
-            Format::Rg8Unorm | Format::D16Unorm | Format::R16Unorm => 2,
-            Format::Rgba8Unorm
-            | Format::Rgba8UnormSrgb
-            | Format::Rg16Float
-            | Format::Rgba8Uint
-            | Format::R32Float
-            | Format::R32Uint
-            | Format::R32Sint
-            | Format::D32Float => 4,
-            Format::Rg32Float | Format::Rgba16Float => 8,
-            Format::Rgba32Float => 16,
+            Format::Rgb9e5 => 4,
+            _ => {
+                let bits: u32 = self.fields().iter().map(|f| f.bits).sum();
+                bits.div_ceil(8) as usize
+            }
         }
     }
 
-    /// Number of components stored (the rest read as defaults).
+    /// One past the highest lane the format stores (lanes below it that it
+    /// does not store read as 0, as A8's red, green and blue do; the rest
+    /// read as defaults).
     pub fn channels(self) -> usize {
-        match self {
-            Format::R8Unorm
-            | Format::R32Float
-            | Format::R32Uint
-            | Format::R32Sint
-            | Format::D32Float
-            | Format::D16Unorm
-            | Format::R16Unorm => 1,
-            Format::Rg8Unorm | Format::Rg32Float | Format::Rg16Float => 2,
-            Format::Rgba8Unorm
-            | Format::Rgba16Float
-            | Format::Rgba32Float
-            | Format::Rgba8UnormSrgb
-            | Format::Rgba8Uint => 4,
-        }
+        self.fields().iter().map(|f| f.lane + 1).max().unwrap_or(0)
     }
 
     pub fn kind(self) -> NumericKind {
+        use Format::*;
         match self {
-            Format::R8Unorm
-            | Format::Rg8Unorm
-            | Format::Rgba8Unorm
-            | Format::D16Unorm
-            | Format::Rgba8UnormSrgb
-            | Format::R16Unorm => NumericKind::Unorm,
-            Format::Rg16Float
-            | Format::R32Float
-            | Format::Rg32Float
-            | Format::Rgba16Float
-            | Format::Rgba32Float
-            | Format::D32Float => NumericKind::Float,
-            Format::R32Uint | Format::Rgba8Uint => NumericKind::Uint,
-            Format::R32Sint => NumericKind::Sint,
+            R8Unorm | Rg8Unorm | Rgba8Unorm | D16Unorm => NumericKind::Unorm,
+            R32Float | Rg32Float | Rgba16Float | Rgba32Float | D32Float => NumericKind::Float,
+            R32Uint => NumericKind::Uint,
+            R32Sint => NumericKind::Sint,
+            // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
+            Rgba8UnormSrgb | Bgra8UnormSrgb => NumericKind::Srgb,
+            Bgra8Unorm | Rgba16Unorm | R16Unorm | Rg16Unorm | Rgb10a2Unorm | A8Unorm => {
+                NumericKind::Unorm
+            }
+            Rgba8Snorm | Rg8Snorm | Rgba16Snorm | R16Snorm | Rg16Snorm => NumericKind::Snorm,
+            Rgba8Uint | Rgba16Uint | R16Uint | Rg16Uint | R8Uint => NumericKind::Uint,
+            Rgba8Sint | Rgba16Sint | R16Sint | Rg16Sint => NumericKind::Sint,
+            R16Float | Rg16Float | Rg11b10Float | Rgb9e5 => NumericKind::Float,
         }
     }
 
@@ -142,25 +267,64 @@ impl Format {
         matches!(self.kind(), NumericKind::Uint | NumericKind::Sint)
     }
 
+    pub fn is_srgb(self) -> bool {
+        self.kind() == NumericKind::Srgb
+    }
+
+    /// The UNORM format with the same memory layout as an sRGB format (the
+    /// format itself otherwise): what a case's texel values for an sRGB
+    /// texture are stored through, since they are the encoded values.
+    pub fn without_srgb(self) -> Format {
+        match self {
+            Format::Rgba8UnormSrgb => Format::Rgba8Unorm,
+            Format::Bgra8UnormSrgb => Format::Bgra8Unorm,
+            f => f,
+        }
+    }
+
     /// The `DXGI_FORMAT` number, so case files can name formats the way
     /// D3D code does.
     pub fn dxgi(self) -> u32 {
+        use Format::*;
         match self {
-            Format::Rgba32Float => 2,
-            Format::Rgba16Float => 10,
-            Format::Rg32Float => 16,
-            Format::Rgba8Unorm => 28,
-            Format::D32Float => 40,
-            Format::R32Float => 41,
-            Format::R32Uint => 42,
-            Format::R32Sint => 43,
-            Format::Rg8Unorm => 49,
-            Format::D16Unorm => 55,
-            Format::R8Unorm => 61,
-            Format::Rgba8UnormSrgb => 29,
-            Format::Rg16Float => 34,
-            Format::Rgba8Uint => 30,
-            Format::R16Unorm => 56,
+            Rgba32Float => 2,
+            Rgba16Float => 10,
+            Rg32Float => 16,
+            Rgba8Unorm => 28,
+            D32Float => 40,
+            R32Float => 41,
+            R32Uint => 42,
+            R32Sint => 43,
+            Rg8Unorm => 49,
+            D16Unorm => 55,
+            R8Unorm => 61,
+            // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
+            Rgba16Unorm => 11,
+            Rgba16Uint => 12,
+            Rgba16Snorm => 13,
+            Rgba16Sint => 14,
+            Rgb10a2Unorm => 24,
+            Rg11b10Float => 26,
+            Rgba8UnormSrgb => 29,
+            Rgba8Uint => 30,
+            Rgba8Snorm => 31,
+            Rgba8Sint => 32,
+            Rg16Float => 34,
+            Rg16Unorm => 35,
+            Rg16Uint => 36,
+            Rg16Snorm => 37,
+            Rg16Sint => 38,
+            Rg8Snorm => 51,
+            R16Float => 54,
+            R16Unorm => 56,
+            R16Uint => 57,
+            R16Snorm => 58,
+            R16Sint => 59,
+            R8Uint => 62,
+            A8Unorm => 65,
+            Rgb9e5 => 67,
+            Bgra8Unorm => 87,
+            Bgra8UnormSrgb => 91,
         }
     }
 
@@ -170,22 +334,46 @@ impl Format {
 
     /// The DXGI name without the `DXGI_FORMAT_` prefix.
     pub fn name(self) -> &'static str {
+        use Format::*;
         match self {
-            Format::R8Unorm => "R8_UNORM",
-            Format::Rg8Unorm => "R8G8_UNORM",
-            Format::Rgba8Unorm => "R8G8B8A8_UNORM",
-            Format::R32Float => "R32_FLOAT",
-            Format::Rg32Float => "R32G32_FLOAT",
-            Format::Rgba16Float => "R16G16B16A16_FLOAT",
-            Format::Rgba32Float => "R32G32B32A32_FLOAT",
-            Format::R32Uint => "R32_UINT",
-            Format::R32Sint => "R32_SINT",
-            Format::D32Float => "D32_FLOAT",
-            Format::D16Unorm => "D16_UNORM",
-            Format::Rgba8UnormSrgb => "R8G8B8A8_UNORM_SRGB",
-            Format::Rg16Float => "R16G16_FLOAT",
-            Format::Rgba8Uint => "R8G8B8A8_UINT",
-            Format::R16Unorm => "R16_UNORM",
+            R8Unorm => "R8_UNORM",
+            Rg8Unorm => "R8G8_UNORM",
+            Rgba8Unorm => "R8G8B8A8_UNORM",
+            R32Float => "R32_FLOAT",
+            Rg32Float => "R32G32_FLOAT",
+            Rgba16Float => "R16G16B16A16_FLOAT",
+            Rgba32Float => "R32G32B32A32_FLOAT",
+            R32Uint => "R32_UINT",
+            R32Sint => "R32_SINT",
+            D32Float => "D32_FLOAT",
+            D16Unorm => "D16_UNORM",
+            // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
+            Rgba8UnormSrgb => "R8G8B8A8_UNORM_SRGB",
+            Bgra8Unorm => "B8G8R8A8_UNORM",
+            Bgra8UnormSrgb => "B8G8R8A8_UNORM_SRGB",
+            Rgba8Snorm => "R8G8B8A8_SNORM",
+            Rgba8Uint => "R8G8B8A8_UINT",
+            Rgba8Sint => "R8G8B8A8_SINT",
+            Rg8Snorm => "R8G8_SNORM",
+            Rgba16Unorm => "R16G16B16A16_UNORM",
+            Rgba16Snorm => "R16G16B16A16_SNORM",
+            Rgba16Uint => "R16G16B16A16_UINT",
+            Rgba16Sint => "R16G16B16A16_SINT",
+            R16Unorm => "R16_UNORM",
+            R16Snorm => "R16_SNORM",
+            R16Uint => "R16_UINT",
+            R16Sint => "R16_SINT",
+            R16Float => "R16_FLOAT",
+            Rg16Unorm => "R16G16_UNORM",
+            Rg16Snorm => "R16G16_SNORM",
+            Rg16Uint => "R16G16_UINT",
+            Rg16Sint => "R16G16_SINT",
+            Rg16Float => "R16G16_FLOAT",
+            Rgb10a2Unorm => "R10G10B10A2_UNORM",
+            Rg11b10Float => "R11G11B10_FLOAT",
+            Rgb9e5 => "R9G9B9E5_SHAREDEXP",
+            A8Unorm => "A8_UNORM",
+            R8Uint => "R8_UINT",
         }
     }
 
@@ -200,179 +388,151 @@ impl Format {
     }
 
     /// What `ld` returns out of bounds: zero in every stored component and
-    /// the default in every missing one (so an R8 texture gives (0,0,0,1)).
+    /// the default in every missing one (so an R8 texture gives (0,0,0,1),
+    /// an A8 texture (0,0,0,0)). All-zero bits decode to exactly that.
     pub fn out_of_bounds_lanes(self) -> [u32; 4] {
-        let mut lanes = [0; 4];
-        for (i, lane) in lanes.iter_mut().enumerate().skip(self.channels()) {
-            *lane = self.default_lane(i);
-        }
-        lanes
+        self.decode(&[])
     }
 
     /// Decodes one texel. `bytes` should hold `bytes_per_texel()` bytes;
     /// missing bytes read as zero rather than panicking.
     pub fn decode(self, bytes: &[u8]) -> [u32; 4] {
-        let b = |i: usize| bytes.get(i).copied().unwrap_or(0);
-        let u16_at = |i: usize| u16::from_le_bytes([b(i), b(i + 1)]);
-        let u32_at = |i: usize| u32::from_le_bytes([b(i), b(i + 1), b(i + 2), b(i + 3)]);
-        let mut lanes = [0u32; 4];
-        for (i, lane) in lanes.iter_mut().enumerate() {
-            *lane = if i < self.channels() {
-                match self {
-                    Format::R8Unorm | Format::Rg8Unorm | Format::Rgba8Unorm => {
-                        unorm_to_f32(u32::from(b(i)), 8).to_bits()
-                    }
-                    Format::D16Unorm | Format::R16Unorm => {
-                        unorm_to_f32(u32::from(u16_at(0)), 16).to_bits()
-                    }
-                    Format::Rgba8UnormSrgb => srgb_to_linear(b(i), i).to_bits(),
-                    Format::Rgba8Uint => u32::from(b(i)),
-                    Format::Rgba16Float | Format::Rg16Float => f16_to_f32(u16_at(2 * i)).to_bits(),
-                    Format::R32Float
-                    | Format::Rg32Float
-                    | Format::Rgba32Float
-                    | Format::D32Float
-                    | Format::R32Uint
-                    | Format::R32Sint => u32_at(4 * i),
-                }
-            } else {
-                self.default_lane(i)
+        let mut le = [0u8; 16];
+        let n = bytes.len().min(16);
+        le[..n].copy_from_slice(&bytes[..n]);
+        let word = u128::from_le_bytes(le);
+        let mut lanes = [0, 1, 2, 3].map(|i| self.default_lane(i));
+        if self == Format::Rgb9e5 {
+            let rgb = rgb9e5_to_f32(word as u32);
+            for (lane, v) in lanes.iter_mut().zip(rgb) {
+                *lane = v.to_bits();
+            }
+            return lanes;
+        }
+        let kind = self.kind();
+        for f in self.fields() {
+            let raw = (word >> f.shift) as u32 & mask(f.bits);
+            lanes[f.lane] = match (kind, f.bits) {
+                (NumericKind::Uint, _) => raw,
+                (NumericKind::Sint, _) => sign_extend(raw, f.bits) as u32,
+                (NumericKind::Unorm, _) => unorm_to_f32(raw, f.bits).to_bits(),
+                (NumericKind::Snorm, _) => snorm_to_f32(raw, f.bits).to_bits(),
+                (NumericKind::Srgb, _) if f.lane == 3 => unorm_to_f32(raw, f.bits).to_bits(),
+                (NumericKind::Srgb, _) => srgb_to_linear(raw).to_bits(),
+                (NumericKind::Float, 32) => raw,
+                (NumericKind::Float, 16) => f16_to_f32(raw as u16).to_bits(),
+                (NumericKind::Float, bits) => ufloat_to_f32(raw, bits - 5).to_bits(),
             };
         }
         lanes
     }
 
     /// Encodes one texel from lanes in the decoded representation (float
-    /// bits for float/unorm/depth, integer bits for uint/sint). `out` gets
-    /// `bytes_per_texel()` bytes; a shorter slice is filled as far as it goes.
+    /// bits for float/unorm/snorm/sRGB/depth, integer bits for uint/sint).
+    /// Out-of-range values saturate (D3D's conversion rules: integers clamp
+    /// to the format's range, normalized values to [0, 1] or [-1, 1]).
+    /// `out` gets `bytes_per_texel()` bytes; a shorter slice is filled as
+    /// far as it goes.
     pub fn encode_lanes(self, lanes: [u32; 4], out: &mut [u8]) {
-        let mut buf = [0u8; 16];
-        for (i, &lane) in lanes.iter().enumerate().take(self.channels()) {
-            let f = f32::from_bits(lane);
-            match self {
-                Format::R8Unorm | Format::Rg8Unorm | Format::Rgba8Unorm => {
-                    buf[i] = f32_to_unorm(f, 8) as u8;
-                }
-                Format::D16Unorm | Format::R16Unorm => {
-                    buf[..2].copy_from_slice(&(f32_to_unorm(f, 16) as u16).to_le_bytes());
-                }
-                Format::Rgba8UnormSrgb => buf[i] = linear_to_srgb8(f, i),
-                Format::Rgba8Uint => buf[i] = lane.min(255) as u8,
-                Format::Rgba16Float | Format::Rg16Float => {
-                    buf[2 * i..2 * i + 2].copy_from_slice(&f32_to_f16(f).to_le_bytes());
-                }
-                _ => buf[4 * i..4 * i + 4].copy_from_slice(&lane.to_le_bytes()),
+        let word: u128 = if self == Format::Rgb9e5 {
+            u128::from(f32_to_rgb9e5([0, 1, 2].map(|i| f32::from_bits(lanes[i]))))
+        } else {
+            let kind = self.kind();
+            let mut word = 0u128;
+            for f in self.fields() {
+                let lane = lanes[f.lane];
+                let x = f32::from_bits(lane);
+                let raw = match (kind, f.bits) {
+                    (NumericKind::Uint, _) => lane.min(mask(f.bits)),
+                    (NumericKind::Sint, bits) => {
+                        let half = 1i64 << (bits - 1);
+                        (i64::from(lane as i32).clamp(-half, half - 1) as u32) & mask(bits)
+                    }
+                    (NumericKind::Unorm, _) => f32_to_unorm(x, f.bits),
+                    (NumericKind::Snorm, _) => f32_to_snorm(x, f.bits),
+                    (NumericKind::Srgb, _) if f.lane == 3 => f32_to_unorm(x, f.bits),
+                    (NumericKind::Srgb, _) => linear_to_srgb(x),
+                    (NumericKind::Float, 32) => lane,
+                    (NumericKind::Float, 16) => u32::from(f32_to_f16(x)),
+                    (NumericKind::Float, bits) => f32_to_ufloat(x, bits - 5),
+                };
+                word |= u128::from(raw & mask(f.bits)) << f.shift;
             }
-        }
+            word
+        };
         let n = self.bytes_per_texel().min(out.len());
-        out[..n].copy_from_slice(&buf[..n]);
+        out[..n].copy_from_slice(&word.to_le_bytes()[..n]);
     }
 
-    /// Encodes one texel from float values: unorm formats clamp to [0, 1]
-    /// and round to nearest, half floats round to nearest even, integer
-    /// formats convert with Rust's saturating `as` (NaN → 0).
+    /// Encodes one texel from float values: normalized formats clamp and
+    /// round to nearest, floats round to nearest even, integer formats
+    /// convert with Rust's saturating `as` (NaN → 0) and then saturate to
+    /// the format's range.
     pub fn encode_f32(self, v: [f32; 4], out: &mut [u8]) {
         let lanes = match self.kind() {
             NumericKind::Uint => v.map(|x| x as u32),
             NumericKind::Sint => v.map(|x| (x as i32) as u32),
-            NumericKind::Unorm | NumericKind::Float => v.map(f32::to_bits),
+            _ => v.map(f32::to_bits),
         };
         self.encode_lanes(lanes, out);
     }
-}
 
-/// UNORM → float: `c / (2^bits - 1)`, correctly rounded. The f64 quotient
-/// has a repeating binary expansion, so rounding it again to f32 cannot hit
-/// a double-rounding tie.
-fn unorm_to_f32(c: u32, bits: u32) -> f32 {
-    let max = ((1u64 << bits) - 1) as f64;
-    (f64::from(c) / max) as f32
-}
-
-/// Float → UNORM: NaN → 0, clamp to [0, 1], scale, round to nearest even.
-fn f32_to_unorm(f: f32, bits: u32) -> u32 {
-    if f.is_nan() {
-        return 0;
-    }
-    let max = ((1u64 << bits) - 1) as f64;
-    (f64::from(f.clamp(0.0, 1.0)) * max).round_ties_even() as u32
-}
-
-/// sRGB byte → linear float (IEC 61966-2-1, as D3D applies it before
-/// filtering); alpha (`channel` 3) is stored linear.
-fn srgb_to_linear(c: u8, channel: usize) -> f32 {
-    let v = f64::from(c) / 255.0;
-    if channel == 3 {
-        return v as f32;
-    }
-    (if v <= 0.04045 {
-        v / 12.92
-    } else {
-        ((v + 0.055) / 1.055).powf(2.4)
-    }) as f32
-}
-
-/// Linear float → sRGB byte (the inverse curve, then float → UNORM);
-/// alpha (`channel` 3) is stored linear.
-fn linear_to_srgb8(f: f32, channel: usize) -> u8 {
-    if channel == 3 || f.is_nan() {
-        return f32_to_unorm(f, 8) as u8;
-    }
-    let v = f64::from(f.clamp(0.0, 1.0));
-    let e = if v <= 0.0031308 {
-        v * 12.92
-    } else {
-        1.055 * v.powf(1.0 / 2.4) - 0.055
-    };
-    (e * 255.0).round_ties_even().clamp(0.0, 255.0) as u8
-}
-
-/// IEEE half → float32; exact for every input (half denormals become
-/// float32 normals, NaN payloads are kept).
-pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = u32::from(h >> 15) << 31;
-    let exp = u32::from((h >> 10) & 0x1F);
-    let mant = u32::from(h & 0x3FF);
-    match exp {
-        0 => {
-            // Denormal or zero: mant · 2^-24, exact in f32.
-            let mag = mant as f32 * f32::from_bits(0x3380_0000);
-            f32::from_bits(sign | mag.to_bits())
+    /// Checks that lanes in the decoded representation fit the format
+    /// without clamping: every stored component within its range (UNORM
+    /// and sRGB [0, 1], SNORM [-1, 1], integers by bit width, small floats
+    /// non-negative and finite below their maximum, halves within ±65504
+    /// after rounding). Lanes the format does not store are not looked at.
+    /// Values between representable ones are fine: they round.
+    pub fn check_lanes(self, lanes: [u32; 4]) -> Result<(), String> {
+        let kind = self.kind();
+        for f in self.fields() {
+            let lane = lanes[f.lane];
+            let x = f32::from_bits(lane);
+            let channel = ["red", "green", "blue", "alpha"][f.lane];
+            let range = |lo: f32, hi: f32| {
+                if x >= lo && x <= hi {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{channel} {x} is outside {lo}..={hi}, the range of {}",
+                        self.name()
+                    ))
+                }
+            };
+            match (kind, f.bits) {
+                _ if self == Format::Rgb9e5 => range(0.0, RGB9E5_MAX)?,
+                (NumericKind::Uint, bits) if bits < 32 && lane > mask(bits) => {
+                    return Err(format!(
+                        "{channel} {lane} is above {}, the largest {} value",
+                        mask(bits),
+                        self.name()
+                    ));
+                }
+                (NumericKind::Sint, bits) if bits < 32 => {
+                    let half = 1i64 << (bits - 1);
+                    let v = i64::from(lane as i32);
+                    if v < -half || v >= half {
+                        return Err(format!(
+                            "{channel} {v} is outside {}..={}, the range of {}",
+                            -half,
+                            half - 1,
+                            self.name()
+                        ));
+                    }
+                }
+                (NumericKind::Unorm | NumericKind::Srgb, _) => range(0.0, 1.0)?,
+                (NumericKind::Snorm, _) => range(-1.0, 1.0)?,
+                (NumericKind::Float, 16) if x.is_finite() && f32_to_f16(x) & 0x7C00 == 0x7C00 => {
+                    range(-65504.0, 65504.0)?
+                }
+                (NumericKind::Float, bits @ (10 | 11)) if !x.is_nan() && x != f32::INFINITY => {
+                    range(0.0, ufloat_max(bits - 5))?
+                }
+                _ => {}
+            }
         }
-        31 => f32::from_bits(sign | 0x7F80_0000 | (mant << 13)),
-        _ => f32::from_bits(sign | ((exp + 112) << 23) | (mant << 13)),
+        Ok(())
     }
-}
-
-/// Float32 → IEEE half, rounding to nearest even (overflow → ±inf,
-/// NaN → quiet NaN).
-pub fn f32_to_f16(f: f32) -> u16 {
-    let bits = f.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    if f.is_nan() {
-        return sign | 0x7E00;
-    }
-    let a = f.abs();
-    if a >= 65520.0 {
-        // 65520 is the midpoint between 65504 (max half) and 2^16; ties go
-        // to the even mantissa, which is the overflow.
-        return sign | 0x7C00;
-    }
-    if a < f32::from_bits(0x3880_0000) {
-        // Below 2^-14: a half denormal, value = m · 2^-24. Scaling by 2^24
-        // is exact; 1024 rounds up into the smallest normal, which encodes
-        // as the same bits.
-        let m = (a * 16_777_216.0).round_ties_even() as u16;
-        return sign | m;
-    }
-    let exp = ((bits >> 23) & 0xFF) as i32 - 127 + 15;
-    let mant = bits & 0x7F_FFFF;
-    let mut h = ((exp as u32) << 10) | (mant >> 13);
-    let rem = mant & 0x1FFF;
-    if rem > 0x1000 || (rem == 0x1000 && h & 1 == 1) {
-        h += 1; // a carry into the exponent is the correct rounding
-    }
-    sign | h as u16
 }
 
 /// D3D float rules: denormal inputs and outputs of float arithmetic become
@@ -386,167 +546,5 @@ pub(crate) fn flush_denorm(f: f32) -> f32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn bits(v: [f32; 4]) -> [u32; 4] {
-        v.map(f32::to_bits)
-    }
-
-    #[test]
-    fn decode_every_format() {
-        let cases: [(Format, &[u8], [u32; 4]); 14] = [
-            (Format::R8Unorm, &[255], bits([1.0, 0.0, 0.0, 1.0])),
-            (Format::Rg8Unorm, &[0, 51], bits([0.0, 0.2, 0.0, 1.0])),
-            (
-                Format::Rgba8Unorm,
-                &[255, 0, 102, 51],
-                bits([1.0, 0.0, 0.4, 0.2]),
-            ),
-            (
-                Format::R32Float,
-                &1.5f32.to_le_bytes(),
-                bits([1.5, 0.0, 0.0, 1.0]),
-            ),
-            (
-                Format::Rg32Float,
-                &[(-2.0f32).to_le_bytes(), 0.25f32.to_le_bytes()].concat(),
-                bits([-2.0, 0.25, 0.0, 1.0]),
-            ),
-            (
-                // 1.0, -2.0, 0.5, 65504 as halves
-                Format::Rgba16Float,
-                &[0x00, 0x3C, 0x00, 0xC0, 0x00, 0x38, 0xFF, 0x7B],
-                bits([1.0, -2.0, 0.5, 65504.0]),
-            ),
-            (
-                Format::Rgba32Float,
-                &[1.0f32, 2.0, 3.0, 4.0]
-                    .iter()
-                    .flat_map(|f| f.to_le_bytes())
-                    .collect::<Vec<u8>>(),
-                bits([1.0, 2.0, 3.0, 4.0]),
-            ),
-            (Format::R32Uint, &[7, 0, 0, 0x80], [0x8000_0007, 0, 0, 1]),
-            (
-                Format::R32Sint,
-                &(-5i32).to_le_bytes(),
-                [-5i32 as u32, 0, 0, 1],
-            ),
-            (
-                Format::D32Float,
-                &0.75f32.to_le_bytes(),
-                bits([0.75, 0.0, 0.0, 1.0]),
-            ),
-            (Format::D16Unorm, &[0xFF, 0xFF], bits([1.0, 0.0, 0.0, 1.0])),
-            // Halves 1.0 and -0.5.
-            (
-                Format::Rg16Float,
-                &[0x00, 0x3C, 0x00, 0xB8],
-                bits([1.0, -0.5, 0.0, 1.0]),
-            ),
-            (Format::Rgba8Uint, &[7, 0, 255, 1], [7, 0, 255, 1]),
-            (Format::R16Unorm, &[0xFF, 0xFF], bits([1.0, 0.0, 0.0, 1.0])),
-        ];
-        for (format, bytes, want) in cases {
-            assert_eq!(bytes.len(), format.bytes_per_texel(), "{format:?}");
-            assert_eq!(format.decode(bytes), want, "{format:?}");
-        }
-    }
-
-    #[test]
-    fn unorm_values_are_correctly_rounded() {
-        // Expected bits are the nearest float32 to c / (2^n - 1), computed
-        // independently (Python's struct packing of the double quotient).
-        assert_eq!(Format::R8Unorm.decode(&[1])[0], 0x3B80_8081);
-        assert_eq!(Format::R8Unorm.decode(&[128])[0], 0x3F00_8081);
-        assert_eq!(Format::D16Unorm.decode(&[0x00, 0x80])[0], 0x3F00_0080);
-        assert_eq!(Format::D16Unorm.decode(&[0x01, 0x00])[0], 0x3780_0080);
-    }
-
-    #[test]
-    fn float_bits_survive_decoding() {
-        // A float32 denormal and a NaN with payload are stored as given.
-        for raw in [1u32, 0x8000_0001, 0x7FC0_1234, 0xFF80_0000] {
-            assert_eq!(Format::R32Float.decode(&raw.to_le_bytes())[0], raw);
-        }
-        // A half denormal (2^-24) becomes the exact float32 normal.
-        assert_eq!(
-            Format::Rgba16Float.decode(&[1, 0, 0, 0, 0, 0, 0, 0])[0],
-            2f32.powi(-24).to_bits()
-        );
-    }
-
-    #[test]
-    fn short_input_reads_zero_instead_of_panicking() {
-        assert_eq!(Format::Rgba32Float.decode(&[]), [0, 0, 0, 0]);
-        assert_eq!(Format::R32Uint.decode(&[1]), [1, 0, 0, 1]);
-    }
-
-    #[test]
-    fn encode_round_trips_through_decode() {
-        let v = [0.25f32, 0.5, 0.75, 1.0];
-        for format in Format::ALL {
-            let mut bytes = [0u8; 16];
-            format.encode_f32(v, &mut bytes);
-            let lanes = format.decode(&bytes[..format.bytes_per_texel()]);
-            let mut again = [0u8; 16];
-            format.encode_lanes(lanes, &mut again);
-            assert_eq!(bytes, again, "{format:?}");
-        }
-        let mut b = [0u8; 1];
-        Format::R8Unorm.encode_f32([0.5, 0.0, 0.0, 0.0], &mut b);
-        assert_eq!(b[0], 128); // 127.5 rounds to even
-        Format::R8Unorm.encode_f32([f32::NAN, 0.0, 0.0, 0.0], &mut b);
-        assert_eq!(b[0], 0);
-        Format::R8Unorm.encode_f32([7.0, 0.0, 0.0, 0.0], &mut b);
-        assert_eq!(b[0], 255);
-    }
-
-    #[test]
-    fn half_conversion_edges() {
-        assert_eq!(f32_to_f16(65504.0), 0x7BFF);
-        assert_eq!(f32_to_f16(65519.0), 0x7BFF);
-        assert_eq!(f32_to_f16(65520.0), 0x7C00);
-        assert_eq!(f32_to_f16(-0.0), 0x8000);
-        assert_eq!(f32_to_f16(2f32.powi(-24)), 0x0001);
-        assert_eq!(f32_to_f16(2f32.powi(-25)), 0x0000); // tie → even (0)
-        assert_eq!(f32_to_f16(3.0 * 2f32.powi(-25)), 0x0002); // 1.5 → 2
-        assert_eq!(f32_to_f16(1.0 + 2f32.powi(-11)), 0x3C00); // tie → even
-        assert_eq!(f32_to_f16(1.0 + 3.0 * 2f32.powi(-11)), 0x3C02);
-        assert_eq!(f32_to_f16(f32::INFINITY), 0x7C00);
-        assert!(f16_to_f32(f32_to_f16(f32::NAN)).is_nan());
-        for h in 0..=0xFFFFu16 {
-            let f = f16_to_f32(h);
-            if !f.is_nan() {
-                assert_eq!(f32_to_f16(f), h, "{h:#06x}");
-            }
-        }
-    }
-
-    #[test]
-    fn out_of_bounds_lanes_keep_missing_defaults() {
-        assert_eq!(Format::Rgba8Unorm.out_of_bounds_lanes(), [0; 4]);
-        assert_eq!(Format::R8Unorm.out_of_bounds_lanes(), [0, 0, 0, ONE_F32]);
-        assert_eq!(Format::R32Uint.out_of_bounds_lanes(), [0, 0, 0, 1]);
-        assert_eq!(Format::D16Unorm.out_of_bounds_lanes(), [0, 0, 0, ONE_F32]);
-    }
-
-    #[test]
-    fn dxgi_numbers_round_trip() {
-        for f in Format::ALL {
-            assert_eq!(Format::from_dxgi(f.dxgi()), Some(f));
-        }
-        assert_eq!(Format::from_dxgi(0), None);
-    }
-
-    #[test]
-    fn flush_keeps_sign() {
-        assert_eq!(flush_denorm(f32::from_bits(1)).to_bits(), 0);
-        assert_eq!(
-            flush_denorm(f32::from_bits(0x8000_0001)).to_bits(),
-            0x8000_0000
-        );
-        assert_eq!(flush_denorm(1e-30), 1e-30);
-    }
-}
+#[path = "format_tests.rs"]
+mod tests;

@@ -68,13 +68,14 @@ mod format;
 mod gather;
 mod load;
 mod lod;
+mod numeric;
 mod query;
 mod sample;
 mod sampler;
 #[allow(clippy::module_inception)]
 mod texture;
 
-pub use format::{Format, NumericKind, f16_to_f32, f32_to_f16};
+pub use format::{Field, Format, NumericKind, f16_to_f32, f32_to_f16};
 pub use gather::{gather4, gather4_c, gather4_po, gather4_po_c};
 pub use load::{ld, ldms};
 pub use lod::Lod;

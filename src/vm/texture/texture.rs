@@ -426,6 +426,18 @@ impl Texture {
         out
     }
 
+    /// The texel data encoded in another format of the same shape, for a
+    /// GPU that lacks this one (A8 as RGBA8, BGRA as RGBA): the decoded
+    /// lanes are encoded as `format` would store them.
+    pub fn to_bytes_as(&self, format: Format) -> Vec<u8> {
+        let bpt = format.bytes_per_texel();
+        let mut out = vec![0u8; self.texels.len() * bpt];
+        for (t, chunk) in self.texels.iter().zip(out.chunks_exact_mut(bpt)) {
+            format.encode_lanes(*t, chunk);
+        }
+        out
+    }
+
     pub fn desc(&self) -> &TextureDesc {
         &self.desc
     }

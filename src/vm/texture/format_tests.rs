@@ -1,0 +1,352 @@
+//! Unit tests of the format table: decode and encode of every format
+//! with hand-worked texels, range checks, DXGI numbers.
+
+use super::*;
+
+fn bits(v: [f32; 4]) -> [u32; 4] {
+    v.map(f32::to_bits)
+}
+
+#[test]
+fn decode_every_format() {
+    let cases: [(Format, &[u8], [u32; 4]); 11] = [
+        (Format::R8Unorm, &[255], bits([1.0, 0.0, 0.0, 1.0])),
+        (Format::Rg8Unorm, &[0, 51], bits([0.0, 0.2, 0.0, 1.0])),
+        (
+            Format::Rgba8Unorm,
+            &[255, 0, 102, 51],
+            bits([1.0, 0.0, 0.4, 0.2]),
+        ),
+        (
+            Format::R32Float,
+            &1.5f32.to_le_bytes(),
+            bits([1.5, 0.0, 0.0, 1.0]),
+        ),
+        (
+            Format::Rg32Float,
+            &[(-2.0f32).to_le_bytes(), 0.25f32.to_le_bytes()].concat(),
+            bits([-2.0, 0.25, 0.0, 1.0]),
+        ),
+        (
+            // 1.0, -2.0, 0.5, 65504 as halves
+            Format::Rgba16Float,
+            &[0x00, 0x3C, 0x00, 0xC0, 0x00, 0x38, 0xFF, 0x7B],
+            bits([1.0, -2.0, 0.5, 65504.0]),
+        ),
+        (
+            Format::Rgba32Float,
+            &[1.0f32, 2.0, 3.0, 4.0]
+                .iter()
+                .flat_map(|f| f.to_le_bytes())
+                .collect::<Vec<u8>>(),
+            bits([1.0, 2.0, 3.0, 4.0]),
+        ),
+        (Format::R32Uint, &[7, 0, 0, 0x80], [0x8000_0007, 0, 0, 1]),
+        (
+            Format::R32Sint,
+            &(-5i32).to_le_bytes(),
+            [-5i32 as u32, 0, 0, 1],
+        ),
+        (
+            Format::D32Float,
+            &0.75f32.to_le_bytes(),
+            bits([0.75, 0.0, 0.0, 1.0]),
+        ),
+        (Format::D16Unorm, &[0xFF, 0xFF], bits([1.0, 0.0, 0.0, 1.0])),
+    ];
+    for (format, bytes, want) in cases {
+        assert_eq!(bytes.len(), format.bytes_per_texel(), "{format:?}");
+        assert_eq!(format.decode(bytes), want, "{format:?}");
+    }
+}
+
+#[test]
+fn unorm_values_are_correctly_rounded() {
+    // Expected bits are the nearest float32 to c / (2^n - 1), computed
+    // independently (Python's struct packing of the double quotient).
+    assert_eq!(Format::R8Unorm.decode(&[1])[0], 0x3B80_8081);
+    assert_eq!(Format::R8Unorm.decode(&[128])[0], 0x3F00_8081);
+    assert_eq!(Format::D16Unorm.decode(&[0x00, 0x80])[0], 0x3F00_0080);
+    assert_eq!(Format::D16Unorm.decode(&[0x01, 0x00])[0], 0x3780_0080);
+}
+
+#[test]
+fn float_bits_survive_decoding() {
+    // A float32 denormal and a NaN with payload are stored as given.
+    for raw in [1u32, 0x8000_0001, 0x7FC0_1234, 0xFF80_0000] {
+        assert_eq!(Format::R32Float.decode(&raw.to_le_bytes())[0], raw);
+    }
+    // A half denormal (2^-24) becomes the exact float32 normal.
+    assert_eq!(
+        Format::Rgba16Float.decode(&[1, 0, 0, 0, 0, 0, 0, 0])[0],
+        2f32.powi(-24).to_bits()
+    );
+}
+
+#[test]
+fn short_input_reads_zero_instead_of_panicking() {
+    assert_eq!(Format::Rgba32Float.decode(&[]), [0, 0, 0, 0]);
+    assert_eq!(Format::R32Uint.decode(&[1]), [1, 0, 0, 1]);
+}
+
+#[test]
+fn encode_round_trips_through_decode() {
+    let v = [0.25f32, 0.5, 0.75, 1.0];
+    for format in Format::ALL {
+        let mut bytes = [0u8; 16];
+        format.encode_f32(v, &mut bytes);
+        let lanes = format.decode(&bytes[..format.bytes_per_texel()]);
+        let mut again = [0u8; 16];
+        format.encode_lanes(lanes, &mut again);
+        assert_eq!(bytes, again, "{format:?}");
+    }
+    let mut b = [0u8; 1];
+    Format::R8Unorm.encode_f32([0.5, 0.0, 0.0, 0.0], &mut b);
+    assert_eq!(b[0], 128); // 127.5 rounds to even
+    Format::R8Unorm.encode_f32([f32::NAN, 0.0, 0.0, 0.0], &mut b);
+    assert_eq!(b[0], 0);
+    Format::R8Unorm.encode_f32([7.0, 0.0, 0.0, 0.0], &mut b);
+    assert_eq!(b[0], 255);
+}
+
+#[test]
+fn half_conversion_edges() {
+    assert_eq!(f32_to_f16(65504.0), 0x7BFF);
+    assert_eq!(f32_to_f16(65519.0), 0x7BFF);
+    assert_eq!(f32_to_f16(65520.0), 0x7C00);
+    assert_eq!(f32_to_f16(-0.0), 0x8000);
+    assert_eq!(f32_to_f16(2f32.powi(-24)), 0x0001);
+    assert_eq!(f32_to_f16(2f32.powi(-25)), 0x0000); // tie → even (0)
+    assert_eq!(f32_to_f16(3.0 * 2f32.powi(-25)), 0x0002); // 1.5 → 2
+    assert_eq!(f32_to_f16(1.0 + 2f32.powi(-11)), 0x3C00); // tie → even
+    assert_eq!(f32_to_f16(1.0 + 3.0 * 2f32.powi(-11)), 0x3C02);
+    assert_eq!(f32_to_f16(f32::INFINITY), 0x7C00);
+    assert!(f16_to_f32(f32_to_f16(f32::NAN)).is_nan());
+    for h in 0..=0xFFFFu16 {
+        let f = f16_to_f32(h);
+        if !f.is_nan() {
+            assert_eq!(f32_to_f16(f), h, "{h:#06x}");
+        }
+    }
+}
+
+#[test]
+fn out_of_bounds_lanes_keep_missing_defaults() {
+    assert_eq!(Format::Rgba8Unorm.out_of_bounds_lanes(), [0; 4]);
+    assert_eq!(Format::R8Unorm.out_of_bounds_lanes(), [0, 0, 0, ONE_F32]);
+    assert_eq!(Format::R32Uint.out_of_bounds_lanes(), [0, 0, 0, 1]);
+    assert_eq!(Format::D16Unorm.out_of_bounds_lanes(), [0, 0, 0, ONE_F32]);
+}
+
+#[test]
+fn dxgi_numbers_round_trip() {
+    for f in Format::ALL {
+        assert_eq!(Format::from_dxgi(f.dxgi()), Some(f));
+    }
+    assert_eq!(Format::from_dxgi(0), None);
+}
+
+#[test]
+fn flush_keeps_sign() {
+    assert_eq!(flush_denorm(f32::from_bits(1)).to_bits(), 0);
+    assert_eq!(
+        flush_denorm(f32::from_bits(0x8000_0001)).to_bits(),
+        0x8000_0000
+    );
+    assert_eq!(flush_denorm(1e-30), 1e-30);
+}
+/// Every colour format added with the texture model, one texel each,
+/// expected values worked from the DXGI format definitions.
+#[test]
+fn decode_colour_formats() {
+    let third = (1.0f64 / 3.0) as f32;
+    let two_thirds = (2.0f64 / 3.0) as f32;
+    let i = |v: [i32; 4]| v.map(|x| x as u32);
+    let cases: Vec<(Format, Vec<u8>, [u32; 4])> = vec![
+        // sRGB: 0 → 0, 255 → 1, 10 is on the linear segment (10/255/12.92);
+        // alpha 51 is plain UNORM, 51/255 = 0.2.
+        (
+            Format::Rgba8UnormSrgb,
+            vec![0, 255, 10, 51],
+            bits([0.0, 1.0, (10.0f64 / 255.0 / 12.92) as f32, 0.2]),
+        ),
+        // Memory B, G, R, A = 51, 102, 255, 0.
+        (
+            Format::Bgra8Unorm,
+            vec![51, 102, 255, 0],
+            bits([1.0, 0.4, 0.2, 0.0]),
+        ),
+        (
+            Format::Bgra8UnormSrgb,
+            vec![255, 0, 0, 255],
+            bits([0.0, 0.0, 1.0, 1.0]),
+        ),
+        // 0x7F = 127/127, 0x81 = -127/127, 0x80 = -128/127 clamped to -1.
+        (
+            Format::Rgba8Snorm,
+            vec![0x7F, 0x81, 0x80, 0x00],
+            bits([1.0, -1.0, -1.0, 0.0]),
+        ),
+        (Format::Rgba8Uint, vec![1, 2, 255, 0], [1, 2, 255, 0]),
+        (
+            Format::Rgba8Sint,
+            vec![0xFF, 0x80, 0x7F, 0x01],
+            i([-1, -128, 127, 1]),
+        ),
+        // 0x40 = 64/127, 0xC0 = -64/127.
+        (
+            Format::Rg8Snorm,
+            vec![0x40, 0xC0],
+            bits([
+                (64.0f64 / 127.0) as f32,
+                (-64.0f64 / 127.0) as f32,
+                0.0,
+                1.0,
+            ]),
+        ),
+        // 0xFFFF, 0, 0x8000 = 32768/65535, 1 = 1/65535 (correctly
+        // rounded bits from unorm_values_are_correctly_rounded).
+        (
+            Format::Rgba16Unorm,
+            vec![0xFF, 0xFF, 0, 0, 0x00, 0x80, 0x01, 0x00],
+            [ONE_F32, 0, 0x3F00_0080, 0x3780_0080],
+        ),
+        (
+            Format::Rgba16Snorm,
+            vec![0xFF, 0x7F, 0x00, 0x80, 0x01, 0x80, 0x00, 0x40],
+            bits([1.0, -1.0, -1.0, (16384.0f64 / 32767.0) as f32]),
+        ),
+        (
+            Format::Rgba16Uint,
+            vec![1, 0, 0xFF, 0xFF, 0, 1, 0, 0],
+            [1, 65535, 256, 0],
+        ),
+        (
+            Format::Rgba16Sint,
+            vec![0xFF, 0xFF, 0x00, 0x80, 0xFF, 0x7F, 2, 0],
+            i([-1, -32768, 32767, 2]),
+        ),
+        (
+            Format::R16Unorm,
+            vec![0xFF, 0xFF],
+            bits([1.0, 0.0, 0.0, 1.0]),
+        ),
+        (
+            Format::R16Snorm,
+            vec![0x00, 0x80],
+            bits([-1.0, 0.0, 0.0, 1.0]),
+        ),
+        (Format::R16Uint, vec![0x34, 0x12], [0x1234, 0, 0, 1]),
+        (Format::R16Sint, vec![0xFE, 0xFF], i([-2, 0, 0, 1])),
+        // Half 0x3C00 = 1.0.
+        (
+            Format::R16Float,
+            vec![0x00, 0x3C],
+            bits([1.0, 0.0, 0.0, 1.0]),
+        ),
+        (
+            Format::Rg16Unorm,
+            vec![0, 0, 0xFF, 0xFF],
+            bits([0.0, 1.0, 0.0, 1.0]),
+        ),
+        (
+            Format::Rg16Snorm,
+            vec![0xFF, 0x7F, 0x01, 0x80],
+            bits([1.0, -1.0, 0.0, 1.0]),
+        ),
+        (Format::Rg16Uint, vec![5, 0, 6, 0], [5, 6, 0, 1]),
+        (Format::Rg16Sint, vec![0xFB, 0xFF, 7, 0], i([-5, 7, 0, 1])),
+        // Halves 0xC000 = -2, 0x3800 = 0.5.
+        (
+            Format::Rg16Float,
+            vec![0x00, 0xC0, 0x00, 0x38],
+            bits([-2.0, 0.5, 0.0, 1.0]),
+        ),
+        // R = 1023, G = 0, B = 341 (341/1023 = 1/3), A = 2 (2/3):
+        // 0x3FF | 341 << 20 | 2 << 30 = 0x955003FF.
+        (
+            Format::Rgb10a2Unorm,
+            0x9550_03FFu32.to_le_bytes().to_vec(),
+            bits([1.0, 0.0, third, two_thirds]),
+        ),
+        // R 11-bit e15 m0 = 1.0 (0x3C0); G e16 m32 = 2·1.5 = 3.0
+        // (0x420 << 11); B 10-bit e14 m16 = 0.5·1.5 = 0.75 (0x1D0 << 22).
+        (
+            Format::Rg11b10Float,
+            0x7421_03C0u32.to_le_bytes().to_vec(),
+            bits([1.0, 3.0, 0.75, 1.0]),
+        ),
+        // e = 15 (scale 2^(15-24)), mantissas 256, 128, 64:
+        // 15 << 27 | 64 << 18 | 128 << 9 | 256 = 0x79010100.
+        (
+            Format::Rgb9e5,
+            0x7901_0100u32.to_le_bytes().to_vec(),
+            bits([0.5, 0.25, 0.125, 1.0]),
+        ),
+        (Format::A8Unorm, vec![51], bits([0.0, 0.0, 0.0, 0.2])),
+        (Format::R8Uint, vec![200], [200, 0, 0, 1]),
+    ];
+    let mut seen = std::collections::HashSet::new();
+    for (format, bytes, want) in cases {
+        assert_eq!(bytes.len(), format.bytes_per_texel(), "{format:?}");
+        assert_eq!(format.decode(&bytes), want, "{format:?}");
+        // Encoding the decoded texel gives the bytes back, except the
+        // second -1.0 of SNORM (0x80), which encodes as 0x81.
+        let mut again = vec![0u8; bytes.len()];
+        format.encode_lanes(want, &mut again);
+        let expected = match format {
+            Format::Rgba8Snorm => vec![0x7F, 0x81, 0x81, 0x00],
+            Format::Rgba16Snorm => vec![0xFF, 0x7F, 0x01, 0x80, 0x01, 0x80, 0x00, 0x40],
+            Format::R16Snorm => vec![0x01, 0x80],
+            _ => bytes.clone(),
+        };
+        assert_eq!(again, expected, "{format:?}");
+        seen.insert(format);
+    }
+    // Every format after D16_UNORM in ALL is covered above.
+    assert_eq!(seen.len(), Format::ALL.len() - 11);
+}
+
+#[test]
+fn dxgi_names_of_colour_formats() {
+    assert_eq!(Format::from_dxgi(29), Some(Format::Rgba8UnormSrgb));
+    assert_eq!(Format::from_dxgi(87), Some(Format::Bgra8Unorm));
+    assert_eq!(Format::from_dxgi(67), Some(Format::Rgb9e5));
+    assert_eq!(Format::Rg11b10Float.name(), "R11G11B10_FLOAT");
+    assert_eq!(Format::A8Unorm.channels(), 4);
+    assert_eq!(Format::Rg11b10Float.channels(), 3);
+    assert_eq!(Format::Rgb9e5.bytes_per_texel(), 4);
+    assert_eq!(Format::Rgba16Sint.bytes_per_texel(), 8);
+}
+
+#[test]
+fn out_of_range_colour_values_are_refused() {
+    let f = f32::to_bits;
+    let ok = |fmt: Format, l: [u32; 4]| fmt.check_lanes(l).is_ok();
+    assert!(ok(Format::Rgba8Snorm, [f(-1.0), f(1.0), 0, 0]));
+    assert!(!ok(Format::Rgba8Snorm, [f(-1.5), 0, 0, 0]));
+    assert!(!ok(Format::Rgba8UnormSrgb, [0, 0, 0, f(1.01)]));
+    assert!(!ok(Format::Bgra8Unorm, [f(f32::NAN), 0, 0, 0]));
+    assert!(ok(Format::R8Uint, [255, 0, 0, 0]));
+    assert!(!ok(Format::R8Uint, [256, 0, 0, 0]));
+    // Lanes a format does not store are not looked at.
+    assert!(ok(Format::R8Uint, [1, 999, 999, 999]));
+    assert!(ok(Format::Rgba8Sint, i32_lanes([-128, 127, 0, 0])));
+    assert!(!ok(Format::Rgba8Sint, i32_lanes([-129, 0, 0, 0])));
+    assert!(!ok(Format::Rgba16Uint, [0, 65536, 0, 0]));
+    assert!(!ok(Format::R16Float, [f(70000.0), 0, 0, 0]));
+    assert!(ok(Format::R16Float, [f(f32::INFINITY), 0, 0, 0]));
+    assert!(!ok(Format::Rg11b10Float, [f(-1.0), 0, 0, 0]));
+    assert!(!ok(Format::Rg11b10Float, [0, 0, f(65000.0), 0]));
+    assert!(ok(Format::Rg11b10Float, [f(65024.0), 0, 0, 0]));
+    assert!(!ok(Format::Rgb9e5, [f(65409.0), 0, 0, 0]));
+    assert!(!ok(Format::Rgb9e5, [0, f(-0.5), 0, 0]));
+    assert!(ok(Format::Rgb10a2Unorm, [0, 0, 0, f(1.0)]));
+    assert!(!ok(Format::A8Unorm, [0, 0, 0, f(2.0)]));
+    let e = Format::R8Uint.check_lanes([300, 0, 0, 0]).unwrap_err();
+    assert!(e.contains("R8_UINT") && e.contains("300"), "{e}");
+}
+
+fn i32_lanes(v: [i32; 4]) -> [u32; 4] {
+    v.map(|x| x as u32)
+}
