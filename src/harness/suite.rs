@@ -56,6 +56,10 @@ impl Backend {
             // GLSL ES 3.00 has one dFdx/dFdy, coarse or fine as the
             // implementation pleases.
             (Backend::WebGl2, Feature::FineDerivatives) => false,
+            (Backend::Vulkan, Feature::CubeMapArrays) => true,
+            // ES 3.00 has cube arrays only through
+            // OES_texture_cube_map_array, which WebGL2 does not offer.
+            (Backend::WebGl2, Feature::CubeMapArrays) => false,
         }
     }
 }

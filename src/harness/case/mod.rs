@@ -127,14 +127,17 @@ pub enum Feature {
     /// Fine derivatives distinct from coarse ones (`deriv_rtx_fine`
     /// against `deriv_rtx_coarse`).
     FineDerivatives,
+    /// Cube-map arrays (`dimension cubearray`, `samplerCubeArray`).
+    CubeMapArrays,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 1] = [Feature::FineDerivatives];
+    pub const ALL: [Feature; 2] = [Feature::FineDerivatives, Feature::CubeMapArrays];
 
     pub fn name(self) -> &'static str {
         match self {
             Feature::FineDerivatives => "fine_derivatives",
+            Feature::CubeMapArrays => "cube_map_arrays",
         }
     }
 }
