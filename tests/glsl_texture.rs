@@ -617,6 +617,93 @@ fn unsupported_resources_are_refused() {
     }
 }
 
+/// Cube-map arrays are es300's refusal only: es300 refuses the declaration
+/// and every instruction with its own reason, vk450 lowers each texture
+/// instruction to the `samplerCubeArray` forms (a vec4 coordinate with the
+/// cube index rounded to nearest even, `textureSize` as (w, h, cubes), the
+/// reference of a comparison as `texture`'s separate argument), naga
+/// validates the text, and a reviewed snapshot pins it.
+#[test]
+fn cube_arrays_lower_in_vk450_and_are_refused_in_es300() {
+    let s = shader_from(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders/vk450/tex_cubearray.asm"),
+        )
+        .expect("read asm"),
+    );
+    let err = glsl::translate(&s, &Options::new(Dialect::Es300)).expect_err("es300 refuses");
+    assert_eq!(err.reasons(), vec![Reason::CubeArray], "{err}");
+    assert!(
+        err.to_string().contains("OES_texture_cube_map_array"),
+        "{err}"
+    );
+    // Both declarations and every texture instruction.
+    assert!(err.diagnostics.len() >= 12, "{err}");
+
+    let t = glsl::translate(&s, &Options::new(Dialect::Vk450)).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(msg) = common::validate::vk450(t.stage, &t.source) {
+        panic!(
+            "tex_cubearray (vk450) does not validate:\n{msg}\n{}",
+            t.source
+        );
+    }
+    let src = &t.source;
+    has(src, "uniform textureCubeArray t0;");
+    has(src, "uniform textureCubeArray t1;");
+    // The cube index: w rounded to nearest even, as 2D-array layers.
+    has(src, ".xyz, roundEven(");
+    has(src, "textureLod(samplerCubeArray(t0, s0), vec4(");
+    has(src, "textureGrad(samplerCubeArray(t0, s0), vec4(");
+    // The reference is texture()'s third argument (there is no vec5).
+    has(src, "texture(samplerCubeArrayShadow(t1, s1), vec4(");
+    assert!(!src.contains("vec5"), "{src}");
+    // resinfo: (w, h, cubes) from textureSize, the cube count kept per mip.
+    has(src, "textureSize(samplerCubeArray(t0, ");
+    has(src, "ivec3(max(");
+    has(src, "hlslcc_textureGather4EmulatedCubeArray_t0_s0");
+    has(src, "hlslcc_textureGather4CmpEmulatedCubeArray_t1_s1");
+    let shapes: Vec<_> = t
+        .manifest
+        .textures
+        .iter()
+        .map(|m| m.glsl_type.shape)
+        .collect();
+    assert!(
+        shapes.iter().all(|s| *s == glsl::TextureShape::CubeArray),
+        "{shapes:?}"
+    );
+    insta::assert_snapshot!("tex_cubearray_vk450", t.source);
+}
+
+/// Outside the pixel shader vk450 has no cube-array comparison (naga's only
+/// form takes an implicit LOD), so `sample_c_lz` there is refused with its
+/// own reason, while plain sampling with an explicit LOD translates.
+#[test]
+fn cube_array_comparisons_need_the_pixel_shader() {
+    let decl = "dcl_sampler s0, mode_comparison\ndcl_sampler s1, mode_default\n\
+                dcl_resource_texturecubearray (float,float,float,float) t0\n\
+                dcl_resource_texturecubearray (float,float,float,float) t1\n\
+                dcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\ndcl_output o1.xyzw\n";
+    let compare = "sample_c_lz_indexable(texturecubearray)(float,float,float,float) o1.x, v0.xyzw, t0.xxxx, s0, l(0.5)";
+    let plain = "sample_l_indexable(texturecubearray)(float,float,float,float) o1.xyzw, v0.xyzw, t1.xyzw, s1, l(0.0)";
+    let vs = |body: &str| {
+        shader_from(&format!(
+            "vs_5_0\n{decl}mov o0.xyzw, v0.xyzw\n{body}\nret\n"
+        ))
+    };
+    let err = glsl::translate(&vs(compare), &Options::new(Dialect::Vk450)).expect_err(compare);
+    assert_eq!(err.reasons(), vec![Reason::CubeArrayShadowLod], "{err}");
+    let t = glsl::translate(&vs(plain), &Options::new(Dialect::Vk450))
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Err(msg) = common::validate::vk450(t.stage, &t.source) {
+        panic!(
+            "vertex cube-array sample_l does not validate:\n{msg}\n{}",
+            t.source
+        );
+    }
+    has(&t.source, "textureLod(samplerCubeArray(t1, s1), vec4(");
+}
+
 /// The manifest is a typed contract: a runtime reads the stage, texture
 /// shapes and number types, sampler modes, which objects are compared and
 /// what each block member holds as values, and the JSON spells each one

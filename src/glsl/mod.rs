@@ -180,6 +180,10 @@ pub enum Reason {
     Double,
     /// Cube map arrays: an optional extension, not core ES 3.00.
     CubeArray,
+    /// vk450: a cube-array comparison (`sample_c*`) outside the pixel
+    /// shader: naga reads `samplerCubeArrayShadow` only through the
+    /// implicit-LOD `texture(s, P, ref)`.
+    CubeArrayShadowLod,
     /// Multisampled textures: ES 3.00 has no `sampler2DMS`.
     Multisample,
     /// Pull-model interpolation (`eval_*`): no `interpolateAt*` in ES 3.00.
@@ -230,6 +234,7 @@ impl Reason {
             Reason::TypedBuffer => "typed buffer",
             Reason::Double => "double",
             Reason::CubeArray => "cube array",
+            Reason::CubeArrayShadowLod => "cube array comparison LOD",
             Reason::Multisample => "multisample texture",
             Reason::Interpolation => "eval interpolation",
             Reason::SystemValue => "system value",
@@ -259,6 +264,9 @@ impl Reason {
             Reason::Double => "GLSL ES 3.00 has no double-precision type",
             Reason::CubeArray => {
                 "cube map arrays need OES_texture_cube_map_array, not core GLSL ES 3.00"
+            }
+            Reason::CubeArrayShadowLod => {
+                "naga compares a cube array only with texture(samplerCubeArrayShadow, P, ref), whose implicit LOD exists only in pixel shaders"
             }
             Reason::Multisample => "GLSL ES 3.00 has no multisampled samplers (sampler2DMS)",
             Reason::Interpolation => {

@@ -182,6 +182,8 @@ pub enum TextureShape {
     D2Array,
     D3,
     Cube,
+    /// vk450 only: ES 3.00 has no cube arrays.
+    CubeArray,
 }
 
 impl TextureShape {
@@ -192,6 +194,7 @@ impl TextureShape {
             TextureShape::D2Array => "2DArray",
             TextureShape::D3 => "3D",
             TextureShape::Cube => "Cube",
+            TextureShape::CubeArray => "CubeArray",
         }
     }
 }
@@ -338,5 +341,10 @@ mod tests {
         assert_eq!(t(Sampler, Ty::Float, D2Array, true), "sampler2DArrayShadow");
         assert_eq!(t(Sampler, Ty::Int, D3, false), "isampler3D");
         assert_eq!(t(Texture, Ty::Uint, Cube, false), "utextureCube");
+        assert_eq!(t(Texture, Ty::Int, CubeArray, false), "itextureCubeArray");
+        assert_eq!(
+            t(Sampler, Ty::Float, CubeArray, true),
+            "samplerCubeArrayShadow"
+        );
     }
 }

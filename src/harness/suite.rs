@@ -79,6 +79,10 @@ impl Backend {
             // nearest even.
             (Backend::Vulkan, Feature::HalfTowardZero) => true,
             (Backend::WebGl2, Feature::HalfTowardZero) => false,
+            (Backend::Vulkan, Feature::CubeMapArrays) => true,
+            // ES 3.00 has cube arrays only through
+            // OES_texture_cube_map_array, which WebGL2 does not offer.
+            (Backend::WebGl2, Feature::CubeMapArrays) => false,
         }
     }
 }

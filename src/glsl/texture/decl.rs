@@ -101,7 +101,7 @@ fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
     let Some(res) = e.textures.resources.get(&slot).copied() else {
         return;
     };
-    if let Some(reason) = res.dim.refusal() {
+    if let Some(reason) = res.dim.refusal(e.dialect) {
         e.refuse(inst, reason);
         return;
     }

@@ -16,7 +16,11 @@
 //! four texels are chosen on that face by the same rule, clamped to the
 //! face (no crossing to neighbouring faces, no corner synthesis), and each
 //! is read by sampling its centre at LOD 0 through the combined sampler
-//! (`texelFetch` cannot address a cube in ES 3.00).
+//! (`texelFetch` cannot address a cube in ES 3.00). Cube arrays (vk450)
+//! take the same taps on the cube the address's `w` picks (rounded to
+//! nearest even, as sampling does); their comparisons go through
+//! `texture(samplerCubeArrayShadow, P, ref)`, naga's only form for them
+//! (implicit LOD: level 0 where the texture has one level).
 
 use super::super::emit::{Emitter, convert};
 use super::super::types::Ty;
@@ -24,7 +28,7 @@ use super::address;
 use super::decl::{border_name, mode_name};
 use super::{Ctx, Dim, assign_result, combined, combined_shadow, fetch_name, levels_name};
 use super::{parts, type_prefix};
-use crate::dxbc::ir::{Instruction, Selection};
+use crate::dxbc::ir::{Instruction, ProgramType, Selection};
 use crate::dxbc::opcodes::Op;
 
 /// The lower texel of the bilinear pair around the snapped position.
@@ -98,13 +102,19 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     };
     let dim = ctx.res.dim;
     let ty = if compare { Ty::Float } else { ctx.res.ty };
-    if !matches!(dim, Dim::Tex2D | Dim::Tex2DArray | Dim::Cube)
+    if !matches!(dim, Dim::Tex2D | Dim::Tex2DArray) && !dim.is_cube()
         || (compare && ctx.res.ty != Ty::Float)
     {
-        // D3D (and the emulator) return zeros: gather reads 2D, 2D-array
-        // and cube textures only, and never compares integer texels.
+        // D3D (and the emulator) return zeros: gather reads 2D, 2D-array,
+        // cube and cube-array textures only, and never compares integer
+        // texels.
         let z = format!("{}vec4(0)", type_prefix(ty));
         assign_result(e, inst, ctx, &z, ty);
+        return;
+    }
+    if compare && dim == Dim::CubeArray && e.stage != ProgramType::Pixel {
+        // See sample.rs: naga compares cube arrays with an implicit LOD only.
+        e.refuse(inst, super::super::Reason::CubeArrayShadowLod);
         return;
     }
     let smp_i = parts(inst).and_then(|p| p.sampler).unwrap_or(3);
@@ -122,13 +132,13 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     if compare {
         address::use_compare(e);
     }
-    let name = if dim == Dim::Cube {
+    let name = if dim.is_cube() {
         cube_helper(e, ctx, smp, compare, flip)
     } else {
         helper(e, ctx, smp, compare, flip)
     };
     let mut args = vec![coord];
-    if dim != Dim::Cube {
+    if !dim.is_cube() {
         let offset = if po {
             let o = e.read_n(inst, &inst.operands[2], 2, Ty::Int);
             format!("(ivec2(uvec2({o}) << 26u) >> 26)")
@@ -231,24 +241,43 @@ fn cube_helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) 
     e.helpers
         .use_custom("hlslcc_cubeTexelDir", || CUBE_DIR.to_string());
     let variant = if compare { "Cmp" } else { "" };
-    let name = format!("hlslcc_textureGather4{variant}EmulatedCube_t{t}_s{smp}");
+    let array = ctx.res.dim == Dim::CubeArray;
+    let shape = if array { "CubeArray" } else { "Cube" };
+    let name = format!("hlslcc_textureGather4{variant}Emulated{shape}_t{t}_s{smp}");
     let s = if compare {
         combined_shadow(e, ctx, smp)
     } else {
         combined(e, ctx, smp)
     };
+    // A cube array's taps carry the cube index after the direction.
+    let (cparam, dir, cube) = if array {
+        (
+            "vec4 c",
+            "vec4(hlslcc_cubeTexelDir(face, IJ, n), layer)",
+            "vec3 d = c.xyz;\n    float layer = roundEven(c.w);\n    ",
+        )
+    } else {
+        ("vec3 d", "hlslcc_cubeTexelDir(face, IJ, n)", "")
+    };
     let (params, fetch, ret) = if compare {
         let [x, y, z, w] = order(flip);
-        (
-            "vec3 d, int comp, float ref",
+        let fetch = if array {
+            // The only samplerCubeArrayShadow form (see the module notes).
+            format!("texture({{S}}, {dir}, ref)")
+        } else {
             // Zero gradients: LOD 0 on samplerCubeShadow in both dialects.
-            "textureGrad({S}, vec4(hlslcc_cubeTexelDir(face, IJ, n), ref), vec3(0.0), vec3(0.0))",
+            "textureGrad({S}, vec4(hlslcc_cubeTexelDir(face, IJ, n), ref), vec3(0.0), vec3(0.0))"
+                .to_string()
+        };
+        (
+            format!("{cparam}, int comp, float ref"),
+            fetch,
             format!("return vec4({x}, {y}, {z}, {w});"),
         )
     } else {
         (
-            "vec3 d, int comp",
-            "textureLod({S}, hlslcc_cubeTexelDir(face, IJ, n), 0.0)",
+            format!("{cparam}, int comp"),
+            format!("textureLod({{S}}, {dir}, 0.0)"),
             plain_return(p, flip),
         )
     };
@@ -270,7 +299,7 @@ fn cube_helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) 
         format!(
             "// gather4 on a cube (approximation: taps stay on the major-axis face).\n\
              {rty} {name}({params}) {{\n    \
-             vec3 m = abs(d);\n    \
+             {cube}vec3 m = abs(d);\n    \
              int face;\n    \
              float ma;\n    \
              vec2 sc;\n    \

@@ -68,12 +68,14 @@ impl Dim {
         }
     }
 
-    /// Why this dimension cannot be lowered, if it cannot.
-    pub fn refusal(self) -> Option<Reason> {
+    /// Why this dimension cannot be lowered in `dialect`, if it cannot.
+    /// Cube arrays are core in GLSL 4.50 (and naga reads them), but ES 3.00
+    /// has them only through OES_texture_cube_map_array, which WebGL2 lacks.
+    pub fn refusal(self, dialect: Dialect) -> Option<Reason> {
         match self {
             Dim::Buffer => Some(Reason::TypedBuffer),
             Dim::Tex2DMS | Dim::Tex2DMSArray => Some(Reason::Multisample),
-            Dim::CubeArray => Some(Reason::CubeArray),
+            Dim::CubeArray if dialect == Dialect::Es300 => Some(Reason::CubeArray),
             Dim::RawOrStructured => Some(Reason::RawStructuredBuffer),
             Dim::Unknown => Some(Reason::Operand),
             _ => None,
@@ -87,6 +89,7 @@ impl Dim {
             Dim::Tex1DArray | Dim::Tex2DArray => TextureShape::D2Array,
             Dim::Tex3D => TextureShape::D3,
             Dim::Cube => TextureShape::Cube,
+            Dim::CubeArray => TextureShape::CubeArray,
             _ => TextureShape::D2,
         }
     }
@@ -113,27 +116,38 @@ impl Dim {
         }
     }
 
+    /// A cube or a cube array: addressed by a direction, no address modes,
+    /// no offsets, no `ld`.
+    pub fn is_cube(self) -> bool {
+        matches!(self, Dim::Cube | Dim::CubeArray)
+    }
+
     /// Addressed axes (gradients, offsets): layers excluded.
     pub fn axes(self) -> usize {
         match self {
             Dim::Tex1D | Dim::Tex1DArray => 1,
-            Dim::Tex3D | Dim::Cube => 3,
+            Dim::Tex3D | Dim::Cube | Dim::CubeArray => 3,
             _ => 2,
         }
     }
 
-    /// Components of the GLSL coordinate (after the 1D → 2D lowering).
+    /// Components of the GLSL coordinate (after the 1D → 2D lowering):
+    /// a cube array's is the direction and the cube index.
     pub fn glsl_components(self) -> usize {
         match self {
             Dim::Tex1D | Dim::Tex2D => 2,
+            Dim::CubeArray => 4,
             _ => 3,
         }
     }
 
-    /// Components of `textureSize` for the GLSL type.
+    /// Components of `textureSize` for the GLSL type: a cube's (w, h), a
+    /// cube array's (w, h, cubes).
     pub fn size_components(self) -> usize {
-        self.glsl_components()
-            .min(if self == Dim::Cube { 2 } else { 3 })
+        match self {
+            Dim::Cube => 2,
+            _ => self.glsl_components().min(3),
+        }
     }
 }
 
@@ -249,7 +263,7 @@ pub fn scan(e: &mut Emitter) {
                     // Declared for every sampler a sampling instruction
                     // uses, whether or not this path reads it.
                     t.states.insert(s);
-                    if dim == Dim::Cube {
+                    if dim.is_cube() {
                         // Cube gathers sample texel centres (see gather.rs).
                         if compare {
                             t.shadow_pairs.insert((tex, s));
@@ -349,7 +363,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         return;
     };
     let res = resource(e, inst, slot);
-    if let Some(reason) = res.dim.refusal() {
+    if let Some(reason) = res.dim.refusal(e.dialect) {
         e.refuse(inst, reason);
         return;
     }
@@ -516,20 +530,33 @@ mod tests {
         use ResourceDimension as R;
         assert_eq!(Dim::from_d3d(R::Texture1D).glsl_suffix(), "2D");
         assert_eq!(Dim::from_d3d(R::Texture1DArray).glsl_suffix(), "2DArray");
+        // Cube arrays are es300's refusal only.
         assert_eq!(
-            Dim::from_d3d(R::TextureCubeArray).refusal(),
+            Dim::from_d3d(R::TextureCubeArray).refusal(Dialect::Es300),
             Some(Reason::CubeArray)
         );
         assert_eq!(
-            Dim::from_d3d(R::Buffer).refusal(),
-            Some(Reason::TypedBuffer)
+            Dim::from_d3d(R::TextureCubeArray).refusal(Dialect::Vk450),
+            None
         );
-        assert_eq!(
-            Dim::from_d3d(R::Texture2DMs).refusal(),
-            Some(Reason::Multisample)
-        );
+        for d in [Dialect::Es300, Dialect::Vk450] {
+            assert_eq!(
+                Dim::from_d3d(R::Buffer).refusal(d),
+                Some(Reason::TypedBuffer)
+            );
+            assert_eq!(
+                Dim::from_d3d(R::Texture2DMs).refusal(d),
+                Some(Reason::Multisample)
+            );
+        }
         assert_eq!(Dim::Tex1DArray.glsl_components(), 3);
         assert_eq!(Dim::Cube.size_components(), 2);
         assert_eq!(Dim::Tex2DArray.size_components(), 3);
+        // samplerCubeArray: vec4 (direction, cube), textureSize ivec3.
+        assert_eq!(Dim::CubeArray.glsl_suffix(), "CubeArray");
+        assert_eq!(Dim::CubeArray.glsl_components(), 4);
+        assert_eq!(Dim::CubeArray.size_components(), 3);
+        assert_eq!(Dim::CubeArray.axes(), 3);
+        assert!(Dim::CubeArray.is_cube() && Dim::Cube.is_cube() && !Dim::Tex2DArray.is_cube());
     }
 }

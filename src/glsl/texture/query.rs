@@ -20,8 +20,8 @@ use crate::dxbc::ir::Instruction;
 /// `ld dst, address, tN`.
 pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let dim = ctx.res.dim;
-    if dim == Dim::Cube {
-        // `ld` cannot address cubes; D3D returns zeros.
+    if dim.is_cube() {
+        // `ld` cannot address cubes or cube arrays; D3D returns zeros.
         let z = format!("{}vec4(0)", type_prefix(ctx.res.ty));
         assign_result(e, inst, ctx, &z, ctx.res.ty);
         return;
@@ -97,13 +97,14 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
 
 /// The size of mip level `lod` (an `int` expression, already checked to be
 /// below the mip count) as `textureSize` gives it: level 0's size halved
-/// `lod` times, at least 1, array layers unchanged — D3D's rule, and what
+/// `lod` times, at least 1, array layers (a cube array's cubes) unchanged —
+/// D3D's rule, and what
 /// `textureSize(t, lod)` returns; computed from level 0 because lavapipe
 /// answers level 0 for every level of a combined image sampler.
 fn level_size(t: &str, lod: &str, dim: Dim) -> String {
     let base = format!("textureSize({t}, 0)");
     match dim {
-        Dim::Tex1DArray | Dim::Tex2DArray => {
+        Dim::Tex1DArray | Dim::Tex2DArray | Dim::CubeArray => {
             format!("ivec3(max({base}.xy >> ivec2({lod}), ivec2(1)), {base}.z)")
         }
         _ => {
@@ -128,7 +129,9 @@ pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         Dim::Tex1D => ("uvec3(s.x, 0, 0)", 1),
         Dim::Tex1DArray => ("uvec3(s.x, s.z, 0)", 1),
         Dim::Tex2D | Dim::Cube => ("uvec3(s.xy, 0)", 2),
-        Dim::Tex2DArray => ("uvec3(s.xyz)", 2),
+        // textureSize of a samplerCubeArray is (w, h, cubes), which is
+        // also what D3D's resinfo reports.
+        Dim::Tex2DArray | Dim::CubeArray => ("uvec3(s.xyz)", 2),
         _ => ("uvec3(s.xyz)", 3),
     };
     let n = dim.size_components();
@@ -191,7 +194,8 @@ pub(crate) fn lod(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
              vec3 dy = dFdy(c) * n;",
         ),
         _ => (
-            // Cube: the direction's derivatives over the major axis, in
+            // Cube (and a cube array, whose cube index does not count):
+            // the direction's derivatives over the major axis, in
             // face texels (half the face spans [-1, 1]).
             "vec3",
             "vec3 a = abs(c);\n    \

@@ -50,9 +50,9 @@ pub(crate) fn is_sample(op: Op) -> bool {
 }
 
 /// Whether sampling this dimension honours address modes (and so may need
-/// the emulated path): everything but cubes.
+/// the emulated path): everything but cubes and cube arrays.
 pub(crate) fn emulates_addressing(dim: Dim) -> bool {
-    dim != Dim::Cube
+    !dim.is_cube()
 }
 
 const MIRROR_ONCE: &str = "\
@@ -78,7 +78,8 @@ vec3 hlslcc_cubeLodGradient(vec3 d, float g, int k) {
 }";
 
 /// The GLSL coordinate for `ctx`'s texture from operand 1: 1D lowered to
-/// 2D at `v = 0.5`, array layers rounded to nearest even.
+/// 2D at `v = 0.5`, array layers (a cube array's cube index, `w`) rounded
+/// to nearest even.
 pub(crate) fn coord(e: &mut Emitter, inst: &Instruction, dim: Dim) -> String {
     let src = &inst.operands[1];
     match dim {
@@ -97,6 +98,12 @@ pub(crate) fn coord(e: &mut Emitter, inst: &Instruction, dim: Dim) -> String {
             let t = e.tmp();
             e.line(format!("vec3 {t} = {c};"));
             format!("vec3({t}.xy, roundEven({t}.z))")
+        }
+        Dim::CubeArray => {
+            let c = e.read_n(inst, src, 4, Ty::Float);
+            let t = e.tmp();
+            e.line(format!("vec4 {t} = {c};"));
+            format!("vec4({t}.xyz, roundEven({t}.w))")
         }
         _ => e.read_n(inst, src, dim.glsl_components(), Ty::Float),
     }
@@ -156,8 +163,14 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         e.refuse(inst, Reason::Operand);
         return;
     }
+    if compare && dim == Dim::CubeArray && e.stage != ProgramType::Pixel {
+        // naga takes a samplerCubeArrayShadow only in `texture(s, P, ref)`,
+        // whose implicit LOD exists only in pixel shaders.
+        e.refuse(inst, Reason::CubeArrayShadowLod);
+        return;
+    }
     // Offsets do not apply to cubes.
-    let offset = if dim == Dim::Cube {
+    let offset = if dim.is_cube() {
         None
     } else {
         offset_literal(
@@ -403,8 +416,17 @@ fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> S
 /// level 0, and has no bias form, so `sample_c` is the implicit-LOD call
 /// and `sample_c_lz` the level-0 call — exact for MipLODBias 0; any other
 /// bias runs the emulated path instead (cubes, which have none, ignore it).
+/// Cube arrays (vk450 only) have a single form, `texture(s, P, ref)`, the
+/// reference a separate argument (a vec5 does not exist); naga offers no
+/// explicit LOD on it, so `sample_c_lz` takes the implicit LOD too: level 0
+/// where that LOD is at most 0 or the texture has one level (and the min
+/// and mag filters agree).
 fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> String {
     let dim = ctx.res.dim;
+    if dim == Dim::CubeArray {
+        let s = combined_shadow(e, ctx, smp);
+        return format!("texture({s}, {c}, {})", inputs.scalar);
+    }
     let b = sampler_bias(smp);
     let tail = inputs.tail();
     let off = |n: &str| inputs.off(n);

@@ -156,16 +156,19 @@ pub enum Feature {
     /// Floats written to half-float targets round toward zero, as D3D
     /// rounds conversions to a narrower float format.
     HalfTowardZero,
+    /// Cube-map arrays (`dimension cubearray`, `samplerCubeArray`).
+    CubeMapArrays,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 6] = [
+    pub const ALL: [Feature; 7] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
         Feature::Norm16Target,
         Feature::FractionalViewport,
         Feature::HalfTowardZero,
+        Feature::CubeMapArrays,
     ];
 
     pub fn name(self) -> &'static str {
@@ -176,6 +179,7 @@ impl Feature {
             Feature::Norm16Target => "norm16_target",
             Feature::FractionalViewport => "fractional_viewport",
             Feature::HalfTowardZero => "half_toward_zero",
+            Feature::CubeMapArrays => "cube_map_arrays",
         }
     }
 }

@@ -82,6 +82,8 @@ fn view_dimension(shape: TextureShape) -> wgpu::TextureViewDimension {
         TextureShape::D2Array => wgpu::TextureViewDimension::D2Array,
         TextureShape::D3 => wgpu::TextureViewDimension::D3,
         TextureShape::Cube => wgpu::TextureViewDimension::Cube,
+        // Every layer, six per cube (the upload keeps D3D's face order).
+        TextureShape::CubeArray => wgpu::TextureViewDimension::CubeArray,
     }
 }
 

@@ -360,6 +360,10 @@ fn gl_target(shape: TextureShape) -> &'static str {
         TextureShape::D2Array => "TEXTURE_2D_ARRAY",
         TextureShape::D3 => "TEXTURE_3D",
         TextureShape::Cube => "TEXTURE_CUBE_MAP",
+        // es300 refuses cube arrays (no OES_texture_cube_map_array in
+        // WebGL2), so no translation for this page declares one; a case
+        // with one is n/a here (`[require] cube_map_arrays`).
+        TextureShape::CubeArray => "TEXTURE_CUBE_MAP_ARRAY",
     }
 }
 
