@@ -1,10 +1,15 @@
 //! The CPU path: a case drawn with the reference emulator, producing the
 //! same images the GPU path draws (one per `SV_TargetN`, index order).
 //!
-//! Every 2x2 quad of the render target runs once ([`quad_setup`] gives its
-//! inputs); a lane's outputs are written when the lane is covered, not a
-//! helper, and did not discard. Everything else stays zero, as the GPU
-//! clears it.
+//! Every 2x2 quad of the render target runs once ([`quad_setup_at`] gives
+//! its inputs), or once per sample when the shader runs at sample
+//! frequency; a lane's outputs are written to the samples it covers (ANDed
+//! with `oMask` where the shader writes one) when it is not a helper and
+//! did not discard. Everything else stays zero, as the GPU clears it. A
+//! multisampled target is then resolved for comparison: each pixel is the
+//! average of its samples (D3D's resolve of float and unorm formats;
+//! integer targets are averaged as their values, which D3D cannot resolve
+//! but a comparison can).
 //!
 //! Integer render targets (`uint`/`sint` in the output signature) are
 //! written as the integer value converted to `f32` (`7u` → `7.0`,
@@ -21,7 +26,7 @@ use thiserror::Error;
 
 use super::case::{Case, CaseShaders, Vertex};
 use super::image::Image;
-use super::raster::quad_setup;
+use super::raster::{quad_setup_at, runs_per_sample};
 use crate::dxbc::Shader;
 use crate::dxbc::enums::{ComponentType, SystemValue};
 use crate::dxbc::ir::{OperandType, ProgramType};
@@ -358,6 +363,17 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
             source,
         })?;
     let res = Rc::new(resources(case));
+    let n = case.samples.max(1);
+    // Every target's samples: pixel (x, y)'s sample s at (y * w + x) * n + s.
+    let mut samples: Vec<Vec<[f32; 4]>> = targets
+        .iter()
+        .map(|_| vec![[0.0; 4]; (case.width * case.height * n) as usize])
+        .collect();
+    let runs: Vec<Option<u32>> = if runs_per_sample(pixel) {
+        (0..n).map(Some).collect()
+    } else {
+        vec![None]
+    };
     for qy in (0..case.height).step_by(2) {
         for qx in (0..case.width).step_by(2) {
             let choice = PixelChoice {
@@ -366,35 +382,66 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
                 width: case.width,
                 height: case.height,
             };
-            let mut setup = quad_setup(case, pixel, choice);
-            if setup.helper.iter().all(|h| *h) {
-                continue;
-            }
-            bind_constant_buffers(case, &mut setup);
-            let helper = setup.helper;
-            let err = |source| CpuError::Pixel {
-                file: file.clone(),
-                x: qx,
-                y: qy,
-                source,
-            };
-            let mut m = Machine::prepared(Rc::clone(&prepared), setup, Rc::clone(&res));
-            m.set_recording(false);
-            m.run_to_end().map_err(err)?;
-            let discarded = m.discarded();
-            for (lane, (px, py)) in choice.lane_pixels().into_iter().enumerate() {
-                if helper[lane] || discarded[lane] || px >= case.width || py >= case.height {
+            for &run in &runs {
+                let mut setup = quad_setup_at(case, pixel, choice, run);
+                if setup.helper.iter().all(|h| *h) {
                     continue;
                 }
-                let outs = &m.state.lanes[lane].outputs;
-                for (t, image) in targets.iter().zip(images.iter_mut()) {
-                    let raw = outs.get(t.register as usize).copied().unwrap_or([0; 4]);
-                    image.set(px, py, target_texel(t, raw));
+                bind_constant_buffers(case, &mut setup);
+                let (helper, covered) = (setup.helper, setup.coverage);
+                let err = |source| CpuError::Pixel {
+                    file: file.clone(),
+                    x: qx,
+                    y: qy,
+                    source,
+                };
+                let mut m = Machine::prepared(Rc::clone(&prepared), setup, Rc::clone(&res));
+                m.set_recording(false);
+                m.run_to_end().map_err(err)?;
+                let discarded = m.discarded();
+                for (lane, (px, py)) in choice.lane_pixels().into_iter().enumerate() {
+                    if helper[lane] || discarded[lane] || px >= case.width || py >= case.height {
+                        continue;
+                    }
+                    let lane_regs = &m.state.lanes[lane];
+                    // oMask starts all ones, so a shader without one
+                    // writes every covered sample.
+                    let mask = covered[lane] & lane_regs.coverage;
+                    let at = ((py * case.width + px) * n) as usize;
+                    for (t, buf) in targets.iter().zip(samples.iter_mut()) {
+                        let raw = lane_regs
+                            .outputs
+                            .get(t.register as usize)
+                            .copied()
+                            .unwrap_or([0; 4]);
+                        let texel = target_texel(t, raw);
+                        for s in (0..n).filter(|s| mask & (1 << s) != 0) {
+                            buf[at + s as usize] = texel;
+                        }
+                    }
                 }
             }
         }
     }
+    for (buf, image) in samples.iter().zip(images.iter_mut()) {
+        for y in 0..case.height {
+            for x in 0..case.width {
+                let at = ((y * case.width + x) * n) as usize;
+                image.set(x, y, resolve(&buf[at..at + n as usize]));
+            }
+        }
+    }
     Ok(images)
+}
+
+/// One pixel's samples averaged, channel by channel (a single sample is
+/// returned as it is, bit for bit).
+pub fn resolve(samples: &[[f32; 4]]) -> [f32; 4] {
+    if let [one] = samples {
+        return *one;
+    }
+    let n = samples.len() as f32;
+    std::array::from_fn(|c| samples.iter().map(|s| s[c]).sum::<f32>() / n)
 }
 
 #[cfg(test)]

@@ -3,6 +3,14 @@
 //! perspective-correct attribute interpolation, `SV_Position` with xy the
 //! pixel centre, z the interpolated depth and w the clip-space w. This
 //! module produces the emulator inputs for one 2x2 quad.
+//!
+//! Coverage is decided per sample at D3D's standard sample positions (the
+//! pixel centre for a single-sampled target): a lane whose samples are all
+//! outside both triangles is a helper. A pixel-frequency run sees the
+//! covered samples' mask in `vCoverage`; a sample-frequency run (one per
+//! sample, see [`runs_per_sample`]) sees its own sample's bit, `sample`
+//! inputs (and `SV_Position` declared `sample`) evaluated at that sample's
+//! position and `SV_SampleIndex` set to the sample's number.
 
 use super::case::Case;
 use crate::dxbc::Shader;
@@ -68,11 +76,55 @@ pub fn case_inputs(
     (setup, super::cpu::resources(case))
 }
 
+/// Whether D3D runs the pixel shader once per sample: it reads
+/// `SV_SampleIndex` or interpolates an input at sample positions.
+pub fn runs_per_sample(shader: &Shader) -> bool {
+    let inputs = shader.input_layout();
+    inputs.declared_with(SystemValue::SampleIndex).is_some()
+        || inputs
+            .registers
+            .iter()
+            .any(|r| r.interpolation.is_some_and(|i| i.is_sample()))
+}
+
+/// Which samples of pixel `(px, py)` either triangle covers (bit `i` for
+/// sample `i` of the target's standard pattern).
+fn covered_samples(win: &[Window], samples: u32, px: u32, py: u32) -> u32 {
+    let pattern = crate::vm::texture::standard_pattern(samples).unwrap_or(&[[0, 0]]);
+    let mut mask = 0;
+    for (i, [dx, dy]) in pattern.iter().enumerate() {
+        let p = [
+            px as f64 + 0.5 + *dx as f64 / 16.0,
+            py as f64 + 0.5 + *dy as f64 / 16.0,
+        ];
+        let inside = TRIANGLES.iter().any(|tri| {
+            barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], p)
+                .is_some_and(|b| b.iter().all(|&w| w >= -1e-9))
+        });
+        if inside {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
 /// Inputs for the quad holding `pixel`: interpolated attributes per lane,
-/// `SV_Position` where the shader declares it, helper lanes where a pixel
-/// centre lies outside both triangles.
+/// `SV_Position` where the shader declares it, helper lanes where no
+/// sample of the pixel is covered.
 pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
+    quad_setup_at(case, shader, pixel, None)
+}
+
+/// [`quad_setup`] for one run: at pixel frequency (`sample` None) or for
+/// sample `sample` of a sample-frequency shader.
+pub fn quad_setup_at(
+    case: &Case,
+    shader: &Shader,
+    pixel: PixelChoice,
+    sample: Option<u32>,
+) -> Setup {
     let mut setup = Setup::empty();
+    setup.sample_count = case.samples;
     // Declared pixel-shader inputs only: an attribute the shader never
     // declares is never read, so its interpolation does not matter.
     let inputs = shader.input_layout();
@@ -88,6 +140,21 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
             Some((r.register, mode))
         })
         .collect();
+    // Registers evaluated at the sample's position in a sample-frequency
+    // run (the rest at the pixel centre).
+    let at_sample: Vec<u32> = inputs
+        .registers
+        .iter()
+        .filter(|r| sample.is_some() && r.interpolation.is_some_and(|i| i.is_sample()))
+        .map(|r| r.register)
+        .collect();
+    let sample_index = inputs
+        .declared_with(SystemValue::SampleIndex)
+        .map(|r| (r.register, r.first_component()));
+    let offset = sample.map_or([0.0; 2], |s| {
+        let o = crate::vm::texture::sample_position(case.samples, s).map(f32::from_bits);
+        [o[0] as f64, o[1] as f64]
+    });
     let position_reg = inputs
         .declared_with(SystemValue::Position)
         .map(|r| r.register);
@@ -112,6 +179,12 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
         .collect();
     for (lane, (px, py)) in pixel.lane_pixels().into_iter().enumerate().take(LANES) {
         let p = [px as f64 + 0.5, py as f64 + 0.5];
+        let ps = [p[0] + offset[0], p[1] + offset[1]];
+        let covered = covered_samples(&win, case.samples, px, py);
+        let runs = match sample {
+            Some(s) => covered & (1u32 << s),
+            None => covered,
+        };
         // The covering triangle, or the first one for helper lanes.
         let mut chosen = None;
         for tri in TRIANGLES {
@@ -126,10 +199,18 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
             }
         }
         let mut regs = vec![[0u32; 4]; count];
-        if let Some((tri, b, inside)) = chosen {
-            setup.helper[lane] = !inside || px >= case.width || py >= case.height;
-            let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
+        if let Some((tri, b, _)) = chosen {
+            setup.helper[lane] = runs == 0 || px >= case.width || py >= case.height;
+            setup.coverage[lane] = runs;
+            // Barycentrics at the sample, in the same triangle's plane.
+            let bs = barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], ps).unwrap_or(b);
             for (r, slot) in regs.iter_mut().enumerate() {
+                let b = if at_sample.contains(&(r as u32)) {
+                    bs
+                } else {
+                    b
+                };
+                let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
                 let mode = modes
                     .iter()
                     .find(|(m, _)| *m as usize == r)
@@ -166,7 +247,20 @@ pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
                 let area = (b2[0] - a[0]) * (c2[1] - a[1]) - (b2[1] - a[1]) * (c2[0] - a[0]);
                 slot[c] = if area > 0.0 { u32::MAX } else { 0 };
             }
-            if let Some(slot) = position_reg.and_then(|r| regs.get_mut(r as usize)) {
+            if let Some((r, c)) = sample_index
+                && let Some(slot) = regs.get_mut(r as usize)
+            {
+                slot[c] = sample.unwrap_or(0);
+            }
+            if let Some(r) = position_reg
+                && let Some(slot) = regs.get_mut(r as usize)
+            {
+                let (b, p) = if at_sample.contains(&r) {
+                    (bs, ps)
+                } else {
+                    (b, p)
+                };
+                let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
                 let z: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
                 let w = if persp_den == 0.0 {
                     0.0

@@ -64,6 +64,9 @@ pub struct Case {
     pub vertex_shader: Option<ShaderSource>,
     pub width: u32,
     pub height: u32,
+    /// The render target's sample count (`samples N`; 1 when not
+    /// multisampled).
+    pub samples: u32,
     /// Four corners: top-left, top-right, bottom-left, bottom-right.
     pub quad: Vec<Vertex>,
     pub textures: Vec<(u32, Texture)>,
@@ -210,6 +213,7 @@ impl Case {
             vertex_shader: None,
             width: 64,
             height: 64,
+            samples: 1,
             quad: Vec::new(),
             textures: Vec::new(),
             samplers: Vec::new(),
@@ -264,7 +268,7 @@ impl Case {
                 }
                 ["render", "target"] => {
                     let mut size = [case.width, case.height];
-                    target::parse_target(&ctx, &stripped, &mut size)?;
+                    target::parse_target(&ctx, &stripped, &mut size, &mut case.samples)?;
                     [case.width, case.height] = size;
                 }
                 ["quad"] => case.quad = quad::parse_quad(&ctx, &stripped)?,
