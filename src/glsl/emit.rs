@@ -74,6 +74,8 @@ pub struct Emitter<'a> {
     pub labels: Vec<String>,
     pub interfaces: super::interfaces::Interfaces,
     pub uses_depth_output: bool,
+    /// vk450: the shader writes `oMask` (kept in `uint oMask`).
+    pub uses_coverage_output: bool,
     /// Whether `hlslcc_FragCoord` is declared.
     pub frag_coord: bool,
     /// es300: whether the text reads `hlslcc_YFlip` (declared in the
@@ -146,6 +148,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         labels: Vec::new(),
         interfaces: Default::default(),
         uses_depth_output: false,
+        uses_coverage_output: false,
         frag_coord: false,
         // Every es300 vertex shader gets the uniform, even one without
         // SV_Position, so a runtime can set it on every program alike.
@@ -467,6 +470,25 @@ impl<'a> Emitter<'a> {
                 Some(Base {
                     expr: "oDepth".into(),
                     ty: Ty::Float,
+                    width: 1,
+                })
+            }
+            OperandType::OUTPUT_COVERAGE_MASK if self.dialect == Dialect::Vk450 => {
+                self.uses_coverage_output = true;
+                Some(Base {
+                    expr: "oMask".into(),
+                    ty: Ty::Uint,
+                    width: 1,
+                })
+            }
+            // Declared only at sample frequency (decl.rs refuses the rest):
+            // a sample's invocation covers its own sample.
+            OperandType::INPUT_COVERAGE_MASK
+                if self.dialect == Dialect::Vk450 && super::decl::runs_per_sample(self) =>
+            {
+                Some(Base {
+                    expr: "(1u << uint(gl_SampleID))".into(),
+                    ty: Ty::Uint,
                     width: 1,
                 })
             }

@@ -135,6 +135,9 @@ pub struct CombinedEntry {
 pub enum UniformRole {
     /// `hlslcc_textureLevels_tN` of `hlslcc_TextureLevels`.
     TextureLevels { texture: u32 },
+    /// `hlslcc_rasterizer` of `hlslcc_TextureLevels`: the render target's
+    /// sample count.
+    RasterizerSamples,
     /// `hlslcc_samplerMode_sN` of `hlslcc_SamplerState`: address modes and
     /// comparison function.
     SamplerMode { sampler: u32 },

@@ -182,6 +182,10 @@ pub enum TextureShape {
     D2Array,
     D3,
     Cube,
+    /// Multisampled (`texture2DMS`), vk450 only.
+    D2MS,
+    /// Multisampled array (`texture2DMSArray`), vk450 only.
+    D2MSArray,
 }
 
 impl TextureShape {
@@ -192,6 +196,8 @@ impl TextureShape {
             TextureShape::D2Array => "2DArray",
             TextureShape::D3 => "3D",
             TextureShape::Cube => "Cube",
+            TextureShape::D2MS => "2DMS",
+            TextureShape::D2MSArray => "2DMSArray",
         }
     }
 }

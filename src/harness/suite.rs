@@ -56,6 +56,10 @@ impl Backend {
             // GLSL ES 3.00 has one dFdx/dFdy, coarse or fine as the
             // implementation pleases.
             (Backend::WebGl2, Feature::FineDerivatives) => false,
+            (Backend::Vulkan, Feature::Multisample) => true,
+            // GLSL ES 3.00 has no sampler2DMS, gl_SampleID, gl_SampleMask
+            // or gl_NumSamples, so es300 refuses every multisampled read.
+            (Backend::WebGl2, Feature::Multisample) => false,
         }
     }
 }

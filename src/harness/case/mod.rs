@@ -87,14 +87,19 @@ pub enum Feature {
     /// Fine derivatives distinct from coarse ones (`deriv_rtx_fine`
     /// against `deriv_rtx_coarse`).
     FineDerivatives,
+    /// Multisampled textures (`ld2dms`, `sampleinfo`, `samplepos`) or a
+    /// multisampled target with what reads it (`SV_SampleIndex`,
+    /// `SV_Coverage`, the rasterizer's `sampleinfo`/`samplepos`).
+    Multisample,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 1] = [Feature::FineDerivatives];
+    pub const ALL: [Feature; 2] = [Feature::FineDerivatives, Feature::Multisample];
 
     pub fn name(self) -> &'static str {
         match self {
             Feature::FineDerivatives => "fine_derivatives",
+            Feature::Multisample => "multisample",
         }
     }
 }

@@ -82,6 +82,8 @@ fn view_dimension(shape: TextureShape) -> wgpu::TextureViewDimension {
         TextureShape::D2Array => wgpu::TextureViewDimension::D2Array,
         TextureShape::D3 => wgpu::TextureViewDimension::D3,
         TextureShape::Cube => wgpu::TextureViewDimension::Cube,
+        TextureShape::D2MS => wgpu::TextureViewDimension::D2,
+        TextureShape::D2MSArray => wgpu::TextureViewDimension::D2Array,
     }
 }
 
@@ -160,6 +162,10 @@ pub(super) fn build(
             }
             let compared = t.compared;
             let dim = view_dimension(t.glsl_type.shape);
+            let multisampled = matches!(
+                t.glsl_type.shape,
+                TextureShape::D2MS | TextureShape::D2MSArray
+            );
             let case_tex: Option<&Texture> = case
                 .textures
                 .iter()
@@ -190,9 +196,15 @@ pub(super) fn build(
                     } else if tex.format().is_depth() {
                         wgpu::TextureSampleType::Float { filterable: false }
                     } else {
-                        gpu.format()
-                            .sample_type(None, Some(features))
-                            .unwrap_or(wgpu::TextureSampleType::Float { filterable: false })
+                        match gpu.format().sample_type(None, Some(features)) {
+                            // Multisampled float textures bind unfilterable.
+                            Some(wgpu::TextureSampleType::Float { .. }) | None
+                                if multisampled =>
+                            {
+                                wgpu::TextureSampleType::Float { filterable: false }
+                            }
+                            st => st.unwrap_or(wgpu::TextureSampleType::Float { filterable: false }),
+                        }
                     };
                     (gpu, st)
                 }
@@ -203,10 +215,12 @@ pub(super) fn build(
                         (false, Ty::Uint) => (Dummy::Uint, wgpu::TextureSampleType::Uint),
                         (false, Ty::Float) => (
                             Dummy::Float,
-                            wgpu::TextureSampleType::Float { filterable: true },
+                            wgpu::TextureSampleType::Float {
+                                filterable: !multisampled,
+                            },
                         ),
                     };
-                    (textures::dummy(r, kind, dim)?, st)
+                    (textures::dummy(r, kind, dim, multisampled)?, st)
                 }
             };
             let view = texture.create_view(&wgpu::TextureViewDescriptor {
@@ -225,7 +239,7 @@ pub(super) fn build(
                     wgpu::BindingType::Texture {
                         sample_type,
                         view_dimension: dim,
-                        multisampled: false,
+                        multisampled,
                     },
                     Slot::View(view),
                 ),

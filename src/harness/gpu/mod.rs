@@ -9,10 +9,13 @@
 //!   textures for unbound slots;
 //! * `bindings`: the bind group from the manifests, samplers and the two
 //!   emulation blocks;
-//! * `targets`: one target per `SV_TargetN`, read-back into images.
+//! * `targets`: one target per `SV_TargetN`, read-back into images;
+//! * `msaa`: multisampled textures filled, and multisampled targets read,
+//!   by drawing (wgpu copies neither).
 
 mod bindings;
 mod device;
+mod msaa;
 mod shaders;
 mod targets;
 mod textures;
@@ -128,8 +131,14 @@ impl Gpu {
             manifests.push(&vs.manifest);
         }
         let bindings = bindings::build(r, case, &manifests)?;
-        let targets = targets::create(r, &stages.pixel.manifest, case.width, case.height)
-            .map_err(|e| GpuError::Other(format!("{}: {e}", case.path.display())))?;
+        let targets = targets::create(
+            r,
+            &stages.pixel.manifest,
+            case.width,
+            case.height,
+            case.samples.max(1),
+        )
+        .map_err(|e| GpuError::Other(format!("{}: {e}", case.path.display())))?;
 
         let vs = shaders::module(
             r,
@@ -186,7 +195,11 @@ impl Gpu {
                 ..Default::default()
             },
             depth_stencil: None,
-            multisample: Default::default(),
+            multisample: wgpu::MultisampleState {
+                count: case.samples.max(1),
+                mask: !0,
+                alpha_to_coverage_enabled: false,
+            },
             fragment: Some(shaders::fragment_state(&fs, &color)),
             multiview_mask: None,
             cache: None,

@@ -4,6 +4,8 @@
 //! outputs render to `R32Float`/`Rg32Float`/`Rgba32Float`, `int`/`uint`
 //! outputs to the matching `…32Sint`/`…32Uint`. Read back, integer values
 //! become the f32 *value* (`7u` → 7.0; exact up to 2^24), missing channels 0.
+//! A multisampled target (`samples N`) is unpacked sample by sample
+//! (`msaa::unpack`), read back and resolved as the emulator resolves.
 
 use crate::glsl::Manifest;
 use crate::harness::image::{Image, TargetKind as Kind};
@@ -41,6 +43,7 @@ pub(super) fn create(
     ps: &Manifest,
     width: u32,
     height: u32,
+    samples: u32,
 ) -> Result<Vec<Target>, GpuError> {
     let mut out = Vec::new();
     for o in &ps.outputs {
@@ -56,6 +59,13 @@ pub(super) fn create(
                 o.register, o.glsl_type
             ))
         })?;
+        super::msaa::check_count(r, format, samples, &format!("SV_Target{}", o.register))?;
+        let usage = if samples > 1 {
+            // Read back through a draw: wgpu copies no multisampled texture.
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING
+        } else {
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
+        };
         let texture = r.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(&o.glsl_name),
             size: wgpu::Extent3d {
@@ -64,10 +74,10 @@ pub(super) fn create(
                 depth_or_array_layers: 1,
             },
             mip_level_count: 1,
-            sample_count: 1,
+            sample_count: samples,
             dimension: wgpu::TextureDimension::D2,
             format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            usage,
             view_formats: &[],
         });
         out.push(Target {
@@ -84,7 +94,9 @@ pub(super) fn create(
 }
 
 /// Copies every target into a mappable buffer (rows padded to wgpu's
-/// 256-byte copy alignment), waits, and converts to images.
+/// 256-byte copy alignment), waits, and converts to images. A
+/// multisampled target is first unpacked into a single-sampled texture
+/// `samples` times as wide.
 pub(super) fn read_back(
     r: &Renderer,
     encoder: &mut wgpu::CommandEncoder,
@@ -94,6 +106,13 @@ pub(super) fn read_back(
 ) -> Vec<(wgpu::Buffer, u32)> {
     let mut buffers = Vec::new();
     for t in targets {
+        let samples = t.texture.sample_count();
+        let texture = if samples > 1 {
+            super::msaa::unpack(r, encoder, &t.texture, t.kind, t.channels)
+        } else {
+            t.texture.clone()
+        };
+        let width = width * samples;
         let row = (width * 4 * t.channels).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
         let buffer = r.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("read-back"),
@@ -102,7 +121,7 @@ pub(super) fn read_back(
             mapped_at_creation: false,
         });
         encoder.copy_texture_to_buffer(
-            t.texture.as_image_copy(),
+            texture.as_image_copy(),
             wgpu::TexelCopyBufferInfo {
                 buffer: &buffer,
                 layout: wgpu::TexelCopyBufferLayout {
@@ -111,7 +130,7 @@ pub(super) fn read_back(
                     rows_per_image: Some(height),
                 },
             },
-            t.texture.size(),
+            texture.size(),
         );
         buffers.push((buffer, row));
     }
@@ -140,6 +159,7 @@ pub(super) fn to_images(
         })?;
     let mut images = Vec::new();
     for (t, (buffer, row)) in targets.iter().zip(buffers) {
+        let samples = t.texture.sample_count();
         let data = buffer
             .slice(..)
             .get_mapped_range()
@@ -147,14 +167,25 @@ pub(super) fn to_images(
         let mut img = Image::new(width, height);
         for y in 0..height {
             for x in 0..width {
-                let mut px = [0f32; 4];
-                for (c, v) in px.iter_mut().enumerate().take(t.channels as usize) {
-                    let at = (y * row + (x * t.channels + c as u32) * 4) as usize;
-                    let bits =
-                        u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
-                    *v = t.kind.value(bits);
-                }
-                img.set(x, y, px);
+                // Pixel (x, y)'s samples sit side by side in the row.
+                let px: Vec<[f32; 4]> = (0..samples)
+                    .map(|s| {
+                        let mut px = [0f32; 4];
+                        for (c, v) in px.iter_mut().enumerate().take(t.channels as usize) {
+                            let at = (y * row + ((x * samples + s) * t.channels + c as u32) * 4)
+                                as usize;
+                            let bits = u32::from_le_bytes([
+                                data[at],
+                                data[at + 1],
+                                data[at + 2],
+                                data[at + 3],
+                            ]);
+                            *v = t.kind.value(bits);
+                        }
+                        px
+                    })
+                    .collect();
+                img.set(x, y, crate::harness::cpu::resolve(&px));
             }
         }
         drop(data);
