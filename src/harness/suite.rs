@@ -60,6 +60,9 @@ impl Backend {
             // GLSL ES 3.00 has no sampler2DMS, gl_SampleID, gl_SampleMask
             // or gl_NumSamples, so es300 refuses every multisampled read.
             (Backend::WebGl2, Feature::Multisample) => false,
+            // naga's GLSL front end has no gl_SampleMaskIn (vk450 lowers
+            // vCoverage only at sample frequency); ES 3.00 has none.
+            (_, Feature::CoverageInput) => false,
         }
     }
 }

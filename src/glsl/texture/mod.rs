@@ -29,7 +29,6 @@ use crate::dxbc::enums::{ResourceDimension, ReturnType, SamplerMode};
 use crate::dxbc::ir::{DeclKind, Instruction, Operand, OperandType};
 use crate::dxbc::opcodes::{Op, TextureOperands};
 
-
 pub use decl::declare;
 
 /// `D3D10_SB_RESOURCE_DIMENSION` values.

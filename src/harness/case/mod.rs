@@ -91,15 +91,23 @@ pub enum Feature {
     /// multisampled target with what reads it (`SV_SampleIndex`,
     /// `SV_Coverage`, the rasterizer's `sampleinfo`/`samplepos`).
     Multisample,
+    /// `SV_Coverage` read by a shader running at pixel frequency: the
+    /// covered samples' mask (`gl_SampleMaskIn`).
+    CoverageInput,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 2] = [Feature::FineDerivatives, Feature::Multisample];
+    pub const ALL: [Feature; 3] = [
+        Feature::FineDerivatives,
+        Feature::Multisample,
+        Feature::CoverageInput,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Feature::FineDerivatives => "fine_derivatives",
             Feature::Multisample => "multisample",
+            Feature::CoverageInput => "coverage_input",
         }
     }
 }

@@ -198,12 +198,12 @@ pub(super) fn build(
                     } else {
                         match gpu.format().sample_type(None, Some(features)) {
                             // Multisampled float textures bind unfilterable.
-                            Some(wgpu::TextureSampleType::Float { .. }) | None
-                                if multisampled =>
-                            {
+                            Some(wgpu::TextureSampleType::Float { .. }) | None if multisampled => {
                                 wgpu::TextureSampleType::Float { filterable: false }
                             }
-                            st => st.unwrap_or(wgpu::TextureSampleType::Float { filterable: false }),
+                            st => {
+                                st.unwrap_or(wgpu::TextureSampleType::Float { filterable: false })
+                            }
                         }
                     };
                     (gpu, st)

@@ -120,7 +120,12 @@ pub(super) fn upload(
 ) -> Result<wgpu::Texture, GpuError> {
     let samples = tex.sample_count();
     check_count(r, format, samples, "multisampled texture")?;
-    if tex.layers() > 1 && !r.device.features().contains(wgpu::Features::MULTISAMPLE_ARRAY) {
+    if tex.layers() > 1
+        && !r
+            .device
+            .features()
+            .contains(wgpu::Features::MULTISAMPLE_ARRAY)
+    {
         return Err(GpuError::Other(
             "multisampled texture arrays need wgpu's MULTISAMPLE_ARRAY, which this adapter lacks"
                 .into(),
