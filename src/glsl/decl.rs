@@ -506,14 +506,18 @@ fn declare_input(
     let decl_ty = if vertex { Ty::Float } else { ty };
     let flat = !vertex && (decl_ty != Ty::Float || mode.is_constant());
     let noperspective = !vertex && !flat && mode.is_noperspective();
-    // `sample` (ES 3.20) is dropped: the value is taken at the pixel centre
-    // or, with `centroid`, the centroid.
-    let qualifier = qualifier(
+    // es300 drops `sample` (ES 3.20): the value is taken at the pixel
+    // centre or, with `centroid`, the centroid. vk450 keeps it, which (as
+    // in D3D) also runs the shader once per sample.
+    let mut qualifier = qualifier(
         e.dialect,
         flat,
         mode.is_centroid() && !vertex,
         noperspective,
     );
+    if e.dialect == Dialect::Vk450 && !vertex && !flat && mode.is_sample() {
+        qualifier.push_str("sample ");
+    }
     let location = match (e.dialect, el) {
         (Dialect::Vk450, Some(el)) if vertex => Some(
             signature(e, SignatureKind::Input)
@@ -551,10 +555,11 @@ fn declare_input(
         glsl_name: name.to_string(),
         glsl_type: glsl_ty,
         location,
-        interpolation: InterpolationQualifier::from_flags(
+        interpolation: InterpolationQualifier::with_sample(
             flat,
             mode.is_centroid() && !vertex,
             noperspective,
+            e.dialect == Dialect::Vk450 && !vertex && mode.is_sample(),
         ),
         builtin: false,
     });
@@ -776,7 +781,13 @@ fn declare_output(
             || linked.is_some_and(|i| i.component.is_integer()));
     let noperspective = !flat && mode.is_noperspective();
     let centroid = !flat && mode.is_centroid();
-    let qualifiers = qualifier(e.dialect, flat, centroid, noperspective);
+    let mut qualifiers = qualifier(e.dialect, flat, centroid, noperspective);
+    // wgpu matches sampling between the stages: the linked pixel input's
+    // `sample` is repeated (vk450; es300 drops it on both sides).
+    let sample = !flat && e.dialect == Dialect::Vk450 && mode.is_sample();
+    if sample {
+        qualifiers.push_str("sample ");
+    }
     e.decl_line(format!("{layout}{qualifiers}out {glsl_ty} {name};"));
     let reg_name = e.output_name(reg);
     let sw = swizzle(&mask_components(mask));
@@ -796,7 +807,7 @@ fn declare_output(
         glsl_name: name.to_string(),
         glsl_type: glsl_ty,
         location,
-        interpolation: InterpolationQualifier::from_flags(flat, centroid, noperspective),
+        interpolation: InterpolationQualifier::with_sample(flat, centroid, noperspective, sample),
         builtin: false,
     });
     true

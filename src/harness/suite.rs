@@ -63,6 +63,8 @@ impl Backend {
             // naga's GLSL front end has no gl_SampleMaskIn (vk450 lowers
             // vCoverage only at sample frequency); ES 3.00 has none.
             (_, Feature::CoverageInput) => false,
+            // wgpu binds multisampled textures through 2D views only.
+            (_, Feature::MultisampleArray) => false,
         }
     }
 }

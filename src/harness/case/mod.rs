@@ -94,13 +94,16 @@ pub enum Feature {
     /// `SV_Coverage` read by a shader running at pixel frequency: the
     /// covered samples' mask (`gl_SampleMaskIn`).
     CoverageInput,
+    /// A multisampled texture array (`Texture2DMSArray`).
+    MultisampleArray,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 3] = [
+    pub const ALL: [Feature; 4] = [
         Feature::FineDerivatives,
         Feature::Multisample,
         Feature::CoverageInput,
+        Feature::MultisampleArray,
     ];
 
     pub fn name(self) -> &'static str {
@@ -108,6 +111,7 @@ impl Feature {
             Feature::FineDerivatives => "fine_derivatives",
             Feature::Multisample => "multisample",
             Feature::CoverageInput => "coverage_input",
+            Feature::MultisampleArray => "multisample_array",
         }
     }
 }

@@ -121,7 +121,7 @@ fn sample_counts_make_multisampled_textures_and_targets() {
     let c = parse(
         "[pixel shader]\nps_5_0\nret\n[render target]\nsize 2 2\nsamples 4\n\
          [texture 0]\nformat r32_float\nsize 2 1\nsamples 2\nvalues\n1 0 0 1  2 0 0 1  3 0 0 1  4 0 0 1\n\
-         [texture 1]\ndimension 2darray\nsize 1 1 3\nsamples 4\nfill constant 5 0 0 1\n",
+         [texture 1]\nformat r32_float\ndimension 2darray\nsize 1 1 3\nsamples 4\nfill constant 5 0 0 1\n",
     )
     .expect("parses");
     assert_eq!(c.samples, 4);

@@ -166,6 +166,13 @@ pub(super) fn build(
                 t.glsl_type.shape,
                 TextureShape::D2MS | TextureShape::D2MSArray
             );
+            if t.glsl_type.shape == TextureShape::D2MSArray {
+                return Err(fail(format!(
+                    "t{} is a Texture2DMSArray: wgpu binds multisampled textures only \
+                     through 2D views, so a texture2DMSArray cannot be bound",
+                    t.slot
+                )));
+            }
             let case_tex: Option<&Texture> = case
                 .textures
                 .iter()
