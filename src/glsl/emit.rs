@@ -494,7 +494,14 @@ impl<'a> Emitter<'a> {
             }
             OperandType::THIS_POINTER => Some(super::interfaces::this_base(self, inst, op)),
             other => {
-                self.refuse(inst, operand_refusal(other));
+                let reason = match other {
+                    // vk450 lowers vCoverage at sample frequency only.
+                    OperandType::INPUT_COVERAGE_MASK if self.dialect == Dialect::Vk450 => {
+                        Reason::CoverageInput
+                    }
+                    _ => operand_refusal(other),
+                };
+                self.refuse(inst, reason);
                 None
             }
         }
