@@ -159,6 +159,9 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     e.prescan();
     texture::scan(&mut e);
     super::interfaces::scan(&mut e);
+    // A shader reading only the rasterizer's sample count has no texture
+    // or sampler declaration to declare the levels block at.
+    texture::declare_rasterizer_block(&mut e);
     for (i, inst) in program.instructions.iter().enumerate() {
         e.cur = Some(i);
         e.instruction(inst);

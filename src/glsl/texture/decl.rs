@@ -222,8 +222,8 @@ fn combined_entry(e: &mut Emitter, name: String, ty: OpaqueType, t: u32, s: u32)
 }
 
 /// The uniform blocks and the vk450 fetch sampler, once, at the first
-/// texture or sampler declaration (or the first read of the rasterizer,
-/// in a shader that declares neither).
+/// texture or sampler declaration (or before the walk, in a shader that
+/// reads the rasterizer and declares neither).
 pub(super) fn blocks(e: &mut Emitter) {
     if e.textures.blocks_declared {
         return;

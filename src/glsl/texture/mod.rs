@@ -31,6 +31,15 @@ use crate::dxbc::opcodes::{Op, TextureOperands};
 
 pub use decl::declare;
 
+/// Declares the levels block before the walk when the shader reads the
+/// rasterizer (`sampleinfo`/`samplepos`) but declares no texture or
+/// sampler, at whose declaration it would otherwise appear.
+pub fn declare_rasterizer_block(e: &mut Emitter) {
+    if e.textures.rasterizer && e.textures.resources.is_empty() && e.textures.samplers.is_empty() {
+        decl::blocks(e);
+    }
+}
+
 /// `D3D10_SB_RESOURCE_DIMENSION` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Dim {

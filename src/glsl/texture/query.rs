@@ -103,6 +103,9 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
 fn level_size(t: &str, lod: &str, dim: Dim) -> String {
     let base = format!("textureSize({t}, 0)");
     match dim {
+        // One level, and `textureSize` of a multisampled sampler takes no
+        // level.
+        Dim::Tex2DMS | Dim::Tex2DMSArray => format!("textureSize({t})"),
         Dim::Tex1DArray | Dim::Tex2DArray => {
             format!("ivec3(max({base}.xy >> ivec2({lod}), ivec2(1)), {base}.z)")
         }
@@ -127,8 +130,8 @@ pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let (xyz, sizes): (&str, usize) = match dim {
         Dim::Tex1D => ("uvec3(s.x, 0, 0)", 1),
         Dim::Tex1DArray => ("uvec3(s.x, s.z, 0)", 1),
-        Dim::Tex2D | Dim::Cube => ("uvec3(s.xy, 0)", 2),
-        Dim::Tex2DArray => ("uvec3(s.xyz)", 2),
+        Dim::Tex2D | Dim::Cube | Dim::Tex2DMS => ("uvec3(s.xy, 0)", 2),
+        Dim::Tex2DArray | Dim::Tex2DMSArray => ("uvec3(s.xyz)", 2),
         _ => ("uvec3(s.xyz)", 3),
     };
     let n = dim.size_components();
@@ -355,7 +358,6 @@ pub(crate) fn samplepos(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
 /// target's sample count from `hlslcc_rasterizer.x` (naga's GLSL front end
 /// has no `gl_NumSamples`); 1 for a single-sampled target.
 pub(crate) fn rasterizer(e: &mut Emitter, inst: &Instruction, res_index: usize) {
-    super::decl::blocks(e);
     let ctx = Ctx {
         slot: 0,
         res: super::Res {
