@@ -119,6 +119,15 @@ pub(super) fn upload(
     format: wgpu::TextureFormat,
 ) -> Result<wgpu::Texture, GpuError> {
     let samples = tex.sample_count();
+    if samples == 1 {
+        // D3D allows a Texture2DMS of one sample; wgpu's multisampled
+        // bindings need a multisampled texture.
+        return Err(GpuError::Other(
+            "a Texture2DMS with 1 sample: wgpu binds only textures of more than one sample \
+             as multisampled"
+                .into(),
+        ));
+    }
     check_count(r, format, samples, "multisampled texture")?;
     if tex.layers() > 1
         && !r
