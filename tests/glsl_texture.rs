@@ -882,3 +882,71 @@ fn manifest_interpolation_is_typed() {
         .collect();
     assert_eq!(i, [("hlslcc_FragCoord", true)]);
 }
+
+/// vk450 lowers the multisampled reads (naga validates the result); es300
+/// refuses each by name; `vCoverage` at pixel frequency needs
+/// `gl_SampleMaskIn`, which naga lacks, and is refused with that reason.
+#[test]
+fn multisampled_reads_lower_in_vk450_only() {
+    let text = "ps_5_0\n\
+        dcl_resource_texture2dms(4) (float,float,float,float) t0\n\
+        dcl_resource_texture2dmsarray(4) (uint,uint,uint,uint) t1\n\
+        dcl_input_ps_sgv v1.x, sampleIndex\n\
+        dcl_input vCoverage\n\
+        dcl_output o0.xyzw\n\
+        dcl_output o1.xyzw\n\
+        dcl_output oMask\n\
+        dcl_temps 2\n\
+        ldms_indexable(texture2dms)(float,float,float,float) o0.xyzw, l(1,0,0,0), t0.xyzw, v1.x\n\
+        ldms_indexable(texture2dmsarray)(uint,uint,uint,uint) r1.xyzw, l(0,0,2,0), t1.xyzw, l(3)\n\
+        sampleinfo_uint r0.x, t0.x\n\
+        samplepos r0.yz, t0.xxyx, v1.x\n\
+        sampleinfo r0.w, rasterizer.x\n\
+        mov o1.xyzw, r0.xyzw\n\
+        mov oMask, vCoverage.x\n\
+        ret\n";
+    let s = shader_from(text);
+    let t = glsl::translate(&s, &Options::new(Dialect::Vk450)).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(msg) = common::validate::vk450(t.stage, &t.source) {
+        panic!("does not validate:\n{msg}\n{}", t.source);
+    }
+    let src = &t.source;
+    for needle in [
+        "uniform texture2DMS t0;",
+        "uniform utexture2DMSArray t1;",
+        "texelFetch(sampler2DMS(t0, ",
+        "texelFetch(usampler2DMSArray(t1, ",
+        // The sample index is checked against the count, the address
+        // against the size.
+        "< uint(hlslcc_textureLevels_t0.w)",
+        "uvec4(uint(hlslcc_textureLevels_t0.w), 0u, 0u, 0u)",
+        "ivec4 hlslcc_rasterizer;",
+        "float(hlslcc_rasterizer.x)",
+        "vec2(-0.125, -0.375), vec2(0.375, -0.125), vec2(-0.375, 0.125), vec2(0.125, 0.375)",
+        "uintBitsToFloat(uint(gl_SampleID))",
+        "(1u << uint(gl_SampleID))",
+        "oMask = 0xffffffffu;",
+        "if (((oMask >> uint(gl_SampleID)) & 1u) == 0u) { discard; }",
+    ] {
+        has(src, needle);
+    }
+    assert!(
+        t.manifest.uniforms.iter().any(
+            |u| u.role == glsl::UniformRole::RasterizerSamples && u.name == "hlslcc_rasterizer"
+        ),
+        "{:?}",
+        t.manifest.uniforms
+    );
+    // es300: every multisampled read and both system values, by name.
+    let err = glsl::translate(&s, &Options::new(Dialect::Es300)).expect_err("es300 refuses");
+    let reasons = err.reasons();
+    assert!(reasons.contains(&Reason::Multisample), "{err}");
+    assert!(reasons.contains(&Reason::SystemValue), "{err}");
+    assert!(!reasons.contains(&Reason::CoverageInput), "{err}");
+    // Pixel frequency: vCoverage is refused in vk450 for naga's lack.
+    let pixel_rate = shader_from(
+        "ps_5_0\ndcl_input vCoverage\ndcl_output o0.xyzw\nutof o0.xyzw, vCoverage.xxxx\nret\n",
+    );
+    let err = glsl::translate(&pixel_rate, &Options::new(Dialect::Vk450)).expect_err("refused");
+    assert_eq!(err.reasons(), vec![Reason::CoverageInput], "{err}");
+}

@@ -21,6 +21,7 @@ pub mod enums;
 pub mod ir;
 pub mod numfmt;
 pub mod opcodes;
+pub mod sample_pattern;
 pub mod shader;
 pub mod shown;
 pub use shader::{ParseOptions, Shader};

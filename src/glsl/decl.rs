@@ -296,6 +296,18 @@ fn input(e: &mut Emitter, inst: &Instruction) {
     let Some(op) = inst.operands.first() else {
         return;
     };
+    if op.ty == OperandType::INPUT_COVERAGE_MASK && e.dialect == Dialect::Vk450 {
+        // Read through the operand (emit.rs): only a sample-frequency
+        // shader's is expressible.
+        if runs_per_sample(e) {
+            e.decl_line("// vCoverage: this sample's bit, 1u << gl_SampleID (sample frequency)");
+            let uint = ValueType::vec(Ty::Uint, 1);
+            push_sv_entry(e, false, u32::MAX, 1, "SV_Coverage", "gl_SampleID", uint);
+        } else {
+            e.refuse(inst, Reason::CoverageInput);
+        }
+        return;
+    }
     if op.ty != OperandType::INPUT {
         // vPrim, vCoverage and friends: system values without a built-in.
         e.refuse(inst, Reason::SystemValue);
@@ -369,6 +381,26 @@ fn input(e: &mut Emitter, inst: &Instruction) {
                 "SV_IsFrontFace",
                 "gl_FrontFacing",
                 ValueType::vec(Scalar::Bool, 1),
+            );
+            return;
+        }
+        (ProgramType::Pixel, SystemValue::SampleIndex) if e.dialect == Dialect::Vk450 => {
+            // Reading gl_SampleID runs the shader once per sample, as
+            // SV_SampleIndex does in D3D. naga types it as uint.
+            let c = swizzle(&mask_components(mask)[..1]);
+            e.prologue.line(
+                None,
+                format!("{reg_name}{c} = uintBitsToFloat(uint(gl_SampleID));"),
+            );
+            e.decl_line(format!("// {reg_name}{c}: SV_SampleIndex from gl_SampleID"));
+            push_sv_entry(
+                e,
+                false,
+                reg,
+                mask,
+                "SV_SampleIndex",
+                "gl_SampleID",
+                ValueType::vec(Ty::Uint, 1),
             );
             return;
         }
@@ -474,14 +506,18 @@ fn declare_input(
     let decl_ty = if vertex { Ty::Float } else { ty };
     let flat = !vertex && (decl_ty != Ty::Float || mode.is_constant());
     let noperspective = !vertex && !flat && mode.is_noperspective();
-    // `sample` (ES 3.20) is dropped: the value is taken at the pixel centre
-    // or, with `centroid`, the centroid.
-    let qualifier = qualifier(
+    // es300 drops `sample` (ES 3.20): the value is taken at the pixel
+    // centre or, with `centroid`, the centroid. vk450 keeps it, which (as
+    // in D3D) also runs the shader once per sample.
+    let mut qualifier = qualifier(
         e.dialect,
         flat,
         mode.is_centroid() && !vertex,
         noperspective,
     );
+    if e.dialect == Dialect::Vk450 && !vertex && !flat && mode.is_sample() {
+        qualifier.push_str("sample ");
+    }
     let location = match (e.dialect, el) {
         (Dialect::Vk450, Some(el)) if vertex => Some(
             signature(e, SignatureKind::Input)
@@ -519,10 +555,11 @@ fn declare_input(
         glsl_name: name.to_string(),
         glsl_type: glsl_ty,
         location,
-        interpolation: InterpolationQualifier::from_flags(
+        interpolation: InterpolationQualifier::with_sample(
             flat,
             mode.is_centroid() && !vertex,
             noperspective,
+            e.dialect == Dialect::Vk450 && !vertex && mode.is_sample(),
         ),
         builtin: false,
     });
@@ -599,6 +636,22 @@ fn output(e: &mut Emitter, inst: &Instruction) {
             e.epilogue.line(None, "gl_FragDepth = oDepth;");
             let float = ValueType::vec(Ty::Float, 1);
             push_sv_entry(e, true, u32::MAX, 1, "SV_Depth", "gl_FragDepth", float);
+            return;
+        }
+        OperandType::OUTPUT_COVERAGE_MASK if e.dialect == Dialect::Vk450 => {
+            // naga's GLSL front end has no gl_SampleMask. Each sample's
+            // invocation instead drops itself when its bit of oMask is
+            // clear: reading gl_SampleID runs the shader per sample, and
+            // the samples kept are those D3D keeps (oMask ANDed with the
+            // coverage), provided the outputs do not depend on where in
+            // the pixel the shader runs (docs/glsl-textures.md).
+            e.uses_coverage_output = true;
+            e.epilogue.line(
+                None,
+                "if (((oMask >> uint(gl_SampleID)) & 1u) == 0u) { discard; }",
+            );
+            let uint = ValueType::vec(Ty::Uint, 1);
+            push_sv_entry(e, true, u32::MAX, 1, "SV_Coverage", "gl_SampleID", uint);
             return;
         }
         _ => {
@@ -728,7 +781,13 @@ fn declare_output(
             || linked.is_some_and(|i| i.component.is_integer()));
     let noperspective = !flat && mode.is_noperspective();
     let centroid = !flat && mode.is_centroid();
-    let qualifiers = qualifier(e.dialect, flat, centroid, noperspective);
+    let mut qualifiers = qualifier(e.dialect, flat, centroid, noperspective);
+    // wgpu matches sampling between the stages: the linked pixel input's
+    // `sample` is repeated (vk450; es300 drops it on both sides).
+    let sample = !flat && e.dialect == Dialect::Vk450 && mode.is_sample();
+    if sample {
+        qualifiers.push_str("sample ");
+    }
     e.decl_line(format!("{layout}{qualifiers}out {glsl_ty} {name};"));
     let reg_name = e.output_name(reg);
     let sw = swizzle(&mask_components(mask));
@@ -748,7 +807,7 @@ fn declare_output(
         glsl_name: name.to_string(),
         glsl_type: glsl_ty,
         location,
-        interpolation: InterpolationQualifier::from_flags(flat, centroid, noperspective),
+        interpolation: InterpolationQualifier::with_sample(flat, centroid, noperspective, sample),
         builtin: false,
     });
     true
@@ -779,6 +838,9 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) {
     if e.uses_depth_output {
         out.line(None, "float oDepth;");
     }
+    if e.uses_coverage_output {
+        out.line(None, "uint oMask;");
+    }
     if !out.is_empty() {
         out.line(None, "");
     }
@@ -801,7 +863,21 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) {
     if e.uses_depth_output {
         zero.line(None, "oDepth = 0.0;");
     }
+    if e.uses_coverage_output {
+        // Every sample kept until the shader says otherwise.
+        zero.line(None, "oMask = 0xffffffffu;");
+    }
     let rest = std::mem::take(&mut e.prologue);
     zero.append(rest);
     e.prologue = zero;
+}
+
+/// Whether the pixel shader runs once per sample in D3D: it reads
+/// `SV_SampleIndex` or interpolates an input at sample positions.
+pub(super) fn runs_per_sample(e: &Emitter) -> bool {
+    e.stage == ProgramType::Pixel
+        && e.analysis.inputs.registers.iter().any(|r| {
+            r.system_value == SystemValue::SampleIndex
+                || r.interpolation.is_some_and(|i| i.is_sample())
+        })
 }

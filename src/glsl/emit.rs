@@ -74,6 +74,8 @@ pub struct Emitter<'a> {
     pub labels: Vec<String>,
     pub interfaces: super::interfaces::Interfaces,
     pub uses_depth_output: bool,
+    /// vk450: the shader writes `oMask` (kept in `uint oMask`).
+    pub uses_coverage_output: bool,
     /// Whether `hlslcc_FragCoord` is declared.
     pub frag_coord: bool,
     /// es300: whether the text reads `hlslcc_YFlip` (declared in the
@@ -146,6 +148,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         labels: Vec::new(),
         interfaces: Default::default(),
         uses_depth_output: false,
+        uses_coverage_output: false,
         frag_coord: false,
         // Every es300 vertex shader gets the uniform, even one without
         // SV_Position, so a runtime can set it on every program alike.
@@ -156,6 +159,9 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     e.prescan();
     texture::scan(&mut e);
     super::interfaces::scan(&mut e);
+    // A shader reading only the rasterizer's sample count has no texture
+    // or sampler declaration to declare the levels block at.
+    texture::declare_rasterizer_block(&mut e);
     for (i, inst) in program.instructions.iter().enumerate() {
         e.cur = Some(i);
         e.instruction(inst);
@@ -470,9 +476,35 @@ impl<'a> Emitter<'a> {
                     width: 1,
                 })
             }
+            OperandType::OUTPUT_COVERAGE_MASK if self.dialect == Dialect::Vk450 => {
+                self.uses_coverage_output = true;
+                Some(Base {
+                    expr: "oMask".into(),
+                    ty: Ty::Uint,
+                    width: 1,
+                })
+            }
+            // Declared only at sample frequency (decl.rs refuses the rest):
+            // a sample's invocation covers its own sample.
+            OperandType::INPUT_COVERAGE_MASK
+                if self.dialect == Dialect::Vk450 && super::decl::runs_per_sample(self) =>
+            {
+                Some(Base {
+                    expr: "(1u << uint(gl_SampleID))".into(),
+                    ty: Ty::Uint,
+                    width: 1,
+                })
+            }
             OperandType::THIS_POINTER => Some(super::interfaces::this_base(self, inst, op)),
             other => {
-                self.refuse(inst, operand_refusal(other));
+                let reason = match other {
+                    // vk450 lowers vCoverage at sample frequency only.
+                    OperandType::INPUT_COVERAGE_MASK if self.dialect == Dialect::Vk450 => {
+                        Reason::CoverageInput
+                    }
+                    _ => operand_refusal(other),
+                };
+                self.refuse(inst, reason);
                 None
             }
         }

@@ -135,6 +135,9 @@ pub struct CombinedEntry {
 pub enum UniformRole {
     /// `hlslcc_textureLevels_tN` of `hlslcc_TextureLevels`.
     TextureLevels { texture: u32 },
+    /// `hlslcc_rasterizer` of `hlslcc_TextureLevels`: the render target's
+    /// sample count.
+    RasterizerSamples,
     /// `hlslcc_samplerMode_sN` of `hlslcc_SamplerState`: address modes and
     /// comparison function.
     SamplerMode { sampler: u32 },
@@ -180,18 +183,35 @@ pub enum InterpolationQualifier {
     Centroid,
     NoPerspective,
     NoPerspectiveCentroid,
+    /// vk450 only (es300 drops `sample`): interpolated at each sample,
+    /// which also runs the shader per sample.
+    Sample,
+    NoPerspectiveSample,
 }
 
 impl InterpolationQualifier {
-    /// `None` for the default; `flat` overrides the other two, as in GLSL.
+    /// `None` for the default; `flat` overrides the others, as in GLSL.
     pub fn from_flags(
         flat: bool,
         centroid: bool,
         noperspective: bool,
     ) -> Option<InterpolationQualifier> {
+        Self::with_sample(flat, centroid, noperspective, false)
+    }
+
+    /// [`Self::from_flags`] with `sample` (which D3D never combines with
+    /// `centroid`).
+    pub fn with_sample(
+        flat: bool,
+        centroid: bool,
+        noperspective: bool,
+        sample: bool,
+    ) -> Option<InterpolationQualifier> {
         use InterpolationQualifier as Q;
         match (flat, noperspective, centroid) {
             (true, _, _) => Some(Q::Flat),
+            (false, true, _) if sample => Some(Q::NoPerspectiveSample),
+            (false, false, _) if sample => Some(Q::Sample),
             (false, true, true) => Some(Q::NoPerspectiveCentroid),
             (false, true, false) => Some(Q::NoPerspective),
             (false, false, true) => Some(Q::Centroid),
@@ -213,7 +233,9 @@ impl InterpolationQualifier {
     pub fn is_noperspective(self) -> bool {
         matches!(
             self,
-            InterpolationQualifier::NoPerspective | InterpolationQualifier::NoPerspectiveCentroid
+            InterpolationQualifier::NoPerspective
+                | InterpolationQualifier::NoPerspectiveCentroid
+                | InterpolationQualifier::NoPerspectiveSample
         )
     }
 }
@@ -225,6 +247,8 @@ impl fmt::Display for InterpolationQualifier {
             InterpolationQualifier::Centroid => "centroid",
             InterpolationQualifier::NoPerspective => "noperspective",
             InterpolationQualifier::NoPerspectiveCentroid => "noperspective centroid",
+            InterpolationQualifier::Sample => "sample",
+            InterpolationQualifier::NoPerspectiveSample => "noperspective sample",
         })
     }
 }

@@ -191,6 +191,11 @@ pub enum Reason {
     /// A system value with no ES 3.00 built-in (`SV_PrimitiveID` in a pixel
     /// shader, `SV_SampleIndex`, `SV_Coverage`, clip/cull distances, …).
     SystemValue,
+    /// vk450: `SV_Coverage` read by a shader that runs at pixel frequency.
+    /// Its value is the covered samples' mask, `gl_SampleMaskIn`, which
+    /// naga's GLSL front end does not know (at sample frequency the mask
+    /// is the sample's own bit, `1 << gl_SampleID`, and is lowered).
+    CoverageInput,
     /// Thread-group shared memory, barriers, compute-only operands.
     Compute,
     /// Geometry-shader streams (`emit`, `cut`).
@@ -238,6 +243,7 @@ impl Reason {
             Reason::Multisample => "multisample texture",
             Reason::Interpolation => "eval interpolation",
             Reason::SystemValue => "system value",
+            Reason::CoverageInput => "coverage input",
             Reason::Compute => "compute-only",
             Reason::Stream => "gs stream",
             Reason::Operand => "operand",
@@ -273,6 +279,9 @@ impl Reason {
                 "GLSL ES 3.00 has no interpolateAt* functions for eval_* instructions"
             }
             Reason::SystemValue => "this system value has no GLSL ES 3.00 built-in",
+            Reason::CoverageInput => {
+                "SV_Coverage read at pixel frequency needs gl_SampleMaskIn, which naga's GLSL front end does not accept"
+            }
             Reason::Compute => "shared memory and barriers exist only in compute shaders",
             Reason::Stream => "geometry-shader streams do not exist in GLSL ES 3.00",
             Reason::Operand => "this register file has no GLSL ES 3.00 equivalent",

@@ -13,7 +13,10 @@ use crate::dxbc::opcodes::{Class, Op};
 pub enum Support {
     /// Lowered to GLSL. An instruction may still be refused for what its
     /// operands name (a multisampled texture, a UAV, a register-indexed
-    /// resource): those depend on the program, not the opcode.
+    /// resource): those depend on the program, not the opcode; and the
+    /// multisampled reads (`ld2dms`, `sampleinfo`, `samplepos`) are
+    /// lowered in vk450 only, es300 refusing them by name (ES 3.00 has no
+    /// `sampler2DMS`, `gl_NumSamples`).
     Lowered,
     /// Refused whatever the operands. For memory instructions the operands
     /// may name a more specific reason (a raw buffer rather than a UAV).
@@ -44,8 +47,6 @@ pub fn support(op: Op) -> Support {
         | SampleDClS
         | SampleCClS
         | CheckAccessFullyMapped => Refused(Reason::TiledResource),
-        // Multisampled reads and queries: no sampler2DMS in ES 3.00.
-        SamplePos | SampleInfo | LdMs => Refused(Reason::Multisample),
         // Buffer sizes: typed buffers (raw/structured when the resource is one).
         Bufinfo => Refused(Reason::TypedBuffer),
         // Pull-model interpolation.

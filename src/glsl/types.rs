@@ -184,6 +184,10 @@ pub enum TextureShape {
     Cube,
     /// vk450 only: ES 3.00 has no cube arrays.
     CubeArray,
+    /// Multisampled (`texture2DMS`), vk450 only.
+    D2MS,
+    /// Multisampled array (`texture2DMSArray`), vk450 only.
+    D2MSArray,
 }
 
 impl TextureShape {
@@ -195,6 +199,8 @@ impl TextureShape {
             TextureShape::D3 => "3D",
             TextureShape::Cube => "Cube",
             TextureShape::CubeArray => "CubeArray",
+            TextureShape::D2MS => "2DMS",
+            TextureShape::D2MSArray => "2DMSArray",
         }
     }
 }

@@ -2,11 +2,16 @@
 //! same images the GPU path draws (one per `SV_TargetN`, index order).
 //!
 //! Every 2x2 quad of the render target runs once ([`quad_raster`] gives its
-//! inputs); a lane's outputs are written when the lane is covered, not a
-//! helper, did not discard and passed the depth test (`[depth]`: the
-//! rasterizer's depth or `oDepth`, clamped to the viewport's range, in the
-//! buffer's format; see `vm::output_merger`). Everything else keeps the
-//! target's clear colour.
+//! inputs), or once per sample when the shader runs at sample frequency; a
+//! lane's outputs are written to the samples it covers (ANDed with `oMask`
+//! where the shader writes one) when it is not a helper, did not discard
+//! and passed the depth test (`[depth]`: the rasterizer's depth or
+//! `oDepth`, clamped to the viewport's range, in the buffer's format; see
+//! `vm::output_merger`). Everything else keeps the target's clear colour.
+//! A multisampled target is then resolved for comparison: each pixel is the
+//! average of its samples (D3D's resolve of float and unorm formats;
+//! integer targets are averaged as their values, which D3D cannot resolve
+//! but a comparison can).
 //!
 //! Each target stores through its format (`render_targets`): the case's
 //! `format N F` with D3D's conversion on write, else 32-bit channels where
@@ -26,7 +31,7 @@ use thiserror::Error;
 
 use super::case::{Case, CaseShaders, Vertex};
 use super::image::Image;
-use super::raster::quad_raster;
+use super::raster::{quad_raster, runs_per_sample};
 use super::render_targets::{self, TargetPlan};
 use crate::dxbc::Shader;
 use crate::dxbc::enums::{ComponentType, SystemValue};
@@ -352,11 +357,7 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
     let plans = plan_targets(case, &targets).map_err(CpuError::Targets)?;
     let mut images: Vec<Image> = plans
         .iter()
-        .map(|p| {
-            let mut img = Image::new(case.width, case.height);
-            img.pixels.fill(p.cleared());
-            img
-        })
+        .map(|_| Image::new(case.width, case.height))
         .collect();
     // The depth buffer holds stored depths (already in its format).
     let mut depth: Option<Vec<f32>> = case
@@ -382,6 +383,18 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
             source,
         })?;
     let res = Rc::new(resources(case));
+    let n = case.samples.max(1);
+    // Every target's samples, each starting at the target's clear colour:
+    // pixel (x, y)'s sample s at (y * w + x) * n + s.
+    let mut samples: Vec<Vec<[f32; 4]>> = plans
+        .iter()
+        .map(|p| vec![p.cleared(); (case.width * case.height * n) as usize])
+        .collect();
+    let runs: Vec<Option<u32>> = if runs_per_sample(pixel) {
+        (0..n).map(Some).collect()
+    } else {
+        vec![None]
+    };
     for qy in (0..case.height).step_by(2) {
         for qx in (0..case.width).step_by(2) {
             let choice = PixelChoice {
@@ -390,52 +403,76 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
                 width: case.width,
                 height: case.height,
             };
-            let (mut setup, lane_depth) = quad_raster(case, pixel, choice);
-            if setup.helper.iter().all(|h| *h) {
-                continue;
-            }
-            bind_constant_buffers(case, &mut setup);
-            let helper = setup.helper;
-            let err = |source| CpuError::Pixel {
-                file: file.clone(),
-                x: qx,
-                y: qy,
-                source,
-            };
-            let mut m = Machine::prepared(Rc::clone(&prepared), setup, Rc::clone(&res));
-            m.set_recording(false);
-            m.run_to_end().map_err(err)?;
-            let discarded = m.discarded();
-            for (lane, (px, py)) in choice.lane_pixels().into_iter().enumerate() {
-                if helper[lane] || discarded[lane] || px >= case.width || py >= case.height {
+            for &run in &runs {
+                let (mut setup, lane_depth) = quad_raster(case, pixel, choice, run);
+                if setup.helper.iter().all(|h| *h) {
                     continue;
                 }
-                let state = &m.state.lanes[lane];
-                if let (Some(d), Some(buf)) = (&case.depth, depth.as_mut()) {
-                    let z = if writes_depth {
-                        f32::from_bits(state.depth)
-                    } else {
-                        lane_depth[lane]
-                    };
-                    let at = (py * case.width + px) as usize;
-                    let (pass, store) = d.state.test(z, range, buf[at]);
-                    if !pass {
+                bind_constant_buffers(case, &mut setup);
+                let (helper, covered) = (setup.helper, setup.coverage);
+                let err = |source| CpuError::Pixel {
+                    file: file.clone(),
+                    x: qx,
+                    y: qy,
+                    source,
+                };
+                let mut m = Machine::prepared(Rc::clone(&prepared), setup, Rc::clone(&res));
+                m.set_recording(false);
+                m.run_to_end().map_err(err)?;
+                let discarded = m.discarded();
+                for (lane, (px, py)) in choice.lane_pixels().into_iter().enumerate() {
+                    if helper[lane] || discarded[lane] || px >= case.width || py >= case.height {
                         continue;
                     }
-                    if let Some(z) = store {
-                        buf[at] = z;
+                    let state = &m.state.lanes[lane];
+                    // The depth buffer is single-sampled: a case loads only
+                    // when `[depth]` and a multisampled target are not both
+                    // given, so this is the one sample's test.
+                    if let (Some(d), Some(buf)) = (&case.depth, depth.as_mut()) {
+                        let z = if writes_depth {
+                            f32::from_bits(state.depth)
+                        } else {
+                            lane_depth[lane]
+                        };
+                        let at = (py * case.width + px) as usize;
+                        let (pass, store) = d.state.test(z, range, buf[at]);
+                        if !pass {
+                            continue;
+                        }
+                        if let Some(z) = store {
+                            buf[at] = z;
+                        }
+                    }
+                    // oMask starts all ones, so a shader without one
+                    // writes every covered sample.
+                    let mask = covered[lane] & state.coverage;
+                    let at = ((py * case.width + px) * n) as usize;
+                    for ((t, plan), buf) in targets.iter().zip(&plans).zip(samples.iter_mut()) {
+                        let raw = state
+                            .outputs
+                            .get(t.register as usize)
+                            .copied()
+                            .unwrap_or([0; 4]);
+                        let raw =
+                            std::array::from_fn(
+                                |c| {
+                                    if t.mask & (1 << c) != 0 { raw[c] } else { 0 }
+                                },
+                            );
+                        let texel = plan.written(raw);
+                        for s in (0..n).filter(|s| mask & (1 << s) != 0) {
+                            buf[at + s as usize] = texel;
+                        }
                     }
                 }
-                for ((t, plan), image) in targets.iter().zip(&plans).zip(images.iter_mut()) {
-                    let raw = state
-                        .outputs
-                        .get(t.register as usize)
-                        .copied()
-                        .unwrap_or([0; 4]);
-                    let raw =
-                        std::array::from_fn(|c| if t.mask & (1 << c) != 0 { raw[c] } else { 0 });
-                    image.set(px, py, plan.written(raw));
-                }
+            }
+        }
+    }
+    for (buf, image) in samples.iter().zip(images.iter_mut()) {
+        for y in 0..case.height {
+            for x in 0..case.width {
+                let at = ((y * case.width + x) * n) as usize;
+                image.set(x, y, resolve(&buf[at..at + n as usize]));
             }
         }
     }
@@ -484,6 +521,16 @@ pub fn writes_odepth(pixel: &Shader) -> bool {
                 )
             })
     })
+}
+
+/// One pixel's samples averaged, channel by channel (a single sample is
+/// returned as it is, bit for bit).
+pub fn resolve(samples: &[[f32; 4]]) -> [f32; 4] {
+    if let [one] = samples {
+        return *one;
+    }
+    let n = samples.len() as f32;
+    std::array::from_fn(|c| samples.iter().map(|s| s[c]).sum::<f32>() / n)
 }
 
 #[cfg(test)]

@@ -10,6 +10,14 @@
 //! volume, so a pixel centre outside the viewport's rectangle, or whose
 //! interpolated `z/w` lies outside [0, 1], is not covered (its lane, if
 //! its quad runs, is a helper).
+//!
+//! Coverage is decided per sample at D3D's standard sample positions (the
+//! pixel centre for a single-sampled target): a lane whose samples are all
+//! outside both triangles is a helper. A pixel-frequency run sees the
+//! covered samples' mask in `vCoverage`; a sample-frequency run (one per
+//! sample, see [`runs_per_sample`]) sees its own sample's bit, `sample`
+//! inputs (and `SV_Position` declared `sample`) evaluated at that sample's
+//! position and `SV_SampleIndex` set to the sample's number.
 
 use super::case::{Case, Viewport};
 use crate::dxbc::Shader;
@@ -77,18 +85,69 @@ pub fn case_inputs(
     (setup, super::cpu::resources(case))
 }
 
-/// Inputs for the quad holding `pixel`: interpolated attributes per lane,
-/// `SV_Position` where the shader declares it, helper lanes where a pixel
-/// centre lies outside both triangles.
-pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
-    quad_raster(case, shader, pixel).0
+/// Whether D3D runs the pixel shader once per sample: it reads
+/// `SV_SampleIndex` or interpolates an input at sample positions.
+pub fn runs_per_sample(shader: &Shader) -> bool {
+    let inputs = shader.input_layout();
+    inputs.declared_with(SystemValue::SampleIndex).is_some()
+        || inputs
+            .registers
+            .iter()
+            .any(|r| r.interpolation.is_some_and(|i| i.is_sample()))
 }
 
-/// [`quad_setup`], with each lane's window depth (the viewport-mapped
-/// interpolated `z/w`, what `SV_Position.z` holds and the depth test
-/// reads; 0 for a lane outside both triangles).
-pub fn quad_raster(case: &Case, shader: &Shader, pixel: PixelChoice) -> (Setup, [f32; LANES]) {
+/// Which samples of pixel `(px, py)` either triangle covers (bit `i` for
+/// sample `i` of the target's standard pattern). D3D clips to the
+/// viewport's rectangle and to 0 <= z/w <= 1, so a sample outside either
+/// is not covered.
+fn covered_samples(win: &[Window], vp: &Viewport, samples: u32, px: u32, py: u32) -> u32 {
+    let pattern = crate::vm::texture::standard_pattern(samples).unwrap_or(&[[0, 0]]);
+    let mut mask = 0;
+    for (i, [dx, dy]) in pattern.iter().enumerate() {
+        let p = [
+            px as f64 + 0.5 + *dx as f64 / 16.0,
+            py as f64 + 0.5 + *dy as f64 / 16.0,
+        ];
+        let in_viewport = p[0] >= vp.x as f64
+            && p[0] < vp.x as f64 + vp.width as f64
+            && p[1] >= vp.y as f64
+            && p[1] < vp.y as f64 + vp.height as f64;
+        let inside = in_viewport
+            && TRIANGLES.iter().any(|tri| {
+                barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], p).is_some_and(|b| {
+                    let z: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
+                    // The same allowance the edge test has for rounding in
+                    // the barycentrics (a constant z = 1 may sum to
+                    // 1 + 1e-16).
+                    b.iter().all(|&w| w >= -1e-9) && (-1e-9..=1.0 + 1e-9).contains(&z)
+                })
+            });
+        if inside {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
+/// Inputs for the quad holding `pixel`: interpolated attributes per lane,
+/// `SV_Position` where the shader declares it, helper lanes where no
+/// sample of the pixel is covered.
+pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
+    quad_raster(case, shader, pixel, None).0
+}
+
+/// [`quad_setup`] for one run — at pixel frequency (`sample` None) or for
+/// sample `sample` of a sample-frequency shader — with each lane's window
+/// depth (the viewport-mapped interpolated `z/w`, what `SV_Position.z`
+/// holds and the depth test reads; 0 for a lane outside both triangles).
+pub fn quad_raster(
+    case: &Case,
+    shader: &Shader,
+    pixel: PixelChoice,
+    sample: Option<u32>,
+) -> (Setup, [f32; LANES]) {
     let mut setup = Setup::empty();
+    setup.sample_count = case.samples;
     let mut depths = [0f32; LANES];
     let vp = case.viewport();
     // Declared pixel-shader inputs only: an attribute the shader never
@@ -106,6 +165,21 @@ pub fn quad_raster(case: &Case, shader: &Shader, pixel: PixelChoice) -> (Setup, 
             Some((r.register, mode))
         })
         .collect();
+    // Registers evaluated at the sample's position in a sample-frequency
+    // run (the rest at the pixel centre).
+    let at_sample: Vec<u32> = inputs
+        .registers
+        .iter()
+        .filter(|r| sample.is_some() && r.interpolation.is_some_and(|i| i.is_sample()))
+        .map(|r| r.register)
+        .collect();
+    let sample_index = inputs
+        .declared_with(SystemValue::SampleIndex)
+        .map(|r| (r.register, r.first_component()));
+    let offset = sample.map_or([0.0; 2], |s| {
+        let o = crate::vm::texture::sample_position(case.samples, s).map(f32::from_bits);
+        [o[0] as f64, o[1] as f64]
+    });
     let position_reg = inputs
         .declared_with(SystemValue::Position)
         .map(|r| r.register);
@@ -130,6 +204,12 @@ pub fn quad_raster(case: &Case, shader: &Shader, pixel: PixelChoice) -> (Setup, 
         .collect();
     for (lane, (px, py)) in pixel.lane_pixels().into_iter().enumerate().take(LANES) {
         let p = [px as f64 + 0.5, py as f64 + 0.5];
+        let ps = [p[0] + offset[0], p[1] + offset[1]];
+        let covered = covered_samples(&win, &vp, case.samples, px, py);
+        let runs = match sample {
+            Some(s) => covered & (1u32 << s),
+            None => covered,
+        };
         // The covering triangle, or the first one for helper lanes.
         let mut chosen = None;
         for tri in TRIANGLES {
@@ -144,22 +224,22 @@ pub fn quad_raster(case: &Case, shader: &Shader, pixel: PixelChoice) -> (Setup, 
             }
         }
         let mut regs = vec![[0u32; 4]; count];
-        if let Some((tri, b, inside)) = chosen {
+        if let Some((tri, b, _)) = chosen {
             let z_ndc: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
             let z_window =
                 vp.min_depth as f64 + z_ndc * (vp.max_depth as f64 - vp.min_depth as f64);
             depths[lane] = z_window as f32;
-            let in_viewport = p[0] >= vp.x as f64
-                && p[0] < vp.x as f64 + vp.width as f64
-                && p[1] >= vp.y as f64
-                && p[1] < vp.y as f64 + vp.height as f64;
-            // The same allowance the edge test has for rounding in the
-            // barycentrics (a constant z = 1 may sum to 1 + 1e-16).
-            let in_depth = (-1e-9..=1.0 + 1e-9).contains(&z_ndc);
-            setup.helper[lane] =
-                !inside || !in_viewport || !in_depth || px >= case.width || py >= case.height;
-            let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
+            setup.helper[lane] = runs == 0 || px >= case.width || py >= case.height;
+            setup.coverage[lane] = runs;
+            // Barycentrics at the sample, in the same triangle's plane.
+            let bs = barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], ps).unwrap_or(b);
             for (r, slot) in regs.iter_mut().enumerate() {
+                let b = if at_sample.contains(&(r as u32)) {
+                    bs
+                } else {
+                    b
+                };
+                let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
                 let mode = modes
                     .iter()
                     .find(|(m, _)| *m as usize == r)
@@ -196,13 +276,28 @@ pub fn quad_raster(case: &Case, shader: &Shader, pixel: PixelChoice) -> (Setup, 
                 let area = (b2[0] - a[0]) * (c2[1] - a[1]) - (b2[1] - a[1]) * (c2[0] - a[0]);
                 slot[c] = if area > 0.0 { u32::MAX } else { 0 };
             }
-            if let Some(slot) = position_reg.and_then(|r| regs.get_mut(r as usize)) {
+            if let Some((r, c)) = sample_index
+                && let Some(slot) = regs.get_mut(r as usize)
+            {
+                slot[c] = sample.unwrap_or(0);
+            }
+            if let Some(r) = position_reg
+                && let Some(slot) = regs.get_mut(r as usize)
+            {
+                let (b, p) = if at_sample.contains(&r) {
+                    (bs, ps)
+                } else {
+                    (b, p)
+                };
+                let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
+                let z_ndc: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
+                let z = vp.min_depth as f64 + z_ndc * (vp.max_depth as f64 - vp.min_depth as f64);
                 let w = if persp_den == 0.0 {
                     0.0
                 } else {
                     1.0 / persp_den
                 };
-                *slot = [p[0] as f32, p[1] as f32, z_window as f32, w as f32].map(f32::to_bits);
+                *slot = [p[0] as f32, p[1] as f32, z as f32, w as f32].map(f32::to_bits);
             }
         } else {
             setup.helper[lane] = true;

@@ -95,13 +95,14 @@ pub fn block_member(case: &Case, u: &UniformEntry) -> Option<[u32; 4]> {
                     tex.mip_levels(),
                     (tex.format().kind() == NumericKind::Unorm) as u32,
                     tex.format().channels() as u32,
-                    0,
+                    tex.sample_count(),
                 ],
                 // Unbound: no levels, so every ld is out of range and reads
                 // zeros, alpha included.
                 None => [0, 0, 4, 0],
             }
         }
+        UniformRole::RasterizerSamples => [case.samples.max(1), 0, 0, 0],
         UniformRole::SamplerMode { sampler: n } => {
             let s = sampler(case, n);
             let a = s.address.map(d3d_address);

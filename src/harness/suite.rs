@@ -83,6 +83,15 @@ impl Backend {
             // ES 3.00 has cube arrays only through
             // OES_texture_cube_map_array, which WebGL2 does not offer.
             (Backend::WebGl2, Feature::CubeMapArrays) => false,
+            (Backend::Vulkan, Feature::Multisample) => true,
+            // GLSL ES 3.00 has no sampler2DMS, gl_SampleID, gl_SampleMask
+            // or gl_NumSamples, so es300 refuses every multisampled read.
+            (Backend::WebGl2, Feature::Multisample) => false,
+            // naga's GLSL front end has no gl_SampleMaskIn (vk450 lowers
+            // vCoverage only at sample frequency); ES 3.00 has none.
+            (_, Feature::CoverageInput) => false,
+            // wgpu binds multisampled textures through 2D views only.
+            (_, Feature::MultisampleArray) => false,
         }
     }
 }

@@ -8,7 +8,7 @@ use super::VmError;
 use super::machine::Machine;
 use super::state::{LANES, Reg};
 use super::texture::{self, Lod, ResInfoReturn, SampleInfoReturn, Sampler, Texture};
-use crate::dxbc::ir::{Instruction, Operand, Selection};
+use crate::dxbc::ir::{Instruction, Operand, OperandType, Selection};
 use crate::dxbc::opcodes::NumType;
 use crate::dxbc::opcodes::Op;
 
@@ -216,10 +216,13 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             let res = op(1)?;
             let ret = inst.sampleinfo_return().unwrap_or(SampleInfoReturn::Float);
             // The same for every lane: it reads no lane's registers.
-            let r = m
-                .resources()
-                .texture(slot_of(res))
-                .map_or([0; 4], |t| texture::sampleinfo(t, ret));
+            let r = if res.ty == OperandType::RASTERIZER {
+                texture::sample_count_info(m.rasterizer_samples(), ret)
+            } else {
+                m.resources()
+                    .texture(slot_of(res))
+                    .map_or([0; 4], |t| texture::sampleinfo(t, ret))
+            };
             for l in (0..LANES).filter(|&l| running[l]) {
                 results[l] = Some(swizzle(res, r));
             }
@@ -235,10 +238,19 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                 results[l] = Some(swizzle(res, r));
             }
         }
-        // samplepos: single-sampled targets have one sample at the centre.
+        // samplepos dst, resource or rasterizer, sample index
         Op::SamplePos => {
+            let res = op(1)?;
             for l in (0..LANES).filter(|&l| running[l]) {
-                results[l] = Some([0; 4]);
+                let index = m.read(op(2)?, l, NumType::Int)?[0];
+                let r = if res.ty == OperandType::RASTERIZER {
+                    texture::sample_position(m.rasterizer_samples(), index)
+                } else {
+                    m.resources()
+                        .texture(slot_of(res))
+                        .map_or([0; 4], |t| texture::samplepos(t, index))
+                };
+                results[l] = Some(swizzle(res, r));
             }
         }
         // lod

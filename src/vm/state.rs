@@ -95,6 +95,10 @@ pub struct Setup {
     pub coverage: [u32; LANES],
     /// Which lanes a vertex shader runs (all four by default).
     pub lanes_used: usize,
+    /// The render target's sample count (what `sampleinfo` and
+    /// `samplepos` of the rasterizer report); 0 reads as 1, a
+    /// single-sampled target.
+    pub sample_count: u32,
 }
 
 impl Setup {
@@ -103,6 +107,7 @@ impl Setup {
         Setup {
             lanes_used: LANES,
             coverage: [1; LANES],
+            sample_count: 1,
             ..Setup::default()
         }
     }

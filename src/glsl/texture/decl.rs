@@ -26,6 +26,9 @@ use crate::dxbc::rdef::InputType;
 /// non-comparison sampler of its own.
 pub const FETCH_SAMPLER: &str = "hlslcc_fetchSampler";
 pub const LEVELS_BLOCK: &str = "hlslcc_TextureLevels";
+/// The member of the levels block holding the render target's sample
+/// count, for `sampleinfo`/`samplepos` of the rasterizer.
+pub const RASTERIZER: &str = "hlslcc_rasterizer";
 pub const STATE_BLOCK: &str = "hlslcc_SamplerState";
 
 pub fn mode_name(slot: u32) -> String {
@@ -219,8 +222,9 @@ fn combined_entry(e: &mut Emitter, name: String, ty: OpaqueType, t: u32, s: u32)
 }
 
 /// The uniform blocks and the vk450 fetch sampler, once, at the first
-/// texture or sampler declaration.
-fn blocks(e: &mut Emitter) {
+/// texture or sampler declaration (or before the walk, in a shader that
+/// reads the rasterizer and declares neither).
+pub(super) fn blocks(e: &mut Emitter) {
     if e.textures.blocks_declared {
         return;
     }
@@ -239,9 +243,9 @@ fn blocks(e: &mut Emitter) {
         });
     }
     let levels: Vec<u32> = e.textures.levels.iter().copied().collect();
-    if !levels.is_empty() {
+    if !levels.is_empty() || e.textures.rasterizer {
         let ivec4 = ValueType::vec(Ty::Int, 4);
-        let members: Vec<Member> = levels
+        let mut members: Vec<Member> = levels
             .iter()
             .map(|t| {
                 (
@@ -252,11 +256,21 @@ fn blocks(e: &mut Emitter) {
                         "t{t}: x = mip level count; y = 1 when the format is UNORM \
                          (comparison references are clamped to [0, 1]); z = number of \
                          components the format stores (1-4; out-of-range ld reads alpha \
-                         as 1 below 4); w unused"
+                         as 1 below 4); w = sample count (1 unless multisampled)"
                     ),
                 )
             })
             .collect();
+        if e.textures.rasterizer {
+            members.push((
+                RASTERIZER.into(),
+                ivec4,
+                UniformRole::RasterizerSamples,
+                "x = the render target's sample count (1 when it is not multisampled); \
+                 y, z, w unused"
+                    .into(),
+            ));
+        }
         block(e, LEVELS_BLOCK, names::MIP_COUNT_BINDING, &members);
     }
     let states: Vec<u32> = e.textures.states.iter().copied().collect();

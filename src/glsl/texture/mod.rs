@@ -31,6 +31,15 @@ use crate::dxbc::opcodes::{Op, TextureOperands};
 
 pub use decl::declare;
 
+/// Declares the levels block before the walk when the shader reads the
+/// rasterizer (`sampleinfo`/`samplepos`) but declares no texture or
+/// sampler, at whose declaration it would otherwise appear.
+pub fn declare_rasterizer_block(e: &mut Emitter) {
+    if e.textures.rasterizer && e.textures.resources.is_empty() && e.textures.samplers.is_empty() {
+        decl::blocks(e);
+    }
+}
+
 /// `D3D10_SB_RESOURCE_DIMENSION` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Dim {
@@ -70,11 +79,14 @@ impl Dim {
 
     /// Why this dimension cannot be lowered in `dialect`, if it cannot.
     /// Cube arrays are core in GLSL 4.50 (and naga reads them), but ES 3.00
-    /// has them only through OES_texture_cube_map_array, which WebGL2 lacks.
+    /// has them only through OES_texture_cube_map_array, which WebGL2 lacks;
+    /// multisampled textures are likewise ES 3.00's lack only.
     pub fn refusal(self, dialect: Dialect) -> Option<Reason> {
         match self {
             Dim::Buffer => Some(Reason::TypedBuffer),
-            Dim::Tex2DMS | Dim::Tex2DMSArray => Some(Reason::Multisample),
+            Dim::Tex2DMS | Dim::Tex2DMSArray if dialect == Dialect::Es300 => {
+                Some(Reason::Multisample)
+            }
             Dim::CubeArray if dialect == Dialect::Es300 => Some(Reason::CubeArray),
             Dim::RawOrStructured => Some(Reason::RawStructuredBuffer),
             Dim::Unknown => Some(Reason::Operand),
@@ -90,6 +102,8 @@ impl Dim {
             Dim::Tex3D => TextureShape::D3,
             Dim::Cube => TextureShape::Cube,
             Dim::CubeArray => TextureShape::CubeArray,
+            Dim::Tex2DMS => TextureShape::D2MS,
+            Dim::Tex2DMSArray => TextureShape::D2MSArray,
             _ => TextureShape::D2,
         }
     }
@@ -135,7 +149,7 @@ impl Dim {
     /// a cube array's is the direction and the cube index.
     pub fn glsl_components(self) -> usize {
         match self {
-            Dim::Tex1D | Dim::Tex2D => 2,
+            Dim::Tex1D | Dim::Tex2D | Dim::Tex2DMS => 2,
             Dim::CubeArray => 4,
             _ => 3,
         }
@@ -176,6 +190,9 @@ pub struct Textures {
     pub levels: BTreeSet<u32>,
     /// Samplers whose state the body reads.
     pub states: BTreeSet<u32>,
+    /// Whether the body reads the rasterizer's sample count
+    /// (`hlslcc_rasterizer`).
+    pub rasterizer: bool,
     /// Textures read with `texelFetch`/`textureSize` (vk450 needs a sampler
     /// to make them combined).
     pub fetched: BTreeSet<u32>,
@@ -224,10 +241,19 @@ pub fn scan(e: &mut Emitter) {
             .insert(slot, mode.unwrap_or(SamplerMode::Default));
     }
     for inst in &e.program.instructions {
-        let Some(parts) = parts(inst) else {
+        let parts = parts(inst).or((inst.op == Op::SamplePos).then_some(TextureOperands {
+            resource: 1,
+            sampler: None,
+        }));
+        let Some(parts) = parts else {
             continue;
         };
-        let Some(tex) = inst.operands.get(parts.resource).and_then(Operand::reg) else {
+        let res_op = inst.operands.get(parts.resource);
+        if res_op.is_some_and(|o| o.ty == OperandType::RASTERIZER) {
+            t.rasterizer = true;
+            continue;
+        }
+        let Some(tex) = res_op.and_then(Operand::reg) else {
             continue;
         };
         let smp = parts.sampler.and_then(|i| inst.operands.get(i)?.reg());
@@ -278,9 +304,13 @@ pub fn scan(e: &mut Emitter) {
                     }
                 }
             }
-            Op::Ld | Op::Resinfo => {
+            Op::Ld | Op::Resinfo | Op::LdMs => {
                 t.levels.insert(tex);
                 t.fetched.insert(tex);
+            }
+            // The sample count is the levels block's `.w`.
+            Op::SampleInfo | Op::SamplePos => {
+                t.levels.insert(tex);
             }
             Op::Lod => {
                 t.levels.insert(tex);
@@ -307,7 +337,7 @@ pub fn scan(e: &mut Emitter) {
 /// Whether this module lowers `op` (for [`super::support::has_lowering`]):
 /// the texture instructions whose operands the opcode description places.
 pub(super) fn lowers(op: Op) -> bool {
-    op.texture_operands().is_some()
+    op.texture_operands().is_some() || op == Op::SamplePos
 }
 
 /// Where an instruction's resource and sampler operands are, from the
@@ -334,25 +364,33 @@ pub fn refusal(e: &Emitter, inst: &Instruction) -> Option<Reason> {
 
 /// A texture-class instruction the support table lowers.
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
-    let Some(parts) = parts(inst) else {
-        // samplepos, the tiled-resource `_s` forms, anything else.
-        let reason = if inst.op == Op::SamplePos {
-            Reason::Multisample
-        } else {
-            Reason::Operand
-        };
-        e.refuse(inst, reason);
+    let multisampled = matches!(inst.op, Op::LdMs | Op::SampleInfo | Op::SamplePos);
+    if multisampled && e.dialect == Dialect::Es300 {
+        // No sampler2DMS, gl_NumSamples or sample positions in ES 3.00.
+        e.refuse(inst, Reason::Multisample);
+        return;
+    }
+    // samplepos names its resource (or the rasterizer) in operand 1.
+    let parts = parts(inst).or((inst.op == Op::SamplePos).then_some(TextureOperands {
+        resource: 1,
+        sampler: None,
+    }));
+    let Some(parts) = parts else {
+        // The tiled-resource `_s` forms, anything else.
+        e.refuse(inst, Reason::Operand);
         return;
     };
     let Some(res_op) = inst.operands.get(parts.resource) else {
         e.refuse(inst, Reason::Operand);
         return;
     };
+    if res_op.ty == OperandType::RASTERIZER && multisampled {
+        query::rasterizer(e, inst, parts.resource);
+        return;
+    }
     if res_op.ty != OperandType::RESOURCE {
         let reason = match res_op.ty {
             OperandType::UNORDERED_ACCESS_VIEW => Reason::Uav,
-            // `sampleinfo … rasterizer`: gl_NumSamples is not in ES 3.00.
-            OperandType::RASTERIZER => Reason::Multisample,
             _ => Reason::Operand,
         };
         e.refuse(inst, reason);
@@ -378,6 +416,9 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     };
     match inst.op {
         Op::Ld => query::ld(e, inst, &ctx),
+        Op::LdMs => query::ldms(e, inst, &ctx),
+        Op::SampleInfo => query::sampleinfo(e, inst, &ctx),
+        Op::SamplePos => query::samplepos(e, inst, &ctx),
         Op::Resinfo => query::resinfo(e, inst, &ctx),
         Op::Lod => query::lod(e, inst, &ctx),
         Op::Gather4 | Op::Gather4C | Op::Gather4Po | Op::Gather4PoC => gather::emit(e, inst, &ctx),
@@ -544,11 +585,15 @@ mod tests {
                 Dim::from_d3d(R::Buffer).refusal(d),
                 Some(Reason::TypedBuffer)
             );
-            assert_eq!(
-                Dim::from_d3d(R::Texture2DMs).refusal(d),
-                Some(Reason::Multisample)
-            );
         }
+        // Multisampled textures are es300's refusal only.
+        assert_eq!(
+            Dim::from_d3d(R::Texture2DMs).refusal(Dialect::Es300),
+            Some(Reason::Multisample)
+        );
+        assert_eq!(Dim::from_d3d(R::Texture2DMs).refusal(Dialect::Vk450), None);
+        assert_eq!(Dim::Tex2DMS.glsl_suffix(), "2DMS");
+        assert_eq!(Dim::Tex2DMSArray.glsl_components(), 3);
         assert_eq!(Dim::Tex1DArray.glsl_components(), 3);
         assert_eq!(Dim::Cube.size_components(), 2);
         assert_eq!(Dim::Tex2DArray.size_components(), 3);

@@ -14,7 +14,7 @@ use super::super::emit::Emitter;
 use super::super::types::Ty;
 use super::decl::lod_name;
 use super::{Ctx, Dim, assign_result, fetch_name, levels_name, type_prefix};
-use crate::dxbc::enums::ResInfoReturn;
+use crate::dxbc::enums::{ResInfoReturn, SampleInfoReturn};
 use crate::dxbc::ir::Instruction;
 
 /// `ld dst, address, tN`.
@@ -104,6 +104,9 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
 fn level_size(t: &str, lod: &str, dim: Dim) -> String {
     let base = format!("textureSize({t}, 0)");
     match dim {
+        // One level, and `textureSize` of a multisampled sampler takes no
+        // level.
+        Dim::Tex2DMS | Dim::Tex2DMSArray => format!("textureSize({t})"),
         Dim::Tex1DArray | Dim::Tex2DArray | Dim::CubeArray => {
             format!("ivec3(max({base}.xy >> ivec2({lod}), ivec2(1)), {base}.z)")
         }
@@ -128,10 +131,10 @@ pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let (xyz, sizes): (&str, usize) = match dim {
         Dim::Tex1D => ("uvec3(s.x, 0, 0)", 1),
         Dim::Tex1DArray => ("uvec3(s.x, s.z, 0)", 1),
-        Dim::Tex2D | Dim::Cube => ("uvec3(s.xy, 0)", 2),
+        Dim::Tex2D | Dim::Cube | Dim::Tex2DMS => ("uvec3(s.xy, 0)", 2),
         // textureSize of a samplerCubeArray is (w, h, cubes), which is
         // also what D3D's resinfo reports.
-        Dim::Tex2DArray | Dim::CubeArray => ("uvec3(s.xyz)", 2),
+        Dim::Tex2DArray | Dim::CubeArray | Dim::Tex2DMSArray => ("uvec3(s.xyz)", 2),
         _ => ("uvec3(s.xyz)", 3),
     };
     let n = dim.size_components();
@@ -227,4 +230,152 @@ pub(crate) fn lod(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         _ => e.read_n(inst, &inst.operands[1], 3, Ty::Float),
     };
     assign_result(e, inst, ctx, &format!("{name}({c})"), Ty::Float);
+}
+
+/// `ld2dms dst, address, tN, sample` (vk450): `texelFetch` of a
+/// `sampler2DMS[Array]`, guarded like `ld` — an address outside the
+/// texture, a layer past the array or a sample index past the count
+/// (`hlslcc_textureLevels_tN.w`) reads zeros (alpha 1 for formats without
+/// it), where GLSL leaves `texelFetch` undefined.
+pub(crate) fn ldms(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
+    let t = fetch_name(e, ctx.slot, &ctx.res);
+    let levels = levels_name(ctx.slot);
+    let c = e.read_n(inst, &inst.operands[1], 4, Ty::Int);
+    let ci = e.tmp();
+    e.line(format!("ivec4 {ci} = {c};"));
+    let s = inst
+        .operands
+        .get(3)
+        .map(|op| e.read_scalar(inst, op, Ty::Int))
+        .unwrap_or_else(|| "0".into());
+    let si = e.tmp();
+    e.line(format!("int {si} = {s};"));
+    let p = type_prefix(ctx.res.ty);
+    let (one, zero) = match ctx.res.ty {
+        Ty::Float => ("1.0", "0.0"),
+        _ => ("1", "0"),
+    };
+    let r = e.tmp();
+    e.line(format!(
+        "{p}vec4 {r} = {p}vec4({zero}, {zero}, {zero}, {levels}.z < 4 ? {one} : {zero});"
+    ));
+    let o = inst.offsets().unwrap_or([0; 3]);
+    let xy = format!("{ci}.xy + ivec2({}, {})", o[0], o[1]);
+    let (fetch, checked, size) = if ctx.res.dim == Dim::Tex2DMSArray {
+        (
+            format!("ivec3({xy}, {ci}.z)"),
+            format!("uvec3(ivec3({xy}, {ci}.z))"),
+            format!("uvec3(textureSize({t}))"),
+        )
+    } else {
+        (
+            xy.clone(),
+            format!("uvec2({xy})"),
+            format!("uvec2(textureSize({t}))"),
+        )
+    };
+    e.line(format!(
+        "if (uint({si}) < uint({levels}.w) && all(lessThan({checked}, {size}))) {{"
+    ));
+    e.indent();
+    e.line(format!("{r} = texelFetch({t}, {fetch}, {si});"));
+    e.dedent();
+    e.line("}");
+    assign_result(e, inst, ctx, &r, ctx.res.ty);
+}
+
+/// `sampleinfo[_uint] dst, tN`: the sample count from
+/// `hlslcc_textureLevels_tN.w` (naga's GLSL front end has no
+/// `textureSamples`); a texture not declared multisampled reports 0.
+pub(crate) fn sampleinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
+    let count = if matches!(ctx.res.dim, Dim::Tex2DMS | Dim::Tex2DMSArray) {
+        format!("{}.w", levels_name(ctx.slot))
+    } else {
+        "0".into()
+    };
+    count_result(e, inst, ctx, &count);
+}
+
+/// `(n, 0, 0, 0)` as `sampleinfo`'s return type says: float by default,
+/// uint with `_uint`.
+fn count_result(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, count: &str) {
+    let (value, ty) = match inst.sampleinfo_return() {
+        Some(SampleInfoReturn::Uint) => (format!("uvec4(uint({count}), 0u, 0u, 0u)"), Ty::Uint),
+        _ => (format!("vec4(float({count}), 0.0, 0.0, 0.0)"), Ty::Float),
+    };
+    assign_result(e, inst, ctx, &value, ty);
+}
+
+/// D3D11's standard sample positions (`D3D11_STANDARD_MULTISAMPLE_PATTERN`)
+/// for 1, 2, 4, 8 and 16 samples, one after another, in pixels from the
+/// centre: the pattern for `n` samples starts at index `n - 1`.
+fn sample_position_table() -> String {
+    let mut items = Vec::new();
+    for n in [1u32, 2, 4, 8, 16] {
+        for [x, y] in crate::dxbc::sample_pattern::standard_pattern(n).unwrap_or(&[]) {
+            items.push(format!(
+                "vec2({:?}, {:?})",
+                *x as f32 / 16.0,
+                *y as f32 / 16.0
+            ));
+        }
+    }
+    format!("vec2[31]({})", items.join(", "))
+}
+
+/// `samplepos dst, tN or rasterizer, index`: sample `index`'s position for
+/// a sample count held in `count` (a GLSL int expression), zeros for an
+/// index past the count or a count without a standard pattern, as D3D
+/// gives.
+fn position_of(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, count: &str) {
+    let index = inst
+        .operands
+        .get(2)
+        .map(|op| e.read_scalar(inst, op, Ty::Int))
+        .unwrap_or_else(|| "0".into());
+    let (n, i, table, r) = (e.tmp(), e.tmp(), e.tmp(), e.tmp());
+    e.line(format!("int {n} = {count};"));
+    e.line(format!("int {i} = {index};"));
+    e.line(format!("vec2 {table}[31] = {};", sample_position_table()));
+    e.line(format!("vec4 {r} = vec4(0.0);"));
+    e.line(format!(
+        "if (({n} == 1 || {n} == 2 || {n} == 4 || {n} == 8 || {n} == 16) && uint({i}) < uint({n})) {{"
+    ));
+    e.indent();
+    e.line(format!("{r}.xy = {table}[{n} - 1 + {i}];"));
+    e.dedent();
+    e.line("}");
+    assign_result(e, inst, ctx, &r, Ty::Float);
+}
+
+/// `samplepos dst, tN, index` (vk450).
+pub(crate) fn samplepos(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
+    let count = if matches!(ctx.res.dim, Dim::Tex2DMS | Dim::Tex2DMSArray) {
+        format!("{}.w", levels_name(ctx.slot))
+    } else {
+        "0".into()
+    };
+    position_of(e, inst, ctx, &count);
+}
+
+/// `sampleinfo` and `samplepos` of the `rasterizer` (vk450): the render
+/// target's sample count from `hlslcc_rasterizer.x` (naga's GLSL front end
+/// has no `gl_NumSamples`); 1 for a single-sampled target.
+pub(crate) fn rasterizer(e: &mut Emitter, inst: &Instruction, res_index: usize) {
+    let ctx = Ctx {
+        slot: 0,
+        res: super::Res {
+            dim: Dim::Tex2DMS,
+            ty: Ty::Float,
+            return_type: crate::dxbc::enums::ReturnType::Float,
+        },
+        smp: None,
+        res_index,
+    };
+    let count = format!("{}.x", super::decl::RASTERIZER);
+    if inst.op == crate::dxbc::opcodes::Op::SamplePos {
+        position_of(e, inst, &ctx, &count);
+    } else {
+        count_result(e, inst, &ctx, &count);
+    }
 }

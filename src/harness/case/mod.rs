@@ -75,6 +75,9 @@ pub struct Case {
     pub vertex_shader: Option<ShaderSource>,
     pub width: u32,
     pub height: u32,
+    /// The render target's sample count (`samples N`; 1 when not
+    /// multisampled).
+    pub samples: u32,
     /// Four corners: top-left, top-right, bottom-left, bottom-right.
     pub quad: Vec<Vertex>,
     /// Per-target formats and clear colours (`[render target]`), by index.
@@ -158,10 +161,19 @@ pub enum Feature {
     HalfTowardZero,
     /// Cube-map arrays (`dimension cubearray`, `samplerCubeArray`).
     CubeMapArrays,
+    /// Multisampled textures (`ld2dms`, `sampleinfo`, `samplepos`) or a
+    /// multisampled target with what reads it (`SV_SampleIndex`,
+    /// `SV_Coverage`, the rasterizer's `sampleinfo`/`samplepos`).
+    Multisample,
+    /// `SV_Coverage` read by a shader running at pixel frequency: the
+    /// covered samples' mask (`gl_SampleMaskIn`).
+    CoverageInput,
+    /// A multisampled texture array (`Texture2DMSArray`).
+    MultisampleArray,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 7] = [
+    pub const ALL: [Feature; 10] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -169,6 +181,9 @@ impl Feature {
         Feature::FractionalViewport,
         Feature::HalfTowardZero,
         Feature::CubeMapArrays,
+        Feature::Multisample,
+        Feature::CoverageInput,
+        Feature::MultisampleArray,
     ];
 
     pub fn name(self) -> &'static str {
@@ -180,6 +195,9 @@ impl Feature {
             Feature::FractionalViewport => "fractional_viewport",
             Feature::HalfTowardZero => "half_toward_zero",
             Feature::CubeMapArrays => "cube_map_arrays",
+            Feature::Multisample => "multisample",
+            Feature::CoverageInput => "coverage_input",
+            Feature::MultisampleArray => "multisample_array",
         }
     }
 }
@@ -316,6 +334,7 @@ impl Case {
             vertex_shader: None,
             width: 64,
             height: 64,
+            samples: 1,
             quad: Vec::new(),
             render_targets: Vec::new(),
             viewport: None,
@@ -401,6 +420,7 @@ impl Case {
                         });
                     }
                     case.viewport = t.viewport.map(|(_, v)| v);
+                    case.samples = t.samples.map_or(1, |(_, n)| n);
                 }
                 Section::Depth => {
                     case.depth = Some(target::parse_depth(&ctx, n, &stripped)?);
@@ -488,6 +508,21 @@ impl Case {
             ));
         }
         probes::check_inside(&ctx, &case.probes, [case.width, case.height])?;
+        // The depth buffer is single-sampled on every path (the emulator
+        // tests one depth per pixel; wgpu needs a depth attachment with the
+        // colour targets' sample count), so a multisampled draw with a
+        // depth test would be compared against something neither draws.
+        if let Some(d) = &case.depth
+            && case.samples > 1
+        {
+            return Err(ctx.err(
+                d.line,
+                format!(
+                    "[depth] with a {}-sample render target: the depth buffer is single-sampled; drop `samples` or the [depth] section",
+                    case.samples
+                ),
+            ));
+        }
         if case.quad.is_empty() {
             case.quad = default_quad();
         }

@@ -1,7 +1,8 @@
 //! `[render target]` and `[depth]`: what the quad is drawn into. The size,
-//! a format and clear colour per `SV_TargetN`, the viewport, and the depth
-//! buffer with its test. Both renderers read these descriptions; the
-//! conversions themselves are the output merger's (`vm::output_merger`).
+//! a format and clear colour per `SV_TargetN`, the viewport, the sample
+//! count, and the depth buffer with its test. Both renderers read these
+//! descriptions; the conversions themselves are the output merger's
+//! (`vm::output_merger`).
 
 use super::CaseError;
 use super::values::{Ctx, Lines};
@@ -93,10 +94,14 @@ pub(super) struct TargetSection {
     pub size: Option<[u32; 2]>,
     pub targets: Vec<RenderTarget>,
     pub viewport: Option<(usize, Viewport)>,
+    /// `samples N` and its line; `None`: one sample.
+    pub samples: Option<(usize, u32)>,
 }
 
 /// `size W H`, `format N F`, `clear N r g b a`, `viewport X Y W H [MINZ
-/// MAXZ]`.
+/// MAXZ]`, `samples N` (1, 2, 4, 8 or 16; default 1): the sample count of
+/// every target; a multisampled target is drawn with coverage per sample at
+/// D3D's standard positions and compared after a resolve (docs/cases.md).
 pub(super) fn parse_target(ctx: &Ctx, lines: &Lines) -> Result<TargetSection, CaseError> {
     let mut out = TargetSection::default();
     let entry = |out: &mut TargetSection, l: usize, n: &str| -> Result<usize, CaseError> {
@@ -230,10 +235,16 @@ pub(super) fn parse_target(ctx: &Ctx, lines: &Lines) -> Result<TargetSection, Ca
                     },
                 ));
             }
+            ["samples", n] => {
+                if out.samples.is_some() {
+                    return Err(ctx.err(l, "a second `samples` line"));
+                }
+                out.samples = Some((l, super::texture::sample_count(ctx, l, n)?));
+            }
             _ => {
                 return Err(ctx.err(
                     l,
-                    "expected `size W H`, `format N F`, `clear N r g b a` or `viewport X Y W H [MINZ MAXZ]`",
+                    "expected `size W H`, `format N F`, `clear N r g b a`, `viewport X Y W H [MINZ MAXZ]` or `samples N`",
                 ));
             }
         }

@@ -206,3 +206,99 @@ fn bad_targets_viewports_and_depth_are_errors_at_their_line() {
     assert_eq!(line_of("[test]\nprobe target 9 0 0 0 0 0 0\n"), 5);
     assert_eq!(line_of("[test]\nprobe 0 0 1/0 0 0 0\n"), 5);
 }
+
+#[test]
+fn sample_counts_make_multisampled_textures_and_targets() {
+    use crate::vm::texture::Dimension;
+    let c = parse(
+        "[pixel shader]\nps_5_0\nret\n[render target]\nsize 2 2\nsamples 4\n\
+         [texture 0]\nformat r32_float\nsize 2 1\nsamples 2\nvalues\n1 0 0 1  2 0 0 1  3 0 0 1  4 0 0 1\n\
+         [texture 1]\nformat r32_float\ndimension 2darray\nsize 1 1 3\nsamples 4\nfill constant 5 0 0 1\n",
+    )
+    .expect("parses");
+    assert_eq!(c.samples, 4);
+    let t0 = &c.textures[0].1;
+    assert_eq!((t0.dimension(), t0.sample_count()), (Dimension::Tex2DMS, 2));
+    // Texel by texel, each texel's samples in order.
+    assert_eq!(t0.texel(0, 0, [0, 0, 0], 1).unwrap()[0], 2.0f32.to_bits());
+    assert_eq!(t0.texel(0, 0, [1, 0, 0], 0).unwrap()[0], 3.0f32.to_bits());
+    let t1 = &c.textures[1].1;
+    assert_eq!(t1.dimension(), Dimension::Tex2DMSArray);
+    // `fill` gives every sample of every layer the texel's value.
+    assert_eq!(t1.texel(2, 0, [0, 0, 0], 3).unwrap()[0], 5.0f32.to_bits());
+    // Without `samples`, one sample and no multisampling.
+    let c = parse("[pixel shader]\nps_5_0\nret\n[texture 0]\nsize 2 2\n").unwrap();
+    assert_eq!(c.samples, 1);
+    assert_eq!(c.textures[0].1.dimension(), Dimension::Tex2D);
+}
+
+#[test]
+fn bad_sample_counts_are_errors_at_their_line() {
+    let cases = [
+        // Not a count with a standard pattern.
+        (
+            "[pixel shader]\nps_5_0\n[render target]\nsamples 3\n",
+            4,
+            "1, 2, 4, 8, 16",
+        ),
+        (
+            "[pixel shader]\nps_5_0\n[render target]\nsamples 32\n",
+            4,
+            "1, 2, 4, 8, 16",
+        ),
+        (
+            "[pixel shader]\nps_5_0\n[render target]\nsamples 0\n",
+            4,
+            "1, 2, 4, 8, 16",
+        ),
+        (
+            "[pixel shader]\nps_5_0\n[texture 0]\nsamples 6\n",
+            4,
+            "1, 2, 4, 8, 16",
+        ),
+        // Only 2D textures multisample, with one mip.
+        (
+            "[pixel shader]\nps_5_0\n[texture 0]\ndimension 3d\nsize 2 2 2\nsamples 4\n",
+            6,
+            "2darray",
+        ),
+        (
+            "[pixel shader]\nps_5_0\n[texture 0]\ndimension cube\nsamples 4\n",
+            5,
+            "2darray",
+        ),
+        (
+            "[pixel shader]\nps_5_0\n[texture 0]\nsize 4 4\nmips 2\nsamples 4\n",
+            6,
+            "one mip level",
+        ),
+        // Values count the samples; the `values` line is named.
+        (
+            "[pixel shader]\nps_5_0\n[texture 0]\nsize 1 1\nsamples 2\nvalues\n1 0 0 1\n",
+            6,
+            "needs 2 texel values",
+        ),
+        // One `samples` line per section.
+        (
+            "[pixel shader]\nps_5_0\n[render target]\nsamples 4\nsamples 4\n",
+            5,
+            "second `samples`",
+        ),
+        (
+            "[pixel shader]\nps_5_0\n[texture 0]\nsamples 4\nsamples 4\n",
+            5,
+            "samples",
+        ),
+        // The depth buffer is single-sampled: [depth] is named.
+        (
+            "[pixel shader]\nps_5_0\n[render target]\nsamples 4\n[depth]\nfunc less\n",
+            5,
+            "single-sampled",
+        ),
+    ];
+    for (text, line, words) in cases {
+        let e = parse(text).expect_err(text);
+        assert_eq!(e.line, line, "{text}: {e}");
+        assert!(e.message.contains(words), "{text}: {e}");
+    }
+}

@@ -142,6 +142,7 @@ pub(super) fn parse_texture(
     let mut size_at: Option<(usize, usize)> = None;
     let mut mips = 1u32;
     let mut mips_at = at;
+    let mut samples: Option<(usize, u32)> = None;
     let mut fill: Option<(usize, Vec<String>)> = None;
     // Texel tokens with their line; parsed once the format is known.
     let mut values: Vec<(usize, Vec<&str>)> = Vec::new();
@@ -198,6 +199,7 @@ pub(super) fn parse_texture(
                     return Err(ctx.err(*l, "a texture has at least one mip level"));
                 }
             }
+            ["samples", n] => samples = Some((*l, sample_count(ctx, *l, n)?)),
             ["fill", rest @ ..] => fill = Some((*l, rest.iter().map(|s| s.to_string()).collect())),
             ["values"] | ["raw"] => {
                 // `fill`, `values` and `raw` each give the whole contents.
@@ -236,7 +238,31 @@ pub(super) fn parse_texture(
         size[1] = size[0];
     }
     let [w, h, d] = size;
+    if let Some((l, _)) = samples {
+        // A sample count makes the texture multisampled (`Texture2DMS`,
+        // `Texture2DMSArray`), which D3D11 allows for 2D textures only,
+        // with one mip level.
+        dimension = match dimension {
+            Dimension::Tex2D => Dimension::Tex2DMS,
+            Dimension::Tex2DArray => Dimension::Tex2DMSArray,
+            _ => {
+                return Err(ctx.err(
+                    l,
+                    "`samples` needs `dimension 2d` or `2darray` (D3D11 multisamples only 2D textures)",
+                ));
+            }
+        };
+        if mips != 1 {
+            return Err(ctx.err(
+                l,
+                "a multisampled texture has exactly one mip level (`mips 1`)",
+            ));
+        }
+    }
+    let samples = samples.map_or(1, |(_, n)| n);
     let desc = match dimension {
+        Dimension::Tex2DMS => TextureDesc::tex2d_ms(format, w, h, samples),
+        Dimension::Tex2DMSArray => TextureDesc::tex2d_ms_array(format, w, h, d, samples),
         Dimension::Tex1D => TextureDesc::tex1d(format, w),
         Dimension::Tex1DArray => TextureDesc::tex1d_array(format, w, h),
         Dimension::Tex2DArray => TextureDesc::tex2d_array(format, w, h, d),
@@ -278,7 +304,7 @@ pub(super) fn parse_texture(
         Texture::from_bytes(desc, &bytes)
     } else {
         let texels: Vec<(usize, [u32; 4])> = match fill {
-            Some((l, f)) => generate(ctx, l, &f, format, count, [w, h])?
+            Some((l, f)) => generate(ctx, l, &f, format, count, [w, h], samples)?
                 .into_iter()
                 .map(|t| (l, t))
                 .collect(),
@@ -325,9 +351,28 @@ pub(super) fn parse_texture(
     tex.map_err(|e| ctx.err(at, format!("texture: {e}")))
 }
 
+/// A `samples N` count: D3D11's sample counts that have a standard sample
+/// pattern (1, 2, 4, 8, 16). D3D11 also allows 32 where a device offers
+/// it, but defines no positions for it, so `samplepos` and coverage would
+/// be the driver's: refused rather than guessed.
+pub(super) fn sample_count(ctx: &Ctx, l: usize, n: &str) -> Result<u32, CaseError> {
+    let count = ctx.u32(l, n)?;
+    if crate::vm::texture::standard_pattern(count).is_none() {
+        return Err(ctx.err(
+            l,
+            format!(
+                "sample count {n} is not one of 1, 2, 4, 8, 16 (the counts with a D3D11 standard sample pattern)"
+            ),
+        ));
+    }
+    Ok(count)
+}
+
 /// Texels for `fill checker | gradient | ramp | constant r g b a`. Texels
-/// are laid out level by level, layer by layer, row-major; patterns are
-/// computed from the index within the top level's rows.
+/// are laid out layer by layer, each layer's mip chain from level 0,
+/// row-major, a multisampled texel's samples consecutively; patterns are
+/// computed from the texel's index within the top level's rows (every
+/// sample of a texel gets the texel's value).
 fn generate(
     ctx: &Ctx,
     l: usize,
@@ -335,6 +380,7 @@ fn generate(
     format: Format,
     count: usize,
     [w, h]: [u32; 2],
+    samples: u32,
 ) -> Result<Vec<[u32; 4]>, CaseError> {
     let pattern = what.first().map(String::as_str);
     if format.is_integer() && pattern != Some("constant") {
@@ -350,7 +396,8 @@ fn generate(
     }
     let one = 1.0f32.to_bits();
     let per_image = (w * h).max(1) as usize;
-    Ok(match what.first().map(String::as_str) {
+    let count = count / samples as usize;
+    let texels: Vec<[u32; 4]> = match what.first().map(String::as_str) {
         Some("checker") => (0..count)
             .map(|i| {
                 let j = i % per_image;
@@ -415,7 +462,11 @@ fn generate(
                 "expected `fill checker`, `fill gradient`, `fill ramp`, `fill constant r g b a` or `fill image PATH`",
             ));
         }
-    })
+    };
+    Ok(texels
+        .into_iter()
+        .flat_map(|t| std::iter::repeat_n(t, samples as usize))
+        .collect())
 }
 
 /// How many extents `size` takes for a dimension (fewest, most) and how

@@ -84,6 +84,8 @@ fn view_dimension(shape: TextureShape) -> wgpu::TextureViewDimension {
         TextureShape::Cube => wgpu::TextureViewDimension::Cube,
         // Every layer, six per cube (the upload keeps D3D's face order).
         TextureShape::CubeArray => wgpu::TextureViewDimension::CubeArray,
+        TextureShape::D2MS => wgpu::TextureViewDimension::D2,
+        TextureShape::D2MSArray => wgpu::TextureViewDimension::D2Array,
     }
 }
 
@@ -162,6 +164,17 @@ pub(super) fn build(
             }
             let compared = t.compared;
             let dim = view_dimension(t.glsl_type.shape);
+            let multisampled = matches!(
+                t.glsl_type.shape,
+                TextureShape::D2MS | TextureShape::D2MSArray
+            );
+            if t.glsl_type.shape == TextureShape::D2MSArray {
+                return Err(fail(format!(
+                    "t{} is a Texture2DMSArray: wgpu binds multisampled textures only \
+                     through 2D views, so a texture2DMSArray cannot be bound",
+                    t.slot
+                )));
+            }
             let case_tex: Option<&Texture> = case
                 .textures
                 .iter()
@@ -192,9 +205,15 @@ pub(super) fn build(
                     } else if tex.format().is_depth() {
                         wgpu::TextureSampleType::Float { filterable: false }
                     } else {
-                        gpu.format()
-                            .sample_type(None, Some(features))
-                            .unwrap_or(wgpu::TextureSampleType::Float { filterable: false })
+                        match gpu.format().sample_type(None, Some(features)) {
+                            // Multisampled float textures bind unfilterable.
+                            Some(wgpu::TextureSampleType::Float { .. }) | None if multisampled => {
+                                wgpu::TextureSampleType::Float { filterable: false }
+                            }
+                            st => {
+                                st.unwrap_or(wgpu::TextureSampleType::Float { filterable: false })
+                            }
+                        }
                     };
                     (gpu, st)
                 }
@@ -205,10 +224,12 @@ pub(super) fn build(
                         (false, Ty::Uint) => (Dummy::Uint, wgpu::TextureSampleType::Uint),
                         (false, Ty::Float) => (
                             Dummy::Float,
-                            wgpu::TextureSampleType::Float { filterable: true },
+                            wgpu::TextureSampleType::Float {
+                                filterable: !multisampled,
+                            },
                         ),
                     };
-                    (textures::dummy(r, kind, dim)?, st)
+                    (textures::dummy(r, kind, dim, multisampled)?, st)
                 }
             };
             let view = texture.create_view(&wgpu::TextureViewDescriptor {
@@ -227,7 +248,7 @@ pub(super) fn build(
                     wgpu::BindingType::Texture {
                         sample_type,
                         view_dimension: dim,
-                        multisampled: false,
+                        multisampled,
                     },
                     Slot::View(view),
                 ),

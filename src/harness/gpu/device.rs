@@ -7,12 +7,19 @@ use super::GpuError;
 /// Features a case may need; each is requested only if the adapter offers
 /// it. (Border addressing needs none: the translation emulates it, and the
 /// runtime contract binds clamp-to-edge.) 16-bit UNORM/SNORM textures
-/// need `TEXTURE_FORMAT_16BIT_NORM`; without it their upload says so.
+/// need `TEXTURE_FORMAT_16BIT_NORM`; without it their upload says so. The
+/// format-specific features give the adapter's own multisample counts per
+/// format (WebGPU's core set has none for 32-bit float targets);
+/// multisampled arrays need their own feature.
 const WANTED: wgpu::Features = wgpu::Features::FLOAT32_FILTERABLE
     .union(wgpu::Features::DEPTH32FLOAT_STENCIL8)
-    .union(wgpu::Features::TEXTURE_FORMAT_16BIT_NORM);
+    .union(wgpu::Features::TEXTURE_FORMAT_16BIT_NORM)
+    .union(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES)
+    .union(wgpu::Features::MULTISAMPLE_ARRAY);
 
 pub(super) struct Device {
+    /// Asked for per-format features (multisample counts).
+    pub adapter: wgpu::Adapter,
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub adapter_name: String,
@@ -56,6 +63,7 @@ fn open_with(backends: wgpu::Backends) -> Result<Device, GpuError> {
     }))
     .map_err(|e| GpuError::NoAdapter(format!("{}: cannot open a device: {e}", info.name)))?;
     Ok(Device {
+        adapter,
         device,
         queue,
         adapter_name: format!("{} ({:?}, {})", info.name, info.backend, info.driver_info),

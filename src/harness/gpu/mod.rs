@@ -9,10 +9,13 @@
 //!   textures for unbound slots;
 //! * `bindings`: the bind group from the manifests, samplers and the two
 //!   emulation blocks;
-//! * `targets`: one target per `SV_TargetN`, read-back into images.
+//! * `targets`: one target per `SV_TargetN`, read-back into images;
+//! * `msaa`: multisampled textures filled, and multisampled targets read,
+//!   by drawing (wgpu copies neither).
 
 mod bindings;
 mod device;
+mod msaa;
 mod shaders;
 mod targets;
 mod textures;
@@ -130,7 +133,14 @@ impl Gpu {
         }
         let bindings = bindings::build(r, case, &manifests)?;
         // Errors from the targets' plan name the case file and line.
-        let targets = targets::create(r, case, &stages.pixel.manifest, case.width, case.height)?;
+        let targets = targets::create(
+            r,
+            case,
+            &stages.pixel.manifest,
+            case.width,
+            case.height,
+            case.samples.max(1),
+        )?;
         let depth = targets::create_depth(r, case)?;
 
         let vs = shaders::module(
@@ -199,7 +209,11 @@ impl Gpu {
                 stencil: Default::default(),
                 bias: Default::default(),
             }),
-            multisample: Default::default(),
+            multisample: wgpu::MultisampleState {
+                count: case.samples.max(1),
+                mask: !0,
+                alpha_to_coverage_enabled: false,
+            },
             fragment: Some(shaders::fragment_state(&fs, &color)),
             multiview_mask: None,
             cache: None,

@@ -7,7 +7,9 @@
 //! `Rgba32Float`, `int`/`uint` outputs to the matching `…32Sint`/`…32Uint`.
 //! Read back, integer values become the f32 *value* (`7u` → 7.0; exact up
 //! to 2^24), missing channels 0. The depth buffer's depth aspect is copied
-//! out when the case probes it.
+//! out when the case probes it. A multisampled target (`samples N`) is
+//! unpacked sample by sample (`msaa::unpack`), read back and resolved as
+//! the emulator resolves.
 
 use crate::glsl::Manifest;
 use crate::harness::case::Case;
@@ -121,6 +123,7 @@ pub(super) fn create(
     ps: &Manifest,
     width: u32,
     height: u32,
+    samples: u32,
 ) -> Result<Vec<Target>, GpuError> {
     let outputs: Vec<_> = ps
         .outputs
@@ -150,6 +153,13 @@ pub(super) fn create(
                 o.register, o.glsl_type
             ))
         })?;
+        super::msaa::check_count(r, format, samples, &format!("SV_Target{}", o.register))?;
+        let usage = if samples > 1 {
+            // Read back through a draw: wgpu copies no multisampled texture.
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING
+        } else {
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
+        };
         let texture = r.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(&o.glsl_name),
             size: wgpu::Extent3d {
@@ -158,10 +168,10 @@ pub(super) fn create(
                 depth_or_array_layers: 1,
             },
             mip_level_count: 1,
-            sample_count: 1,
+            sample_count: samples,
             dimension: wgpu::TextureDimension::D2,
             format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            usage,
             view_formats: &[],
         });
         out.push(Target {
@@ -179,7 +189,9 @@ pub(super) fn create(
 }
 
 /// Copies every target into a mappable buffer (rows padded to wgpu's
-/// 256-byte copy alignment), waits, and converts to images.
+/// 256-byte copy alignment), waits, and converts to images. A
+/// multisampled target is first unpacked into a single-sampled texture
+/// `samples` times as wide.
 pub(super) fn read_back(
     r: &Renderer,
     encoder: &mut wgpu::CommandEncoder,
@@ -189,6 +201,13 @@ pub(super) fn read_back(
 ) -> Vec<(wgpu::Buffer, u32)> {
     let mut buffers = Vec::new();
     for t in targets {
+        let samples = t.texture.sample_count();
+        let texture = if samples > 1 {
+            super::msaa::unpack(r, encoder, &t.texture, t.kind, t.channels)
+        } else {
+            t.texture.clone()
+        };
+        let width = width * samples;
         let bpp = t.format.block_copy_size(None).unwrap_or(4);
         let row = (width * bpp).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
         let buffer = r.device.create_buffer(&wgpu::BufferDescriptor {
@@ -198,7 +217,7 @@ pub(super) fn read_back(
             mapped_at_creation: false,
         });
         encoder.copy_texture_to_buffer(
-            t.texture.as_image_copy(),
+            texture.as_image_copy(),
             wgpu::TexelCopyBufferInfo {
                 buffer: &buffer,
                 layout: wgpu::TexelCopyBufferLayout {
@@ -207,7 +226,7 @@ pub(super) fn read_back(
                     rows_per_image: Some(height),
                 },
             },
-            t.texture.size(),
+            texture.size(),
         );
         buffers.push((buffer, row));
     }
@@ -306,6 +325,7 @@ pub(super) fn to_images(
         })?;
     let mut images = Vec::new();
     for (t, (buffer, row)) in targets.iter().zip(buffers) {
+        let samples = t.texture.sample_count();
         let data = buffer
             .slice(..)
             .get_mapped_range()
@@ -313,28 +333,34 @@ pub(super) fn to_images(
         let mut img = Image::new(width, height);
         for y in 0..height {
             for x in 0..width {
-                let px = match t.plan.format {
-                    Some(f) => {
-                        let n = f.bytes_per_texel() as u32;
-                        let at = (y * row + x * n) as usize;
-                        output_merger::read_back(f, &data[at..at + n as usize])
-                    }
-                    None => {
-                        let mut px = [0f32; 4];
-                        for (c, v) in px.iter_mut().enumerate().take(t.channels as usize) {
-                            let at = (y * row + (x * t.channels + c as u32) * 4) as usize;
-                            let bits = u32::from_le_bytes([
-                                data[at],
-                                data[at + 1],
-                                data[at + 2],
-                                data[at + 3],
-                            ]);
-                            *v = t.kind.value(bits);
+                // Pixel (x, y)'s samples sit side by side in the row.
+                let px: Vec<[f32; 4]> = (0..samples)
+                    .map(|s| {
+                        let xs = x * samples + s;
+                        match t.plan.format {
+                            Some(f) => {
+                                let n = f.bytes_per_texel() as u32;
+                                let at = (y * row + xs * n) as usize;
+                                output_merger::read_back(f, &data[at..at + n as usize])
+                            }
+                            None => {
+                                let mut px = [0f32; 4];
+                                for (c, v) in px.iter_mut().enumerate().take(t.channels as usize) {
+                                    let at = (y * row + (xs * t.channels + c as u32) * 4) as usize;
+                                    let bits = u32::from_le_bytes([
+                                        data[at],
+                                        data[at + 1],
+                                        data[at + 2],
+                                        data[at + 3],
+                                    ]);
+                                    *v = t.kind.value(bits);
+                                }
+                                px
+                            }
                         }
-                        px
-                    }
-                };
-                img.set(x, y, px);
+                    })
+                    .collect();
+                img.set(x, y, crate::harness::cpu::resolve(&px));
             }
         }
         drop(data);

@@ -71,10 +71,10 @@ pub(super) fn wgpu_format(format: Format) -> wgpu::TextureFormat {
 /// Vulkan uses).
 pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuError> {
     let desc = tex.desc();
-    if matches!(
-        desc.dimension,
-        Dimension::Buffer | Dimension::Tex2DMS | Dimension::Tex2DMSArray
-    ) {
+    if matches!(desc.dimension, Dimension::Tex2DMS | Dimension::Tex2DMSArray) {
+        return super::msaa::upload(r, tex, wgpu_format(tex.format()));
+    }
+    if desc.dimension == Dimension::Buffer {
         return Err(GpuError::Other(format!(
             "{:?} resources are not drawn on the GPU path",
             desc.dimension
@@ -325,6 +325,7 @@ pub(super) fn dummy(
     r: &Renderer,
     kind: Dummy,
     dim: wgpu::TextureViewDimension,
+    multisampled: bool,
 ) -> Result<wgpu::Texture, GpuError> {
     let format = match kind {
         Dummy::Float => Format::Rgba8Unorm,
@@ -333,7 +334,14 @@ pub(super) fn dummy(
         Dummy::Depth => Format::D32Float,
     };
     use crate::vm::texture::TextureDesc;
+    // Multisampled slots get 4 samples, the count Vulkan requires of
+    // every device; `sampleinfo` of an unbound slot still reads 0 from
+    // the levels block.
     let desc = match dim {
+        _ if multisampled && dim == wgpu::TextureViewDimension::D2Array => {
+            TextureDesc::tex2d_ms_array(format, 1, 1, 1, 4)
+        }
+        _ if multisampled => TextureDesc::tex2d_ms(format, 1, 1, 4),
         wgpu::TextureViewDimension::Cube | wgpu::TextureViewDimension::CubeArray => {
             TextureDesc::cube(format, 1)
         }

@@ -163,6 +163,15 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
     if case.quad.len() != 4 {
         return Err(fail("a quad has four corners".into()));
     }
+    if case.samples > 1 {
+        // Drawn single-sampled it would silently compare something else.
+        return Err(fail(format!(
+            "the render target has {} samples: WebGL2 reads back no sample of a multisampled \
+             target (readPixels needs a single-sampled framebuffer and blitFramebuffer's \
+             resolve is the implementation's); mark the case `[require] multisample`",
+            case.samples
+        )));
+    }
     let mut manifests = vec![&stages.pixel.manifest];
     if let Some(v) = &stages.vertex {
         manifests.push(&v.manifest);
@@ -364,6 +373,10 @@ fn gl_target(shape: TextureShape) -> &'static str {
         // WebGL2), so no translation for this page declares one; a case
         // with one is n/a here (`[require] cube_map_arrays`).
         TextureShape::CubeArray => "TEXTURE_CUBE_MAP_ARRAY",
+        // es300 refuses multisampled textures, so no uniform has these
+        // shapes; named as GL ES 3.1 would for completeness.
+        TextureShape::D2MS => "TEXTURE_2D_MULTISAMPLE",
+        TextureShape::D2MSArray => "TEXTURE_2D_MULTISAMPLE_ARRAY",
     }
 }
 

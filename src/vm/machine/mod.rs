@@ -156,6 +156,14 @@ impl Prepared {
     }
 }
 
+impl Machine {
+    /// The rasterizer's sample count (`sampleinfo`/`samplepos` of the
+    /// `rasterizer` operand): the render target's, at least 1.
+    pub fn rasterizer_samples(&self) -> u32 {
+        self.setup.sample_count.max(1)
+    }
+}
+
 pub struct Machine {
     prepared: Rc<Prepared>,
     setup: Setup,

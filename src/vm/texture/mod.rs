@@ -79,7 +79,10 @@ pub use format::{Field, Format, NumericKind, f16_to_f32, f32_to_f16};
 pub use gather::{gather4, gather4_c, gather4_po, gather4_po_c};
 pub use load::{ld, ldms};
 pub use lod::Lod;
-pub use query::{ResInfoReturn, SampleInfoReturn, bufinfo, resinfo, sampleinfo};
+pub use query::{
+    ResInfoReturn, SampleInfoReturn, bufinfo, resinfo, sample_count_info, sample_position,
+    sampleinfo, samplepos, standard_pattern,
+};
 pub use sample::{calc_lod, sample, sample_c};
 pub use sampler::{AddressMode, ComparisonFunc, Filter, Sampler};
 pub use texture::{Dimension, Texture, TextureDesc, TextureError};

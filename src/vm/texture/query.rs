@@ -1,9 +1,12 @@
-//! Resource queries: `resinfo`, `sampleinfo`, `bufinfo`.
+//! Resource queries: `resinfo`, `sampleinfo`, `samplepos`, `bufinfo`, and
+//! D3D's standard sample patterns they and the rasterizer share.
 
 use super::texture::{Dimension, Texture};
 
 // The return-type modifiers are D3D's enums, described in `dxbc`.
 pub use crate::dxbc::enums::{ResInfoReturn, SampleInfoReturn};
+// The sample patterns are D3D's, described once in `dxbc`.
+pub use crate::dxbc::sample_pattern::standard_pattern;
 
 /// `resinfo`: (width, height, depth or array size, mip count) of the level
 /// `mip`, laid out per dimension — 1D `(w, 0, 0)`, 1D array `(w, layers,
@@ -50,12 +53,38 @@ pub fn sampleinfo(tex: &Texture, ret: SampleInfoReturn) -> [u32; 4] {
     if !tex.dimension().is_multisampled() {
         return [0; 4];
     }
-    let n = tex.sample_count();
+    sample_count_info(tex.sample_count(), ret)
+}
+
+/// `sampleinfo` of a count `n` (a texture's, or the rasterizer's: the
+/// render target's, 1 when it is single-sampled): `n` in `.x` as the
+/// return type says, zeros elsewhere.
+pub fn sample_count_info(n: u32, ret: SampleInfoReturn) -> [u32; 4] {
     let n = match ret {
         SampleInfoReturn::Uint => n,
         SampleInfoReturn::Float | SampleInfoReturn::Other(_) => (n as f32).to_bits(),
     };
     [n, 0, 0, 0]
+}
+
+/// `samplepos` for a count: sample `index`'s offset from the pixel centre
+/// in pixels as floats `(x, y, 0, 0)`. An index past the count (or a count
+/// without a standard pattern) gives zeros, as D3D specifies for an
+/// out-of-range index.
+pub fn sample_position(count: u32, index: u32) -> [u32; 4] {
+    let Some(&[x, y]) = standard_pattern(count).and_then(|p| p.get(index as usize)) else {
+        return [0; 4];
+    };
+    [x as f32 / 16.0, y as f32 / 16.0, 0.0, 0.0].map(f32::to_bits)
+}
+
+/// `samplepos` of a texture: its standard pattern; a texture that is not
+/// multisampled has no samples to place and gives zeros.
+pub fn samplepos(tex: &Texture, index: u32) -> [u32; 4] {
+    if !tex.dimension().is_multisampled() {
+        return [0; 4];
+    }
+    sample_position(tex.sample_count(), index)
 }
 
 /// `bufinfo`: the element count of a typed buffer in every lane (integer).
@@ -156,6 +185,32 @@ mod tests {
             [0; 4]
         );
         assert_eq!(bufinfo(&make(TextureDesc::buffer(f, 9))), [9; 4]);
+        // The rasterizer of a single-sampled target reports 1.
+        assert_eq!(sample_count_info(1, SampleInfoReturn::Uint), [1, 0, 0, 0]);
         assert_eq!(bufinfo(&ms), [0; 4]);
+    }
+
+    #[test]
+    fn standard_positions() {
+        // 4x: (-2,-6), (6,-2), (-6,2), (2,6) sixteenths of a pixel.
+        let ms = make(TextureDesc::tex2d_ms(Format::R32Float, 2, 2, 4));
+        assert_eq!(samplepos(&ms, 0), fl([-0.125, -0.375, 0.0, 0.0]));
+        assert_eq!(samplepos(&ms, 1), fl([0.375, -0.125, 0.0, 0.0]));
+        assert_eq!(samplepos(&ms, 3), fl([0.125, 0.375, 0.0, 0.0]));
+        // Past the count: zeros.
+        assert_eq!(samplepos(&ms, 4), [0; 4]);
+        assert_eq!(sample_position(2, 1), fl([-0.25, -0.25, 0.0, 0.0]));
+        assert_eq!(sample_position(1, 0), [0; 4]);
+        assert_eq!(sample_position(16, 15), fl([-7.0 / 16.0, -0.5, 0.0, 0.0]));
+        assert_eq!(sample_position(32, 0), [0; 4]);
+        // Every pattern's offsets are distinct and inside the pixel.
+        for n in [1, 2, 4, 8, 16] {
+            let p = standard_pattern(n).unwrap();
+            assert_eq!(p.len(), n as usize);
+            for (i, a) in p.iter().enumerate() {
+                assert!(a.iter().all(|c| (-8..8).contains(c)), "{n}x {a:?}");
+                assert!(p[..i].iter().all(|b| b != a), "{n}x repeats {a:?}");
+            }
+        }
     }
 }
