@@ -379,6 +379,79 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "size 4 4\n@size 8 8\n\n[quad]",
         "a second `size` line",
     ),
+    // Render targets and the depth buffer.
+    (
+        "format for a target the shader does not write",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n@format 1 rgba8_unorm\n\n[quad]",
+        "render target 1 is not written",
+    ),
+    (
+        "float output into a uint target",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n@format 0 r32_uint\n\n[quad]",
+        "stores unsigned integers",
+    ),
+    (
+        "target format without its target",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n@format rgba8_unorm\n\n[quad]",
+        "say which target",
+    ),
+    (
+        "unknown target format",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n@format 0 rgba9_unorm\n\n[quad]",
+        "unknown render-target format",
+    ),
+    (
+        "target past SV_Target7",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n@clear 8 0 0 0 1\n\n[quad]",
+        "render target 8 is outside 0..=7",
+    ),
+    (
+        "second clear for a target",
+        "size 4 4\n\n[quad]",
+        "size 4 4\nclear 0 0 0 0 1\n@clear 0 1 0 0 1\n\n[quad]",
+        "a second clear colour",
+    ),
+    (
+        "empty viewport",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n@viewport 0 0 0 4\n\n[quad]",
+        "must be above 0",
+    ),
+    (
+        "reversed viewport depth range",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n@viewport 0 0 4 4 0.75 0.25\n\n[quad]",
+        "is above MAXZ",
+    ),
+    (
+        "unknown depth format",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n[depth]\n@format d24\n\n[quad]",
+        "unknown depth format",
+    ),
+    (
+        "clear depth past 1",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n[depth]\n@clear 2\n\n[quad]",
+        "outside 0..=1",
+    ),
+    (
+        "second depth section",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n[depth]\n@[depth]\n\n[quad]",
+        "a second [depth] section",
+    ),
+    (
+        "depth probe without a depth buffer",
+        "probe 0 0 1 0 0 1",
+        "@probe depth 0 0 0.5",
+        "needs a [depth] section",
+    ),
     // Quad.
     (
         "three vertices",

@@ -74,10 +74,14 @@ fn es300_only(r: Reason) -> bool {
 
 /// Reasons only vk450 refuses for: a cube-array comparison outside the
 /// pixel shader (naga's only form takes an implicit LOD), which es300
-/// refuses earlier as a cube array; `vCoverage` at pixel frequency (naga
-/// lacks `gl_SampleMaskIn`).
+/// refuses earlier as a cube array; a gather from an integer cube (naga
+/// refuses `textureLod` on integer textures); `vCoverage` at pixel
+/// frequency (naga lacks `gl_SampleMaskIn`).
 fn vk450_only(r: Reason) -> bool {
-    matches!(r, Reason::CubeArrayShadowLod | Reason::CoverageInput)
+    matches!(
+        r,
+        Reason::CubeArrayShadowLod | Reason::IntegerCubeGather | Reason::CoverageInput
+    )
 }
 
 /// The dialects refuse the same instructions for the same reasons, except

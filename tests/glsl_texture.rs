@@ -704,6 +704,29 @@ fn cube_array_comparisons_need_the_pixel_shader() {
     has(&t.source, "textureLod(samplerCubeArray(t1, s1), vec4(");
 }
 
+/// An integer cube gather: es300 reads the four texel centres with
+/// `textureLod` (valid in GLSL ES 3.00); naga refuses `textureLod` on an
+/// integer texture, so vk450 refuses the gather by name instead of
+/// emitting text naga rejects.
+#[test]
+fn integer_cube_gathers_are_refused_in_vk450_only() {
+    let s = shader_from(
+        "ps_5_0\ndcl_sampler s0, mode_default\ndcl_resource_texturecube (sint,sint,sint,sint) t0\n\
+         dcl_input_ps linear v1.xyz\ndcl_output o0.xyzw\n\
+         gather4_indexable(texturecube)(sint,sint,sint,sint) o0.xyzw, v1.xyzx, t0.xyzw, s0.x\nret\n",
+    );
+    let err = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("vk450 refuses");
+    assert_eq!(err.reasons(), vec![Reason::IntegerCubeGather], "{err}");
+    let t = glsl::translate(&s, &Options::new(Dialect::Es300)).unwrap_or_else(|e| panic!("{e}"));
+    has(&t.source, "textureLod(");
+    if let Err(msg) = common::validate::es300(t.stage, &t.source) {
+        panic!(
+            "es300 integer cube gather does not validate:\n{msg}\n{}",
+            t.source
+        );
+    }
+}
+
 /// The manifest is a typed contract: a runtime reads the stage, texture
 /// shapes and number types, sampler modes, which objects are compared and
 /// what each block member holds as values, and the JSON spells each one

@@ -184,6 +184,10 @@ pub enum Reason {
     /// shader: naga reads `samplerCubeArrayShadow` only through the
     /// implicit-LOD `texture(s, P, ref)`.
     CubeArrayShadowLod,
+    /// vk450: a gather from an integer cube texture. The gather emulation
+    /// reads the four texel centres with `textureLod`, which naga (like
+    /// WGSL) refuses on integer textures; GLSL ES 3.00 allows it.
+    IntegerCubeGather,
     /// Multisampled textures: ES 3.00 has no `sampler2DMS`.
     Multisample,
     /// Pull-model interpolation (`eval_*`): no `interpolateAt*` in ES 3.00.
@@ -240,6 +244,7 @@ impl Reason {
             Reason::Double => "double",
             Reason::CubeArray => "cube array",
             Reason::CubeArrayShadowLod => "cube array comparison LOD",
+            Reason::IntegerCubeGather => "integer cube gather",
             Reason::Multisample => "multisample texture",
             Reason::Interpolation => "eval interpolation",
             Reason::SystemValue => "system value",
@@ -273,6 +278,9 @@ impl Reason {
             }
             Reason::CubeArrayShadowLod => {
                 "naga compares a cube array only with texture(samplerCubeArrayShadow, P, ref), whose implicit LOD exists only in pixel shaders"
+            }
+            Reason::IntegerCubeGather => {
+                "the cube gather emulation reads texel centres with textureLod, which naga refuses on integer textures"
             }
             Reason::Multisample => "GLSL ES 3.00 has no multisampled samplers (sampler2DMS)",
             Reason::Interpolation => {

@@ -22,6 +22,7 @@
 //! `texture(samplerCubeArrayShadow, P, ref)`, naga's only form for them
 //! (implicit LOD: level 0 where the texture has one level).
 
+use super::super::Dialect;
 use super::super::emit::{Emitter, convert};
 use super::super::types::Ty;
 use super::address;
@@ -115,6 +116,10 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     if compare && dim == Dim::CubeArray && e.stage != ProgramType::Pixel {
         // See sample.rs: naga compares cube arrays with an implicit LOD only.
         e.refuse(inst, super::super::Reason::CubeArrayShadowLod);
+        return;
+    }
+    if dim.is_cube() && ty != Ty::Float && e.dialect == Dialect::Vk450 {
+        e.refuse(inst, super::super::Reason::IntegerCubeGather);
         return;
     }
     let smp_i = parts(inst).and_then(|p| p.sampler).unwrap_or(3);

@@ -26,7 +26,8 @@ pub(super) struct Bindings {
     pub group: wgpu::BindGroup,
 }
 
-fn wgpu_compare(f: ComparisonFunc) -> wgpu::CompareFunction {
+/// D3D's comparison function as wgpu spells it (samplers and the depth test).
+pub(super) fn wgpu_compare(f: ComparisonFunc) -> wgpu::CompareFunction {
     use wgpu::CompareFunction as C;
     match f {
         ComparisonFunc::Never => C::Never,

@@ -202,7 +202,7 @@ impl Gpu {
                 // D3D's DepthEnable off turns off the write as well.
                 depth_write_enabled: Some(d.state.test && d.state.write),
                 depth_compare: Some(if d.state.test {
-                    targets::compare(d.state.func)
+                    bindings::wgpu_compare(d.state.func)
                 } else {
                     wgpu::CompareFunction::Always
                 }),

@@ -16,7 +16,6 @@ use crate::harness::case::Case;
 use crate::harness::image::{Image, TargetKind as Kind};
 use crate::harness::render_targets::{self, TargetPlan};
 use crate::vm::output_merger::{self, DepthFormat};
-use crate::vm::texture::ComparisonFunc;
 
 use super::{GpuError, Renderer};
 
@@ -46,20 +45,6 @@ pub(super) fn depth_format(f: DepthFormat) -> wgpu::TextureFormat {
         DepthFormat::D24UnormS8Uint => T::Depth24PlusStencil8,
         DepthFormat::D16Unorm => T::Depth16Unorm,
         DepthFormat::D32FloatS8X24Uint => T::Depth32FloatStencil8,
-    }
-}
-
-pub(super) fn compare(f: ComparisonFunc) -> wgpu::CompareFunction {
-    use wgpu::CompareFunction as C;
-    match f {
-        ComparisonFunc::Never => C::Never,
-        ComparisonFunc::Less => C::Less,
-        ComparisonFunc::Equal => C::Equal,
-        ComparisonFunc::LessEqual => C::LessEqual,
-        ComparisonFunc::Greater => C::Greater,
-        ComparisonFunc::NotEqual => C::NotEqual,
-        ComparisonFunc::GreaterEqual => C::GreaterEqual,
-        ComparisonFunc::Always => C::Always,
     }
 }
 
