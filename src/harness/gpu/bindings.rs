@@ -209,13 +209,20 @@ pub(super) fn build(
                     (textures::dummy(r, kind, dim)?, st)
                 }
             };
+            // The case's view (mip and layer range) over the whole
+            // resource; the format is already the view's (see
+            // `textures::upload`).
+            let window = case_tex.and_then(Texture::view);
             let view = texture.create_view(&wgpu::TextureViewDescriptor {
                 label: Some(&t.glsl_name),
                 dimension: Some(dim),
+                base_mip_level: window.map_or(0, |v| v.first_mip),
+                mip_level_count: window.map(|v| v.mip_count),
+                base_array_layer: window.map_or(0, |v| v.first_layer),
                 array_layer_count: match dim {
                     wgpu::TextureViewDimension::D2 => Some(1),
                     wgpu::TextureViewDimension::Cube => Some(6),
-                    _ => None,
+                    _ => window.map(|v| v.layer_count),
                 },
                 ..Default::default()
             });

@@ -95,8 +95,8 @@ function makeTexture(gl, t) {
       gl.texImage2D(face, img.level, internal, img.width, img.height, 0, format, type, data);
     }
   }
-  gl.texParameteri(target, gl.TEXTURE_BASE_LEVEL, 0);
-  gl.texParameteri(target, gl.TEXTURE_MAX_LEVEL, t.levels - 1);
+  gl.texParameteri(target, gl.TEXTURE_BASE_LEVEL, t.base_level);
+  gl.texParameteri(target, gl.TEXTURE_MAX_LEVEL, t.base_level + t.levels - 1);
   return { tex, target };
 }
 

@@ -12,7 +12,7 @@ use crate::glsl::{self, Manifest, OpaqueType, TextureShape, Ty};
 use crate::harness::case::{Case, CaseShaders};
 use crate::harness::image::TargetKind;
 use crate::harness::runtime::{self, HardwareAddress, HardwareSampler, Stages};
-use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Texture};
+use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Texture, View};
 
 use super::WebGl2Error;
 use super::base64;
@@ -49,6 +49,9 @@ pub(super) struct GlTexture {
     #[serde(rename = "type")]
     pub ty: &'static str,
     pub levels: u32,
+    /// TEXTURE_BASE_LEVEL: a view's most-detailed mip (TEXTURE_MAX_LEVEL
+    /// is `base_level + levels - 1`).
+    pub base_level: u32,
     pub images: Vec<GlImage>,
 }
 
@@ -247,7 +250,28 @@ fn gl_target(shape: TextureShape) -> &'static str {
 /// 1D textures are 2D textures of height 1 (1D arrays: 2D arrays), as the
 /// emitter declares them. The bytes are the texture unit's own, so both
 /// renderers read identical texels.
-fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
+///
+/// A case texture's view: WebGL2 has no texture views, so the view's
+/// layers are uploaded alone, in the view's format (a typeless resource
+/// read as another format of its group: the same bytes), with the
+/// resource's whole mip chain; TEXTURE_BASE_LEVEL / MAX_LEVEL select the
+/// view's mips, to which `textureSize`, `texelFetch` and the LOD clamp are
+/// relative in GLSL ES 3.00, as the view's are in D3D.
+fn upload(view: &Texture, target: &'static str) -> Result<GlTexture, String> {
+    let (tex, base_level, view_levels) = match view.view() {
+        None => (view.clone(), 0, view.mip_levels()),
+        Some(v) => {
+            let res = view.resource();
+            let all_mips = View {
+                first_mip: 0,
+                mip_count: res.mip_levels(),
+                ..v
+            };
+            let layers = res.with_view(all_mips).map_err(|e| e.to_string())?;
+            (layers.materialize(), v.first_mip, v.mip_count)
+        }
+    };
+    let tex = &tex;
     let desc = tex.desc();
     if matches!(
         desc.dimension,
@@ -314,7 +338,8 @@ fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
         internal,
         format,
         ty,
-        levels,
+        levels: view_levels,
+        base_level,
         images,
     })
 }
@@ -335,6 +360,7 @@ fn dummy(glsl_type: OpaqueType, target: &'static str) -> GlTexture {
         format,
         ty,
         levels: 1,
+        base_level: 0,
         images: (0..faces)
             .map(|face| GlImage {
                 level: 0,

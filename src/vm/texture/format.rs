@@ -139,6 +139,25 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.dxgi() == n)
     }
 
+    /// The `DXGI_FORMAT_*_TYPELESS` group the format belongs to: a view may
+    /// read a resource as any format of its group (same bytes, another
+    /// interpretation). Depth formats belong to the group of the colour
+    /// format their SRV reads them as.
+    pub fn typeless_family(self) -> &'static str {
+        match self {
+            Format::R8Unorm => "R8_TYPELESS",
+            Format::Rg8Unorm => "R8G8_TYPELESS",
+            Format::Rgba8Unorm => "R8G8B8A8_TYPELESS",
+            Format::R32Float | Format::R32Uint | Format::R32Sint | Format::D32Float => {
+                "R32_TYPELESS"
+            }
+            Format::Rg32Float => "R32G32_TYPELESS",
+            Format::Rgba16Float => "R16G16B16A16_TYPELESS",
+            Format::Rgba32Float => "R32G32B32A32_TYPELESS",
+            Format::D16Unorm => "R16_TYPELESS",
+        }
+    }
+
     /// The DXGI name without the `DXGI_FORMAT_` prefix.
     pub fn name(self) -> &'static str {
         match self {

@@ -73,6 +73,7 @@ mod sample;
 mod sampler;
 #[allow(clippy::module_inception)]
 mod texture;
+mod view;
 
 pub use format::{Format, NumericKind, f16_to_f32, f32_to_f16};
 pub use gather::{gather4, gather4_c, gather4_po, gather4_po_c};
@@ -80,8 +81,9 @@ pub use load::{ld, ldms};
 pub use lod::Lod;
 pub use query::{ResInfoReturn, SampleInfoReturn, bufinfo, resinfo, sampleinfo};
 pub use sample::{calc_lod, sample, sample_c};
-pub use sampler::{AddressMode, ComparisonFunc, Filter, Sampler};
+pub use sampler::{AddressMode, ComparisonFunc, Filter, Reduction, Sampler};
 pub use texture::{Dimension, Texture, TextureDesc, TextureError};
+pub use view::{View, ViewError};
 
 /// Floats that break careless arithmetic: NaN, the infinities, the
 /// extremes, both zeros and a denormal. The robustness tests feed them to
