@@ -7,7 +7,7 @@
 
 use crate::glsl::{self, Translation, UniformEntry, UniformRole};
 use crate::harness::case::{Case, CaseShaders};
-use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Sampler};
+use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Reduction, Sampler};
 
 /// A case's stages translated as an application makes them.
 pub struct Stages {
@@ -118,7 +118,11 @@ pub fn block_member(case: &Case, u: &UniformEntry) -> Option<[u32; 4]> {
                 filter_code(s.min_filter),
                 filter_code(s.mag_filter),
                 filter_code(s.mip_filter),
-                0,
+                match s.reduction {
+                    Reduction::Standard => 0,
+                    Reduction::Minimum => 1,
+                    Reduction::Maximum => 2,
+                },
             ])
         }
         UniformRole::YFlip | UniformRole::InterfaceTable | UniformRole::InterfaceThis => {
@@ -168,6 +172,8 @@ pub struct HardwareSampler {
     pub max_lod: f32,
     /// `Some` for a comparison sampler.
     pub compare: Option<ComparisonFunc>,
+    /// MaxAnisotropy for the anisotropic filter (1 otherwise).
+    pub max_anisotropy: u32,
 }
 
 pub fn hardware_sampler(s: &Sampler, comparison: bool) -> HardwareSampler {
@@ -196,6 +202,7 @@ pub fn hardware_sampler(s: &Sampler, comparison: bool) -> HardwareSampler {
         min_lod,
         max_lod,
         compare: comparison.then_some(s.comparison),
+        max_anisotropy: s.max_anisotropy.unwrap_or(1),
     }
 }
 

@@ -69,7 +69,9 @@ fn sampler_desc(s: &Sampler, comparison: bool) -> wgpu::SamplerDescriptor<'stati
         lod_min_clamp: h.min_lod,
         lod_max_clamp: h.max_lod,
         compare: h.compare.map(wgpu_compare),
-        anisotropy_clamp: 1,
+        // wgpu requires every filter linear for anisotropy > 1, which the
+        // anisotropic filter sets.
+        anisotropy_clamp: h.max_anisotropy.clamp(1, 16) as u16,
         border_color: None,
     }
 }

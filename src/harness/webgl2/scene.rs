@@ -80,6 +80,9 @@ pub(super) struct GlSampler {
     pub min_lod: f32,
     pub max_lod: f32,
     pub compare: Option<&'static str>,
+    /// TEXTURE_MAX_ANISOTROPY_EXT (EXT_texture_filter_anisotropic) when
+    /// above 1; the runner fails the draw if the extension is missing.
+    pub max_anisotropy: u32,
 }
 
 #[derive(Serialize)]
@@ -208,6 +211,7 @@ fn gl_sampler(h: &HardwareSampler) -> GlSampler {
         min_lod: h.min_lod,
         max_lod: h.max_lod,
         compare: h.compare.map(gl_compare),
+        max_anisotropy: h.max_anisotropy,
     }
 }
 
