@@ -84,14 +84,18 @@ pub enum Feature {
     /// Fine derivatives distinct from coarse ones (`deriv_rtx_fine`
     /// against `deriv_rtx_coarse`).
     FineDerivatives,
+    /// D3D's anisotropic filter: trilinear over an isotropic footprint,
+    /// linear under magnification.
+    AnisotropicFilter,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 1] = [Feature::FineDerivatives];
+    pub const ALL: [Feature; 2] = [Feature::FineDerivatives, Feature::AnisotropicFilter];
 
     pub fn name(self) -> &'static str {
         match self {
             Feature::FineDerivatives => "fine_derivatives",
+            Feature::AnisotropicFilter => "anisotropic_filter",
         }
     }
 }
