@@ -5,7 +5,7 @@
 //! contract written in docs/glsl.md and docs/glsl-textures.md and nothing
 //! of its own.
 
-use crate::glsl::{self, Translation, UniformEntry, UniformRole};
+use crate::glsl::{self, Manifest, TextureShape, Translation, UniformEntry, UniformRole};
 use crate::harness::case::{Case, CaseShaders};
 use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Reduction, Sampler};
 
@@ -129,6 +129,35 @@ pub fn block_member(case: &Case, u: &UniformEntry) -> Option<[u32; 4]> {
             return None;
         }
     })
+}
+
+/// Why neither GPU path can draw the case as D3D would, `None` when it
+/// can: a min/max-reduction sampler in a shader that samples a cube. The
+/// translation computes reduction on its emulated path, which cubes do not
+/// have, and no wgpu or WebGL2 sampler reduces; the hardware's weighted
+/// filter would be a silent wrong answer.
+pub fn refused(case: &Case, manifests: &[&Manifest]) -> Option<String> {
+    let cube = manifests
+        .iter()
+        .flat_map(|m| &m.textures)
+        .any(|t| t.glsl_type.shape == TextureShape::Cube);
+    let slots = manifests.iter().flat_map(|m| {
+        m.samplers
+            .iter()
+            .map(|s| s.slot)
+            .chain(m.combined_samplers.iter().map(|c| c.sampler))
+    });
+    let reduced = slots
+        .into_iter()
+        .find(|&n| sampler(case, n).reduction != Reduction::Standard);
+    match (cube, reduced) {
+        (true, Some(n)) => Some(format!(
+            "s{n} has a min/max reduction and the shader samples a cube texture: the \
+             translation emulates reduction only off cubes, and no wgpu or WebGL2 \
+             sampler reduces"
+        )),
+        _ => None,
+    }
 }
 
 /// A constant buffer's rows, zero-padded (or cut) to the `count` rows the

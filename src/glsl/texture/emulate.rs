@@ -266,9 +266,7 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
             } else {
                 "int red = f.w;".to_string()
             },
-            format!(
-                "if (f.z == 0) return {level_fn}(c, base, layer, nearest, filt, red, off{r});"
-            ),
+            format!("if (f.z == 0) return {level_fn}(c, base, layer, nearest, filt, red, off{r});"),
             "float l0 = floor(l);".to_string(),
             "float w = l - l0;".to_string(),
             format!("vec4 r = {level_fn}(c, base, layer, int(l0), filt, red, off{r});"),

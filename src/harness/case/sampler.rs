@@ -55,10 +55,9 @@ pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<Sampler, CaseErr
             ["max_anisotropy", n] => {
                 let v = ctx.u32(*l, n)?;
                 if !(1..=16).contains(&v) {
-                    return Err(ctx.err(
-                        *l,
-                        format!("max_anisotropy {n} is outside D3D11's 1..=16"),
-                    ));
+                    return Err(
+                        ctx.err(*l, format!("max_anisotropy {n} is outside D3D11's 1..=16"))
+                    );
                 }
                 anisotropy = Some((*l, v));
             }

@@ -130,6 +130,9 @@ pub(super) fn build(
     manifests: &[&Manifest],
 ) -> Result<Bindings, GpuError> {
     let fail = |m: String| GpuError::Other(format!("{}: {m}", case.path.display()));
+    if let Some(why) = runtime::refused(case, manifests) {
+        return Err(fail(why));
+    }
     let device = &r.device;
     let features = device.features();
     let mut entries: BTreeMap<u32, (wgpu::BindingType, Slot)> = BTreeMap::new();

@@ -142,6 +142,9 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
     if let Some(v) = &stages.vertex {
         manifests.push(&v.manifest);
     }
+    if let Some(why) = runtime::refused(case, &manifests) {
+        return Err(fail(why));
+    }
     let (textures, units) = textures_and_units(case, &manifests).map_err(fail)?;
     let (vs, attributes, stride, vertices) = match &stages.vertex {
         Some(v) => {

@@ -796,4 +796,82 @@ mod tests {
             }
         }
     }
+
+    /// 8x8 r32_float, full chain: level 0 texel (x, y) = x, the smaller
+    /// levels 100 (so reading them shows).
+    fn columns() -> Texture {
+        let mut reds: Vec<f32> = (0..64).map(|i| (i % 8) as f32).collect();
+        reds.extend(std::iter::repeat_n(100.0, 16 + 4 + 1));
+        mip_chain(Format::R32Float, 8, 8, 0, &reds)
+    }
+
+    #[test]
+    fn anisotropic_footprint_averages_probes_along_the_major_axis() {
+        let t = columns();
+        // ddx 4 texels along u, ddy 1 texel along v: ratio 4.
+        let lod = Lod::FromGradients {
+            ddx: [0.5, 0.0, 0.0],
+            ddy: [0.0, 0.125, 0.0],
+            bias: 0.0,
+        };
+        let c = [0.5, 0.5625, 0.0, 0.0];
+        let aniso = |n: u32, reduction: Reduction| Sampler {
+            max_anisotropy: Some(n),
+            reduction,
+            ..Sampler::linear()
+        };
+        // Trilinear: LOD log2(4) = 2, level 2 (all 100).
+        assert_eq!(r(sample(&t, &Sampler::linear(), c, [0; 3], lod)), 100.0);
+        // N = 4 probes at 4 + (-1.5, -0.5, 0.5, 1.5) texels, each at LOD
+        // log2(4 / 4) = 0 on a texel centre: columns 2..5, mean 3.5.
+        let four = aniso(16, Reduction::Standard);
+        assert_eq!(r(sample(&t, &four, c, [0; 3], lod)), 3.5);
+        assert_eq!(
+            r(sample(&t, &aniso(16, Reduction::Minimum), c, [0; 3], lod)),
+            2.0
+        );
+        assert_eq!(
+            r(sample(&t, &aniso(16, Reduction::Maximum), c, [0; 3], lod)),
+            5.0
+        );
+        // MaxAnisotropy 1: the trilinear result.
+        assert_eq!(
+            r(sample(&t, &aniso(1, Reduction::Standard), c, [0; 3], lod)),
+            100.0
+        );
+        // An isotropic footprint: trilinear whatever MaxAnisotropy.
+        let iso = Lod::FromGradients {
+            ddx: [0.5, 0.0, 0.0],
+            ddy: [0.0, 0.5, 0.0],
+            bias: 0.0,
+        };
+        assert_eq!(r(sample(&t, &four, c, [0; 3], iso)), 100.0);
+    }
+
+    #[test]
+    fn min_max_reduction_leaves_out_zero_weights() {
+        let t = columns();
+        // u·8 − 0.5 = 2.25: columns 2 (.75) and 3 (.25); v on a row centre.
+        let c = [0.34375, 0.0625, 0.0, 0.0];
+        let red = |reduction| Sampler {
+            reduction,
+            ..Sampler::linear()
+        };
+        assert_eq!(r(sample(&t, &red(Reduction::Minimum), c, [0; 3], L0)), 2.0);
+        assert_eq!(r(sample(&t, &red(Reduction::Maximum), c, [0; 3], L0)), 3.0);
+        assert_eq!(
+            r(sample(&t, &red(Reduction::Standard), c, [0; 3], L0)),
+            2.25
+        );
+        // LOD 0.5 blends level 1 (100): min keeps 2, max takes 100.
+        let half = Lod::Explicit(0.5);
+        assert_eq!(
+            r(sample(&t, &red(Reduction::Minimum), c, [0; 3], half)),
+            2.0
+        );
+        assert_eq!(
+            r(sample(&t, &red(Reduction::Maximum), c, [0; 3], half)),
+            100.0
+        );
+    }
 }

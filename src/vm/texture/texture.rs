@@ -352,7 +352,10 @@ impl Texture {
     /// Texels (samples included) the resource holds (a view's whole
     /// resource).
     pub fn texel_count(&self) -> usize {
-        let layers = self.window.as_ref().map_or(self.layers, |w| w.resource_layers);
+        let layers = self
+            .window
+            .as_ref()
+            .map_or(self.layers, |w| w.resource_layers);
         self.layer_stride * layers as usize
     }
 
@@ -429,7 +432,10 @@ impl Texture {
     /// inverse of [`Texture::from_bytes`]; a view gives its whole
     /// resource's bytes), for uploading the same texture to a GPU.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let format = self.window.as_ref().map_or(self.desc.format, |w| w.resource.format);
+        let format = self
+            .window
+            .as_ref()
+            .map_or(self.desc.format, |w| w.resource.format);
         let bpt = format.bytes_per_texel();
         let mut out = vec![0u8; self.texels.len() * bpt];
         for (t, chunk) in self.texels.iter().zip(out.chunks_exact_mut(bpt)) {

@@ -128,8 +128,7 @@ impl Texture {
             });
         }
         let mips = rd.mip_levels;
-        if view.mip_count == 0 || view.first_mip >= mips || view.mip_count > mips - view.first_mip
-        {
+        if view.mip_count == 0 || view.first_mip >= mips || view.mip_count > mips - view.first_mip {
             return Err(ViewError::Mips {
                 first: view.first_mip,
                 count: view.mip_count,
@@ -236,7 +235,8 @@ impl Texture {
                     for y in 0..h {
                         for x in 0..w {
                             for s in 0..self.desc.sample_count {
-                                store.push(self.texel(layer, level, [x, y, z], s).unwrap_or([0; 4]));
+                                store
+                                    .push(self.texel(layer, level, [x, y, z], s).unwrap_or([0; 4]));
                             }
                         }
                     }
@@ -310,7 +310,13 @@ mod tests {
         // layer 1 = resource layer 2) and the LOD to its mips.
         let s = Sampler::point();
         assert_eq!(
-            red(sample(&v, &s, [0.1, 0.1, 7.0, 0.0], [0; 3], Lod::Explicit(9.0))),
+            red(sample(
+                &v,
+                &s,
+                [0.1, 0.1, 7.0, 0.0],
+                [0; 3],
+                Lod::Explicit(9.0)
+            )),
             220.0
         );
         assert_eq!(v.view().unwrap().first_layer, 1);
@@ -351,14 +357,40 @@ mod tests {
         let t = array();
         let w = View::whole(&t);
         let bad = [
-            View { first_mip: 3, mip_count: 1, ..w },
-            View { first_mip: 1, mip_count: 3, ..w },
+            View {
+                first_mip: 3,
+                mip_count: 1,
+                ..w
+            },
+            View {
+                first_mip: 1,
+                mip_count: 3,
+                ..w
+            },
             View { mip_count: 0, ..w },
-            View { first_layer: 2, layer_count: 2, ..w },
-            View { dimension: Dimension::Tex2D, ..w },
-            View { dimension: Dimension::Cube, layer_count: 3, ..w },
-            View { dimension: Dimension::Tex3D, layer_count: 1, ..w },
-            View { format: Format::Rgba8Unorm, ..w },
+            View {
+                first_layer: 2,
+                layer_count: 2,
+                ..w
+            },
+            View {
+                dimension: Dimension::Tex2D,
+                ..w
+            },
+            View {
+                dimension: Dimension::Cube,
+                layer_count: 3,
+                ..w
+            },
+            View {
+                dimension: Dimension::Tex3D,
+                layer_count: 1,
+                ..w
+            },
+            View {
+                format: Format::Rgba8Unorm,
+                ..w
+            },
         ];
         for v in bad {
             assert!(t.with_view(v).is_err(), "{v:?}");
