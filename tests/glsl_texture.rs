@@ -257,7 +257,14 @@ fn comparison_sampling_folds_the_bias_per_sampler_type() {
 fn border_takes_the_emulated_path() {
     let t = es("tex_sample");
     let s = &t.source;
-    has(s, "if (any(equal(hlslcc_samplerMode_s0.xy, ivec2(4)))) {");
+    // Border on an addressed axis, or a min/max reduction (no sampler
+    // reduces), takes the emulated path.
+    has(
+        s,
+        "if (any(equal(hlslcc_samplerMode_s0.xy, ivec2(4))) || hlslcc_samplerFilter_s0.w != 0) {",
+    );
+    has(s, "return red == 1 ? lo : red == 2 ? hi : acc;");
+    has(s, "int red = f.w;");
     // Implicit LOD from the coordinate's derivatives, no bias, no offset.
     has(
         s,
@@ -366,8 +373,10 @@ fn comparison_border_compares_each_tap_then_filters() {
     let s = es("tex_sample_c_2d").source;
     has(
         &s,
-        "acc += w * vec4(hlslcc_compareTexel(ref, hlslcc_sampleTap_t0_s0(i + b, size, layer, level).x, m.w));",
+        "v = vec4(hlslcc_compareTexel(ref, hlslcc_sampleTap_t0_s0(i + b, size, layer, level).x, m.w)); acc += w * v;",
     );
+    // Comparisons filter their 1/0 results with the weights, never reduce.
+    has(&s, "int red = 0;");
     has(
         &s,
         "if (hlslcc_textureLevels_t0.y != 0) ref = isnan(ref) ? 0.0 : clamp(ref, 0.0, 1.0);",
