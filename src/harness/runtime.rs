@@ -269,4 +269,25 @@ mod tests {
             Some(ComparisonFunc::Never)
         );
     }
+
+    #[test]
+    fn min_max_reduction_beside_a_cube_is_refused() {
+        let shader = crate::dxbc::asm::test_shader(
+            "ps_5_0\ndcl_sampler s0, mode_default\n\
+             dcl_resource_texturecube (float,float,float,float) t0\n\
+             dcl_output o0.xyzw\n\
+             sample_indexable(texturecube)(float,float,float,float) o0.xyzw, l(1.0, 0.0, 0.0, 0.0), t0.xyzw, s0\n\
+             ret\n",
+        );
+        for dialect in [glsl::Dialect::Es300, glsl::Dialect::Vk450] {
+            let options = glsl::Options::new(dialect);
+            let t = glsl::translate(&shader, &options).expect("translates");
+            let text = "[pixel shader]\nps_5_0\n[sampler 0]\nreduction min\n";
+            let mut case = Case::parse(text, std::path::Path::new("t.case")).unwrap();
+            let why = refused(&case, &[&t.manifest]).expect("refused");
+            assert!(why.contains("s0") && why.contains("cube"), "{why}");
+            case.samplers[0].1.reduction = Reduction::Standard;
+            assert_eq!(refused(&case, &[&t.manifest]), None);
+        }
+    }
 }
