@@ -341,7 +341,10 @@ fn border_takes_the_emulated_path() {
     has(&o, "0.0, true, ivec3(-2, 3, 0));");
     // 1D: one addressed axis, row 0 of the height-1 texture.
     let one = es("tex_tex1d").source;
-    has(&one, "if (hlslcc_samplerMode_s0.x == 4 || hlslcc_samplerFilter_s0.w != 0) {");
+    has(
+        &one,
+        "if (hlslcc_samplerMode_s0.x == 4 || hlslcc_samplerFilter_s0.w != 0) {",
+    );
     has(&one, "vec3(dFdx(dx_t0.x), 0.0, 0.0)");
     has(&one, "if (x < 0) return hlslcc_samplerBorder_s0;");
     has(&one, "return texelFetch(t0, ivec2(x, 0), level);");
@@ -353,7 +356,10 @@ fn border_takes_the_emulated_path() {
         "int layer = int(clamp(isnan(c.z) ? 0.0 : c.z, 0.0, float(ts.z - 1)));",
     );
     let f = es("tex_sample_bias_forms").source;
-    has(&f, "if (any(equal(hlslcc_samplerMode_s0.xyz, ivec3(4))) || hlslcc_samplerFilter_s0.w != 0) {");
+    has(
+        &f,
+        "if (any(equal(hlslcc_samplerMode_s0.xyz, ivec3(4))) || hlslcc_samplerFilter_s0.w != 0) {",
+    );
     has(
         &f,
         "hlslcc_sampleEmulated_t2_s0(dx_t13, vec3(0.0), vec3(0.0), v2.x, false, ivec3(0, 0, 0))",
