@@ -162,8 +162,9 @@ impl Sampler {
     }
 
     /// Filters from a `D3D11_FILTER` value: bit 0 mip, bit 2 mag, bit 4 min
-    /// linear (anisotropic filters count as linear; this unit is
-    /// isotropic). The comparison bit (0x80) does not matter here: the
+    /// linear (anisotropic filters count as linear here; the anisotropic
+    /// footprint is `max_anisotropy`, which the caller sets with
+    /// MaxAnisotropy). The comparison bit (0x80) does not matter here: the
     /// operation chosen (`sample_c` or `sample`) decides whether to compare.
     pub fn with_d3d11_filter(mut self, filter: u32) -> Sampler {
         let pick = |bit: u32| {
