@@ -257,7 +257,14 @@ fn comparison_sampling_folds_the_bias_per_sampler_type() {
 fn border_takes_the_emulated_path() {
     let t = es("tex_sample");
     let s = &t.source;
-    has(s, "if (any(equal(hlslcc_samplerMode_s0.xy, ivec2(4)))) {");
+    // Border on an addressed axis, or a min/max reduction (no sampler
+    // reduces), takes the emulated path.
+    has(
+        s,
+        "if (any(equal(hlslcc_samplerMode_s0.xy, ivec2(4))) || hlslcc_samplerFilter_s0.w != 0) {",
+    );
+    has(s, "return red == 1 ? lo : red == 2 ? hi : acc;");
+    has(s, "int red = f.w;");
     // Implicit LOD from the coordinate's derivatives, no bias, no offset.
     has(
         s,
@@ -275,8 +282,10 @@ fn border_takes_the_emulated_path() {
         "l = isnan(l) ? 0.0 : clamp(l, 0.0, last);",
         "int nearest = int(min(floor(l + 0.5), last));",
         "int filt = magnify ? f.y : f.x;",
-        "if (f.z == 0) return hlslcc_sampleLevel_t0_s0(c, base, layer, nearest, filt, off);",
-        "return (1.0 - w) * r + w * hlslcc_sampleLevel_t0_s0(c, base, layer, int(l0) + 1, filt, off);",
+        "int red = f.w;",
+        "if (f.z == 0) return hlslcc_sampleLevel_t0_s0(c, base, layer, nearest, filt, red, off);",
+        "vec4 r1 = hlslcc_sampleLevel_t0_s0(c, base, layer, int(l0) + 1, filt, red, off);",
+        "return red == 1 ? min(r, r1) : red == 2 ? max(r, r1) : (1.0 - w) * r + w * r1;",
     ];
     let mut last = 0;
     for line in lines {
@@ -302,7 +311,8 @@ fn border_takes_the_emulated_path() {
             s,
             &format!(
                 "b = {corner};\n    w = {weight};\n    \
-                 if (w != 0.0) acc += w * hlslcc_sampleTap_t0_s0(i + b, size, layer, level);"
+                 if (w != 0.0) {{ v = hlslcc_sampleTap_t0_s0(i + b, size, layer, level); \
+                 acc += w * v; lo = min(lo, v); hi = max(hi, v); }}"
             ),
         );
     }
@@ -326,12 +336,15 @@ fn border_takes_the_emulated_path() {
     let o = es("tex_sample_offset").source;
     has(
         &o,
-        "if (any(equal(hlslcc_samplerMode_s0.xy, ivec2(4))) || any(equal(hlslcc_samplerMode_s0.xy, ivec2(5)))) {",
+        "if (any(equal(hlslcc_samplerMode_s0.xy, ivec2(4))) || any(equal(hlslcc_samplerMode_s0.xy, ivec2(5))) || hlslcc_samplerFilter_s0.w != 0) {",
     );
     has(&o, "0.0, true, ivec3(-2, 3, 0));");
     // 1D: one addressed axis, row 0 of the height-1 texture.
     let one = es("tex_tex1d").source;
-    has(&one, "if (hlslcc_samplerMode_s0.x == 4) {");
+    has(
+        &one,
+        "if (hlslcc_samplerMode_s0.x == 4 || hlslcc_samplerFilter_s0.w != 0) {",
+    );
     has(&one, "vec3(dFdx(dx_t0.x), 0.0, 0.0)");
     has(&one, "if (x < 0) return hlslcc_samplerBorder_s0;");
     has(&one, "return texelFetch(t0, ivec2(x, 0), level);");
@@ -343,7 +356,10 @@ fn border_takes_the_emulated_path() {
         "int layer = int(clamp(isnan(c.z) ? 0.0 : c.z, 0.0, float(ts.z - 1)));",
     );
     let f = es("tex_sample_bias_forms").source;
-    has(&f, "if (any(equal(hlslcc_samplerMode_s0.xyz, ivec3(4)))) {");
+    has(
+        &f,
+        "if (any(equal(hlslcc_samplerMode_s0.xyz, ivec3(4))) || hlslcc_samplerFilter_s0.w != 0) {",
+    );
     has(
         &f,
         "hlslcc_sampleEmulated_t2_s0(dx_t13, vec3(0.0), vec3(0.0), v2.x, false, ivec3(0, 0, 0))",
@@ -366,8 +382,10 @@ fn comparison_border_compares_each_tap_then_filters() {
     let s = es("tex_sample_c_2d").source;
     has(
         &s,
-        "acc += w * vec4(hlslcc_compareTexel(ref, hlslcc_sampleTap_t0_s0(i + b, size, layer, level).x, m.w));",
+        "v = vec4(hlslcc_compareTexel(ref, hlslcc_sampleTap_t0_s0(i + b, size, layer, level).x, m.w)); acc += w * v;",
     );
+    // Comparisons filter their 1/0 results with the weights, never reduce.
+    has(&s, "int red = 0;");
     has(
         &s,
         "if (hlslcc_textureLevels_t0.y != 0) ref = isnan(ref) ? 0.0 : clamp(ref, 0.0, 1.0);",

@@ -154,12 +154,13 @@ fn flipping_the_gather_order_fails_exactly_the_gather_cases() {
     }
 }
 
-/// A case whose sampling depends on the shader's border emulation: the
-/// `border/` cases (one per non-gather sampling instruction) and the PCF
-/// case with a border sampler. Gathers address texels themselves and do
-/// not go through it.
+/// A case whose sampling depends on the shader's emulated sampling path:
+/// the `border/` cases (one per non-gather sampling instruction), the PCF
+/// case with a border sampler, and the `reduction/` cases (min/max
+/// reduction exists only on that path: no wgpu or WebGL2 sampler reduces).
+/// Gathers address texels themselves and do not go through it.
 fn is_border_case(name: &str) -> bool {
-    name.starts_with("border/") || name == "pcf/offset_border"
+    name.starts_with("border/") || name.starts_with("reduction/") || name == "pcf/offset_border"
 }
 
 #[test]

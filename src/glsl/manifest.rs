@@ -145,7 +145,7 @@ pub enum UniformRole {
     SamplerBorder { sampler: u32 },
     /// `hlslcc_samplerLod_sN`: MipLODBias, MinLOD, MaxLOD.
     SamplerLod { sampler: u32 },
-    /// `hlslcc_samplerFilter_sN`: min, mag and mip filters.
+    /// `hlslcc_samplerFilter_sN`: min, mag and mip filters, reduction.
     SamplerFilter { sampler: u32 },
     /// es300's `hlslcc_YFlip`, a plain uniform.
     YFlip,

@@ -5,9 +5,9 @@
 //! contract written in docs/glsl.md and docs/glsl-textures.md and nothing
 //! of its own.
 
-use crate::glsl::{self, Translation, UniformEntry, UniformRole};
+use crate::glsl::{self, Manifest, TextureShape, Translation, UniformEntry, UniformRole};
 use crate::harness::case::{Case, CaseShaders};
-use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Sampler};
+use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, NumericKind, Reduction, Sampler};
 
 /// A case's stages translated as an application makes them.
 pub struct Stages {
@@ -119,13 +119,46 @@ pub fn block_member(case: &Case, u: &UniformEntry) -> Option<[u32; 4]> {
                 filter_code(s.min_filter),
                 filter_code(s.mag_filter),
                 filter_code(s.mip_filter),
-                0,
+                match s.reduction {
+                    Reduction::Standard => 0,
+                    Reduction::Minimum => 1,
+                    Reduction::Maximum => 2,
+                },
             ])
         }
         UniformRole::YFlip | UniformRole::InterfaceTable | UniformRole::InterfaceThis => {
             return None;
         }
     })
+}
+
+/// Why neither GPU path can draw the case as D3D would, `None` when it
+/// can: a min/max-reduction sampler in a shader that samples a cube. The
+/// translation computes reduction on its emulated path, which cubes do not
+/// have, and no wgpu or WebGL2 sampler reduces; the hardware's weighted
+/// filter would be a silent wrong answer.
+pub fn refused(case: &Case, manifests: &[&Manifest]) -> Option<String> {
+    let cube = manifests
+        .iter()
+        .flat_map(|m| &m.textures)
+        .any(|t| t.glsl_type.shape == TextureShape::Cube);
+    let slots = manifests.iter().flat_map(|m| {
+        m.samplers
+            .iter()
+            .map(|s| s.slot)
+            .chain(m.combined_samplers.iter().map(|c| c.sampler))
+    });
+    let reduced = slots
+        .into_iter()
+        .find(|&n| sampler(case, n).reduction != Reduction::Standard);
+    match (cube, reduced) {
+        (true, Some(n)) => Some(format!(
+            "s{n} has a min/max reduction and the shader samples a cube texture: the \
+             translation emulates reduction only off cubes, and no wgpu or WebGL2 \
+             sampler reduces"
+        )),
+        _ => None,
+    }
 }
 
 /// A constant buffer's rows, zero-padded (or cut) to the `count` rows the
@@ -169,6 +202,8 @@ pub struct HardwareSampler {
     pub max_lod: f32,
     /// `Some` for a comparison sampler.
     pub compare: Option<ComparisonFunc>,
+    /// MaxAnisotropy for the anisotropic filter (1 otherwise).
+    pub max_anisotropy: u32,
 }
 
 pub fn hardware_sampler(s: &Sampler, comparison: bool) -> HardwareSampler {
@@ -197,6 +232,7 @@ pub fn hardware_sampler(s: &Sampler, comparison: bool) -> HardwareSampler {
         min_lod,
         max_lod,
         compare: comparison.then_some(s.comparison),
+        max_anisotropy: s.max_anisotropy.unwrap_or(1),
     }
 }
 
@@ -233,5 +269,26 @@ mod tests {
             hardware_sampler(&s, true).compare,
             Some(ComparisonFunc::Never)
         );
+    }
+
+    #[test]
+    fn min_max_reduction_beside_a_cube_is_refused() {
+        let shader = crate::dxbc::asm::test_shader(
+            "ps_5_0\ndcl_sampler s0, mode_default\n\
+             dcl_resource_texturecube (float,float,float,float) t0\n\
+             dcl_output o0.xyzw\n\
+             sample_indexable(texturecube)(float,float,float,float) o0.xyzw, l(1.0, 0.0, 0.0, 0.0), t0.xyzw, s0\n\
+             ret\n",
+        );
+        for dialect in [glsl::Dialect::Es300, glsl::Dialect::Vk450] {
+            let options = glsl::Options::new(dialect);
+            let t = glsl::translate(&shader, &options).expect("translates");
+            let text = "[pixel shader]\nps_5_0\n[sampler 0]\nreduction min\n";
+            let mut case = Case::parse(text, std::path::Path::new("t.case")).unwrap();
+            let why = refused(&case, &[&t.manifest]).expect("refused");
+            assert!(why.contains("s0") && why.contains("cube"), "{why}");
+            case.samplers[0].1.reduction = Reduction::Standard;
+            assert_eq!(refused(&case, &[&t.manifest]), None);
+        }
     }
 }

@@ -306,7 +306,8 @@ pub(super) fn blocks(e: &mut Emitter) {
                 UniformRole::SamplerFilter { sampler: s },
                 format!(
                     "s{s}: min, mag and mip filter in x, y, z (0 point, 1 linear; \
-                     anisotropic counts as linear); w unused"
+                     anisotropic counts as linear); reduction in w (0 standard, \
+                     1 minimum, 2 maximum)"
                 ),
             ));
         }

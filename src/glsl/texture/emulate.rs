@@ -18,6 +18,10 @@
 //!   through the address mode (border taps read the border colour) and
 //!   `texelFetch`; taps of weight 0 are skipped so an infinite texel outside
 //!   the footprint cannot poison the sum.
+//! * Min/max reduction (`hlslcc_samplerFilter_sM.w` 1 / 2, D3D11.1's
+//!   `MINIMUM_*` / `MAXIMUM_*` filters): the component-wise minimum or
+//!   maximum of the taps with a non-zero weight, over both levels when
+//!   linear mip filtering blends two; comparisons ignore it.
 //! * Comparison (`sample_c*`) compares every tap as `reference <func>
 //!   texel.r` and filters the 1/0 results; UNORM formats clamp the
 //!   reference to [0, 1] first (NaN → 0).
@@ -152,6 +156,10 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
             "vec3 w1 = filt == 0 ? vec3(0.0) : x - fl;".to_string(),
             "vec3 w0 = 1.0 - w1;".to_string(),
             "vec4 acc = vec4(0.0);".to_string(),
+            "// Min/max reduction: the taps of non-zero weight, unweighted.".to_string(),
+            "vec4 lo = vec4(uintBitsToFloat(0x7f800000u));".to_string(),
+            "vec4 hi = -lo;".to_string(),
+            "vec4 v;".to_string(),
             "ivec3 b;".to_string(),
             "float w;".to_string(),
         ]);
@@ -178,14 +186,16 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
             ));
             // A zero-weight tap is skipped: an infinite texel times 0
             // would make NaN.
-            body.push(format!("if (w != 0.0) acc += w * {value};"));
+            body.push(format!(
+                "if (w != 0.0) {{ v = {value}; acc += w * v; lo = min(lo, v); hi = max(hi, v); }}"
+            ));
         }
-        body.push("return acc;".to_string());
+        body.push("return red == 1 ? lo : red == 2 ? hi : acc;".to_string());
         let r = if compare { ", float ref" } else { "" };
         (
             "vec4".to_string(),
             format!(
-                "{} c, ivec3 base, int layer, int level, int filt, ivec3 off{r}",
+                "{} c, ivec3 base, int layer, int level, int filt, int red, ivec3 off{r}",
                 sh.cty
             ),
         )
@@ -251,14 +261,19 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
         body.extend([
             format!("ivec4 f = {};", filter_name(smp)),
             "int filt = magnify ? f.y : f.x;".to_string(),
-            format!("if (f.z == 0) return {level_fn}(c, base, layer, nearest, filt, off{r});"),
+            if compare {
+                "int red = 0;".to_string()
+            } else {
+                "int red = f.w;".to_string()
+            },
+            format!("if (f.z == 0) return {level_fn}(c, base, layer, nearest, filt, red, off{r});"),
             "float l0 = floor(l);".to_string(),
             "float w = l - l0;".to_string(),
-            format!("vec4 r = {level_fn}(c, base, layer, int(l0), filt, off{r});"),
+            format!("vec4 r = {level_fn}(c, base, layer, int(l0), filt, red, off{r});"),
             "if (w == 0.0) return r;".to_string(),
-            format!(
-                "return (1.0 - w) * r + w * {level_fn}(c, base, layer, int(l0) + 1, filt, off{r});"
-            ),
+            format!("vec4 r1 = {level_fn}(c, base, layer, int(l0) + 1, filt, red, off{r});"),
+            "return red == 1 ? min(r, r1) : red == 2 ? max(r, r1) : (1.0 - w) * r + w * r1;"
+                .to_string(),
         ]);
         ("vec4".to_string(), if compare { ", float ref" } else { "" })
     };
@@ -268,8 +283,8 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
     );
     e.helpers.use_custom(&name, || {
         format!(
-            "// Emulated sample (border addressing, mirror once with offsets): the\n\
-             // reference's LOD, mip and filter rules over texelFetch taps.\n{}",
+            "// Emulated sample (border addressing, mirror once with offsets, min/max\n\
+             // reduction): the reference's LOD, mip and filter rules over texelFetch taps.\n{}",
             function(&sig, &body)
         )
     });

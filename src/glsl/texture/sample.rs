@@ -35,7 +35,7 @@
 use super::super::emit::Emitter;
 use super::super::types::Ty;
 use super::super::{Dialect, Reason};
-use super::decl::{lod_name, mode_name};
+use super::decl::{filter_name, lod_name, mode_name};
 use super::type_prefix;
 use super::{Ctx, Dim, assign_result, combined, combined_shadow, emulate, offset_literal};
 use crate::dxbc::ir::{Instruction, ProgramType};
@@ -221,9 +221,12 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let r = e.tmp();
     e.line(format!("{}vec4 {r};", type_prefix(ty)));
     let bias = compare && e.dialect == Dialect::Vk450;
+    // Min/max reduction filters floats; comparisons and integer formats
+    // ignore it.
+    let reduce = !compare && ctx.res.ty == Ty::Float;
     e.line(format!(
         "if ({}) {{",
-        emulation_condition(smp, dim, moved, bias)
+        emulation_condition(smp, dim, moved, bias, reduce)
     ));
     e.indent();
     let v = emulated(e, inst, ctx, smp, &ct, &inputs);
@@ -261,8 +264,9 @@ fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32) -> String {
 /// When the emulated path runs: a border mode on an addressed axis; when
 /// `moved` (a non-zero offset), mirror once; when `bias` (vk450
 /// comparisons, which cannot take it in hardware), a MipLODBias other
-/// than 0.
-fn emulation_condition(smp: u32, dim: Dim, moved: bool, bias: bool) -> String {
+/// than 0; when `reduce`, a min/max reduction (neither WebGL2 nor wgpu
+/// samplers have one).
+fn emulation_condition(smp: u32, dim: Dim, moved: bool, bias: bool, reduce: bool) -> String {
     let m = mode_name(smp);
     let n = dim.axes();
     let has = |v: u32| {
@@ -278,6 +282,9 @@ fn emulation_condition(smp: u32, dim: Dim, moved: bool, bias: bool) -> String {
     }
     if bias {
         c = format!("{c} || {}.x != 0.0", lod_name(smp));
+    }
+    if reduce {
+        c = format!("{c} || {}.w != 0", filter_name(smp));
     }
     c
 }

@@ -170,10 +170,13 @@ pub enum Feature {
     CoverageInput,
     /// A multisampled texture array (`Texture2DMSArray`).
     MultisampleArray,
+    /// D3D's anisotropic filter: trilinear over an isotropic footprint,
+    /// linear under magnification.
+    AnisotropicFilter,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 10] = [
+    pub const ALL: [Feature; 11] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -184,6 +187,7 @@ impl Feature {
         Feature::Multisample,
         Feature::CoverageInput,
         Feature::MultisampleArray,
+        Feature::AnisotropicFilter,
     ];
 
     pub fn name(self) -> &'static str {
@@ -198,6 +202,7 @@ impl Feature {
             Feature::Multisample => "multisample",
             Feature::CoverageInput => "coverage_input",
             Feature::MultisampleArray => "multisample_array",
+            Feature::AnisotropicFilter => "anisotropic_filter",
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::CaseError;
 use super::values::{Ctx, Lines, Once};
-use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, Sampler};
+use crate::vm::texture::{AddressMode, ComparisonFunc, Filter, Reduction, Sampler};
 
 fn address_named(name: &str) -> Option<AddressMode> {
     Some(match name {
@@ -43,6 +43,7 @@ pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<(Sampler, bool),
     let mut comparison = false;
     let mut once = Once::default();
     let mut lod_at = [0usize; 2];
+    let mut anisotropy: Option<(usize, u32)> = None;
     for (l, t) in lines {
         let toks: Vec<&str> = t.split_whitespace().collect();
         if let Some(key) = toks.first() {
@@ -50,16 +51,43 @@ pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<(Sampler, bool),
         }
         let bad = |what: &str| ctx.err(*l, format!("unknown {what} in `{t}`"));
         match toks.as_slice() {
+            // D3D11_FILTER_ANISOTROPIC: min, mag and mip anisotropic (the
+            // footprint's taps filtered linearly, mag linear).
+            ["filter", "anisotropic"] => {
+                s.min_filter = Filter::Linear;
+                s.mag_filter = Filter::Linear;
+                s.mip_filter = Filter::Linear;
+                s.max_anisotropy = Some(s.max_anisotropy.unwrap_or(1));
+            }
+            ["max_anisotropy", n] => {
+                let v = ctx.u32(*l, n)?;
+                if !(1..=16).contains(&v) {
+                    return Err(
+                        ctx.err(*l, format!("max_anisotropy {n} is outside D3D11's 1..=16"))
+                    );
+                }
+                anisotropy = Some((*l, v));
+            }
+            ["reduction", r] => {
+                s.reduction = match *r {
+                    "standard" => Reduction::Standard,
+                    "min" | "minimum" => Reduction::Minimum,
+                    "max" | "maximum" => Reduction::Maximum,
+                    _ => return Err(bad("reduction")),
+                }
+            }
             ["filter", f] => {
                 let f = filter_named(f).ok_or_else(|| bad("filter"))?;
                 s.min_filter = f;
                 s.mag_filter = f;
                 s.mip_filter = f;
+                s.max_anisotropy = None;
             }
             ["filter", "min", a, "mag", b, "mip", c] => {
                 s.min_filter = filter_named(a).ok_or_else(|| bad("filter"))?;
                 s.mag_filter = filter_named(b).ok_or_else(|| bad("filter"))?;
                 s.mip_filter = filter_named(c).ok_or_else(|| bad("filter"))?;
+                s.max_anisotropy = None;
             }
             ["address", modes @ ..] if !modes.is_empty() && modes.len() <= 3 => {
                 let m: Vec<AddressMode> = modes
@@ -112,6 +140,14 @@ pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<(Sampler, bool),
                 s.min_lod, s.max_lod
             ),
         ));
+    }
+    if let Some((l, n)) = anisotropy {
+        // MaxAnisotropy means something only to the anisotropic filter;
+        // a value the draw would ignore is a mistake in the case.
+        if s.max_anisotropy.is_none() {
+            return Err(ctx.err(l, "max_anisotropy needs `filter anisotropic`"));
+        }
+        s.max_anisotropy = Some(n);
     }
     Ok((s, comparison))
 }

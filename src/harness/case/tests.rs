@@ -302,3 +302,65 @@ fn bad_sample_counts_are_errors_at_their_line() {
         assert!(e.message.contains(words), "{text}: {e}");
     }
 }
+
+#[test]
+fn views_parse_and_their_errors_name_the_line() {
+    let tex = |view: &str| {
+        parse(&format!(
+            "[pixel shader]\nps_5_0\n[texture 0]\nformat r32_float\ndimension 2darray\nsize 4 4 3\nmips 3\n{view}\n"
+        ))
+    };
+    let c = tex("view mips 1 2\nview layers 1 2\nview format r32_uint").expect("parses");
+    let v = c.textures[0].1.view().expect("a view");
+    assert_eq!(
+        (v.first_mip, v.mip_count, v.first_layer, v.layer_count),
+        (1, 2, 1, 2)
+    );
+    assert_eq!(v.format, crate::vm::texture::Format::R32Uint);
+    let c = tex("view dimension 2d layer 2").expect("parses");
+    let v = c.textures[0].1.view().expect("a view");
+    assert_eq!((v.first_layer, v.layer_count), (2, 1));
+    // Each broken view names its own line (the view lines start at 8).
+    let bad = [
+        ("view mips 2 2", 8, "mips"),
+        ("view mips 0 0", 8, "mips"),
+        ("view layers 0 1\nview layers 3 1", 9, "twice"),
+        ("view format r32_uint\nview layers 2 2", 9, "layers"),
+        ("view dimension 2d", 8, "exactly 1"),
+        ("view dimension cube layer 0", 8, "Cube"),
+        ("view dimension 3d layer 0", 8, "Tex3D"),
+        ("view mips 0 1\nview format rgba8_unorm", 9, "typeless"),
+        ("view format bogus", 8, "unknown view format"),
+        ("view aspects", 8, "expected"),
+    ];
+    for (view, line, says) in bad {
+        let e = tex(view).unwrap_err();
+        assert_eq!(e.line, line, "{view}: {e}");
+        assert!(e.message.contains(says), "{view}: {e}");
+    }
+}
+
+#[test]
+fn sampler_reduction_and_anisotropy() {
+    use crate::vm::texture::Reduction;
+    let smp = |body: &str| parse(&format!("[pixel shader]\nps_5_0\n[sampler 0]\n{body}\n"));
+    let c = smp("reduction min").unwrap();
+    assert_eq!(c.samplers[0].1.reduction, Reduction::Minimum);
+    let c = smp("reduction maximum").unwrap();
+    assert_eq!(c.samplers[0].1.reduction, Reduction::Maximum);
+    let c = smp("max_anisotropy 8\nfilter anisotropic").unwrap();
+    assert_eq!(c.samplers[0].1.max_anisotropy, Some(8));
+    let c = smp("filter linear").unwrap();
+    assert_eq!(c.samplers[0].1.max_anisotropy, None);
+    for (body, line) in [
+        // One `filter` line per sampler: a second is an error, not an
+        // override.
+        ("filter anisotropic\nfilter linear", 5),
+        ("filter anisotropic\nmax_anisotropy 17", 5),
+        ("filter anisotropic\nmax_anisotropy 0", 5),
+        ("max_anisotropy 4", 4),
+        ("reduction median", 4),
+    ] {
+        assert_eq!(smp(body).unwrap_err().line, line, "{body}");
+    }
+}

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::CaseError;
 use super::values::{Ctx, Lines, Once};
-use crate::vm::texture::{Dimension, Format, Texture, TextureDesc, TextureError};
+use crate::vm::texture::{Dimension, Format, Texture, TextureDesc, TextureError, View, ViewError};
 
 fn format_named(name: &str) -> Option<Format> {
     Some(match name {
@@ -128,6 +128,113 @@ fn raw_texel(ctx: &Ctx, l: usize, format: Format, t: &str) -> Result<Vec<u8>, Ca
     Ok(word.to_le_bytes()[..n].to_vec())
 }
 
+fn dimension_named(name: &str) -> Option<Dimension> {
+    super::bindings::DIMENSIONS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, dim)| *dim)
+}
+
+/// The `view …` lines of a texture, each aspect with the line that set it
+/// (so an error names the line at fault).
+#[derive(Default)]
+struct ViewLines {
+    mips: Option<(usize, u32, u32)>,
+    layers: Option<(usize, u32, u32)>,
+    dimension: Option<(usize, Dimension)>,
+    format: Option<(usize, Format)>,
+}
+
+impl ViewLines {
+    fn parse(&mut self, ctx: &Ctx, l: usize, toks: &[&str]) -> Result<(), CaseError> {
+        let twice = |what: &str| ctx.err(l, format!("`view {what}` is given twice"));
+        match toks {
+            ["mips", first, count] => {
+                if self.mips.is_some() {
+                    return Err(twice("mips"));
+                }
+                self.mips = Some((l, ctx.u32(l, first)?, ctx.u32(l, count)?));
+            }
+            ["layers", first, count] => {
+                if self.layers.is_some() {
+                    return Err(twice("layers"));
+                }
+                self.layers = Some((l, ctx.u32(l, first)?, ctx.u32(l, count)?));
+            }
+            ["dimension", d, rest @ ..] => {
+                if self.dimension.is_some() {
+                    return Err(twice("dimension"));
+                }
+                let dim = dimension_named(d)
+                    .ok_or_else(|| ctx.err(l, format!("unknown view dimension `{d}`")))?;
+                self.dimension = Some((l, dim));
+                match rest {
+                    [] => {}
+                    // `layer N`: one layer, for a 1D or 2D view of an array.
+                    ["layer", n] => {
+                        if self.layers.is_some() {
+                            return Err(twice("layers"));
+                        }
+                        self.layers = Some((l, ctx.u32(l, n)?, 1));
+                    }
+                    _ => return Err(ctx.err(l, "expected `view dimension DIM [layer N]`")),
+                }
+            }
+            ["format", f] => {
+                if self.format.is_some() {
+                    return Err(twice("format"));
+                }
+                let f = format_named(f)
+                    .ok_or_else(|| ctx.err(l, format!("unknown view format `{f}`")))?;
+                self.format = Some((l, f));
+            }
+            _ => {
+                return Err(ctx.err(
+                    l,
+                    "expected `view mips FIRST COUNT`, `view layers FIRST COUNT`, \
+                     `view dimension DIM [layer N]` or `view format FORMAT`",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The resource seen through the view (itself without `view` lines).
+    fn apply(&self, ctx: &Ctx, at: usize, tex: Texture) -> Result<Texture, CaseError> {
+        let mut v = View::whole(&tex);
+        let mut any = None;
+        if let Some((l, first, count)) = self.mips {
+            (v.first_mip, v.mip_count) = (first, count);
+            any = Some(l);
+        }
+        if let Some((l, first, count)) = self.layers {
+            (v.first_layer, v.layer_count) = (first, count);
+            any = Some(l);
+        }
+        if let Some((l, d)) = self.dimension {
+            v.dimension = d;
+            any = Some(l);
+        }
+        if let Some((l, f)) = self.format {
+            v.format = f;
+            any = Some(l);
+        }
+        let Some(any) = any else { return Ok(tex) };
+        tex.with_view(v).map_err(|e| {
+            let line = match e {
+                ViewError::Mips { .. } => self.mips.map(|m| m.0),
+                ViewError::Layers { .. } => self.layers.map(|m| m.0),
+                ViewError::LayerCount { .. } => {
+                    self.layers.map(|m| m.0).or(self.dimension.map(|d| d.0))
+                }
+                ViewError::Dimension { .. } => self.dimension.map(|d| d.0),
+                ViewError::Format { .. } => self.format.map(|f| f.0),
+            };
+            ctx.err(line.unwrap_or(any).max(at), format!("view: {e}"))
+        })
+    }
+}
+
 pub(super) fn parse_texture(
     ctx: &Ctx,
     at: usize,
@@ -151,6 +258,7 @@ pub(super) fn parse_texture(
     // Where `values` or `raw` began, for errors about the list as a whole.
     let mut listing_at = at;
     let mut once = Once::default();
+    let mut view = ViewLines::default();
     for (l, t) in lines {
         let toks: Vec<&str> = t.split_whitespace().collect();
         match listing {
@@ -167,7 +275,12 @@ pub(super) fn parse_texture(
             }
             Listing::None => {}
         }
-        if let Some(key) = toks.first() {
+        // `view` lines each set one aspect of the view and check their own
+        // repeats (`view mips` twice is an error, `view mips` then `view
+        // layers` is not).
+        if let Some(key) = toks.first()
+            && *key != "view"
+        {
             once.check(ctx, *l, key)?;
         }
         match toks.as_slice() {
@@ -176,12 +289,10 @@ pub(super) fn parse_texture(
                     format_named(f).ok_or_else(|| ctx.err(*l, format!("unknown format `{f}`")))?
             }
             ["dimension", d] => {
-                dimension = super::bindings::DIMENSIONS
-                    .iter()
-                    .find(|(name, _)| name == d)
-                    .map(|(_, dim)| *dim)
+                dimension = dimension_named(d)
                     .ok_or_else(|| ctx.err(*l, format!("unknown dimension `{d}`")))?
             }
+            ["view", rest @ ..] => view.parse(ctx, *l, rest)?,
             ["size", dims @ ..] if !dims.is_empty() && dims.len() <= 3 => {
                 for (i, d) in dims.iter().enumerate() {
                     size[i] = ctx.u32(*l, d)?;
@@ -348,7 +459,8 @@ pub(super) fn parse_texture(
             }
         })
     };
-    tex.map_err(|e| ctx.err(at, format!("texture: {e}")))
+    let tex = tex.map_err(|e| ctx.err(at, format!("texture: {e}")))?;
+    view.apply(ctx, at, tex)
 }
 
 /// A `samples N` count: D3D11's sample counts that have a standard sample

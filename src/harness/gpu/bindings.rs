@@ -70,7 +70,9 @@ fn sampler_desc(s: &Sampler, comparison: bool) -> wgpu::SamplerDescriptor<'stati
         lod_min_clamp: h.min_lod,
         lod_max_clamp: h.max_lod,
         compare: h.compare.map(wgpu_compare),
-        anisotropy_clamp: 1,
+        // wgpu requires every filter linear for anisotropy > 1, which the
+        // anisotropic filter sets.
+        anisotropy_clamp: h.max_anisotropy.clamp(1, 16) as u16,
         border_color: None,
     }
 }
@@ -133,6 +135,9 @@ pub(super) fn build(
     manifests: &[&Manifest],
 ) -> Result<Bindings, GpuError> {
     let fail = |m: String| GpuError::Other(format!("{}: {m}", case.path.display()));
+    if let Some(why) = runtime::refused(case, manifests) {
+        return Err(fail(why));
+    }
     let device = &r.device;
     let features = device.features();
     let mut entries: BTreeMap<u32, (wgpu::BindingType, Slot)> = BTreeMap::new();
@@ -233,13 +238,20 @@ pub(super) fn build(
                     (textures::dummy(r, kind, dim, multisampled)?, st)
                 }
             };
+            // The case's view (mip and layer range) over the whole
+            // resource; the format is already the view's (see
+            // `textures::upload`).
+            let window = case_tex.and_then(Texture::view);
             let view = texture.create_view(&wgpu::TextureViewDescriptor {
                 label: Some(&t.glsl_name),
                 dimension: Some(dim),
+                base_mip_level: window.map_or(0, |v| v.first_mip),
+                mip_level_count: window.map(|v| v.mip_count),
+                base_array_layer: window.map_or(0, |v| v.first_layer),
                 array_layer_count: match dim {
                     wgpu::TextureViewDimension::D2 => Some(1),
                     wgpu::TextureViewDimension::Cube => Some(6),
-                    _ => None,
+                    _ => window.map(|v| v.layer_count),
                 },
                 ..Default::default()
             });

@@ -4,7 +4,7 @@
 //! a time (wgpu cannot copy into depth textures), and 1x1 zero textures for
 //! slots the shader declares but the case leaves unbound.
 
-use crate::vm::texture::{Dimension, Format, Texture};
+use crate::vm::texture::{Dimension, Format, Texture, TextureDesc};
 
 use super::{GpuError, Renderer};
 
@@ -65,11 +65,31 @@ pub(super) fn wgpu_format(format: Format) -> wgpu::TextureFormat {
     }
 }
 
-/// Builds the GPU copy of a case texture. 1D textures become 2D textures
+/// The resource under a case texture's view, as the GPU copy holds it:
+/// the whole resource (every mip and layer, the view picks its part with a
+/// `TextureViewDescriptor`), its bytes in the *view's* format. wgpu views
+/// may only change a format's sRGB-ness, so a typeless resource read as
+/// another format of its group (r32_float read as r32_uint) is uploaded as
+/// that format: the same bytes, interpreted as the shader's view does.
+fn gpu_resource(tex: &Texture) -> Result<Texture, GpuError> {
+    let res = tex.resource();
+    if res.format() == tex.format() {
+        return Ok(res);
+    }
+    let desc = TextureDesc {
+        format: tex.format(),
+        ..*res.desc()
+    };
+    Texture::from_bytes(desc, &res.to_bytes()).map_err(|e| GpuError::Other(e.to_string()))
+}
+
+/// Builds the GPU copy of a case texture's resource (see [`gpu_resource`]).
+/// 1D textures become 2D textures
 /// of height 1 (1D arrays: 2D arrays), as the vk450 dialect declares them;
 /// cubes are six-layer 2D textures in D3D face order (the same order
 /// Vulkan uses).
 pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuError> {
+    let tex = &gpu_resource(tex)?;
     let desc = tex.desc();
     if matches!(desc.dimension, Dimension::Tex2DMS | Dimension::Tex2DMSArray) {
         return super::msaa::upload(r, tex, wgpu_format(tex.format()));

@@ -99,8 +99,8 @@ function makeTexture(gl, t) {
       gl.texImage2D(face, img.level, internal, img.width, img.height, 0, format, type, data);
     }
   }
-  gl.texParameteri(target, gl.TEXTURE_BASE_LEVEL, 0);
-  gl.texParameteri(target, gl.TEXTURE_MAX_LEVEL, t.levels - 1);
+  gl.texParameteri(target, gl.TEXTURE_BASE_LEVEL, t.base_level);
+  gl.texParameteri(target, gl.TEXTURE_MAX_LEVEL, t.base_level + t.levels - 1);
   return { tex, target };
 }
 
@@ -112,6 +112,13 @@ function makeSampler(gl, s) {
   gl.samplerParameteri(smp, gl.TEXTURE_MAG_FILTER, glEnum(gl, s.mag_filter));
   gl.samplerParameterf(smp, gl.TEXTURE_MIN_LOD, s.min_lod);
   gl.samplerParameterf(smp, gl.TEXTURE_MAX_LOD, s.max_lod);
+  if (s.max_anisotropy > 1) {
+    // D3D's anisotropic filter; without the extension the draw cannot
+    // express it, and says so rather than filtering trilinearly.
+    const aniso = gl.getExtension("EXT_texture_filter_anisotropic");
+    if (!aniso) throw new Error("anisotropic filtering needs EXT_texture_filter_anisotropic");
+    gl.samplerParameterf(smp, aniso.TEXTURE_MAX_ANISOTROPY_EXT, s.max_anisotropy);
+  }
   if (s.compare) {
     gl.samplerParameteri(smp, gl.TEXTURE_COMPARE_MODE, gl.COMPARE_REF_TO_TEXTURE);
     gl.samplerParameteri(smp, gl.TEXTURE_COMPARE_FUNC, glEnum(gl, s.compare));

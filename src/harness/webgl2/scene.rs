@@ -14,7 +14,7 @@ use crate::harness::image::TargetKind;
 use crate::harness::render_targets;
 use crate::harness::runtime::{self, HardwareAddress, HardwareSampler, Stages};
 use crate::vm::output_merger::DepthFormat;
-use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Texture};
+use crate::vm::texture::{ComparisonFunc, Dimension, Filter, Format, Sampler, Texture, View};
 
 use super::WebGl2Error;
 use super::base64;
@@ -70,6 +70,9 @@ pub(super) struct GlTexture {
     #[serde(rename = "type")]
     pub ty: &'static str,
     pub levels: u32,
+    /// TEXTURE_BASE_LEVEL: a view's most-detailed mip (TEXTURE_MAX_LEVEL
+    /// is `base_level + levels - 1`).
+    pub base_level: u32,
     pub images: Vec<GlImage>,
 }
 
@@ -98,6 +101,9 @@ pub(super) struct GlSampler {
     pub min_lod: f32,
     pub max_lod: f32,
     pub compare: Option<&'static str>,
+    /// TEXTURE_MAX_ANISOTROPY_EXT (EXT_texture_filter_anisotropic) when
+    /// above 1; the runner fails the draw if the extension is missing.
+    pub max_anisotropy: u32,
 }
 
 #[derive(Serialize)]
@@ -175,6 +181,9 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
     let mut manifests = vec![&stages.pixel.manifest];
     if let Some(v) = &stages.vertex {
         manifests.push(&v.manifest);
+    }
+    if let Some(why) = runtime::refused(case, &manifests) {
+        return Err(fail(why));
     }
     let (textures, units) = textures_and_units(case, &manifests).map_err(fail)?;
     let (vs, attributes, stride, vertices) = match &stages.vertex {
@@ -280,6 +289,7 @@ fn gl_sampler(h: &HardwareSampler) -> GlSampler {
         min_lod: h.min_lod,
         max_lod: h.max_lod,
         compare: h.compare.map(gl_compare),
+        max_anisotropy: h.max_anisotropy,
     }
 }
 
@@ -385,7 +395,28 @@ fn gl_target(shape: TextureShape) -> &'static str {
 /// 1D textures are 2D textures of height 1 (1D arrays: 2D arrays), as the
 /// emitter declares them. The bytes are the texture unit's own, so both
 /// renderers read identical texels.
-fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
+///
+/// A case texture's view: WebGL2 has no texture views, so the view's
+/// layers are uploaded alone, in the view's format (a typeless resource
+/// read as another format of its group: the same bytes), with the
+/// resource's whole mip chain; TEXTURE_BASE_LEVEL / MAX_LEVEL select the
+/// view's mips, to which `textureSize`, `texelFetch` and the LOD clamp are
+/// relative in GLSL ES 3.00, as the view's are in D3D.
+fn upload(view: &Texture, target: &'static str) -> Result<GlTexture, String> {
+    let (tex, base_level, view_levels) = match view.view() {
+        None => (view.clone(), 0, view.mip_levels()),
+        Some(v) => {
+            let res = view.resource();
+            let all_mips = View {
+                first_mip: 0,
+                mip_count: res.mip_levels(),
+                ..v
+            };
+            let layers = res.with_view(all_mips).map_err(|e| e.to_string())?;
+            (layers.materialize(), v.first_mip, v.mip_count)
+        }
+    };
+    let tex = &tex;
     let desc = tex.desc();
     if matches!(
         desc.dimension,
@@ -452,7 +483,8 @@ fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
         internal: gl.internal,
         format: gl.format,
         ty: gl.ty,
-        levels,
+        levels: view_levels,
+        base_level,
         images,
     })
 }
@@ -473,6 +505,7 @@ fn dummy(glsl_type: OpaqueType, target: &'static str) -> GlTexture {
         format,
         ty,
         levels: 1,
+        base_level: 0,
         images: (0..faces)
             .map(|face| GlImage {
                 level: 0,

@@ -6,7 +6,7 @@
 use super::address;
 use super::cube::{self, CubeCoord, CubeTexel};
 use super::format::flush_denorm;
-use super::sampler::{AddressMode, Filter, Sampler};
+use super::sampler::{AddressMode, Filter, Reduction, Sampler};
 use super::texture::{Dimension, Texture};
 
 /// A sampling coordinate taken apart for one texture.
@@ -165,6 +165,55 @@ impl Footprint {
             }
         }
         acc
+    }
+
+    /// The component-wise minimum or maximum (`reduction`) of the taps
+    /// with a non-zero weight (D3D11.1 min/max filtering: the texels a
+    /// filter would weight, without the weights); the weighted sum for
+    /// [`Reduction::Standard`]. A cube corner tap is the mean of the other
+    /// three, as in [`Footprint::weighted`]. NaN components lose to numbers
+    /// (D3D's `min`/`max`).
+    pub(crate) fn reduced(
+        &self,
+        reduction: Reduction,
+        mut value: impl FnMut(Loc) -> [f64; 4],
+    ) -> [f64; 4] {
+        let pick = match reduction {
+            Reduction::Standard => return self.weighted(value),
+            Reduction::Minimum => f64::min,
+            Reduction::Maximum => f64::max,
+        };
+        // The mean of the non-corner taps, should a corner tap count.
+        let (mut sum, mut n) = ([0.0f64; 4], 0.0);
+        let needs_corner = self
+            .taps()
+            .iter()
+            .any(|t| t.loc == Loc::Corner && t.weight != 0.0);
+        if needs_corner {
+            for t in self.taps().iter().filter(|t| t.loc != Loc::Corner) {
+                let v = value(t.loc);
+                for c in 0..4 {
+                    sum[c] += v[c];
+                }
+                n += 1.0;
+            }
+        }
+        let corner = needs_corner.then(|| sum.map(|s| s / f64::max(n, 1.0)));
+        let mut acc: Option<[f64; 4]> = None;
+        for tap in self.taps() {
+            if tap.weight == 0.0 {
+                continue;
+            }
+            let v = match (tap.loc, corner) {
+                (Loc::Corner, Some(mean)) => mean,
+                (loc, _) => value(loc),
+            };
+            acc = Some(match acc {
+                None => v,
+                Some(a) => [0, 1, 2, 3].map(|c| pick(a[c], v[c])),
+            });
+        }
+        acc.unwrap_or([0.0; 4])
     }
 }
 

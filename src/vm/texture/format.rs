@@ -332,6 +332,33 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.dxgi() == n)
     }
 
+    /// The `DXGI_FORMAT_*_TYPELESS` group the format belongs to: a view may
+    /// read a resource as any format of its group (same bytes, another
+    /// interpretation). Depth formats belong to the group of the colour
+    /// format their SRV reads them as.
+    pub fn typeless_family(self) -> &'static str {
+        use Format::*;
+        match self {
+            R8Unorm | R8Uint => "R8_TYPELESS",
+            Rg8Unorm | Rg8Snorm => "R8G8_TYPELESS",
+            Rgba8Unorm | Rgba8UnormSrgb | Rgba8Snorm | Rgba8Uint | Rgba8Sint => "R8G8B8A8_TYPELESS",
+            Bgra8Unorm | Bgra8UnormSrgb => "B8G8R8A8_TYPELESS",
+            R16Unorm | R16Snorm | R16Uint | R16Sint | R16Float | D16Unorm => "R16_TYPELESS",
+            Rg16Unorm | Rg16Snorm | Rg16Uint | Rg16Sint | Rg16Float => "R16G16_TYPELESS",
+            Rgba16Float | Rgba16Unorm | Rgba16Snorm | Rgba16Uint | Rgba16Sint => {
+                "R16G16B16A16_TYPELESS"
+            }
+            R32Float | R32Uint | R32Sint | D32Float => "R32_TYPELESS",
+            Rg32Float => "R32G32_TYPELESS",
+            Rgba32Float => "R32G32B32A32_TYPELESS",
+            Rgb10a2Unorm => "R10G10B10A2_TYPELESS",
+            // DXGI gives these no typeless twin: each is its own group.
+            Rg11b10Float => "R11G11B10_FLOAT",
+            Rgb9e5 => "R9G9B9E5_SHAREDEXP",
+            A8Unorm => "A8_UNORM",
+        }
+    }
+
     /// The DXGI name without the `DXGI_FORMAT_` prefix.
     pub fn name(self) -> &'static str {
         use Format::*;

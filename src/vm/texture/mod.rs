@@ -74,6 +74,7 @@ mod sample;
 mod sampler;
 #[allow(clippy::module_inception)]
 mod texture;
+mod view;
 
 pub use format::{Field, Format, NumericKind, f16_to_f32, f32_to_f16};
 pub use gather::{gather4, gather4_c, gather4_po, gather4_po_c};
@@ -84,8 +85,9 @@ pub use query::{
     sampleinfo, samplepos, standard_pattern,
 };
 pub use sample::{calc_lod, sample, sample_c};
-pub use sampler::{AddressMode, ComparisonFunc, Filter, Sampler};
+pub use sampler::{AddressMode, ComparisonFunc, Filter, Reduction, Sampler};
 pub use texture::{Dimension, Texture, TextureDesc, TextureError};
+pub use view::{View, ViewError};
 
 /// Floats that break careless arithmetic: NaN, the infinities, the
 /// extremes, both zeros and a denormal. The robustness tests feed them to

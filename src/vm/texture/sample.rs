@@ -5,7 +5,7 @@
 use super::filter::{self, Footprint, Geom, Loc};
 use super::format::{Format, NumericKind, flush_denorm};
 use super::lod::{self, Lod, MipPlan};
-use super::sampler::{Filter, Sampler};
+use super::sampler::{Filter, Reduction, Sampler};
 use super::texture::Texture;
 
 /// Filtered sample. Returns the four result lanes as float bits (integer
@@ -33,11 +33,106 @@ pub fn sample(
         let fp = filter::footprint(tex, smp, &geom, level, Filter::Point, offset);
         return filter::lanes_at(tex, smp, fp.taps()[0].loc);
     }
-    let plan = lod::plan(tex, smp, &geom, &lod, false);
-    let sum = blend_levels(tex, smp, &geom, &plan, offset, |fp| {
-        fp.weighted(|loc| filter::filter_value(tex, smp, loc))
-    });
+    let sum = match smp.max_anisotropy {
+        Some(n) => anisotropic(tex, smp, &geom, coord, offset, &lod, n),
+        None => None,
+    }
+    .unwrap_or_else(|| trilinear(tex, smp, &geom, offset, &lod));
     sum.map(|v| flush_denorm(v as f32).to_bits())
+}
+
+/// The point/linear filter at one position: the planned levels, each
+/// footprint reduced as the sampler says.
+fn trilinear(tex: &Texture, smp: &Sampler, geom: &Geom, offset: [i32; 3], lod: &Lod) -> [f64; 4] {
+    let plan = lod::plan(tex, smp, geom, lod, false);
+    blend_levels(tex, smp, geom, &plan, offset, smp.reduction, |fp| {
+        fp.reduced(smp.reduction, |loc| filter::filter_value(tex, smp, loc))
+    })
+}
+
+/// The anisotropic filter (`max_anisotropy` = MaxAnisotropy). D3D leaves
+/// the footprint to the implementation; this unit's, written so that an
+/// isotropic footprint gives exactly the trilinear result, as the spec
+/// requires:
+/// * the two gradients' lengths in level-0 texels (addressed axes) are the
+///   footprint's major and minor axes;
+/// * magnification (the trilinear LOD ≤ 0) reads the one linear sample;
+/// * otherwise N = min(ceil(major / minor), MaxAnisotropy) (minor 0: the
+///   maximum); N = 1 is the trilinear sample;
+/// * for N > 1, N trilinear samples at c + g·((i + ½)/N − ½), g the major
+///   gradient, each with that gradient divided by N for its LOD, averaged
+///   (min/max reduction: their minimum or maximum).
+///
+/// Cubes, and LODs not from gradients, filter isotropically. `None` means
+/// the trilinear path.
+fn anisotropic(
+    tex: &Texture,
+    smp: &Sampler,
+    geom: &Geom,
+    coord: [f32; 4],
+    offset: [i32; 3],
+    lod: &Lod,
+    max: u32,
+) -> Option<[f64; 4]> {
+    let Lod::FromGradients { ddx, ddy, bias } = *lod else {
+        return None;
+    };
+    if geom.cube.is_some() || lod::plan(tex, smp, geom, lod, false).magnify {
+        return None;
+    }
+    let size = tex.level_size(0)?.map(f64::from);
+    let len = |d: [f32; 3]| {
+        (0..geom.axes)
+            .map(|a| (f64::from(d[a]) * size[a]).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    };
+    let (lx, ly) = (len(ddx), len(ddy));
+    let (major, minor, g, other) = if lx >= ly {
+        (lx, ly, ddx, ddy)
+    } else {
+        (ly, lx, ddy, ddx)
+    };
+    if !(major.is_finite() && major > 0.0) {
+        return None;
+    }
+    let ratio = if minor > 0.0 {
+        (major / minor).ceil()
+    } else {
+        f64::INFINITY
+    };
+    let n = ratio.min(f64::from(max.clamp(1, 16)));
+    if n <= 1.0 {
+        return None;
+    }
+    let sub = Lod::FromGradients {
+        ddx: g.map(|v| (f64::from(v) / n) as f32),
+        ddy: other,
+        bias,
+    };
+    let mut acc: Option<[f64; 4]> = None;
+    for i in 0..n as u32 {
+        let t = (f64::from(i) + 0.5) / n - 0.5;
+        let mut c = coord;
+        for a in 0..geom.axes {
+            c[a] = (f64::from(coord[a]) + f64::from(g[a]) * t) as f32;
+        }
+        let at = Geom::new(tex, c)?;
+        let v = trilinear(tex, smp, &at, offset, &sub);
+        let v = match smp.reduction {
+            Reduction::Standard => v.map(|x| x / n),
+            _ => v,
+        };
+        acc = Some(match acc {
+            None => v,
+            Some(a) => [0, 1, 2, 3].map(|k| match smp.reduction {
+                Reduction::Standard => a[k] + v[k],
+                Reduction::Minimum => a[k].min(v[k]),
+                Reduction::Maximum => a[k].max(v[k]),
+            }),
+        });
+    }
+    acc
 }
 
 /// Comparison sample (percentage-closer filtering): every texel the filter
@@ -63,7 +158,7 @@ pub fn sample_c(
     }
     let reference = compare_reference(tex.format(), reference);
     let plan = lod::plan(tex, smp, &geom, &lod, false);
-    let sum = blend_levels(tex, smp, &geom, &plan, offset, |fp| {
+    let sum = blend_levels(tex, smp, &geom, &plan, offset, Reduction::Standard, |fp| {
         fp.weighted(|loc| [compare_value(tex, smp, loc, 0, reference), 0.0, 0.0, 0.0])
     });
     [flush_denorm(sum[0] as f32).to_bits(); 4]
@@ -106,13 +201,16 @@ pub fn calc_lod(
 }
 
 /// Sums `per_level` over the planned mip levels, each with its weight and
-/// the mag or min filter the plan calls for.
+/// the mag or min filter the plan calls for; min/max `reduction` takes the
+/// minimum or maximum of the levels instead (every planned level has a
+/// non-zero weight, so its texels are in the footprint).
 fn blend_levels(
     tex: &Texture,
     smp: &Sampler,
     geom: &Geom,
     plan: &MipPlan,
     offset: [i32; 3],
+    reduction: Reduction,
     per_level: impl Fn(&Footprint) -> [f64; 4],
 ) -> [f64; 4] {
     let filter = if plan.magnify {
@@ -121,11 +219,16 @@ fn blend_levels(
         smp.min_filter
     };
     let mut acc = [-0.0f64; 4];
-    for &(level, weight) in plan.levels() {
+    for (k, &(level, weight)) in plan.levels().iter().enumerate() {
         let fp = filter::footprint(tex, smp, geom, level, filter, offset);
         let v = per_level(&fp);
         for c in 0..4 {
-            acc[c] += weight * v[c];
+            acc[c] = match reduction {
+                Reduction::Standard => acc[c] + weight * v[c],
+                _ if k == 0 => v[c],
+                Reduction::Minimum => acc[c].min(v[c]),
+                Reduction::Maximum => acc[c].max(v[c]),
+            };
         }
     }
     acc
@@ -692,5 +795,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// 8x8 r32_float, full chain: level 0 texel (x, y) = x, the smaller
+    /// levels 100 (so reading them shows).
+    fn columns() -> Texture {
+        let mut reds: Vec<f32> = (0..64).map(|i| (i % 8) as f32).collect();
+        reds.extend(std::iter::repeat_n(100.0, 16 + 4 + 1));
+        mip_chain(Format::R32Float, 8, 8, 0, &reds)
+    }
+
+    #[test]
+    fn anisotropic_footprint_averages_probes_along_the_major_axis() {
+        let t = columns();
+        // ddx 4 texels along u, ddy 1 texel along v: ratio 4.
+        let lod = Lod::FromGradients {
+            ddx: [0.5, 0.0, 0.0],
+            ddy: [0.0, 0.125, 0.0],
+            bias: 0.0,
+        };
+        let c = [0.5, 0.5625, 0.0, 0.0];
+        let aniso = |n: u32, reduction: Reduction| Sampler {
+            max_anisotropy: Some(n),
+            reduction,
+            ..Sampler::linear()
+        };
+        // Trilinear: LOD log2(4) = 2, level 2 (all 100).
+        assert_eq!(r(sample(&t, &Sampler::linear(), c, [0; 3], lod)), 100.0);
+        // N = 4 probes at 4 + (-1.5, -0.5, 0.5, 1.5) texels, each at LOD
+        // log2(4 / 4) = 0 on a texel centre: columns 2..5, mean 3.5.
+        let four = aniso(16, Reduction::Standard);
+        assert_eq!(r(sample(&t, &four, c, [0; 3], lod)), 3.5);
+        assert_eq!(
+            r(sample(&t, &aniso(16, Reduction::Minimum), c, [0; 3], lod)),
+            2.0
+        );
+        assert_eq!(
+            r(sample(&t, &aniso(16, Reduction::Maximum), c, [0; 3], lod)),
+            5.0
+        );
+        // MaxAnisotropy 1: the trilinear result.
+        assert_eq!(
+            r(sample(&t, &aniso(1, Reduction::Standard), c, [0; 3], lod)),
+            100.0
+        );
+        // An isotropic footprint: trilinear whatever MaxAnisotropy.
+        let iso = Lod::FromGradients {
+            ddx: [0.5, 0.0, 0.0],
+            ddy: [0.0, 0.5, 0.0],
+            bias: 0.0,
+        };
+        assert_eq!(r(sample(&t, &four, c, [0; 3], iso)), 100.0);
+    }
+
+    #[test]
+    fn min_max_reduction_leaves_out_zero_weights() {
+        let t = columns();
+        // u·8 − 0.5 = 2.25: columns 2 (.75) and 3 (.25); v on a row centre.
+        let c = [0.34375, 0.0625, 0.0, 0.0];
+        let red = |reduction| Sampler {
+            reduction,
+            ..Sampler::linear()
+        };
+        assert_eq!(r(sample(&t, &red(Reduction::Minimum), c, [0; 3], L0)), 2.0);
+        assert_eq!(r(sample(&t, &red(Reduction::Maximum), c, [0; 3], L0)), 3.0);
+        assert_eq!(
+            r(sample(&t, &red(Reduction::Standard), c, [0; 3], L0)),
+            2.25
+        );
+        // LOD 0.5 blends level 1 (100): min keeps 2, max takes 100.
+        let half = Lod::Explicit(0.5);
+        assert_eq!(
+            r(sample(&t, &red(Reduction::Minimum), c, [0; 3], half)),
+            2.0
+        );
+        assert_eq!(
+            r(sample(&t, &red(Reduction::Maximum), c, [0; 3], half)),
+            100.0
+        );
     }
 }

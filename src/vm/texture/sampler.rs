@@ -8,6 +8,19 @@ pub enum Filter {
     Linear,
 }
 
+/// How the texels of a filter footprint combine (D3D11.1's filter
+/// reduction type): the weighted sum, or the component-wise minimum or
+/// maximum of the texels with a non-zero weight (`D3D11_FILTER_MINIMUM_*`,
+/// `D3D11_FILTER_MAXIMUM_*`). Comparison samplers always filter the
+/// comparison results with the weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reduction {
+    #[default]
+    Standard,
+    Minimum,
+    Maximum,
+}
+
 /// Texture address mode (`D3D11_TEXTURE_ADDRESS_MODE`), applied to each
 /// integer texel index on one axis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +113,12 @@ pub struct Sampler {
     /// Used by the comparison operations only.
     pub comparison: ComparisonFunc,
     pub border_color: [f32; 4],
+    /// D3D11.1 filter reduction (min/max filtering).
+    pub reduction: Reduction,
+    /// `Some(MaxAnisotropy)` (1..=16) for the anisotropic filter, which
+    /// then stands for min, mag and mip filters (mag: linear); `None` for
+    /// the point/linear filters above.
+    pub max_anisotropy: Option<u32>,
 }
 
 impl Default for Sampler {
@@ -114,6 +133,8 @@ impl Default for Sampler {
             max_lod: f32::MAX,
             comparison: ComparisonFunc::Never,
             border_color: [1.0; 4],
+            reduction: Reduction::Standard,
+            max_anisotropy: None,
         }
     }
 }
@@ -141,8 +162,9 @@ impl Sampler {
     }
 
     /// Filters from a `D3D11_FILTER` value: bit 0 mip, bit 2 mag, bit 4 min
-    /// linear (anisotropic filters count as linear; this unit is
-    /// isotropic). The comparison bit (0x80) does not matter here: the
+    /// linear (anisotropic filters count as linear here; the anisotropic
+    /// footprint is `max_anisotropy`, which the caller sets with
+    /// MaxAnisotropy). The comparison bit (0x80) does not matter here: the
     /// operation chosen (`sample_c` or `sample`) decides whether to compare.
     pub fn with_d3d11_filter(mut self, filter: u32) -> Sampler {
         let pick = |bit: u32| {

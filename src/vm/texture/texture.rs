@@ -8,9 +8,12 @@
 //! down, each level tightly packed slice by slice (3D), row by row, texel by
 //! texel, and for multisampled textures every texel's samples consecutively.
 
+use std::sync::Arc;
+
 use thiserror::Error;
 
 use super::format::Format;
+use super::view::Window;
 use crate::dxbc::ir::ResourceDimension;
 
 /// Resource dimension, as a shader declares it.
@@ -198,16 +201,24 @@ const MAX_SAMPLES: u32 = 32;
 /// 16384 has 15 levels; one spare keeps the table a round size.
 pub(crate) const MAX_MIPS: usize = 16;
 
-/// A texture with decoded texels. Immutable once built.
+/// A texture with decoded texels. Immutable once built, so views share
+/// the store: a [`Texture`] is either a whole resource or a view of one
+/// (see [`Texture::with_view`]), and every read goes through what the
+/// shader sees (the view's dimension, format, mips and layers).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture {
-    desc: TextureDesc,
-    /// Internal layer count: array layers, ×6 for cubes, 1 for 3D.
-    layers: u32,
-    texels: Vec<[u32; 4]>,
-    /// Offset of each level's first texel within one layer's chain.
-    level_offsets: [usize; MAX_MIPS],
-    layer_stride: usize,
+    /// The shape as the shader sees it (a view's, when there is one).
+    pub(super) desc: TextureDesc,
+    /// Internal layer count the shader sees: array layers, ×6 for cubes,
+    /// 1 for 3D.
+    pub(super) layers: u32,
+    pub(super) texels: Arc<Vec<[u32; 4]>>,
+    /// Offset of each level's first texel within one layer's chain (of the
+    /// resource).
+    pub(super) level_offsets: [usize; MAX_MIPS],
+    pub(super) layer_stride: usize,
+    /// Where a view sits in its resource; `None` for a whole resource.
+    pub(super) window: Option<Window>,
 }
 
 fn check_size(what: &'static str, value: u32, max: u32) -> Result<(), TextureError> {
@@ -321,19 +332,21 @@ impl Texture {
         Ok(Texture {
             desc,
             layers,
-            texels: Vec::new(),
+            texels: Arc::new(Vec::new()),
             level_offsets,
             layer_stride: per_layer,
+            window: None,
         })
     }
 
     /// Reserves the texel store once the input has been checked against
     /// the shape, so a bogus description fails before anything is allocated.
-    fn reserve(&mut self) -> Result<(), TextureError> {
+    fn reserve(&self) -> Result<Vec<[u32; 4]>, TextureError> {
         let total = self.texel_count();
-        self.texels
-            .try_reserve_exact(total)
-            .map_err(|_| TextureError::OutOfMemory { texels: total })
+        let mut v = Vec::new();
+        v.try_reserve_exact(total)
+            .map_err(|_| TextureError::OutOfMemory { texels: total })?;
+        Ok(v)
     }
 
     /// Texels (samples included) a texture of `desc` would hold, after
@@ -343,9 +356,14 @@ impl Texture {
         Ok(Texture::with_shape(desc)?.texel_count())
     }
 
-    /// Texels (samples included) the texture holds.
+    /// Texels (samples included) the resource holds (a view's whole
+    /// resource).
     pub fn texel_count(&self) -> usize {
-        self.layer_stride * self.layers as usize
+        let layers = self
+            .window
+            .as_ref()
+            .map_or(self.layers, |w| w.resource_layers);
+        self.layer_stride * layers as usize
     }
 
     /// Builds a texture from bytes in the format's memory layout, in the
@@ -362,9 +380,9 @@ impl Texture {
                 got: bytes.len(),
             });
         }
-        tex.reserve()?;
-        tex.texels
-            .extend(bytes.chunks_exact(bpt).map(|c| format.decode(c)));
+        let mut store = tex.reserve()?;
+        store.extend(bytes.chunks_exact(bpt).map(|c| format.decode(c)));
+        tex.texels = Arc::new(store);
         Ok(tex)
     }
 
@@ -395,13 +413,14 @@ impl Texture {
                 got: texels.len(),
             });
         }
-        tex.reserve()?;
+        let mut store = tex.reserve()?;
         let format = tex.desc.format;
         let mut buf = [0u8; 16];
-        tex.texels.extend(texels.iter().map(|t| {
+        store.extend(texels.iter().map(|t| {
             encode(format, t, &mut buf);
             format.decode(&buf[..format.bytes_per_texel()])
         }));
+        tex.texels = Arc::new(store);
         Ok(tex)
     }
 
@@ -409,19 +428,25 @@ impl Texture {
     /// missing ones at their defaults).
     pub fn zeroed(desc: TextureDesc) -> Result<Texture, TextureError> {
         let mut tex = Texture::with_shape(desc)?;
-        tex.reserve()?;
+        let mut store = tex.reserve()?;
         let zero = tex.desc.format.decode(&[]);
-        tex.texels.resize(tex.texel_count(), zero);
+        store.resize(tex.texel_count(), zero);
+        tex.texels = Arc::new(store);
         Ok(tex)
     }
 
-    /// The texel data in the format's memory layout (the inverse of
-    /// [`Texture::from_bytes`]), for uploading the same texture to a GPU.
+    /// The resource's texel data in its format's memory layout (the
+    /// inverse of [`Texture::from_bytes`]; a view gives its whole
+    /// resource's bytes), for uploading the same texture to a GPU.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let bpt = self.desc.format.bytes_per_texel();
+        let format = self
+            .window
+            .as_ref()
+            .map_or(self.desc.format, |w| w.resource.format);
+        let bpt = format.bytes_per_texel();
         let mut out = vec![0u8; self.texels.len() * bpt];
         for (t, chunk) in self.texels.iter().zip(out.chunks_exact_mut(bpt)) {
-            self.desc.format.encode_lanes(*t, chunk);
+            format.encode_lanes(*t, chunk);
         }
         out
     }
@@ -473,17 +498,28 @@ impl Texture {
         if sample >= self.desc.sample_count {
             return None;
         }
+        // A view's layer and level are relative to its window.
+        let (layer, level) = match &self.window {
+            Some(v) => (layer + v.first_layer, level + v.first_mip),
+            None => (layer, level),
+        };
         let s = self.desc.sample_count as usize;
         let index = layer as usize * self.layer_stride
-            + self.level_offsets[level as usize]
+            + *self.level_offsets.get(level as usize)?
             + ((xyz[2] as usize * h as usize + xyz[1] as usize) * w as usize + xyz[0] as usize) * s
             + sample as usize;
-        self.texels.get(index).copied()
+        let lanes = self.texels.get(index).copied()?;
+        Some(match &self.window {
+            Some(v) if v.resource.format != self.desc.format => {
+                v.reinterpret(self.desc.format, lanes)
+            }
+            _ => lanes,
+        })
     }
 }
 
 /// Size of a level: max(1, size >> level) on every axis.
-fn level_extent(desc: &TextureDesc, level: u32) -> [u32; 3] {
+pub(super) fn level_extent(desc: &TextureDesc, level: u32) -> [u32; 3] {
     let shrink = |n: u32| n.checked_shr(level).unwrap_or(0).max(1);
     [shrink(desc.width), shrink(desc.height), shrink(desc.depth)]
 }
