@@ -125,6 +125,13 @@ pub fn summary_table(results: &[CaseResult]) -> String {
     if !na.is_empty() {
         let _ = writeln!(s, "not applicable: {}", na.join(", "));
     }
+    // How textures went up where a backend had a choice (compressed or
+    // decoded blocks), so a pass says what it exercised.
+    for r in results {
+        for b in r.backends.iter().filter(|b| !b.notes.is_empty()) {
+            let _ = writeln!(s, "{} on {}: {}", r.name, b.backend.name(), b.notes.join("; "));
+        }
+    }
     let _ = writeln!(s, "{} passed, {} failed", results.len() - failed, failed);
     s
 }
@@ -245,6 +252,14 @@ pub fn write_html(
                     escape(&cmd)
                 );
             }
+        }
+        for b in r.backends.iter().filter(|b| !b.notes.is_empty()) {
+            let _ = writeln!(
+                h,
+                "<p>On {}: {}</p>",
+                escape(&label(b)),
+                escape(&b.notes.join("; "))
+            );
         }
         for b in r.backends.iter().filter(|b| b.not_applicable.is_some()) {
             let _ = writeln!(
@@ -434,6 +449,7 @@ mod tests {
             ms: Some(1.0),
             targets: vec![t],
             failures,
+            notes: Vec::new(),
         };
         let case = |name: &str, path: &str, shader: &str, backends: Vec<BackendResult>| {
             let failures = backends

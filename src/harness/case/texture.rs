@@ -20,20 +20,67 @@ fn format_named(name: &str) -> Option<Format> {
         "r32_sint" => Format::R32Sint,
         "d32_float" => Format::D32Float,
         "d16_unorm" => Format::D16Unorm,
+        // Block-compressed: contents from `blocks` or a DDS file.
+        "bc1_unorm" => Format::Bc1Unorm,
+        "bc1_unorm_srgb" => Format::Bc1UnormSrgb,
+        "bc2_unorm" => Format::Bc2Unorm,
+        "bc2_unorm_srgb" => Format::Bc2UnormSrgb,
+        "bc3_unorm" => Format::Bc3Unorm,
+        "bc3_unorm_srgb" => Format::Bc3UnormSrgb,
+        "bc4_unorm" => Format::Bc4Unorm,
+        "bc4_snorm" => Format::Bc4Snorm,
+        "bc5_unorm" => Format::Bc5Unorm,
+        "bc5_snorm" => Format::Bc5Snorm,
+        "bc6h_uf16" => Format::Bc6hUf16,
+        "bc6h_sf16" => Format::Bc6hSf16,
+        "bc7_unorm" => Format::Bc7Unorm,
+        "bc7_unorm_srgb" => Format::Bc7UnormSrgb,
         _ => return None,
     })
 }
 
+/// Bytes of a `blocks` line: each token is either plain hex digits, bytes
+/// in memory order (`00f81f00`), or `0x` and eight digits, a 32-bit word
+/// stored little-endian (`0x001ff800` is the bytes `00 f8 1f 00`).
+fn block_bytes(ctx: &Ctx, l: usize, toks: &[&str], out: &mut Vec<u8>) -> Result<(), CaseError> {
+    for t in toks {
+        let bad = || ctx.err(l, format!("bad block bytes `{t}`: expected hex bytes (`00f8`) or a 32-bit `0x` word (`0x001ff800`)"));
+        if let Some(h) = t.strip_prefix("0x") {
+            if h.len() != 8 {
+                return Err(bad());
+            }
+            let w = u32::from_str_radix(h, 16).map_err(|_| bad())?;
+            out.extend_from_slice(&w.to_le_bytes());
+        } else {
+            if !t.len().is_multiple_of(2) || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(bad());
+            }
+            for i in (0..t.len()).step_by(2) {
+                out.push(u8::from_str_radix(&t[i..i + 2], 16).map_err(|_| bad())?);
+            }
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Texture, CaseError> {
-    let mut format = Format::Rgba8Unorm;
-    let mut dimension = Dimension::Tex2D;
+    // Each setting remembers the line that gave it: a DDS file must agree
+    // with every setting the section states, and supplies the rest.
+    let mut format_at: Option<(usize, Format)> = None;
+    let mut dimension_at: Option<(usize, Dimension)> = None;
+    let mut size_at: Option<(usize, [u32; 3])> = None;
+    let mut mips_at: Option<(usize, u32)> = None;
     let mut size = [1u32, 1, 1];
-    let mut mips = 1u32;
     let mut fill: Option<(usize, Vec<String>)> = None;
     let mut values: Vec<[u32; 4]> = Vec::new();
     let mut in_values = false;
+    let mut blocks: Option<(usize, Vec<u8>)> = None;
     for (l, t) in lines {
         let toks: Vec<&str> = t.split_whitespace().collect();
+        if let Some((_, bytes)) = &mut blocks {
+            block_bytes(ctx, *l, &toks, bytes)?;
+            continue;
+        }
         if in_values {
             if !toks.len().is_multiple_of(4) {
                 return Err(ctx.err(*l, "texel values come four to a texel"));
@@ -45,11 +92,13 @@ pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Textu
         }
         match toks.as_slice() {
             ["format", f] => {
-                format =
-                    format_named(f).ok_or_else(|| ctx.err(*l, format!("unknown format `{f}`")))?
+                format_at = Some((
+                    *l,
+                    format_named(f).ok_or_else(|| ctx.err(*l, format!("unknown format `{f}`")))?,
+                ))
             }
             ["dimension", d] => {
-                dimension = match *d {
+                let dimension = match *d {
                     "1d" => Dimension::Tex1D,
                     "1darray" => Dimension::Tex1DArray,
                     "2d" => Dimension::Tex2D,
@@ -58,7 +107,8 @@ pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Textu
                     "cube" => Dimension::Cube,
                     "cubearray" => Dimension::CubeArray,
                     _ => return Err(ctx.err(*l, format!("unknown dimension `{d}`"))),
-                }
+                };
+                dimension_at = Some((*l, dimension));
             }
             ["size", dims @ ..] if !dims.is_empty() && dims.len() <= 3 => {
                 for (i, d) in dims.iter().enumerate() {
@@ -67,30 +117,39 @@ pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Textu
                         return Err(ctx.err(*l, format!("texture size {d} is outside 1..=4096")));
                     }
                 }
+                size_at = Some((*l, size));
             }
-            ["mips", "full"] => mips = 0,
+            ["mips", "full"] => mips_at = Some((*l, 0)),
             ["mips", n] => {
-                mips = ctx.u32(*l, n)?;
+                let mips = ctx.u32(*l, n)?;
                 if !(1..=16).contains(&mips) {
                     return Err(ctx.err(*l, format!("mip count {n} is outside 1..=16")));
                 }
+                mips_at = Some((*l, mips));
+            }
+            ["fill", "image", path] if path.to_ascii_lowercase().ends_with(".dds") => {
+                return dds_texture(ctx, *l, path, format_at, dimension_at, size_at, mips_at, lines);
             }
             ["fill", rest @ ..] => fill = Some((*l, rest.iter().map(|s| s.to_string()).collect())),
             ["values"] => in_values = true,
+            ["blocks"] => blocks = Some((*l, Vec::new())),
             _ => return Err(ctx.err(*l, format!("unknown texture setting `{t}`"))),
         }
     }
-    let [w, h, d] = size;
-    let desc = match dimension {
-        Dimension::Tex1D => TextureDesc::tex1d(format, w),
-        Dimension::Tex1DArray => TextureDesc::tex1d_array(format, w, h),
-        Dimension::Tex2DArray => TextureDesc::tex2d_array(format, w, h, d),
-        Dimension::Tex3D => TextureDesc::tex3d(format, w, h, d),
-        Dimension::Cube => TextureDesc::cube(format, w),
-        Dimension::CubeArray => TextureDesc::cube_array(format, w, d),
-        _ => TextureDesc::tex2d(format, w, h),
+    let format = format_at.map_or(Format::Rgba8Unorm, |f| f.1);
+    let dimension = dimension_at.map_or(Dimension::Tex2D, |d| d.1);
+    let mips = mips_at.map_or(1, |m| m.1);
+    let [w, h, _] = size;
+    let desc = desc_for(dimension, format, size).with_mips(mips);
+    if format.is_block_compressed() {
+        return block_texture(ctx, at, desc, fill.map(|f| f.0), !values.is_empty(), blocks);
     }
-    .with_mips(mips);
+    if let Some((l, _)) = blocks {
+        return Err(ctx.err(
+            l,
+            format!("`blocks` is for block-compressed formats, not {}", format.name()),
+        ));
+    }
     let count = Texture::zeroed(desc)
         .map_err(|e| ctx.err(at, format!("texture: {e}")))?
         .texel_count();
@@ -115,6 +174,131 @@ pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Textu
         Texture::from_f32(desc, &floats)
     };
     tex.map_err(|e| ctx.err(at, format!("texture: {e}")))
+}
+
+/// The shape `size w h d` gives for a dimension: 1D arrays take their
+/// layers from the second number, 2D arrays, 3D textures and cube arrays
+/// from the third.
+fn desc_for(dimension: Dimension, format: Format, [w, h, d]: [u32; 3]) -> TextureDesc {
+    match dimension {
+        Dimension::Tex1D => TextureDesc::tex1d(format, w),
+        Dimension::Tex1DArray => TextureDesc::tex1d_array(format, w, h),
+        Dimension::Tex2DArray => TextureDesc::tex2d_array(format, w, h, d),
+        Dimension::Tex3D => TextureDesc::tex3d(format, w, h, d),
+        Dimension::Cube => TextureDesc::cube(format, w),
+        Dimension::CubeArray => TextureDesc::cube_array(format, w, d),
+        _ => TextureDesc::tex2d(format, w, h),
+    }
+}
+
+/// A block-compressed texture: its `blocks` (all-zero blocks when the
+/// section gives none), which must cover every subresource exactly.
+fn block_texture(
+    ctx: &Ctx,
+    at: usize,
+    desc: TextureDesc,
+    fill: Option<usize>,
+    has_values: bool,
+    blocks: Option<(usize, Vec<u8>)>,
+) -> Result<Texture, CaseError> {
+    let name = desc.format.name();
+    if let Some(l) = fill {
+        return Err(ctx.err(
+            l,
+            format!("{name} is block-compressed: give its `blocks` or `fill image FILE.dds`"),
+        ));
+    }
+    if has_values {
+        return Err(ctx.err(
+            at,
+            format!("{name} is block-compressed: give its `blocks`, not texel `values`"),
+        ));
+    }
+    let zero = Texture::zeroed(desc).map_err(|e| ctx.err(at, format!("texture: {e}")))?;
+    let Some((l, bytes)) = blocks else {
+        return Ok(zero);
+    };
+    let want = zero.block_data_len();
+    if bytes.len() != want {
+        let block = desc.format.block_bytes().unwrap_or(16);
+        return Err(ctx.err(
+            l,
+            format!(
+                "{name} texture needs {want} bytes of blocks ({} blocks of {block}), found {}",
+                want / block,
+                bytes.len()
+            ),
+        ));
+    }
+    Texture::from_bytes(desc, &bytes).map_err(|e| ctx.err(at, format!("texture: {e}")))
+}
+
+/// A texture from a DDS file. The section's own settings are optional;
+/// each one given must match the file's (a mismatch names the line), and
+/// nothing else may follow in the section.
+#[allow(clippy::too_many_arguments)]
+fn dds_texture(
+    ctx: &Ctx,
+    l: usize,
+    file: &str,
+    format_at: Option<(usize, Format)>,
+    dimension_at: Option<(usize, Dimension)>,
+    size_at: Option<(usize, [u32; 3])>,
+    mips_at: Option<(usize, u32)>,
+    lines: &Lines,
+) -> Result<Texture, CaseError> {
+    let path = Path::new(ctx.file)
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join(file);
+    let shown = path.display();
+    let bytes = std::fs::read(&path).map_err(|e| ctx.err(l, format!("{shown}: {e}")))?;
+    let dds = crate::harness::dds::parse(&bytes).map_err(|e| ctx.err(l, format!("{shown}: {e}")))?;
+    let tex = dds.texture;
+    let d = tex.desc();
+    let mismatch = |line: usize, what: &str, case: String, file: String| {
+        ctx.err(line, format!("{what} {case} does not match {shown}'s {file}"))
+    };
+    if let Some((line, f)) = format_at
+        && f != d.format
+    {
+        return Err(mismatch(line, "format", f.name().into(), d.format.name().into()));
+    }
+    if let Some((line, dim)) = dimension_at
+        && dim != d.dimension
+    {
+        return Err(mismatch(line, "dimension", format!("{dim:?}"), format!("{:?}", d.dimension)));
+    }
+    if let Some((line, s)) = size_at {
+        // The section's size, read as the section reads it for the file's
+        // dimension, against the file's.
+        let mine = desc_for(d.dimension, d.format, s);
+        let same = mine.width == d.width
+            && (d.dimension.size_axes() < 2 || d.dimension.is_cube() || mine.height == d.height)
+            && (d.dimension != Dimension::Tex3D || mine.depth == d.depth)
+            && (!d.dimension.is_array() || mine.array_size == d.array_size);
+        if !same {
+            return Err(mismatch(
+                line,
+                "size",
+                s.map(|n| n.to_string()).join(" "),
+                crate::harness::dds::describe(d),
+            ));
+        }
+    }
+    if let Some((line, m)) = mips_at {
+        let full = m == 0 && d.mip_levels == tex.level_size(0).map_or(1, |[w, h, z]| 32 - w.max(h).max(z).leading_zeros());
+        if m != d.mip_levels && !full {
+            return Err(mismatch(line, "mip count", m.to_string(), d.mip_levels.to_string()));
+        }
+    }
+    if let Some((after, t)) = lines.iter().find(|(n, _)| *n > l) {
+        return Err(ctx.err(
+            *after,
+            format!("`{t}` after `fill image {file}`: the DDS file gives the whole texture"),
+        ));
+    }
+    Ok(tex)
 }
 
 /// Texels for `fill checker | gradient | ramp | constant r g b a`. Texels

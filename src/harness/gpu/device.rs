@@ -6,13 +6,20 @@ use super::GpuError;
 
 /// Features a case may need; each is requested only if the adapter offers
 /// it. (Border addressing needs none: the translation emulates it, and the
-/// runtime contract binds clamp-to-edge.)
-const WANTED: wgpu::Features = wgpu::Features::FLOAT32_FILTERABLE;
+/// runtime contract binds clamp-to-edge.) Block-compressed textures go up
+/// compressed with `TEXTURE_COMPRESSION_BC`, decoded without it.
+const WANTED: wgpu::Features =
+    wgpu::Features::FLOAT32_FILTERABLE.union(wgpu::Features::TEXTURE_COMPRESSION_BC);
 
 pub(super) struct Device {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub adapter_name: String,
+    /// Whether the device reads BC1–BC7 textures itself.
+    pub bc: bool,
+    /// What the current draw's uploads chose (compressed or decoded), for
+    /// the case's report; taken by `Gpu::render`.
+    pub notes: std::cell::RefCell<Vec<String>>,
 }
 
 /// Opens a Vulkan device. `DXBC_DBG_GPU=none` opens nothing, so the
@@ -56,6 +63,8 @@ fn open_with(backends: wgpu::Backends) -> Result<Device, GpuError> {
         device,
         queue,
         adapter_name: format!("{} ({:?}, {})", info.name, info.backend, info.driver_info),
+        bc: features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC),
+        notes: Default::default(),
     })
 }
 

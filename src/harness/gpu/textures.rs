@@ -23,7 +23,53 @@ pub(super) fn wgpu_format(format: Format) -> wgpu::TextureFormat {
         Format::R32Sint => T::R32Sint,
         Format::D32Float => T::Depth32Float,
         Format::D16Unorm => T::Depth16Unorm,
+        // Block-compressed: the device's own format where it has them.
+        Format::Bc1Unorm => T::Bc1RgbaUnorm,
+        Format::Bc1UnormSrgb => T::Bc1RgbaUnormSrgb,
+        Format::Bc2Unorm => T::Bc2RgbaUnorm,
+        Format::Bc2UnormSrgb => T::Bc2RgbaUnormSrgb,
+        Format::Bc3Unorm => T::Bc3RgbaUnorm,
+        Format::Bc3UnormSrgb => T::Bc3RgbaUnormSrgb,
+        Format::Bc4Unorm => T::Bc4RUnorm,
+        Format::Bc4Snorm => T::Bc4RSnorm,
+        Format::Bc5Unorm => T::Bc5RgUnorm,
+        Format::Bc5Snorm => T::Bc5RgSnorm,
+        Format::Bc6hUf16 => T::Bc6hRgbUfloat,
+        Format::Bc6hSf16 => T::Bc6hRgbFloat,
+        Format::Bc7Unorm => T::Bc7RgbaUnorm,
+        Format::Bc7UnormSrgb => T::Bc7RgbaUnormSrgb,
     }
+}
+
+/// How a block-compressed texture goes up: its blocks, when the device
+/// reads the format and the top level is whole blocks (wgpu requires
+/// that of compressed textures; D3D's own rule for BC resources too),
+/// else the texture unit's decoded lanes as `Rgba32Float` (sRGB already
+/// linearised, exactly the values the emulator reads). `None` for other
+/// formats. The second value is the report's line.
+fn block_upload(r: &Renderer, tex: &Texture) -> Option<(bool, String)> {
+    let f = tex.format();
+    f.block_bytes()?;
+    let [w, h, _] = tex.level_size(0).unwrap_or([1, 1, 1]);
+    Some(if !r.bc {
+        (
+            false,
+            format!(
+                "{} uploaded decoded (rgba32_float): the device lacks TEXTURE_COMPRESSION_BC",
+                f.name()
+            ),
+        )
+    } else if !(w.is_multiple_of(4) && h.is_multiple_of(4)) {
+        (
+            false,
+            format!(
+                "{} uploaded decoded (rgba32_float): {w}x{h} is not whole 4x4 blocks, which wgpu requires of compressed textures",
+                f.name()
+            ),
+        )
+    } else {
+        (true, format!("{} uploaded compressed", f.name()))
+    })
 }
 
 /// Builds the GPU copy of a case texture. 1D textures become 2D textures
@@ -43,7 +89,15 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     }
     let three_d = desc.dimension == Dimension::Tex3D;
     let [w, h, d] = tex.level_size(0).unwrap_or([1, 1, 1]);
-    let format = wgpu_format(tex.format());
+    let block = block_upload(r, tex);
+    let compressed = block.as_ref().is_some_and(|(c, _)| *c);
+    if let Some((_, note)) = block {
+        r.notes.borrow_mut().push(note);
+    }
+    let format = match (tex.format().is_block_compressed(), compressed) {
+        (true, false) => wgpu::TextureFormat::Rgba32Float,
+        _ => wgpu_format(tex.format()),
+    };
     let depth = tex.format().is_depth();
     let mut usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
     if depth {
@@ -73,13 +127,32 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     }
     // `to_bytes` is D3D subresource order: layer by layer, each layer's
     // mip chain from level 0, each level slice by slice, row by row.
-    let bytes = tex.to_bytes();
+    // Compressed levels are copied whole blocks at a time: a level
+    // smaller than a block is one block, its physical size.
+    let (bytes, block) = if compressed {
+        (tex.to_bytes(), Some(tex.format().block_bytes().unwrap_or(16)))
+    } else if tex.format().is_block_compressed() {
+        (tex.decoded_bytes(), None)
+    } else {
+        (tex.to_bytes(), None)
+    };
+    // (Decoded blocks are 16-byte texels, as `bytes_per_texel` says.)
     let bpp = tex.format().bytes_per_texel();
     let mut at = 0usize;
     for layer in 0..tex.layers() {
         for level in 0..tex.mip_levels() {
             let [lw, lh, ld] = tex.level_size(level).unwrap_or([1, 1, 1]);
-            let len = lw as usize * lh as usize * ld as usize * bpp;
+            let (lw, lh, row, len) = match block {
+                Some(b) => {
+                    let (bw, bh) = crate::vm::texture::blocks_across(lw, lh);
+                    let row = bw as usize * b;
+                    (bw * 4, bh * 4, row, row * bh as usize * ld as usize)
+                }
+                None => {
+                    let row = lw as usize * bpp;
+                    (lw, lh, row, row * lh as usize * ld as usize)
+                }
+            };
             let Some(data) = bytes.get(at..at + len) else {
                 return Err(GpuError::Other(
                     "texture bytes shorter than its shape".into(),
@@ -99,8 +172,8 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
                 data,
                 wgpu::TexelCopyBufferLayout {
                     offset: 0,
-                    bytes_per_row: Some(lw * bpp as u32),
-                    rows_per_image: Some(lh),
+                    bytes_per_row: Some(row as u32),
+                    rows_per_image: Some(if block.is_some() { lh / 4 } else { lh }),
                 },
                 wgpu::Extent3d {
                     width: lw,

@@ -77,6 +77,9 @@ pub struct Drawn {
     /// Milliseconds from compiling the shaders to the end of the
     /// read-back (uploads included), measured in the page.
     pub ms: f64,
+    /// How textures went up where there was a choice (see
+    /// `suite::Rendered::notes`).
+    pub notes: Vec<String>,
 }
 
 /// A shader to compile, or a pair to link, in [`WebGl2::check`].
@@ -180,7 +183,7 @@ impl WebGl2 {
                 scene::translate(case, shaders, options).and_then(|st| scene::build(case, &st));
             match built {
                 Ok(sc) => {
-                    targets.push(sc.targets.clone());
+                    targets.push((sc.targets.clone(), sc.notes.clone()));
                     scenes.push(sc);
                     which.push(k);
                     out.push(None);
@@ -198,7 +201,10 @@ impl WebGl2 {
                     for (n, k) in which.iter().enumerate() {
                         let case = jobs[*k].0;
                         let r = match results.get(n) {
-                            Some(r) => to_drawn(case, r, &targets[n]),
+                            Some(r) => to_drawn(case, r, &targets[n].0).map(|mut d| {
+                                d.notes = targets[n].1.clone();
+                                d
+                            }),
                             None => Err(WebGl2Error::Browser(format!(
                                 "{}: the page returned no result for this case",
                                 case.path.display()
@@ -353,6 +359,7 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
     Ok(Drawn {
         images,
         ms: r.ms.unwrap_or(0.0),
+        notes: Vec::new(),
     })
 }
 

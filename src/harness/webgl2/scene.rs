@@ -39,6 +39,10 @@ pub(super) struct Scene {
     pub vertices: String,
     pub indices: [u16; 6],
     pub targets: Vec<Target>,
+    /// How textures went up where there was a choice, for the report;
+    /// not sent to the page.
+    #[serde(skip)]
+    pub notes: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -137,6 +141,12 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
         manifests.push(&v.manifest);
     }
     let (textures, units) = textures_and_units(case, &manifests).map_err(fail)?;
+    let notes = case
+        .textures
+        .iter()
+        .filter(|(_, t)| t.format().is_block_compressed())
+        .map(|(slot, t)| format!("t{slot}: {} uploaded decoded (RGBA32F)", t.format().name()))
+        .collect();
     let (vs, attributes, stride, vertices) = match &stages.vertex {
         Some(v) => {
             let (attrs, stride, bytes) = vertex_inputs(case, &v.manifest);
@@ -166,6 +176,7 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
         vertices: base64(&vertices),
         indices: INDICES_LAST_PROVOKING,
         targets: targets(&stages.pixel.manifest).map_err(fail)?,
+        notes,
     })
 }
 
@@ -229,6 +240,10 @@ fn gl_format(f: Format) -> (&'static str, &'static str, &'static str) {
         Format::R32Sint => ("R32I", "RED_INTEGER", "INT"),
         Format::D32Float => ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT"),
         Format::D16Unorm => ("DEPTH_COMPONENT16", "DEPTH_COMPONENT", "UNSIGNED_SHORT"),
+        // Block-compressed textures go up decoded: the texture unit's
+        // lanes as floats (see `upload`).
+        _ if f.is_block_compressed() => ("RGBA32F", "RGBA", "FLOAT"),
+        _ => unreachable!("every format is listed above"),
     }
 }
 
@@ -259,7 +274,14 @@ fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
         ));
     }
     let (internal, format, ty) = gl_format(tex.format());
-    let bytes = tex.to_bytes();
+    // Block-compressed textures go up as their decoded lanes (16 bytes a
+    // texel, `bytes_per_texel` of a block format), sRGB already
+    // linearised: exactly what the emulator reads, filtered as RGBA32F.
+    let bytes = if tex.format().is_block_compressed() {
+        tex.decoded_bytes()
+    } else {
+        tex.to_bytes()
+    };
     let bpp = tex.format().bytes_per_texel();
     let levels = tex.mip_levels();
     let layers = tex.layers();

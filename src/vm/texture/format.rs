@@ -30,6 +30,36 @@ pub enum Format {
     D32Float,
     /// `DXGI_FORMAT_D16_UNORM`, read through an `R16_UNORM` view.
     D16Unorm,
+    // Block-compressed formats (see `bc.rs`): memory holds 4x4 blocks,
+    // the store holds every texel decoded as four float lanes.
+    /// `DXGI_FORMAT_BC1_UNORM`
+    Bc1Unorm,
+    /// `DXGI_FORMAT_BC1_UNORM_SRGB`
+    Bc1UnormSrgb,
+    /// `DXGI_FORMAT_BC2_UNORM`
+    Bc2Unorm,
+    /// `DXGI_FORMAT_BC2_UNORM_SRGB`
+    Bc2UnormSrgb,
+    /// `DXGI_FORMAT_BC3_UNORM`
+    Bc3Unorm,
+    /// `DXGI_FORMAT_BC3_UNORM_SRGB`
+    Bc3UnormSrgb,
+    /// `DXGI_FORMAT_BC4_UNORM`
+    Bc4Unorm,
+    /// `DXGI_FORMAT_BC4_SNORM`
+    Bc4Snorm,
+    /// `DXGI_FORMAT_BC5_UNORM`
+    Bc5Unorm,
+    /// `DXGI_FORMAT_BC5_SNORM`
+    Bc5Snorm,
+    /// `DXGI_FORMAT_BC6H_UF16`
+    Bc6hUf16,
+    /// `DXGI_FORMAT_BC6H_SF16`
+    Bc6hSf16,
+    /// `DXGI_FORMAT_BC7_UNORM`
+    Bc7Unorm,
+    /// `DXGI_FORMAT_BC7_UNORM_SRGB`
+    Bc7UnormSrgb,
 }
 
 /// How a format's stored components turn into shader values.
@@ -50,7 +80,7 @@ pub(crate) const ONE_F32: u32 = 0x3F80_0000;
 
 impl Format {
     /// Every supported format, for tests and tools that iterate them.
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 25] = [
         Format::R8Unorm,
         Format::Rg8Unorm,
         Format::Rgba8Unorm,
@@ -62,9 +92,27 @@ impl Format {
         Format::R32Sint,
         Format::D32Float,
         Format::D16Unorm,
+        // Block-compressed.
+        Format::Bc1Unorm,
+        Format::Bc1UnormSrgb,
+        Format::Bc2Unorm,
+        Format::Bc2UnormSrgb,
+        Format::Bc3Unorm,
+        Format::Bc3UnormSrgb,
+        Format::Bc4Unorm,
+        Format::Bc4Snorm,
+        Format::Bc5Unorm,
+        Format::Bc5Snorm,
+        Format::Bc6hUf16,
+        Format::Bc6hSf16,
+        Format::Bc7Unorm,
+        Format::Bc7UnormSrgb,
     ];
 
-    /// Bytes one texel occupies in memory.
+    /// Bytes one texel occupies in memory. Block-compressed formats have
+    /// no per-texel size; for them this is the size of one decoded texel
+    /// (four float lanes, as `decode`/`encode_lanes` handle them), and
+    /// [`Format::block_bytes`] gives the memory layout.
     pub fn bytes_per_texel(self) -> usize {
         match self {
             Format::R8Unorm => 1,
@@ -76,7 +124,42 @@ impl Format {
             | Format::D32Float => 4,
             Format::Rg32Float | Format::Rgba16Float => 8,
             Format::Rgba32Float => 16,
+            _ if self.is_block_compressed() => 16,
+            _ => unreachable!("every format is listed above"),
         }
+    }
+
+    /// Bytes in one 4x4 block of a block-compressed format, `None` for the
+    /// others.
+    pub fn block_bytes(self) -> Option<usize> {
+        match self {
+            Format::Bc1Unorm | Format::Bc1UnormSrgb | Format::Bc4Unorm | Format::Bc4Snorm => {
+                Some(8)
+            }
+            Format::Bc2Unorm
+            | Format::Bc2UnormSrgb
+            | Format::Bc3Unorm
+            | Format::Bc3UnormSrgb
+            | Format::Bc5Unorm
+            | Format::Bc5Snorm
+            | Format::Bc6hUf16
+            | Format::Bc6hSf16
+            | Format::Bc7Unorm
+            | Format::Bc7UnormSrgb => Some(16),
+            _ => None,
+        }
+    }
+
+    pub fn is_block_compressed(self) -> bool {
+        self.block_bytes().is_some()
+    }
+
+    /// Whether reads convert the stored colour from sRGB to linear.
+    pub fn is_srgb(self) -> bool {
+        matches!(
+            self,
+            Format::Bc1UnormSrgb | Format::Bc2UnormSrgb | Format::Bc3UnormSrgb | Format::Bc7UnormSrgb
+        )
     }
 
     /// Number of components stored (the rest read as defaults).
@@ -90,6 +173,18 @@ impl Format {
             | Format::D16Unorm => 1,
             Format::Rg8Unorm | Format::Rg32Float => 2,
             Format::Rgba8Unorm | Format::Rgba16Float | Format::Rgba32Float => 4,
+            Format::Bc4Unorm | Format::Bc4Snorm => 1,
+            Format::Bc5Unorm | Format::Bc5Snorm => 2,
+            // BC6H stores no alpha: it reads as the default 1.
+            Format::Bc6hUf16 | Format::Bc6hSf16 => 3,
+            Format::Bc1Unorm
+            | Format::Bc1UnormSrgb
+            | Format::Bc2Unorm
+            | Format::Bc2UnormSrgb
+            | Format::Bc3Unorm
+            | Format::Bc3UnormSrgb
+            | Format::Bc7Unorm
+            | Format::Bc7UnormSrgb => 4,
         }
     }
 
@@ -105,6 +200,21 @@ impl Format {
             | Format::D32Float => NumericKind::Float,
             Format::R32Uint => NumericKind::Uint,
             Format::R32Sint => NumericKind::Sint,
+            Format::Bc1Unorm
+            | Format::Bc1UnormSrgb
+            | Format::Bc2Unorm
+            | Format::Bc2UnormSrgb
+            | Format::Bc3Unorm
+            | Format::Bc3UnormSrgb
+            | Format::Bc4Unorm
+            | Format::Bc5Unorm
+            | Format::Bc7Unorm
+            | Format::Bc7UnormSrgb => NumericKind::Unorm,
+            // Signed-normalized and half-float blocks decode to floats the
+            // shader reads as they are.
+            Format::Bc4Snorm | Format::Bc5Snorm | Format::Bc6hUf16 | Format::Bc6hSf16 => {
+                NumericKind::Float
+            }
         }
     }
 
@@ -132,6 +242,20 @@ impl Format {
             Format::Rg8Unorm => 49,
             Format::D16Unorm => 55,
             Format::R8Unorm => 61,
+            Format::Bc1Unorm => 71,
+            Format::Bc1UnormSrgb => 72,
+            Format::Bc2Unorm => 74,
+            Format::Bc2UnormSrgb => 75,
+            Format::Bc3Unorm => 77,
+            Format::Bc3UnormSrgb => 78,
+            Format::Bc4Unorm => 80,
+            Format::Bc4Snorm => 81,
+            Format::Bc5Unorm => 83,
+            Format::Bc5Snorm => 84,
+            Format::Bc6hUf16 => 95,
+            Format::Bc6hSf16 => 96,
+            Format::Bc7Unorm => 98,
+            Format::Bc7UnormSrgb => 99,
         }
     }
 
@@ -153,6 +277,20 @@ impl Format {
             Format::R32Sint => "R32_SINT",
             Format::D32Float => "D32_FLOAT",
             Format::D16Unorm => "D16_UNORM",
+            Format::Bc1Unorm => "BC1_UNORM",
+            Format::Bc1UnormSrgb => "BC1_UNORM_SRGB",
+            Format::Bc2Unorm => "BC2_UNORM",
+            Format::Bc2UnormSrgb => "BC2_UNORM_SRGB",
+            Format::Bc3Unorm => "BC3_UNORM",
+            Format::Bc3UnormSrgb => "BC3_UNORM_SRGB",
+            Format::Bc4Unorm => "BC4_UNORM",
+            Format::Bc4Snorm => "BC4_SNORM",
+            Format::Bc5Unorm => "BC5_UNORM",
+            Format::Bc5Snorm => "BC5_SNORM",
+            Format::Bc6hUf16 => "BC6H_UF16",
+            Format::Bc6hSf16 => "BC6H_SF16",
+            Format::Bc7Unorm => "BC7_UNORM",
+            Format::Bc7UnormSrgb => "BC7_UNORM_SRGB",
         }
     }
 
@@ -197,6 +335,8 @@ impl Format {
                     | Format::D32Float
                     | Format::R32Uint
                     | Format::R32Sint => u32_at(4 * i),
+                    // A decoded block texel: four float lanes.
+                    _ => u32_at(4 * i),
                 }
             } else {
                 self.default_lane(i)
