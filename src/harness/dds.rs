@@ -217,7 +217,7 @@ fn legacy_format(pf: &ddsfile::PixelFormat) -> Result<Format, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A DDS file: magic, header (flags CAPS|HEIGHT|WIDTH|PIXELFORMAT|
@@ -288,6 +288,33 @@ mod tests {
         let d = parse(&file(4, 4, 1, b"DX10", 0, Some(dx10), &[0u8; 16 * 12])).unwrap();
         assert_eq!(d.texture.dimension(), Dimension::CubeArray);
         assert_eq!(d.texture.layers(), 12);
+    }
+
+    /// `assets/bc1_array_mips.dds`, which `tests/cases/formats/
+    /// dds_bc1_array_mips.case` reads, is exactly this file: a DX10 header
+    /// for BC1_UNORM (DXGI 71), a 2D texture (dimension 3), 8x8, 4 mips,
+    /// 2 array layers, then each layer's chain of solid-colour blocks
+    /// (colour0 = colour1, every index 0): level 0 has 2x2 blocks, levels
+    /// 1-3 (4x4, 2x2, 1x1) one block each.
+    #[test]
+    fn committed_asset_is_the_described_file() {
+        let solid = |c: u16| {
+            let [lo, hi] = c.to_le_bytes();
+            [lo, hi, lo, hi, 0, 0, 0, 0]
+        };
+        let (red, green, blue, white) = (0xF800, 0x07E0, 0x001F, 0xFFFF);
+        let (yellow, cyan, magenta, black) = (0xFFE0, 0x07FF, 0xF81F, 0x0000);
+        let layers = [
+            [red, green, blue, white, yellow, cyan, magenta],
+            [black, black, black, blue, white, red, green],
+        ];
+        let data: Vec<u8> = layers.iter().flatten().flat_map(|&c| solid(c)).collect();
+        let want = file(8, 8, 4, b"DX10", 0, Some([71, 3, 0, 2, 0]), &data);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/bc1_array_mips.dds");
+        assert_eq!(std::fs::read(path).unwrap(), want);
+        let tex = parse(&want).unwrap().texture;
+        assert_eq!(tex.dimension(), Dimension::Tex2DArray);
+        assert_eq!((tex.layers(), tex.mip_levels()), (2, 4));
     }
 
     fn err(bytes: &[u8]) -> String {

@@ -123,6 +123,8 @@ pub struct PageInfo {
 #[derive(Deserialize)]
 struct SceneResult {
     ok: bool,
+    /// How block-compressed textures went up (compressed or decoded).
+    notes: Option<Vec<String>>,
     error: Option<String>,
     ms: Option<f64>,
     targets: Option<Vec<TargetResult>>,
@@ -183,7 +185,7 @@ impl WebGl2 {
                 scene::translate(case, shaders, options).and_then(|st| scene::build(case, &st));
             match built {
                 Ok(sc) => {
-                    targets.push((sc.targets.clone(), sc.notes.clone()));
+                    targets.push(sc.targets.clone());
                     scenes.push(sc);
                     which.push(k);
                     out.push(None);
@@ -201,10 +203,7 @@ impl WebGl2 {
                     for (n, k) in which.iter().enumerate() {
                         let case = jobs[*k].0;
                         let r = match results.get(n) {
-                            Some(r) => to_drawn(case, r, &targets[n].0).map(|mut d| {
-                                d.notes = targets[n].1.clone();
-                                d
-                            }),
+                            Some(r) => to_drawn(case, r, &targets[n]),
                             None => Err(WebGl2Error::Browser(format!(
                                 "{}: the page returned no result for this case",
                                 case.path.display()
@@ -359,7 +358,7 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
     Ok(Drawn {
         images,
         ms: r.ms.unwrap_or(0.0),
-        notes: Vec::new(),
+        notes: r.notes.clone().unwrap_or_default(),
     })
 }
 

@@ -39,10 +39,6 @@ pub(super) struct Scene {
     pub vertices: String,
     pub indices: [u16; 6],
     pub targets: Vec<Target>,
-    /// How textures went up where there was a choice, for the report;
-    /// not sent to the page.
-    #[serde(skip)]
-    pub notes: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -54,6 +50,100 @@ pub(super) struct GlTexture {
     pub ty: &'static str,
     pub levels: u32,
     pub images: Vec<GlImage>,
+    /// Block-compressed textures: the blocks, which the page uploads
+    /// instead of `images` when it has the extensions.
+    pub compressed: Option<GlCompressed>,
+}
+
+#[derive(Serialize)]
+pub(super) struct GlCompressed {
+    /// `tN: FORMAT`, for the page's note on what it uploaded.
+    pub label: String,
+    /// Every WebGL extension the format needs.
+    pub extensions: Vec<&'static str>,
+    /// The extension's internal format enum.
+    pub internal: u32,
+    pub images: Vec<GlImage>,
+}
+
+/// The WebGL extensions and internal format that take a block format's
+/// blocks as they are.
+fn gl_compressed(f: Format) -> Option<(Vec<&'static str>, u32)> {
+    const S3TC: &str = "WEBGL_compressed_texture_s3tc";
+    const S3TC_SRGB: &str = "WEBGL_compressed_texture_s3tc_srgb";
+    const RGTC: &str = "EXT_texture_compression_rgtc";
+    const BPTC: &str = "EXT_texture_compression_bptc";
+    Some(match f {
+        Format::Bc1Unorm => (vec![S3TC], 0x83F1),
+        Format::Bc2Unorm => (vec![S3TC], 0x83F2),
+        Format::Bc3Unorm => (vec![S3TC], 0x83F3),
+        Format::Bc1UnormSrgb => (vec![S3TC_SRGB], 0x8C4D),
+        Format::Bc2UnormSrgb => (vec![S3TC_SRGB], 0x8C4E),
+        Format::Bc3UnormSrgb => (vec![S3TC_SRGB], 0x8C4F),
+        Format::Bc4Unorm => (vec![RGTC], 0x8DBB),
+        Format::Bc4Snorm => (vec![RGTC], 0x8DBC),
+        Format::Bc5Unorm => (vec![RGTC], 0x8DBD),
+        Format::Bc5Snorm => (vec![RGTC], 0x8DBE),
+        Format::Bc7Unorm => (vec![BPTC], 0x8E8C),
+        Format::Bc7UnormSrgb => (vec![BPTC], 0x8E8D),
+        Format::Bc6hSf16 => (vec![BPTC], 0x8E8E),
+        Format::Bc6hUf16 => (vec![BPTC], 0x8E8F),
+        _ => return None,
+    })
+}
+
+/// The blocks of a block-compressed texture in GL's upload order, with
+/// each level's own (virtual) size, as `compressedTexImage*` takes them.
+/// `None` for 3D textures, which the S3TC extension does not allow: those
+/// go up decoded.
+fn compressed_images(tex: &Texture, slot: u32, target: &'static str) -> Option<GlCompressed> {
+    let (extensions, internal) = gl_compressed(tex.format())?;
+    if target == "TEXTURE_3D" {
+        return None;
+    }
+    let blocks = tex.to_bytes();
+    let levels = tex.mip_levels();
+    let mut per: Vec<Vec<&[u8]>> = vec![Vec::new(); levels as usize];
+    let mut at = 0usize;
+    for _layer in 0..tex.layers() {
+        for level in 0..levels {
+            let n = tex.level_data_len(level);
+            per[level as usize].push(blocks.get(at..at + n)?);
+            at += n;
+        }
+    }
+    let mut images = Vec::new();
+    for (level, chunks) in per.iter().enumerate() {
+        let [w, h, _] = tex.level_size(level as u32)?;
+        let level = level as u32;
+        if target == "TEXTURE_CUBE_MAP" {
+            for (face, c) in chunks.iter().enumerate() {
+                images.push(GlImage {
+                    level,
+                    face: face as u32,
+                    width: w,
+                    height: h,
+                    depth: 1,
+                    data: base64(c),
+                });
+            }
+        } else {
+            images.push(GlImage {
+                level,
+                face: 0,
+                width: w,
+                height: h,
+                depth: if target == "TEXTURE_2D_ARRAY" { tex.layers() } else { 1 },
+                data: base64(&chunks.concat()),
+            });
+        }
+    }
+    Some(GlCompressed {
+        label: format!("t{slot}: {}", tex.format().name()),
+        extensions,
+        internal,
+        images,
+    })
 }
 
 #[derive(Serialize)]
@@ -141,12 +231,6 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
         manifests.push(&v.manifest);
     }
     let (textures, units) = textures_and_units(case, &manifests).map_err(fail)?;
-    let notes = case
-        .textures
-        .iter()
-        .filter(|(_, t)| t.format().is_block_compressed())
-        .map(|(slot, t)| format!("t{slot}: {} uploaded decoded (RGBA32F)", t.format().name()))
-        .collect();
     let (vs, attributes, stride, vertices) = match &stages.vertex {
         Some(v) => {
             let (attrs, stride, bytes) = vertex_inputs(case, &v.manifest);
@@ -176,7 +260,6 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
         vertices: base64(&vertices),
         indices: INDICES_LAST_PROVOKING,
         targets: targets(&stages.pixel.manifest).map_err(fail)?,
-        notes,
     })
 }
 
@@ -338,6 +421,7 @@ fn upload(tex: &Texture, target: &'static str) -> Result<GlTexture, String> {
         ty,
         levels,
         images,
+        compressed: None,
     })
 }
 
@@ -367,6 +451,7 @@ fn dummy(glsl_type: OpaqueType, target: &'static str) -> GlTexture {
                 data: base64(&vec![0u8; bytes]),
             })
             .collect(),
+        compressed: None,
     }
 }
 
@@ -390,7 +475,11 @@ fn textures_and_units(
             return Ok(i);
         }
         let t = match case.textures.iter().find(|(s, _)| *s == slot) {
-            Some((_, tex)) => upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?,
+            Some((_, tex)) => {
+                let mut t = upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?;
+                t.compressed = compressed_images(tex, slot, target);
+                t
+            }
             None => dummy(glsl_type, target),
         };
         textures.push(t);
