@@ -77,7 +77,10 @@ pub fn parse(bytes: &[u8]) -> Result<Dds, String> {
         Some(h10) => {
             let dxgi = h10.dxgi_format as u32;
             let format = Format::from_dxgi(dxgi).ok_or_else(|| {
-                format!("DXGI format {dxgi} ({:?}) is not one the texture unit has", h10.dxgi_format)
+                format!(
+                    "DXGI format {dxgi} ({:?}) is not one the texture unit has",
+                    h10.dxgi_format
+                )
             })?;
             let layers = h10.array_size;
             if layers == 0 {
@@ -348,7 +351,9 @@ pub(crate) mod tests {
         // Truncated data: 8x8 needs 4 blocks.
         let e = err(&file(8, 8, 1, b"DXT1", 0, None, &RED_BLOCK));
         assert!(
-            e.contains("truncated data") && e.contains("from byte 128") && e.contains("ends at byte 136"),
+            e.contains("truncated data")
+                && e.contains("from byte 128")
+                && e.contains("ends at byte 136"),
             "{e}"
         );
         // Data left over.
@@ -356,8 +361,10 @@ pub(crate) mod tests {
         assert!(e.contains("8 bytes after the data"), "{e}");
         // Unknown FourCC, unknown DXGI format, format the unit lacks.
         assert!(err(&file(4, 4, 1, b"ABCD", 0, None, &[])).contains("FourCC `ABCD`"));
-        assert!(err(&file(4, 4, 1, b"DX10", 0, Some([9999, 3, 0, 1, 0]), &[]))
-            .contains("malformed header"));
+        assert!(
+            err(&file(4, 4, 1, b"DX10", 0, Some([9999, 3, 0, 1, 0]), &[]))
+                .contains("malformed header")
+        );
         let e = err(&file(4, 4, 1, b"DX10", 0, Some([85, 3, 0, 1, 0]), &[0; 32]));
         assert!(e.contains("not one the texture unit has"), "{e}");
         // Zero size, too many mips, zero array size, a partial cube.
@@ -365,10 +372,26 @@ pub(crate) mod tests {
         assert!(err(&file(4, 4, 9, b"DXT1", 0, None, &[])).contains("mip levels"));
         let e = err(&file(4, 4, 1, b"DX10", 0, Some([71, 3, 0, 0, 0]), &[]));
         assert!(e.contains("array size is 0"), "{e}");
-        let e = err(&file(4, 4, 1, b"DXT1", CAPS2_CUBEMAP | 0x400, None, &RED_BLOCK));
+        let e = err(&file(
+            4,
+            4,
+            1,
+            b"DXT1",
+            CAPS2_CUBEMAP | 0x400,
+            None,
+            &RED_BLOCK,
+        ));
         assert!(e.contains("six faces"), "{e}");
         // A block format on a 1D texture.
-        let e = err(&file(4, 1, 1, b"DX10", 0, Some([71, 2, 0, 1, 0]), &RED_BLOCK));
+        let e = err(&file(
+            4,
+            1,
+            1,
+            b"DX10",
+            0,
+            Some([71, 2, 0, 1, 0]),
+            &RED_BLOCK,
+        ));
         assert!(e.contains("block-compressed"), "{e}");
     }
 
@@ -376,7 +399,15 @@ pub(crate) mod tests {
     /// parses or fails, never panics.
     #[test]
     fn no_input_panics() {
-        let dx = file(8, 8, 2, b"DX10", 0, Some([71, 3, 0, 1, 0]), &RED_BLOCK.repeat(5));
+        let dx = file(
+            8,
+            8,
+            2,
+            b"DX10",
+            0,
+            Some([71, 3, 0, 1, 0]),
+            &RED_BLOCK.repeat(5),
+        );
         for n in 0..dx.len() {
             let _ = parse(&dx[..n]);
         }

@@ -129,7 +129,13 @@ pub fn summary_table(results: &[CaseResult]) -> String {
     // decoded blocks), so a pass says what it exercised.
     for r in results {
         for b in r.backends.iter().filter(|b| !b.notes.is_empty()) {
-            let _ = writeln!(s, "{} on {}: {}", r.name, b.backend.name(), b.notes.join("; "));
+            let _ = writeln!(
+                s,
+                "{} on {}: {}",
+                r.name,
+                b.backend.name(),
+                b.notes.join("; ")
+            );
         }
     }
     let _ = writeln!(s, "{} passed, {} failed", results.len() - failed, failed);

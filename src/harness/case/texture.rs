@@ -44,7 +44,9 @@ fn format_named(name: &str) -> Option<Format> {
 /// stored little-endian (`0x001ff800` is the bytes `00 f8 1f 00`).
 fn block_bytes(ctx: &Ctx, l: usize, toks: &[&str], out: &mut Vec<u8>) -> Result<(), CaseError> {
     for t in toks {
-        let bad = || ctx.err(l, format!("bad block bytes `{t}`: expected hex bytes (`00f8`) or a 32-bit `0x` word (`0x001ff800`)"));
+        let bad = || {
+            ctx.err(l, format!("bad block bytes `{t}`: expected hex bytes (`00f8`) or a 32-bit `0x` word (`0x001ff800`)"))
+        };
         if let Some(h) = t.strip_prefix("0x") {
             if h.len() != 8 {
                 return Err(bad());
@@ -128,7 +130,16 @@ pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Textu
                 mips_at = Some((*l, mips));
             }
             ["fill", "image", path] if path.to_ascii_lowercase().ends_with(".dds") => {
-                return dds_texture(ctx, *l, path, format_at, dimension_at, size_at, mips_at, lines);
+                return dds_texture(
+                    ctx,
+                    *l,
+                    path,
+                    format_at,
+                    dimension_at,
+                    size_at,
+                    mips_at,
+                    lines,
+                );
             }
             ["fill", rest @ ..] => fill = Some((*l, rest.iter().map(|s| s.to_string()).collect())),
             ["values"] => in_values = true,
@@ -147,7 +158,10 @@ pub(super) fn parse_texture(ctx: &Ctx, at: usize, lines: &Lines) -> Result<Textu
     if let Some((l, _)) = blocks {
         return Err(ctx.err(
             l,
-            format!("`blocks` is for block-compressed formats, not {}", format.name()),
+            format!(
+                "`blocks` is for block-compressed formats, not {}",
+                format.name()
+            ),
         ));
     }
     let count = Texture::zeroed(desc)
@@ -253,21 +267,35 @@ fn dds_texture(
         .join(file);
     let shown = path.display();
     let bytes = std::fs::read(&path).map_err(|e| ctx.err(l, format!("{shown}: {e}")))?;
-    let dds = crate::harness::dds::parse(&bytes).map_err(|e| ctx.err(l, format!("{shown}: {e}")))?;
+    let dds =
+        crate::harness::dds::parse(&bytes).map_err(|e| ctx.err(l, format!("{shown}: {e}")))?;
     let tex = dds.texture;
     let d = tex.desc();
     let mismatch = |line: usize, what: &str, case: String, file: String| {
-        ctx.err(line, format!("{what} {case} does not match {shown}'s {file}"))
+        ctx.err(
+            line,
+            format!("{what} {case} does not match {shown}'s {file}"),
+        )
     };
     if let Some((line, f)) = format_at
         && f != d.format
     {
-        return Err(mismatch(line, "format", f.name().into(), d.format.name().into()));
+        return Err(mismatch(
+            line,
+            "format",
+            f.name().into(),
+            d.format.name().into(),
+        ));
     }
     if let Some((line, dim)) = dimension_at
         && dim != d.dimension
     {
-        return Err(mismatch(line, "dimension", format!("{dim:?}"), format!("{:?}", d.dimension)));
+        return Err(mismatch(
+            line,
+            "dimension",
+            format!("{dim:?}"),
+            format!("{:?}", d.dimension),
+        ));
     }
     if let Some((line, s)) = size_at {
         // The section's size, read as the section reads it for the file's
@@ -287,9 +315,18 @@ fn dds_texture(
         }
     }
     if let Some((line, m)) = mips_at {
-        let full = m == 0 && d.mip_levels == tex.level_size(0).map_or(1, |[w, h, z]| 32 - w.max(h).max(z).leading_zeros());
+        let full = m == 0
+            && d.mip_levels
+                == tex
+                    .level_size(0)
+                    .map_or(1, |[w, h, z]| 32 - w.max(h).max(z).leading_zeros());
         if m != d.mip_levels && !full {
-            return Err(mismatch(line, "mip count", m.to_string(), d.mip_levels.to_string()));
+            return Err(mismatch(
+                line,
+                "mip count",
+                m.to_string(),
+                d.mip_levels.to_string(),
+            ));
         }
     }
     if let Some((after, t)) = lines.iter().find(|(n, _)| *n > l) {
@@ -425,9 +462,16 @@ mod tests {
             Some([1.0f32, 0.0, 0.0, 1.0].map(f32::to_bits))
         );
         // 6x6 is 2x2 blocks.
-        let e = err("[texture 0]\nformat bc1_unorm\nsize 6 6\nblocks\n00f81f00 00000000\n", &d);
+        let e = err(
+            "[texture 0]\nformat bc1_unorm\nsize 6 6\nblocks\n00f81f00 00000000\n",
+            &d,
+        );
         assert_eq!(e.0, 7, "{}", e.1);
-        assert!(e.1.contains("needs 32 bytes of blocks (4 blocks of 8), found 8"), "{}", e.1);
+        assert!(
+            e.1.contains("needs 32 bytes of blocks (4 blocks of 8), found 8"),
+            "{}",
+            e.1
+        );
         // Bad tokens, each naming its line.
         for bad in ["0f8", "0x1234", "zz", "0xgggggggg"] {
             let e = err(
@@ -438,9 +482,15 @@ mod tests {
             assert!(e.1.contains("bad block bytes"), "{}", e.1);
         }
         // Texel values, generated fills and blocks on the wrong format.
-        let e = err("[texture 0]\nformat bc7_unorm\nsize 4 4\nvalues\n0 0 0 1\n", &d);
+        let e = err(
+            "[texture 0]\nformat bc7_unorm\nsize 4 4\nvalues\n0 0 0 1\n",
+            &d,
+        );
         assert!(e.1.contains("not texel `values`"), "{}", e.1);
-        let e = err("[texture 0]\nformat bc7_unorm\nsize 4 4\nfill checker\n", &d);
+        let e = err(
+            "[texture 0]\nformat bc7_unorm\nsize 4 4\nfill checker\n",
+            &d,
+        );
         assert_eq!(e.0, 7, "{}", e.1);
         let e = err("[texture 0]\nformat r8_unorm\nsize 4 4\nblocks\n00\n", &d);
         assert!(e.1.contains("not R8_UNORM"), "{}", e.1);

@@ -130,7 +130,10 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     // Compressed levels are copied whole blocks at a time: a level
     // smaller than a block is one block, its physical size.
     let (bytes, block) = if compressed {
-        (tex.to_bytes(), Some(tex.format().block_bytes().unwrap_or(16)))
+        (
+            tex.to_bytes(),
+            Some(tex.format().block_bytes().unwrap_or(16)),
+        )
     } else if tex.format().is_block_compressed() {
         (tex.decoded_bytes(), None)
     } else {

@@ -185,7 +185,7 @@ impl WebGl2 {
                 scene::translate(case, shaders, options).and_then(|st| scene::build(case, &st));
             match built {
                 Ok(sc) => {
-                    targets.push(sc.targets.clone());
+                    targets.push((sc.targets.clone(), sc.notes.clone()));
                     scenes.push(sc);
                     which.push(k);
                     out.push(None);
@@ -203,7 +203,10 @@ impl WebGl2 {
                     for (n, k) in which.iter().enumerate() {
                         let case = jobs[*k].0;
                         let r = match results.get(n) {
-                            Some(r) => to_drawn(case, r, &targets[n]),
+                            Some(r) => to_drawn(case, r, &targets[n].0).map(|mut d| {
+                                d.notes.splice(0..0, targets[n].1.iter().cloned());
+                                d
+                            }),
                             None => Err(WebGl2Error::Browser(format!(
                                 "{}: the page returned no result for this case",
                                 case.path.display()

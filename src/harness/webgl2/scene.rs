@@ -39,6 +39,10 @@ pub(super) struct Scene {
     pub vertices: String,
     pub indices: [u16; 6],
     pub targets: Vec<Target>,
+    /// Uploads decided here rather than in the page (see
+    /// `compressed_images`), for the report; not sent to the page.
+    #[serde(skip)]
+    pub notes: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -94,11 +98,28 @@ fn gl_compressed(f: Format) -> Option<(Vec<&'static str>, u32)> {
 
 /// The blocks of a block-compressed texture in GL's upload order, with
 /// each level's own (virtual) size, as `compressedTexImage*` takes them.
-/// `None` for 3D textures, which the S3TC extension does not allow: those
-/// go up decoded.
-fn compressed_images(tex: &Texture, slot: u32, target: &'static str) -> Option<GlCompressed> {
+/// `None` for 3D textures, which the S3TC extension does not allow, and
+/// for a top level that is not whole 4x4 blocks, which the extensions
+/// reject: those go up decoded (the page then says nothing, so the note
+/// is made here).
+fn compressed_images(
+    tex: &Texture,
+    slot: u32,
+    target: &'static str,
+    notes: &mut Vec<String>,
+) -> Option<GlCompressed> {
     let (extensions, internal) = gl_compressed(tex.format())?;
-    if target == "TEXTURE_3D" {
+    let [w, h, _] = tex.level_size(0)?;
+    if target == "TEXTURE_3D" || !(w.is_multiple_of(4) && h.is_multiple_of(4)) {
+        notes.push(format!(
+            "t{slot}: {} uploaded decoded (RGBA32F): {}",
+            tex.format().name(),
+            if target == "TEXTURE_3D" {
+                "WebGL has no compressed 3D form for it".to_string()
+            } else {
+                format!("{w}x{h} is not whole 4x4 blocks")
+            }
+        ));
         return None;
     }
     let blocks = tex.to_bytes();
@@ -133,7 +154,11 @@ fn compressed_images(tex: &Texture, slot: u32, target: &'static str) -> Option<G
                 face: 0,
                 width: w,
                 height: h,
-                depth: if target == "TEXTURE_2D_ARRAY" { tex.layers() } else { 1 },
+                depth: if target == "TEXTURE_2D_ARRAY" {
+                    tex.layers()
+                } else {
+                    1
+                },
                 data: base64(&chunks.concat()),
             });
         }
@@ -230,7 +255,8 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
     if let Some(v) = &stages.vertex {
         manifests.push(&v.manifest);
     }
-    let (textures, units) = textures_and_units(case, &manifests).map_err(fail)?;
+    let mut notes = Vec::new();
+    let (textures, units) = textures_and_units(case, &manifests, &mut notes).map_err(fail)?;
     let (vs, attributes, stride, vertices) = match &stages.vertex {
         Some(v) => {
             let (attrs, stride, bytes) = vertex_inputs(case, &v.manifest);
@@ -260,6 +286,7 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
         vertices: base64(&vertices),
         indices: INDICES_LAST_PROVOKING,
         targets: targets(&stages.pixel.manifest).map_err(fail)?,
+        notes,
     })
 }
 
@@ -325,8 +352,20 @@ fn gl_format(f: Format) -> (&'static str, &'static str, &'static str) {
         Format::D16Unorm => ("DEPTH_COMPONENT16", "DEPTH_COMPONENT", "UNSIGNED_SHORT"),
         // Block-compressed textures go up decoded: the texture unit's
         // lanes as floats (see `upload`).
-        _ if f.is_block_compressed() => ("RGBA32F", "RGBA", "FLOAT"),
-        _ => unreachable!("every format is listed above"),
+        Format::Bc1Unorm
+        | Format::Bc1UnormSrgb
+        | Format::Bc2Unorm
+        | Format::Bc2UnormSrgb
+        | Format::Bc3Unorm
+        | Format::Bc3UnormSrgb
+        | Format::Bc4Unorm
+        | Format::Bc4Snorm
+        | Format::Bc5Unorm
+        | Format::Bc5Snorm
+        | Format::Bc6hUf16
+        | Format::Bc6hSf16
+        | Format::Bc7Unorm
+        | Format::Bc7UnormSrgb => ("RGBA32F", "RGBA", "FLOAT"),
     }
 }
 
@@ -462,6 +501,7 @@ fn dummy(glsl_type: OpaqueType, target: &'static str) -> GlTexture {
 fn textures_and_units(
     case: &Case,
     manifests: &[&Manifest],
+    notes: &mut Vec<String>,
 ) -> Result<(Vec<GlTexture>, Vec<Unit>), String> {
     let mut textures: Vec<GlTexture> = Vec::new();
     let mut made: Vec<(u32, &'static str)> = Vec::new();
@@ -477,7 +517,7 @@ fn textures_and_units(
         let t = match case.textures.iter().find(|(s, _)| *s == slot) {
             Some((_, tex)) => {
                 let mut t = upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?;
-                t.compressed = compressed_images(tex, slot, target);
+                t.compressed = compressed_images(tex, slot, target, notes);
                 t
             }
             None => dummy(glsl_type, target),

@@ -124,8 +124,20 @@ impl Format {
             | Format::D32Float => 4,
             Format::Rg32Float | Format::Rgba16Float => 8,
             Format::Rgba32Float => 16,
-            _ if self.is_block_compressed() => 16,
-            _ => unreachable!("every format is listed above"),
+            Format::Bc1Unorm
+            | Format::Bc1UnormSrgb
+            | Format::Bc2Unorm
+            | Format::Bc2UnormSrgb
+            | Format::Bc3Unorm
+            | Format::Bc3UnormSrgb
+            | Format::Bc4Unorm
+            | Format::Bc4Snorm
+            | Format::Bc5Unorm
+            | Format::Bc5Snorm
+            | Format::Bc6hUf16
+            | Format::Bc6hSf16
+            | Format::Bc7Unorm
+            | Format::Bc7UnormSrgb => 16,
         }
     }
 
@@ -158,7 +170,10 @@ impl Format {
     pub fn is_srgb(self) -> bool {
         matches!(
             self,
-            Format::Bc1UnormSrgb | Format::Bc2UnormSrgb | Format::Bc3UnormSrgb | Format::Bc7UnormSrgb
+            Format::Bc1UnormSrgb
+                | Format::Bc2UnormSrgb
+                | Format::Bc3UnormSrgb
+                | Format::Bc7UnormSrgb
         )
     }
 
@@ -336,7 +351,20 @@ impl Format {
                     | Format::R32Uint
                     | Format::R32Sint => u32_at(4 * i),
                     // A decoded block texel: four float lanes.
-                    _ => u32_at(4 * i),
+                    Format::Bc1Unorm
+                    | Format::Bc1UnormSrgb
+                    | Format::Bc2Unorm
+                    | Format::Bc2UnormSrgb
+                    | Format::Bc3Unorm
+                    | Format::Bc3UnormSrgb
+                    | Format::Bc4Unorm
+                    | Format::Bc4Snorm
+                    | Format::Bc5Unorm
+                    | Format::Bc5Snorm
+                    | Format::Bc6hUf16
+                    | Format::Bc6hSf16
+                    | Format::Bc7Unorm
+                    | Format::Bc7UnormSrgb => u32_at(4 * i),
                 }
             } else {
                 self.default_lane(i)

@@ -187,7 +187,9 @@ pub enum TextureError {
     TexelCount { expected: usize, got: usize },
     #[error("could not allocate storage for {texels} texels")]
     OutOfMemory { texels: usize },
-    #[error("{format} is block-compressed: Direct3D 11 allows it on 2D, 2D array, cube and 3D textures, not {dimension:?}")]
+    #[error(
+        "{format} is block-compressed: Direct3D 11 allows it on 2D, 2D array, cube and 3D textures, not {dimension:?}"
+    )]
     BlockDimension {
         format: &'static str,
         dimension: Dimension,
@@ -287,7 +289,8 @@ impl TextureDesc {
                 height: self.height,
             });
         }
-        if self.format.is_block_compressed() && !matches!(dim, Tex2D | Tex2DArray | Tex3D | Cube | CubeArray)
+        if self.format.is_block_compressed()
+            && !matches!(dim, Tex2D | Tex2DArray | Tex3D | Cube | CubeArray)
         {
             return Err(TextureError::BlockDimension {
                 format: self.format.name(),
@@ -484,7 +487,9 @@ impl Texture {
                 bw as usize * bh as usize * d as usize * b
             }
             None => {
-                w as usize * h as usize * d as usize
+                w as usize
+                    * h as usize
+                    * d as usize
                     * self.desc.sample_count as usize
                     * f.bytes_per_texel()
             }
