@@ -7,16 +7,19 @@ use super::GpuError;
 /// Features a case may need; each is requested only if the adapter offers
 /// it. (Border addressing needs none: the translation emulates it, and the
 /// runtime contract binds clamp-to-edge.) Block-compressed textures go up
-/// compressed with `TEXTURE_COMPRESSION_BC`, decoded without it.
-const WANTED: wgpu::Features =
-    wgpu::Features::FLOAT32_FILTERABLE.union(wgpu::Features::TEXTURE_COMPRESSION_BC);
+/// compressed with `TEXTURE_COMPRESSION_BC` (3D ones also need
+/// `TEXTURE_COMPRESSION_BC_SLICED_3D`), decoded without it.
+const WANTED: wgpu::Features = wgpu::Features::FLOAT32_FILTERABLE
+    .union(wgpu::Features::TEXTURE_COMPRESSION_BC)
+    .union(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D);
 
 pub(super) struct Device {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub adapter_name: String,
-    /// Whether the device reads BC1–BC7 textures itself.
+    /// Whether the device reads BC1–BC7 textures itself, and 3D ones.
     pub bc: bool,
+    pub bc_3d: bool,
     /// What the current draw's uploads chose (compressed or decoded), for
     /// the case's report; taken by `Gpu::render`.
     pub notes: std::cell::RefCell<Vec<String>>,
@@ -64,6 +67,7 @@ fn open_with(backends: wgpu::Backends) -> Result<Device, GpuError> {
         queue,
         adapter_name: format!("{} ({:?}, {})", info.name, info.backend, info.driver_info),
         bc: features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC),
+        bc_3d: features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D),
         notes: Default::default(),
     })
 }

@@ -59,6 +59,14 @@ fn block_upload(r: &Renderer, tex: &Texture) -> Option<(bool, String)> {
                 f.name()
             ),
         )
+    } else if tex.dimension() == Dimension::Tex3D && !r.bc_3d {
+        (
+            false,
+            format!(
+                "{} uploaded decoded (rgba32_float): the device lacks TEXTURE_COMPRESSION_BC_SLICED_3D for 3D textures",
+                f.name()
+            ),
+        )
     } else if !(w.is_multiple_of(4) && h.is_multiple_of(4)) {
         (
             false,
