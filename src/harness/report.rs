@@ -614,4 +614,27 @@ mod tests {
         assert!(table.contains("not applicable: ok on webgl2"), "{table}");
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// How a backend uploaded a block-compressed texture reaches both the
+    /// summary table and the HTML report, under the case and backend.
+    #[test]
+    fn upload_notes_are_reported() {
+        let mut rs = results();
+        rs[0].backends[0].notes = vec!["BC1_UNORM uploaded compressed".into()];
+        let table = summary_table(&rs);
+        assert!(
+            table.contains("ok on vulkan: BC1_UNORM uploaded compressed"),
+            "{table}"
+        );
+        assert!(!table.contains("on webgl2: BC1"), "{table}");
+        let dir = std::env::temp_dir().join(format!("dxbc-dbg-notes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let page = write_html(&dir, &rs, &[]).expect("writes");
+        let html = std::fs::read_to_string(&page).expect("reads");
+        assert!(
+            html.contains("<p>On vulkan (vk450): BC1_UNORM uploaded compressed</p>"),
+            "{html}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
