@@ -271,6 +271,21 @@ fn dds_texture(
         crate::harness::dds::parse(&bytes).map_err(|e| ctx.err(l, format!("{shown}: {e}")))?;
     let tex = dds.texture;
     let d = tex.desc();
+    // The same bound as a section's `size`, so a file cannot bring in more
+    // than a case could describe.
+    for (what, n) in [
+        ("width", d.width),
+        ("height", d.height),
+        ("depth", d.depth),
+        ("array size", d.array_size),
+    ] {
+        if n > 4096 {
+            return Err(ctx.err(
+                l,
+                format!("{shown}: {what} {n} is outside a case texture's 1..=4096"),
+            ));
+        }
+    }
     let mismatch = |line: usize, what: &str, case: String, file: String| {
         ctx.err(
             line,
@@ -542,6 +557,14 @@ mod tests {
             assert_eq!(e.0, 5, "{name}: {}", e.1);
             assert!(e.1.contains(name) && e.1.contains(want), "{}", e.1);
         }
+        // Larger than a section may describe (D3D allows it; cases do not).
+        std::fs::write(
+            d.join("big.dds"),
+            file(8192, 4, 1, b"DXT1", 0, None, &[0; 8 * 2048]),
+        )
+        .unwrap();
+        let e = err("[texture 0]\nfill image big.dds\n", &d);
+        assert!(e.1.contains("width 8192 is outside"), "{}", e.1);
         let e = err("[texture 0]\nfill image missing.dds\n", &d);
         assert!(e.1.contains("missing.dds"), "{}", e.1);
     }

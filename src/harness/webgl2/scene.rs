@@ -98,7 +98,8 @@ fn gl_compressed(f: Format) -> Option<(Vec<&'static str>, u32)> {
 
 /// The blocks of a block-compressed texture in GL's upload order, with
 /// each level's own (virtual) size, as `compressedTexImage*` takes them.
-/// `None` for 3D textures, which the S3TC extension does not allow, and
+/// `None` for 3D textures (the S3TC extension allows none; one rule for
+/// every block format keeps the page simple), and
 /// for a top level that is not whole 4x4 blocks, which the extensions
 /// reject: those go up decoded (the page then says nothing, so the note
 /// is made here).
@@ -115,7 +116,7 @@ fn compressed_images(
             "t{slot}: {} uploaded decoded (RGBA32F): {}",
             tex.format().name(),
             if target == "TEXTURE_3D" {
-                "WebGL has no compressed 3D form for it".to_string()
+                "3D block textures go up decoded on this path".to_string()
             } else {
                 format!("{w}x{h} is not whole 4x4 blocks")
             }
