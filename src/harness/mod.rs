@@ -5,6 +5,7 @@
 
 pub mod case;
 pub mod cpu;
+pub mod dds;
 pub mod diff;
 pub mod golden;
 #[cfg(feature = "gpu")]

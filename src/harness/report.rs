@@ -125,6 +125,19 @@ pub fn summary_table(results: &[CaseResult]) -> String {
     if !na.is_empty() {
         let _ = writeln!(s, "not applicable: {}", na.join(", "));
     }
+    // How textures went up where a backend had a choice (compressed or
+    // decoded blocks), so a pass says what it exercised.
+    for r in results {
+        for b in r.backends.iter().filter(|b| !b.notes.is_empty()) {
+            let _ = writeln!(
+                s,
+                "{} on {}: {}",
+                r.name,
+                b.backend.name(),
+                b.notes.join("; ")
+            );
+        }
+    }
     let _ = writeln!(s, "{} passed, {} failed", results.len() - failed, failed);
     s
 }
@@ -245,6 +258,14 @@ pub fn write_html(
                     escape(&cmd)
                 );
             }
+        }
+        for b in r.backends.iter().filter(|b| !b.notes.is_empty()) {
+            let _ = writeln!(
+                h,
+                "<p>On {}: {}</p>",
+                escape(&label(b)),
+                escape(&b.notes.join("; "))
+            );
         }
         for b in r.backends.iter().filter(|b| b.not_applicable.is_some()) {
             let _ = writeln!(
@@ -434,6 +455,7 @@ mod tests {
             ms: Some(1.0),
             targets: vec![t],
             failures,
+            notes: Vec::new(),
         };
         let case = |name: &str, path: &str, shader: &str, backends: Vec<BackendResult>| {
             let failures = backends
@@ -590,6 +612,29 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("not applicable: ok on webgl2"), "{table}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// How a backend uploaded a block-compressed texture reaches both the
+    /// summary table and the HTML report, under the case and backend.
+    #[test]
+    fn upload_notes_are_reported() {
+        let mut rs = results();
+        rs[0].backends[0].notes = vec!["BC1_UNORM uploaded compressed".into()];
+        let table = summary_table(&rs);
+        assert!(
+            table.contains("ok on vulkan: BC1_UNORM uploaded compressed"),
+            "{table}"
+        );
+        assert!(!table.contains("on webgl2: BC1"), "{table}");
+        let dir = std::env::temp_dir().join(format!("dxbc-dbg-notes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let page = write_html(&dir, &rs, &[]).expect("writes");
+        let html = std::fs::read_to_string(&page).expect("reads");
+        assert!(
+            html.contains("<p>On vulkan (vk450): BC1_UNORM uploaded compressed</p>"),
+            "{html}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

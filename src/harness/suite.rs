@@ -112,6 +112,10 @@ pub use super::case::Feature;
 pub struct Rendered {
     pub images: Vec<Image>,
     pub ms: f64,
+    /// How the backend drew what it could draw more than one way (a
+    /// block-compressed texture uploaded compressed or decoded), for the
+    /// report.
+    pub notes: Vec<String>,
 }
 
 /// What draws cases through the translated GLSL: the wgpu renderer (its
@@ -150,6 +154,7 @@ impl Renderer for WebGl2 {
                 r.map(|d| Rendered {
                     images: d.images,
                     ms: d.ms,
+                    notes: d.notes,
                 })
                 .map_err(|e| e.to_string())
             })
@@ -201,6 +206,9 @@ pub struct BackendResult {
     pub targets: Vec<TargetResult>,
     /// Why it failed on this backend (empty: it passed or does not apply).
     pub failures: Vec<String>,
+    /// How it drew the case where there was a choice (see
+    /// [`Rendered::notes`]).
+    pub notes: Vec<String>,
 }
 
 impl BackendResult {
@@ -473,6 +481,7 @@ impl Drawn {
             ms: None,
             targets: Vec::new(),
             failures: Vec::new(),
+            notes: Vec::new(),
         };
         let drawn = match self.result {
             None => None,
@@ -482,6 +491,7 @@ impl Drawn {
             }
             Some(Ok(r)) => {
                 b.ms = Some(r.ms);
+                b.notes = r.notes.clone();
                 Some(r)
             }
         };
@@ -770,7 +780,11 @@ mod tests {
                     if let Some((x, y, v)) = self.poke {
                         images[0].set(x, y, v);
                     }
-                    Ok(Rendered { images, ms: 0.5 })
+                    Ok(Rendered {
+                        images,
+                        ms: 0.5,
+                        notes: Vec::new(),
+                    })
                 })
                 .collect()
         }

@@ -47,16 +47,58 @@ fn format_named(name: &str) -> Option<Format> {
         "rgb9e5" => Format::Rgb9e5,
         "a8_unorm" => Format::A8Unorm,
         "r8_uint" => Format::R8Uint,
+        // Block-compressed: contents from `blocks` or a DDS file.
+        "bc1_unorm" => Format::Bc1Unorm,
+        "bc1_unorm_srgb" => Format::Bc1UnormSrgb,
+        "bc2_unorm" => Format::Bc2Unorm,
+        "bc2_unorm_srgb" => Format::Bc2UnormSrgb,
+        "bc3_unorm" => Format::Bc3Unorm,
+        "bc3_unorm_srgb" => Format::Bc3UnormSrgb,
+        "bc4_unorm" => Format::Bc4Unorm,
+        "bc4_snorm" => Format::Bc4Snorm,
+        "bc5_unorm" => Format::Bc5Unorm,
+        "bc5_snorm" => Format::Bc5Snorm,
+        "bc6h_uf16" => Format::Bc6hUf16,
+        "bc6h_sf16" => Format::Bc6hSf16,
+        "bc7_unorm" => Format::Bc7Unorm,
+        "bc7_unorm_srgb" => Format::Bc7UnormSrgb,
         _ => return None,
     })
 }
 
-/// Which texel list the lines after `values` or `raw` belong to.
+/// Bytes of a `blocks` line: each token is either plain hex digits, bytes
+/// in memory order (`00f81f00`), or `0x` and eight digits, a 32-bit word
+/// stored little-endian (`0x001ff800` is the bytes `00 f8 1f 00`).
+fn block_bytes(ctx: &Ctx, l: usize, toks: &[&str], out: &mut Vec<u8>) -> Result<(), CaseError> {
+    for t in toks {
+        let bad = || {
+            ctx.err(l, format!("bad block bytes `{t}`: expected hex bytes (`00f8`) or a 32-bit `0x` word (`0x001ff800`)"))
+        };
+        if let Some(h) = t.strip_prefix("0x") {
+            if h.len() != 8 {
+                return Err(bad());
+            }
+            let w = u32::from_str_radix(h, 16).map_err(|_| bad())?;
+            out.extend_from_slice(&w.to_le_bytes());
+        } else {
+            if !t.len().is_multiple_of(2) || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(bad());
+            }
+            for i in (0..t.len()).step_by(2) {
+                out.push(u8::from_str_radix(&t[i..i + 2], 16).map_err(|_| bad())?);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Which texel list the lines after `values`, `raw` or `blocks` belong to.
 #[derive(PartialEq)]
 enum Listing {
     None,
     Values,
     Raw,
+    Blocks,
 }
 
 /// One texel value in the form its format's kind takes: integers (`7`,
@@ -257,6 +299,13 @@ pub(super) fn parse_texture(
     let mut listing = Listing::None;
     // Where `values` or `raw` began, for errors about the list as a whole.
     let mut listing_at = at;
+    // Block-compressed contents, memory order.
+    let mut blocks: Vec<u8> = Vec::new();
+    // The lines that gave the format, the dimension and the mip count: a
+    // DDS file must agree with each setting the section states.
+    let mut format_at: Option<usize> = None;
+    let mut dimension_at: Option<usize> = None;
+    let mut mips_given: Option<usize> = None;
     let mut once = Once::default();
     let mut view = ViewLines::default();
     for (l, t) in lines {
@@ -273,6 +322,10 @@ pub(super) fn parse_texture(
                 raw.extend(toks.iter().map(|t| (*l, *t)));
                 continue;
             }
+            Listing::Blocks => {
+                block_bytes(ctx, *l, &toks, &mut blocks)?;
+                continue;
+            }
             Listing::None => {}
         }
         // `view` lines each set one aspect of the view and check their own
@@ -286,11 +339,13 @@ pub(super) fn parse_texture(
         match toks.as_slice() {
             ["format", f] => {
                 format =
-                    format_named(f).ok_or_else(|| ctx.err(*l, format!("unknown format `{f}`")))?
+                    format_named(f).ok_or_else(|| ctx.err(*l, format!("unknown format `{f}`")))?;
+                format_at = Some(*l);
             }
             ["dimension", d] => {
                 dimension = dimension_named(d)
-                    .ok_or_else(|| ctx.err(*l, format!("unknown dimension `{d}`")))?
+                    .ok_or_else(|| ctx.err(*l, format!("unknown dimension `{d}`")))?;
+                dimension_at = Some(*l);
             }
             ["view", rest @ ..] => view.parse(ctx, *l, rest)?,
             ["size", dims @ ..] if !dims.is_empty() && dims.len() <= 3 => {
@@ -302,16 +357,50 @@ pub(super) fn parse_texture(
             ["mips", "full"] => {
                 mips = 0;
                 mips_at = *l;
+                mips_given = Some(*l);
             }
             ["mips", n] => {
                 mips = ctx.u32(*l, n)?;
                 mips_at = *l;
+                mips_given = Some(*l);
                 if mips == 0 {
                     return Err(ctx.err(*l, "a texture has at least one mip level"));
                 }
             }
             ["samples", n] => samples = Some((*l, sample_count(ctx, *l, n)?)),
+            ["fill", "image", path] if path.to_ascii_lowercase().ends_with(".dds") => {
+                if let Some((sl, _)) = samples {
+                    return Err(ctx.err(
+                        sl,
+                        "a DDS file holds no multisampled texture: drop `samples`",
+                    ));
+                }
+                let tex = dds_texture(
+                    ctx,
+                    *l,
+                    path,
+                    format_at.map(|fl| (fl, format)),
+                    dimension_at.map(|dl| (dl, dimension)),
+                    size_at.map(|(sl, _)| (sl, size)),
+                    mips_given.map(|ml| (ml, mips)),
+                    lines,
+                )?;
+                budget.take(ctx, *l, tex.texel_count())?;
+                return view.apply(ctx, at, tex);
+            }
             ["fill", rest @ ..] => fill = Some((*l, rest.iter().map(|s| s.to_string()).collect())),
+            ["blocks"] => {
+                if let Some((first, _)) = &fill {
+                    return Err(ctx.err(
+                        *l,
+                        format!(
+                            "a texture takes one of `fill`, `values`, `raw` and `blocks` (`fill` is at line {first})"
+                        ),
+                    ));
+                }
+                listing = Listing::Blocks;
+                listing_at = *l;
+            }
             ["values"] | ["raw"] => {
                 // `fill`, `values` and `raw` each give the whole contents.
                 if let Some((first, _)) = &fill {
@@ -401,6 +490,27 @@ pub(super) fn parse_texture(
         ctx.err(line, format!("texture: {e}"))
     })?;
     budget.take(ctx, size_line, count)?;
+    if format.is_block_compressed() {
+        let tex = block_texture(
+            ctx,
+            at,
+            desc,
+            fill.map(|f| f.0),
+            &listing,
+            listing_at,
+            blocks,
+        )?;
+        return view.apply(ctx, at, tex);
+    }
+    if listing == Listing::Blocks {
+        return Err(ctx.err(
+            listing_at,
+            format!(
+                "`blocks` is for block-compressed formats, not {}",
+                format.name()
+            ),
+        ));
+    }
     let tex = if listing == Listing::Raw {
         if raw.len() != count {
             return Err(ctx.err(
@@ -461,6 +571,171 @@ pub(super) fn parse_texture(
     };
     let tex = tex.map_err(|e| ctx.err(at, format!("texture: {e}")))?;
     view.apply(ctx, at, tex)
+}
+
+/// The shape `size w h d` gives for a dimension: 1D arrays take their
+/// layers from the second number, 2D arrays, 3D textures and cube arrays
+/// from the third.
+fn desc_for(dimension: Dimension, format: Format, [w, h, d]: [u32; 3]) -> TextureDesc {
+    match dimension {
+        Dimension::Tex1D => TextureDesc::tex1d(format, w),
+        Dimension::Tex1DArray => TextureDesc::tex1d_array(format, w, h),
+        Dimension::Tex2DArray => TextureDesc::tex2d_array(format, w, h, d),
+        Dimension::Tex3D => TextureDesc::tex3d(format, w, h, d),
+        Dimension::Cube => TextureDesc::cube(format, w),
+        Dimension::CubeArray => TextureDesc::cube_array(format, w, d),
+        _ => TextureDesc::tex2d(format, w, h),
+    }
+}
+
+/// A block-compressed texture: its `blocks` (all-zero blocks when the
+/// section gives none), which must cover every subresource exactly.
+fn block_texture(
+    ctx: &Ctx,
+    at: usize,
+    desc: TextureDesc,
+    fill: Option<usize>,
+    listing: &Listing,
+    listing_at: usize,
+    blocks: Vec<u8>,
+) -> Result<Texture, CaseError> {
+    let name = desc.format.name();
+    if let Some(l) = fill {
+        return Err(ctx.err(
+            l,
+            format!("{name} is block-compressed: give its `blocks` or `fill image FILE.dds`"),
+        ));
+    }
+    if matches!(listing, Listing::Values | Listing::Raw) {
+        return Err(ctx.err(
+            listing_at,
+            format!("{name} is block-compressed: give its `blocks`, not texel `values` or `raw`"),
+        ));
+    }
+    let zero = Texture::zeroed(desc).map_err(|e| ctx.err(at, format!("texture: {e}")))?;
+    if *listing != Listing::Blocks {
+        return Ok(zero);
+    }
+    let (l, bytes) = (listing_at, blocks);
+    let want = zero.block_data_len();
+    if bytes.len() != want {
+        let block = desc.format.block_bytes().unwrap_or(16);
+        return Err(ctx.err(
+            l,
+            format!(
+                "{name} texture needs {want} bytes of blocks ({} blocks of {block}), found {}",
+                want / block,
+                bytes.len()
+            ),
+        ));
+    }
+    Texture::from_bytes(desc, &bytes).map_err(|e| ctx.err(at, format!("texture: {e}")))
+}
+
+/// A texture from a DDS file. The section's own settings are optional;
+/// each one given must match the file's (a mismatch names the line), and
+/// nothing else may follow in the section.
+#[allow(clippy::too_many_arguments)]
+fn dds_texture(
+    ctx: &Ctx,
+    l: usize,
+    file: &str,
+    format_at: Option<(usize, Format)>,
+    dimension_at: Option<(usize, Dimension)>,
+    size_at: Option<(usize, [u32; 3])>,
+    mips_at: Option<(usize, u32)>,
+    lines: &Lines,
+) -> Result<Texture, CaseError> {
+    let path = Path::new(ctx.file)
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join(file);
+    let shown = path.display();
+    let bytes = std::fs::read(&path).map_err(|e| ctx.err(l, format!("{shown}: {e}")))?;
+    let dds =
+        crate::harness::dds::parse(&bytes).map_err(|e| ctx.err(l, format!("{shown}: {e}")))?;
+    let tex = dds.texture;
+    let d = tex.desc();
+    // The same bound as a section's `size`, so a file cannot bring in more
+    // than a case could describe.
+    for (what, n) in [
+        ("width", d.width),
+        ("height", d.height),
+        ("depth", d.depth),
+        ("array size", d.array_size),
+    ] {
+        if n > 4096 {
+            return Err(ctx.err(
+                l,
+                format!("{shown}: {what} {n} is outside a case texture's 1..=4096"),
+            ));
+        }
+    }
+    let mismatch = |line: usize, what: &str, case: String, file: String| {
+        ctx.err(
+            line,
+            format!("{what} {case} does not match {shown}'s {file}"),
+        )
+    };
+    if let Some((line, f)) = format_at
+        && f != d.format
+    {
+        return Err(mismatch(
+            line,
+            "format",
+            f.name().into(),
+            d.format.name().into(),
+        ));
+    }
+    if let Some((line, dim)) = dimension_at
+        && dim != d.dimension
+    {
+        return Err(mismatch(
+            line,
+            "dimension",
+            format!("{dim:?}"),
+            format!("{:?}", d.dimension),
+        ));
+    }
+    if let Some((line, s)) = size_at {
+        // The section's size, read as the section reads it for the file's
+        // dimension, against the file's.
+        let mine = desc_for(d.dimension, d.format, s);
+        let same = mine.width == d.width
+            && (d.dimension.size_axes() < 2 || d.dimension.is_cube() || mine.height == d.height)
+            && (d.dimension != Dimension::Tex3D || mine.depth == d.depth)
+            && (!d.dimension.is_array() || mine.array_size == d.array_size);
+        if !same {
+            return Err(mismatch(
+                line,
+                "size",
+                s.map(|n| n.to_string()).join(" "),
+                crate::harness::dds::describe(d),
+            ));
+        }
+    }
+    if let Some((line, m)) = mips_at {
+        let full = m == 0
+            && d.mip_levels
+                == tex
+                    .level_size(0)
+                    .map_or(1, |[w, h, z]| 32 - w.max(h).max(z).leading_zeros());
+        if m != d.mip_levels && !full {
+            return Err(mismatch(
+                line,
+                "mip count",
+                m.to_string(),
+                d.mip_levels.to_string(),
+            ));
+        }
+    }
+    if let Some((after, t)) = lines.iter().find(|(n, _)| *n > l) {
+        return Err(ctx.err(
+            *after,
+            format!("`{t}` after `fill image {file}`: the DDS file gives the whole texture"),
+        ));
+    }
+    Ok(tex)
 }
 
 /// A `samples N` count: D3D11's sample counts that have a standard sample
@@ -709,5 +984,142 @@ mod tests {
         let (line, m) = err("format bgr8\n");
         assert_eq!(line, 5);
         assert!(m.contains("unknown format"), "{m}");
+    }
+}
+
+#[cfg(test)]
+mod bc_tests {
+    use super::super::{Case, CaseError};
+    use crate::harness::dds::tests::file;
+    use crate::vm::texture::Format;
+    use std::path::{Path, PathBuf};
+
+    const SHADER: &str = "[pixel shader]\nps_5_0\nret\n";
+
+    fn parse(text: &str, at: &Path) -> Result<Case, CaseError> {
+        Case::parse(&format!("{SHADER}{text}"), &at.join("t.case"))
+    }
+
+    /// A fresh directory for one test's files.
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("dxbc-dbg-bc-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// The section's line numbers start after the 3-line shader.
+    fn err(text: &str, at: &Path) -> (usize, String) {
+        let e = parse(text, at).unwrap_err();
+        (e.line, e.to_string())
+    }
+
+    const RED: [u8; 8] = [0x00, 0xF8, 0x1F, 0x00, 0, 0, 0, 0];
+
+    #[test]
+    fn blocks_give_a_block_compressed_texture() {
+        let d = dir("blocks");
+        let c = parse(
+            "[texture 0]\nformat bc1_unorm\nsize 4 4\nblocks\n00f81f00 0x00000000\n",
+            &d,
+        )
+        .unwrap();
+        let tex = &c.textures[0].1;
+        assert_eq!(tex.format(), Format::Bc1Unorm);
+        assert_eq!(
+            tex.texel(0, 0, [3, 3, 0], 0),
+            Some([1.0f32, 0.0, 0.0, 1.0].map(f32::to_bits))
+        );
+        // 6x6 is 2x2 blocks.
+        let e = err(
+            "[texture 0]\nformat bc1_unorm\nsize 6 6\nblocks\n00f81f00 00000000\n",
+            &d,
+        );
+        assert_eq!(e.0, 7, "{}", e.1);
+        assert!(
+            e.1.contains("needs 32 bytes of blocks (4 blocks of 8), found 8"),
+            "{}",
+            e.1
+        );
+        // Bad tokens, each naming its line.
+        for bad in ["0f8", "0x1234", "zz", "0xgggggggg"] {
+            let e = err(
+                &format!("[texture 0]\nformat bc4_unorm\nsize 4 4\nblocks\n0000\n{bad}\n"),
+                &d,
+            );
+            assert_eq!(e.0, 9, "{bad}: {}", e.1);
+            assert!(e.1.contains("bad block bytes"), "{}", e.1);
+        }
+        // Texel values, generated fills and blocks on the wrong format.
+        let e = err(
+            "[texture 0]\nformat bc7_unorm\nsize 4 4\nvalues\n0 0 0 1\n",
+            &d,
+        );
+        assert!(e.1.contains("not texel `values`"), "{}", e.1);
+        let e = err(
+            "[texture 0]\nformat bc7_unorm\nsize 4 4\nfill checker\n",
+            &d,
+        );
+        assert_eq!(e.0, 7, "{}", e.1);
+        let e = err("[texture 0]\nformat r8_unorm\nsize 4 4\nblocks\n00\n", &d);
+        assert!(e.1.contains("not R8_UNORM"), "{}", e.1);
+        // A block format where D3D has none.
+        let e = err("[texture 0]\nformat bc1_unorm\ndimension 1d\nsize 4\n", &d);
+        assert!(e.1.contains("block-compressed"), "{}", e.1);
+    }
+
+    #[test]
+    fn dds_files_fill_textures_and_must_match_the_section() {
+        let d = dir("dds");
+        std::fs::write(d.join("ok.dds"), file(4, 4, 1, b"DXT1", 0, None, &RED)).unwrap();
+        let c = parse("[texture 0]\nfill image ok.dds\n", &d).unwrap();
+        assert_eq!(c.textures[0].1.format(), Format::Bc1Unorm);
+        let c = parse(
+            "[texture 0]\nformat bc1_unorm\ndimension 2d\nsize 4 4\nmips 1\nfill image ok.dds\n",
+            &d,
+        )
+        .unwrap();
+        assert_eq!(c.textures[0].1.mip_levels(), 1);
+        // Each stated setting that differs names its own line and the file.
+        let cases = [
+            ("format bc3_unorm", "format BC3_UNORM does not match"),
+            ("dimension 2darray", "dimension Tex2DArray does not match"),
+            ("size 8 4", "size 8 4 1 does not match"),
+            ("mips 2", "mip count 2 does not match"),
+        ];
+        for (setting, want) in cases {
+            let e = err(&format!("[texture 0]\n{setting}\nfill image ok.dds\n"), &d);
+            assert_eq!(e.0, 5, "{setting}: {}", e.1);
+            assert!(e.1.contains(want) && e.1.contains("ok.dds"), "{}", e.1);
+        }
+        // Nothing may follow the file.
+        let e = err("[texture 0]\nfill image ok.dds\nsize 4 4\n", &d);
+        assert_eq!(e.0, 6, "{}", e.1);
+        // Malformed files: the fill line, the file's name and what is wrong.
+        let mut bad_magic = file(4, 4, 1, b"DXT1", 0, None, &RED);
+        bad_magic[..4].copy_from_slice(b"PNG ");
+        let truncated_header = file(4, 4, 1, b"DXT1", 0, None, &RED)[..60].to_vec();
+        let truncated_data = file(8, 8, 1, b"DXT1", 0, None, &RED);
+        let files: [(&str, Vec<u8>, &str); 3] = [
+            ("magic.dds", bad_magic, "not a DDS file"),
+            ("header.dds", truncated_header, "truncated header"),
+            ("data.dds", truncated_data, "truncated data"),
+        ];
+        for (name, bytes, want) in files {
+            std::fs::write(d.join(name), bytes).unwrap();
+            let e = err(&format!("[texture 0]\nfill image {name}\n"), &d);
+            assert_eq!(e.0, 5, "{name}: {}", e.1);
+            assert!(e.1.contains(name) && e.1.contains(want), "{}", e.1);
+        }
+        // Larger than a section may describe (D3D allows it; cases do not).
+        std::fs::write(
+            d.join("big.dds"),
+            file(8192, 4, 1, b"DXT1", 0, None, &[0; 8 * 2048]),
+        )
+        .unwrap();
+        let e = err("[texture 0]\nfill image big.dds\n", &d);
+        assert!(e.1.contains("width 8192 is outside"), "{}", e.1);
+        let e = err("[texture 0]\nfill image missing.dds\n", &d);
+        assert!(e.1.contains("missing.dds"), "{}", e.1);
     }
 }

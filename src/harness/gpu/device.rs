@@ -10,12 +10,16 @@ use super::GpuError;
 /// need `TEXTURE_FORMAT_16BIT_NORM`; without it their upload says so. The
 /// format-specific features give the adapter's own multisample counts per
 /// format (WebGPU's core set has none for 32-bit float targets);
-/// multisampled arrays need their own feature.
+/// multisampled arrays need their own feature. Block-compressed textures
+/// go up compressed with `TEXTURE_COMPRESSION_BC` (3D ones also need
+/// `TEXTURE_COMPRESSION_BC_SLICED_3D`), decoded without it.
 const WANTED: wgpu::Features = wgpu::Features::FLOAT32_FILTERABLE
     .union(wgpu::Features::DEPTH32FLOAT_STENCIL8)
     .union(wgpu::Features::TEXTURE_FORMAT_16BIT_NORM)
     .union(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES)
-    .union(wgpu::Features::MULTISAMPLE_ARRAY);
+    .union(wgpu::Features::MULTISAMPLE_ARRAY)
+    .union(wgpu::Features::TEXTURE_COMPRESSION_BC)
+    .union(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D);
 
 pub(super) struct Device {
     /// Asked for per-format features (multisample counts).
@@ -23,6 +27,12 @@ pub(super) struct Device {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub adapter_name: String,
+    /// Whether the device reads BC1–BC7 textures itself, and 3D ones.
+    pub bc: bool,
+    pub bc_3d: bool,
+    /// What the current draw's uploads chose (compressed or decoded), for
+    /// the case's report; taken by `Gpu::render`.
+    pub notes: std::cell::RefCell<Vec<String>>,
 }
 
 /// Opens a Vulkan device. `DXBC_DBG_GPU=none` opens nothing, so the
@@ -67,6 +77,9 @@ fn open_with(backends: wgpu::Backends) -> Result<Device, GpuError> {
         device,
         queue,
         adapter_name: format!("{} ({:?}, {})", info.name, info.backend, info.driver_info),
+        bc: features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC),
+        bc_3d: features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D),
+        notes: Default::default(),
     })
 }
 

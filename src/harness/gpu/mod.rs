@@ -90,6 +90,7 @@ impl Gpu {
         options: &glsl::Options,
     ) -> Result<Vec<Image>, GpuError> {
         let r = self.r.borrow();
+        r.notes.borrow_mut().clear();
         let scope = r.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let result = self.draw(&r, case, shaders, options);
         if let Err(GpuError::Timeout(_)) = result {
@@ -349,9 +350,11 @@ impl suite::Renderer for Gpu {
                 let images = self
                     .render(case, shaders, options)
                     .map_err(|e| e.to_string())?;
+                let notes = std::mem::take(&mut *self.r.borrow().notes.borrow_mut());
                 Ok(Rendered {
                     images,
                     ms: elapsed_ms(start),
+                    notes,
                 })
             })
             .collect()

@@ -62,6 +62,21 @@ pub(super) fn wgpu_format(format: Format) -> wgpu::TextureFormat {
         Format::Rgb9e5 => T::Rgb9e5Ufloat,
         Format::R8Uint => T::R8Uint,
         Format::A8Unorm => T::Rgba8Unorm,
+        // Block-compressed: the device's own format where it has them.
+        Format::Bc1Unorm => T::Bc1RgbaUnorm,
+        Format::Bc1UnormSrgb => T::Bc1RgbaUnormSrgb,
+        Format::Bc2Unorm => T::Bc2RgbaUnorm,
+        Format::Bc2UnormSrgb => T::Bc2RgbaUnormSrgb,
+        Format::Bc3Unorm => T::Bc3RgbaUnorm,
+        Format::Bc3UnormSrgb => T::Bc3RgbaUnormSrgb,
+        Format::Bc4Unorm => T::Bc4RUnorm,
+        Format::Bc4Snorm => T::Bc4RSnorm,
+        Format::Bc5Unorm => T::Bc5RgUnorm,
+        Format::Bc5Snorm => T::Bc5RgSnorm,
+        Format::Bc6hUf16 => T::Bc6hRgbUfloat,
+        Format::Bc6hSf16 => T::Bc6hRgbFloat,
+        Format::Bc7Unorm => T::Bc7RgbaUnorm,
+        Format::Bc7UnormSrgb => T::Bc7RgbaUnormSrgb,
     }
 }
 
@@ -83,6 +98,45 @@ fn gpu_resource(tex: &Texture) -> Result<Texture, GpuError> {
     Texture::from_bytes(desc, &res.to_bytes()).map_err(|e| GpuError::Other(e.to_string()))
 }
 
+/// How a block-compressed texture goes up: its blocks, when the device
+/// reads the format and the top level is whole blocks (wgpu requires
+/// that of compressed textures; D3D's own rule for BC resources too),
+/// else the texture unit's decoded lanes as `Rgba32Float` (sRGB already
+/// linearised, exactly the values the emulator reads). `None` for other
+/// formats. The second value is the report's line.
+fn block_upload(r: &Renderer, tex: &Texture) -> Option<(bool, String)> {
+    let f = tex.format();
+    f.block_bytes()?;
+    let [w, h, _] = tex.level_size(0).unwrap_or([1, 1, 1]);
+    Some(if !r.bc {
+        (
+            false,
+            format!(
+                "{} uploaded decoded (rgba32_float): the device lacks TEXTURE_COMPRESSION_BC",
+                f.name()
+            ),
+        )
+    } else if tex.dimension() == Dimension::Tex3D && !r.bc_3d {
+        (
+            false,
+            format!(
+                "{} uploaded decoded (rgba32_float): the device lacks TEXTURE_COMPRESSION_BC_SLICED_3D for 3D textures",
+                f.name()
+            ),
+        )
+    } else if !(w.is_multiple_of(4) && h.is_multiple_of(4)) {
+        (
+            false,
+            format!(
+                "{} uploaded decoded (rgba32_float): {w}x{h} is not whole 4x4 blocks, which wgpu requires of compressed textures",
+                f.name()
+            ),
+        )
+    } else {
+        (true, format!("{} uploaded compressed", f.name()))
+    })
+}
+
 /// Builds the GPU copy of a case texture's resource (see [`gpu_resource`]).
 /// 1D textures become 2D textures
 /// of height 1 (1D arrays: 2D arrays), as the vk450 dialect declares them;
@@ -102,7 +156,15 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     }
     let three_d = desc.dimension == Dimension::Tex3D;
     let [w, h, d] = tex.level_size(0).unwrap_or([1, 1, 1]);
-    let format = wgpu_format(tex.format());
+    let block = block_upload(r, tex);
+    let compressed = block.as_ref().is_some_and(|(c, _)| *c);
+    if let Some((_, note)) = block {
+        r.notes.borrow_mut().push(note);
+    }
+    let format = match (tex.format().is_block_compressed(), compressed) {
+        (true, false) => wgpu::TextureFormat::Rgba32Float,
+        _ => wgpu_format(tex.format()),
+    };
     let needed = format.required_features();
     if !r.device.features().contains(needed) {
         return Err(GpuError::Other(format!(
@@ -139,14 +201,40 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     }
     // `to_bytes` is D3D subresource order: layer by layer, each layer's
     // mip chain from level 0, each level slice by slice, row by row.
-    let as_format = upload_format(tex.format());
-    let bytes = tex.to_bytes_as(as_format);
-    let bpp = as_format.bytes_per_texel();
+    // Compressed levels are copied whole blocks at a time: a level
+    // smaller than a block is one block, its physical size. Decoded
+    // blocks are 16-byte texels, as `bytes_per_texel` says.
+    let (bytes, block, bpp) = if compressed {
+        (
+            tex.to_bytes(),
+            Some(tex.format().block_bytes().unwrap_or(16)),
+            tex.format().bytes_per_texel(),
+        )
+    } else if tex.format().is_block_compressed() {
+        (tex.decoded_bytes(), None, tex.format().bytes_per_texel())
+    } else {
+        let as_format = upload_format(tex.format());
+        (
+            tex.to_bytes_as(as_format),
+            None,
+            as_format.bytes_per_texel(),
+        )
+    };
     let mut at = 0usize;
     for layer in 0..tex.layers() {
         for level in 0..tex.mip_levels() {
             let [lw, lh, ld] = tex.level_size(level).unwrap_or([1, 1, 1]);
-            let len = lw as usize * lh as usize * ld as usize * bpp;
+            let (lw, lh, row, len) = match block {
+                Some(b) => {
+                    let (bw, bh) = crate::vm::texture::blocks_across(lw, lh);
+                    let row = bw as usize * b;
+                    (bw * 4, bh * 4, row, row * bh as usize * ld as usize)
+                }
+                None => {
+                    let row = lw as usize * bpp;
+                    (lw, lh, row, row * lh as usize * ld as usize)
+                }
+            };
             let Some(data) = bytes.get(at..at + len) else {
                 return Err(GpuError::Other(
                     "texture bytes shorter than its shape".into(),
@@ -166,8 +254,8 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
                 data,
                 wgpu::TexelCopyBufferLayout {
                     offset: 0,
-                    bytes_per_row: Some(lw * bpp as u32),
-                    rows_per_image: Some(lh),
+                    bytes_per_row: Some(row as u32),
+                    rows_per_image: Some(if block.is_some() { lh / 4 } else { lh }),
                 },
                 wgpu::Extent3d {
                     width: lw,

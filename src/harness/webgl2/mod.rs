@@ -78,6 +78,9 @@ pub struct Drawn {
     /// Milliseconds from compiling the shaders to the end of the
     /// read-back (uploads included), measured in the page.
     pub ms: f64,
+    /// How textures went up where there was a choice (see
+    /// `suite::Rendered::notes`).
+    pub notes: Vec<String>,
 }
 
 /// A shader to compile, or a pair to link, in [`WebGl2::check`].
@@ -121,6 +124,8 @@ pub struct PageInfo {
 #[derive(Deserialize)]
 struct SceneResult {
     ok: bool,
+    /// How block-compressed textures went up (compressed or decoded).
+    notes: Option<Vec<String>>,
     error: Option<String>,
     ms: Option<f64>,
     targets: Option<Vec<TargetResult>>,
@@ -183,7 +188,7 @@ impl WebGl2 {
                 scene::translate(case, shaders, options).and_then(|st| scene::build(case, &st));
             match built {
                 Ok(sc) => {
-                    targets.push(sc.targets.clone());
+                    targets.push((sc.targets.clone(), sc.notes.clone()));
                     scenes.push(sc);
                     which.push(k);
                     out.push(None);
@@ -201,7 +206,10 @@ impl WebGl2 {
                     for (n, k) in which.iter().enumerate() {
                         let case = jobs[*k].0;
                         let r = match results.get(n) {
-                            Some(r) => to_drawn(case, r, &targets[n]),
+                            Some(r) => to_drawn(case, r, &targets[n].0).map(|mut d| {
+                                d.notes.splice(0..0, targets[n].1.iter().cloned());
+                                d
+                            }),
                             None => Err(WebGl2Error::Browser(format!(
                                 "{}: the page returned no result for this case",
                                 case.path.display()
@@ -385,6 +393,7 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
     Ok(Drawn {
         images,
         ms: r.ms.unwrap_or(0.0),
+        notes: r.notes.clone().unwrap_or_default(),
     })
 }
 

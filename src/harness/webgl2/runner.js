@@ -81,10 +81,41 @@ function check(gl, what) {
   if (err !== gl.NO_ERROR) throw new Error("GL error 0x" + err.toString(16) + " " + what);
 }
 
-function makeTexture(gl, t) {
+// A block-compressed texture's blocks, when the browser has every
+// extension its format needs: compressedTexImage per level (all layers of
+// a level at once, cube faces one by one). Returns false, having uploaded
+// nothing, when an extension is missing.
+function makeCompressed(gl, target, c) {
+  if (!c.extensions.every((e) => gl.getExtension(e))) return false;
+  for (const img of c.images) {
+    const data = b64bytes(img.data);
+    if (target === gl.TEXTURE_2D_ARRAY) {
+      gl.compressedTexImage3D(target, img.level, c.internal, img.width, img.height, img.depth,
+        0, data);
+    } else {
+      const face = target === gl.TEXTURE_CUBE_MAP
+        ? gl.TEXTURE_CUBE_MAP_POSITIVE_X + img.face : target;
+      gl.compressedTexImage2D(face, img.level, c.internal, img.width, img.height, 0, data);
+    }
+  }
+  return true;
+}
+
+function makeTexture(gl, t, notes) {
   const tex = gl.createTexture();
   const target = glEnum(gl, t.target);
   gl.bindTexture(target, tex);
+  if (t.compressed) {
+    const c = t.compressed;
+    if (makeCompressed(gl, target, c)) {
+      notes.push(c.label + " uploaded compressed (" + c.extensions.join(", ") + ")");
+      gl.texParameteri(target, gl.TEXTURE_BASE_LEVEL, 0);
+      gl.texParameteri(target, gl.TEXTURE_MAX_LEVEL, t.levels - 1);
+      return { tex, target };
+    }
+    notes.push(c.label + " uploaded decoded (RGBA32F): the browser lacks " +
+      c.extensions.join(" or "));
+  }
   const internal = glEnum(gl, t.internal);
   const format = glEnum(gl, t.format);
   const type = glEnum(gl, t.type);
@@ -227,8 +258,9 @@ function drawScene(gl, sc) {
       if (sc.depth.stencil) gl.clearBufferfi(gl.DEPTH_STENCIL, 0, sc.depth.clear, 0);
       else gl.clearBufferfv(gl.DEPTH, 0, [sc.depth.clear]);
     }
+    const notes = [];
     const textures = sc.textures.map((t) => {
-      const m = makeTexture(gl, t);
+      const m = makeTexture(gl, t, notes);
       made.textures.push(m.tex);
       return m;
     });
@@ -319,7 +351,7 @@ function drawScene(gl, sc) {
     gl.bindVertexArray(null);
     gl.deleteVertexArray(vao);
     check(gl, "reading back");
-    const result = { ok: true, ms: performance.now() - start, targets: out };
+    const result = { ok: true, ms: performance.now() - start, targets: out, notes };
     if (sc.depth && sc.depth.read) result.depth = readDepth(gl, sc, made);
     return result;
   } finally {

@@ -46,6 +46,10 @@ pub(super) struct Scene {
     pub viewport: [i32; 4],
     pub depth_range: [f32; 2],
     pub depth: Option<GlDepth>,
+    /// Uploads decided here rather than in the page (see
+    /// `compressed_images`), for the report; not sent to the page.
+    #[serde(skip)]
+    pub notes: Vec<String>,
 }
 
 /// The depth buffer: GL internal format, test, write, function, clear.
@@ -74,6 +78,131 @@ pub(super) struct GlTexture {
     /// is `base_level + levels - 1`).
     pub base_level: u32,
     pub images: Vec<GlImage>,
+    /// Block-compressed textures: the blocks, which the page uploads
+    /// instead of `images` when it has the extensions.
+    pub compressed: Option<GlCompressed>,
+}
+
+#[derive(Serialize)]
+pub(super) struct GlCompressed {
+    /// `tN: FORMAT`, for the page's note on what it uploaded.
+    pub label: String,
+    /// Every WebGL extension the format needs.
+    pub extensions: Vec<&'static str>,
+    /// The extension's internal format enum.
+    pub internal: u32,
+    pub images: Vec<GlImage>,
+}
+
+/// The WebGL extensions and internal format that take a block format's
+/// blocks as they are.
+fn gl_compressed(f: Format) -> Option<(Vec<&'static str>, u32)> {
+    const S3TC: &str = "WEBGL_compressed_texture_s3tc";
+    const S3TC_SRGB: &str = "WEBGL_compressed_texture_s3tc_srgb";
+    const RGTC: &str = "EXT_texture_compression_rgtc";
+    const BPTC: &str = "EXT_texture_compression_bptc";
+    Some(match f {
+        Format::Bc1Unorm => (vec![S3TC], 0x83F1),
+        Format::Bc2Unorm => (vec![S3TC], 0x83F2),
+        Format::Bc3Unorm => (vec![S3TC], 0x83F3),
+        Format::Bc1UnormSrgb => (vec![S3TC_SRGB], 0x8C4D),
+        Format::Bc2UnormSrgb => (vec![S3TC_SRGB], 0x8C4E),
+        Format::Bc3UnormSrgb => (vec![S3TC_SRGB], 0x8C4F),
+        Format::Bc4Unorm => (vec![RGTC], 0x8DBB),
+        Format::Bc4Snorm => (vec![RGTC], 0x8DBC),
+        Format::Bc5Unorm => (vec![RGTC], 0x8DBD),
+        Format::Bc5Snorm => (vec![RGTC], 0x8DBE),
+        Format::Bc7Unorm => (vec![BPTC], 0x8E8C),
+        Format::Bc7UnormSrgb => (vec![BPTC], 0x8E8D),
+        Format::Bc6hSf16 => (vec![BPTC], 0x8E8E),
+        Format::Bc6hUf16 => (vec![BPTC], 0x8E8F),
+        _ => return None,
+    })
+}
+
+/// The blocks of a block-compressed texture in GL's upload order, with
+/// each level's own (virtual) size, as `compressedTexImage*` takes them.
+/// `None` for 3D textures (the S3TC extension allows none; one rule for
+/// every block format keeps the page simple), and
+/// for a top level that is not whole 4x4 blocks, which the extensions
+/// reject: those go up decoded (the page then says nothing, so the note
+/// is made here).
+fn compressed_images(
+    tex: &Texture,
+    slot: u32,
+    target: &'static str,
+    notes: &mut Vec<String>,
+) -> Option<GlCompressed> {
+    let (extensions, internal) = gl_compressed(tex.format())?;
+    if tex.view().is_some() {
+        // The view's mips and layers are a part of the resource's blocks;
+        // `upload` already cut the decoded view out for the page.
+        notes.push(format!(
+            "t{slot}: {} uploaded decoded (RGBA32F): a view of a block texture goes up decoded on this path",
+            tex.format().name()
+        ));
+        return None;
+    }
+    let [w, h, _] = tex.level_size(0)?;
+    if target == "TEXTURE_3D" || !(w.is_multiple_of(4) && h.is_multiple_of(4)) {
+        notes.push(format!(
+            "t{slot}: {} uploaded decoded (RGBA32F): {}",
+            tex.format().name(),
+            if target == "TEXTURE_3D" {
+                "3D block textures go up decoded on this path".to_string()
+            } else {
+                format!("{w}x{h} is not whole 4x4 blocks")
+            }
+        ));
+        return None;
+    }
+    let blocks = tex.to_bytes();
+    let levels = tex.mip_levels();
+    let mut per: Vec<Vec<&[u8]>> = vec![Vec::new(); levels as usize];
+    let mut at = 0usize;
+    for _layer in 0..tex.layers() {
+        for level in 0..levels {
+            let n = tex.level_data_len(level);
+            per[level as usize].push(blocks.get(at..at + n)?);
+            at += n;
+        }
+    }
+    let mut images = Vec::new();
+    for (level, chunks) in per.iter().enumerate() {
+        let [w, h, _] = tex.level_size(level as u32)?;
+        let level = level as u32;
+        if target == "TEXTURE_CUBE_MAP" {
+            for (face, c) in chunks.iter().enumerate() {
+                images.push(GlImage {
+                    level,
+                    face: face as u32,
+                    width: w,
+                    height: h,
+                    depth: 1,
+                    data: base64(c),
+                });
+            }
+        } else {
+            images.push(GlImage {
+                level,
+                face: 0,
+                width: w,
+                height: h,
+                depth: if target == "TEXTURE_2D_ARRAY" {
+                    tex.layers()
+                } else {
+                    1
+                },
+                data: base64(&chunks.concat()),
+            });
+        }
+    }
+    Some(GlCompressed {
+        label: format!("t{slot}: {}", tex.format().name()),
+        extensions,
+        internal,
+        images,
+    })
 }
 
 #[derive(Serialize)]
@@ -185,7 +314,8 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
     if let Some(why) = runtime::refused(case, &manifests) {
         return Err(fail(why));
     }
-    let (textures, units) = textures_and_units(case, &manifests).map_err(fail)?;
+    let mut notes = Vec::new();
+    let (textures, units) = textures_and_units(case, &manifests, &mut notes).map_err(fail)?;
     let (vs, attributes, stride, vertices) = match &stages.vertex {
         Some(v) => {
             let (attrs, stride, bytes) = vertex_inputs(case, &v.manifest);
@@ -237,6 +367,7 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
             clear: d.clear,
             read: case.reads_depth(),
         }),
+        notes,
     })
 }
 
@@ -363,6 +494,24 @@ fn gl_format(f: Format) -> GlFormat {
         }
         Format::R16Unorm | Format::R16Snorm => ("R32F", "RED", "FLOAT", Format::R32Float),
         Format::Rg16Unorm | Format::Rg16Snorm => ("RG32F", "RG", "FLOAT", Format::Rg32Float),
+        // Block-compressed textures go up decoded unless the page uploads
+        // their blocks (see `compressed_images`): the texture unit's lanes
+        // as floats, sRGB already linearised, exactly what the emulator
+        // reads.
+        Format::Bc1Unorm
+        | Format::Bc1UnormSrgb
+        | Format::Bc2Unorm
+        | Format::Bc2UnormSrgb
+        | Format::Bc3Unorm
+        | Format::Bc3UnormSrgb
+        | Format::Bc4Unorm
+        | Format::Bc4Snorm
+        | Format::Bc5Unorm
+        | Format::Bc5Snorm
+        | Format::Bc6hUf16
+        | Format::Bc6hSf16
+        | Format::Bc7Unorm
+        | Format::Bc7UnormSrgb => ("RGBA32F", "RGBA", "FLOAT", Format::Rgba32Float),
     };
     GlFormat {
         internal,
@@ -486,6 +635,7 @@ fn upload(view: &Texture, target: &'static str) -> Result<GlTexture, String> {
         levels: view_levels,
         base_level,
         images,
+        compressed: None,
     })
 }
 
@@ -516,6 +666,7 @@ fn dummy(glsl_type: OpaqueType, target: &'static str) -> GlTexture {
                 data: base64(&vec![0u8; bytes]),
             })
             .collect(),
+        compressed: None,
     }
 }
 
@@ -526,6 +677,7 @@ fn dummy(glsl_type: OpaqueType, target: &'static str) -> GlTexture {
 fn textures_and_units(
     case: &Case,
     manifests: &[&Manifest],
+    notes: &mut Vec<String>,
 ) -> Result<(Vec<GlTexture>, Vec<Unit>), String> {
     let mut textures: Vec<GlTexture> = Vec::new();
     let mut made: Vec<(u32, &'static str)> = Vec::new();
@@ -539,7 +691,11 @@ fn textures_and_units(
             return Ok(i);
         }
         let t = match case.textures.iter().find(|(s, _)| *s == slot) {
-            Some((_, tex)) => upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?,
+            Some((_, tex)) => {
+                let mut t = upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?;
+                t.compressed = compressed_images(tex, slot, target, notes);
+                t
+            }
             None => dummy(glsl_type, target),
         };
         textures.push(t);

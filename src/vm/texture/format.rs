@@ -100,6 +100,36 @@ pub enum Format {
     A8Unorm,
     /// `DXGI_FORMAT_R8_UINT`
     R8Uint,
+    // Block-compressed formats (see `bc.rs`): memory holds 4x4 blocks,
+    // the store holds every texel decoded as four 32-bit lanes (floats).
+    /// `DXGI_FORMAT_BC1_UNORM`
+    Bc1Unorm,
+    /// `DXGI_FORMAT_BC1_UNORM_SRGB`
+    Bc1UnormSrgb,
+    /// `DXGI_FORMAT_BC2_UNORM`
+    Bc2Unorm,
+    /// `DXGI_FORMAT_BC2_UNORM_SRGB`
+    Bc2UnormSrgb,
+    /// `DXGI_FORMAT_BC3_UNORM`
+    Bc3Unorm,
+    /// `DXGI_FORMAT_BC3_UNORM_SRGB`
+    Bc3UnormSrgb,
+    /// `DXGI_FORMAT_BC4_UNORM`
+    Bc4Unorm,
+    /// `DXGI_FORMAT_BC4_SNORM`
+    Bc4Snorm,
+    /// `DXGI_FORMAT_BC5_UNORM`
+    Bc5Unorm,
+    /// `DXGI_FORMAT_BC5_SNORM`
+    Bc5Snorm,
+    /// `DXGI_FORMAT_BC6H_UF16`
+    Bc6hUf16,
+    /// `DXGI_FORMAT_BC6H_SF16`
+    Bc6hSf16,
+    /// `DXGI_FORMAT_BC7_UNORM`
+    Bc7Unorm,
+    /// `DXGI_FORMAT_BC7_UNORM_SRGB`
+    Bc7UnormSrgb,
 }
 
 /// How a format's stored components turn into shader values.
@@ -153,7 +183,7 @@ pub(crate) const ONE_F32: u32 = 0x3F80_0000;
 
 impl Format {
     /// Every supported format, for tests and tools that iterate them.
-    pub const ALL: [Format; 37] = [
+    pub const ALL: [Format; 51] = [
         Format::R8Unorm,
         Format::Rg8Unorm,
         Format::Rgba8Unorm,
@@ -192,6 +222,21 @@ impl Format {
         Format::Rgb9e5,
         Format::A8Unorm,
         Format::R8Uint,
+        // Block-compressed.
+        Format::Bc1Unorm,
+        Format::Bc1UnormSrgb,
+        Format::Bc2Unorm,
+        Format::Bc2UnormSrgb,
+        Format::Bc3Unorm,
+        Format::Bc3UnormSrgb,
+        Format::Bc4Unorm,
+        Format::Bc4Snorm,
+        Format::Bc5Unorm,
+        Format::Bc5Snorm,
+        Format::Bc6hUf16,
+        Format::Bc6hSf16,
+        Format::Bc7Unorm,
+        Format::Bc7UnormSrgb,
     ];
 
     /// The stored components, as bit fields of the texel.
@@ -218,13 +263,52 @@ impl Format {
             Rgb9e5 => RGB9E5,
             A8Unorm => A8,
             R8Uint => R8,
+            // Block formats have no per-texel fields in memory: the store
+            // holds their decoded lanes (see `decode`).
+            Bc1Unorm | Bc1UnormSrgb | Bc2Unorm | Bc2UnormSrgb | Bc3Unorm | Bc3UnormSrgb
+            | Bc4Unorm | Bc4Snorm | Bc5Unorm | Bc5Snorm | Bc6hUf16 | Bc6hSf16 | Bc7Unorm
+            | Bc7UnormSrgb => &[],
         }
     }
 
-    /// Bytes one texel occupies in memory.
+    /// Bytes in one 4x4 block of a block-compressed format, `None` for the
+    /// others.
+    pub fn block_bytes(self) -> Option<usize> {
+        use Format::*;
+        match self {
+            Bc1Unorm | Bc1UnormSrgb | Bc4Unorm | Bc4Snorm => Some(8),
+            Bc2Unorm | Bc2UnormSrgb | Bc3Unorm | Bc3UnormSrgb | Bc5Unorm | Bc5Snorm | Bc6hUf16
+            | Bc6hSf16 | Bc7Unorm | Bc7UnormSrgb => Some(16),
+            _ => None,
+        }
+    }
+
+    pub fn is_block_compressed(self) -> bool {
+        self.block_bytes().is_some()
+    }
+
+    /// Components a block format stores (the rest read as defaults).
+    fn block_channels(self) -> Option<usize> {
+        use Format::*;
+        Some(match self {
+            Bc4Unorm | Bc4Snorm => 1,
+            Bc5Unorm | Bc5Snorm => 2,
+            // BC6H stores no alpha: it reads as the default 1.
+            Bc6hUf16 | Bc6hSf16 => 3,
+            Bc1Unorm | Bc1UnormSrgb | Bc2Unorm | Bc2UnormSrgb | Bc3Unorm | Bc3UnormSrgb
+            | Bc7Unorm | Bc7UnormSrgb => 4,
+            _ => return None,
+        })
+    }
+
+    /// Bytes one texel occupies in memory. Block-compressed formats have
+    /// no per-texel size; for them this is the size of one decoded texel
+    /// (four 32-bit lanes, as `decode`/`encode_lanes` handle them), and
+    /// [`Format::block_bytes`] gives the memory layout.
     pub fn bytes_per_texel(self) -> usize {
         match self {
             Format::Rgb9e5 => 4,
+            f if f.is_block_compressed() => 16,
             _ => {
                 let bits: u32 = self.fields().iter().map(|f| f.bits).sum();
                 bits.div_ceil(8) as usize
@@ -236,6 +320,9 @@ impl Format {
     /// does not store read as 0, as A8's red, green and blue do; the rest
     /// read as defaults).
     pub fn channels(self) -> usize {
+        if let Some(n) = self.block_channels() {
+            return n;
+        }
         self.fields().iter().map(|f| f.lane + 1).max().unwrap_or(0)
     }
 
@@ -255,6 +342,12 @@ impl Format {
             Rgba8Uint | Rgba16Uint | R16Uint | Rg16Uint | R8Uint => NumericKind::Uint,
             Rgba8Sint | Rgba16Sint | R16Sint | Rg16Sint => NumericKind::Sint,
             R16Float | Rg16Float | Rg11b10Float | Rgb9e5 => NumericKind::Float,
+            // Block formats: the kind of what their blocks decode to (the
+            // store already holds the decoded, linear values).
+            Bc1Unorm | Bc2Unorm | Bc3Unorm | Bc4Unorm | Bc5Unorm | Bc7Unorm => NumericKind::Unorm,
+            Bc1UnormSrgb | Bc2UnormSrgb | Bc3UnormSrgb | Bc7UnormSrgb => NumericKind::Srgb,
+            Bc4Snorm | Bc5Snorm => NumericKind::Snorm,
+            Bc6hUf16 | Bc6hSf16 => NumericKind::Float,
         }
     }
 
@@ -278,6 +371,10 @@ impl Format {
         match self {
             Format::Rgba8UnormSrgb => Format::Rgba8Unorm,
             Format::Bgra8UnormSrgb => Format::Bgra8Unorm,
+            Format::Bc1UnormSrgb => Format::Bc1Unorm,
+            Format::Bc2UnormSrgb => Format::Bc2Unorm,
+            Format::Bc3UnormSrgb => Format::Bc3Unorm,
+            Format::Bc7UnormSrgb => Format::Bc7Unorm,
             f => f,
         }
     }
@@ -325,6 +422,20 @@ impl Format {
             Rgb9e5 => 67,
             Bgra8Unorm => 87,
             Bgra8UnormSrgb => 91,
+            Bc1Unorm => 71,
+            Bc1UnormSrgb => 72,
+            Bc2Unorm => 74,
+            Bc2UnormSrgb => 75,
+            Bc3Unorm => 77,
+            Bc3UnormSrgb => 78,
+            Bc4Unorm => 80,
+            Bc4Snorm => 81,
+            Bc5Unorm => 83,
+            Bc5Snorm => 84,
+            Bc6hUf16 => 95,
+            Bc6hSf16 => 96,
+            Bc7Unorm => 98,
+            Bc7UnormSrgb => 99,
         }
     }
 
@@ -356,6 +467,13 @@ impl Format {
             Rg11b10Float => "R11G11B10_FLOAT",
             Rgb9e5 => "R9G9B9E5_SHAREDEXP",
             A8Unorm => "A8_UNORM",
+            Bc1Unorm | Bc1UnormSrgb => "BC1_TYPELESS",
+            Bc2Unorm | Bc2UnormSrgb => "BC2_TYPELESS",
+            Bc3Unorm | Bc3UnormSrgb => "BC3_TYPELESS",
+            Bc4Unorm | Bc4Snorm => "BC4_TYPELESS",
+            Bc5Unorm | Bc5Snorm => "BC5_TYPELESS",
+            Bc6hUf16 | Bc6hSf16 => "BC6H_TYPELESS",
+            Bc7Unorm | Bc7UnormSrgb => "BC7_TYPELESS",
         }
     }
 
@@ -401,6 +519,20 @@ impl Format {
             Rgb9e5 => "R9G9B9E5_SHAREDEXP",
             A8Unorm => "A8_UNORM",
             R8Uint => "R8_UINT",
+            Bc1Unorm => "BC1_UNORM",
+            Bc1UnormSrgb => "BC1_UNORM_SRGB",
+            Bc2Unorm => "BC2_UNORM",
+            Bc2UnormSrgb => "BC2_UNORM_SRGB",
+            Bc3Unorm => "BC3_UNORM",
+            Bc3UnormSrgb => "BC3_UNORM_SRGB",
+            Bc4Unorm => "BC4_UNORM",
+            Bc4Snorm => "BC4_SNORM",
+            Bc5Unorm => "BC5_UNORM",
+            Bc5Snorm => "BC5_SNORM",
+            Bc6hUf16 => "BC6H_UF16",
+            Bc6hSf16 => "BC6H_SF16",
+            Bc7Unorm => "BC7_UNORM",
+            Bc7UnormSrgb => "BC7_UNORM_SRGB",
         }
     }
 
@@ -429,6 +561,13 @@ impl Format {
         le[..n].copy_from_slice(&bytes[..n]);
         let word = u128::from_le_bytes(le);
         let mut lanes = [0, 1, 2, 3].map(|i| self.default_lane(i));
+        if self.is_block_compressed() {
+            // A decoded block texel: its stored lanes as 32-bit words.
+            for (i, lane) in lanes.iter_mut().enumerate().take(self.channels()) {
+                *lane = (word >> (32 * i)) as u32;
+            }
+            return lanes;
+        }
         if self == Format::Rgb9e5 {
             let rgb = rgb9e5_to_f32(word as u32);
             for (lane, v) in lanes.iter_mut().zip(rgb) {
@@ -461,7 +600,10 @@ impl Format {
     /// `out` gets `bytes_per_texel()` bytes; a shorter slice is filled as
     /// far as it goes.
     pub fn encode_lanes(self, lanes: [u32; 4], out: &mut [u8]) {
-        let word: u128 = if self == Format::Rgb9e5 {
+        let word: u128 = if self.is_block_compressed() {
+            // A decoded block texel (see `decode`).
+            (0..self.channels()).fold(0u128, |w, i| w | u128::from(lanes[i]) << (32 * i))
+        } else if self == Format::Rgb9e5 {
             u128::from(f32_to_rgb9e5([0, 1, 2].map(|i| f32::from_bits(lanes[i]))))
         } else {
             let kind = self.kind();

@@ -303,8 +303,62 @@ fn decode_colour_formats() {
         assert_eq!(again, expected, "{format:?}");
         seen.insert(format);
     }
-    // Every format after D16_UNORM in ALL is covered above.
-    assert_eq!(seen.len(), Format::ALL.len() - 11);
+    // Every per-texel format after D16_UNORM in ALL is covered above
+    // (block formats have no per-texel memory; see the test below).
+    let per_texel = Format::ALL
+        .iter()
+        .filter(|f| !f.is_block_compressed())
+        .count();
+    assert_eq!(seen.len(), per_texel - 11);
+}
+
+#[test]
+fn block_formats_describe_their_decoded_texels() {
+    use super::NumericKind as K;
+    let blocks: Vec<Format> = Format::ALL
+        .into_iter()
+        .filter(|f| f.is_block_compressed())
+        .collect();
+    assert_eq!(blocks.len(), 14);
+    for f in &blocks {
+        // No per-texel fields: the store holds four decoded 32-bit lanes.
+        assert!(f.fields().is_empty(), "{f:?}");
+        assert_eq!(f.bytes_per_texel(), 16, "{f:?}");
+        assert_eq!(Format::from_dxgi(f.dxgi()), Some(*f));
+        assert!(f.typeless_family().starts_with("BC"), "{f:?}");
+    }
+    // BC1 and BC4 blocks are 8 bytes, the rest 16.
+    assert_eq!(Format::Bc1UnormSrgb.block_bytes(), Some(8));
+    assert_eq!(Format::Bc4Snorm.block_bytes(), Some(8));
+    assert_eq!(Format::Bc6hSf16.block_bytes(), Some(16));
+    assert_eq!(Format::Rgba8Unorm.block_bytes(), None);
+    // Kinds and sRGB-ness of what the blocks decode to.
+    assert_eq!(Format::Bc4Snorm.kind(), K::Snorm);
+    assert_eq!(Format::Bc5Snorm.kind(), K::Snorm);
+    assert_eq!(Format::Bc6hUf16.kind(), K::Float);
+    assert_eq!(Format::Bc6hSf16.kind(), K::Float);
+    assert_eq!(Format::Bc7Unorm.kind(), K::Unorm);
+    for f in [
+        Format::Bc1UnormSrgb,
+        Format::Bc2UnormSrgb,
+        Format::Bc3UnormSrgb,
+        Format::Bc7UnormSrgb,
+    ] {
+        assert!(f.is_srgb(), "{f:?}");
+        assert!(!f.without_srgb().is_srgb(), "{f:?}");
+    }
+    assert!(!Format::Bc1Unorm.is_srgb());
+    // Decoded lanes round-trip bit for bit; a BC4 texel keeps its one
+    // channel and reads the defaults (0, 0, 1) for the rest.
+    let lanes = [(-0.5f32).to_bits(), 7, 8, 9];
+    let mut bytes = [0u8; 16];
+    Format::Bc4Snorm.encode_lanes(lanes, &mut bytes);
+    assert_eq!(
+        Format::Bc4Snorm.decode(&bytes),
+        [lanes[0], 0, 0, 1.0f32.to_bits()]
+    );
+    assert_eq!(Format::Bc4Snorm.channels(), 1);
+    assert_eq!(Format::Bc6hUf16.channels(), 3);
 }
 
 #[test]

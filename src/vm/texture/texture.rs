@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+use super::bc::{BLOCK, blocks_across, decode_block};
 use super::format::Format;
 use super::view::Window;
 use crate::dxbc::ir::ResourceDimension;
@@ -189,6 +190,15 @@ pub enum TextureError {
     TexelCount { expected: usize, got: usize },
     #[error("could not allocate storage for {texels} texels")]
     OutOfMemory { texels: usize },
+    #[error(
+        "{format} is block-compressed: Direct3D 11 allows it on 2D, 2D array, cube and 3D textures, not {dimension:?}"
+    )]
+    BlockDimension {
+        format: &'static str,
+        dimension: Dimension,
+    },
+    #[error("{format} is block-compressed: its contents are 4x4 blocks, not texel values")]
+    NotFromTexels { format: &'static str },
 }
 
 /// Direct3D 11 resource limits (D3D11_REQ_*). They also bound every index
@@ -213,6 +223,10 @@ pub struct Texture {
     /// 1 for 3D.
     pub(super) layers: u32,
     pub(super) texels: Arc<Vec<[u32; 4]>>,
+    /// Block-compressed formats: the resource's blocks as given (D3D
+    /// subresource order), kept so a GPU that reads the format can get them
+    /// unchanged; shared by its views like the texels.
+    pub(super) blocks: Option<Arc<Vec<u8>>>,
     /// Offset of each level's first texel within one layer's chain (of the
     /// resource).
     pub(super) level_offsets: [usize; MAX_MIPS],
@@ -287,6 +301,14 @@ impl TextureDesc {
                 height: self.height,
             });
         }
+        if self.format.is_block_compressed()
+            && !matches!(dim, Tex2D | Tex2DArray | Tex3D | Cube | CubeArray)
+        {
+            return Err(TextureError::BlockDimension {
+                format: self.format.name(),
+                dimension: dim,
+            });
+        }
         let full = full_chain(self.width.max(self.height).max(self.depth));
         if matches!(dim, Buffer | Tex2DMS | Tex2DMSArray) {
             if self.mip_levels > 1 {
@@ -315,7 +337,7 @@ impl TextureDesc {
 
 impl Texture {
     /// Builds the shape with an empty store.
-    fn with_shape(desc: TextureDesc) -> Result<Texture, TextureError> {
+    pub(super) fn with_shape(desc: TextureDesc) -> Result<Texture, TextureError> {
         let (desc, layers) = desc.normalized()?;
         let mut level_offsets = [0usize; MAX_MIPS];
         let mut per_layer = 0usize;
@@ -333,6 +355,7 @@ impl Texture {
             desc,
             layers,
             texels: Arc::new(Vec::new()),
+            blocks: None,
             level_offsets,
             layer_stride: per_layer,
             window: None,
@@ -368,9 +391,14 @@ impl Texture {
 
     /// Builds a texture from bytes in the format's memory layout, in the
     /// order described in the module documentation.
+    /// Block-compressed formats take their 4x4 blocks instead (see
+    /// [`Texture::block_data_len`]).
     pub fn from_bytes(desc: TextureDesc, bytes: &[u8]) -> Result<Texture, TextureError> {
         let mut tex = Texture::with_shape(desc)?;
         let format = tex.desc.format;
+        if format.is_block_compressed() {
+            return tex.fill_from_blocks(bytes);
+        }
         let bpt = format.bytes_per_texel();
         let expected = tex.texel_count() * bpt;
         if bytes.len() != expected {
@@ -407,6 +435,13 @@ impl Texture {
         encode: impl Fn(Format, &T, &mut [u8]),
     ) -> Result<Texture, TextureError> {
         let mut tex = Texture::with_shape(desc)?;
+        if tex.desc.format.is_block_compressed() {
+            // Encoding blocks would be a lossy choice of the emulator's,
+            // not something a case could check against D3D.
+            return Err(TextureError::NotFromTexels {
+                format: tex.desc.format.name(),
+            });
+        }
         if texels.len() != tex.texel_count() {
             return Err(TextureError::TexelCount {
                 expected: tex.texel_count(),
@@ -426,8 +461,14 @@ impl Texture {
 
     /// A texture whose bytes are all zero (every stored component 0, the
     /// missing ones at their defaults).
+    /// (Block-compressed: all-zero blocks, which decode as D3D decodes
+    /// them, e.g. opaque black for BC1.)
     pub fn zeroed(desc: TextureDesc) -> Result<Texture, TextureError> {
         let mut tex = Texture::with_shape(desc)?;
+        if tex.desc.format.is_block_compressed() {
+            let len = tex.block_data_len();
+            return tex.fill_from_blocks(&vec![0; len]);
+        }
         let mut store = tex.reserve()?;
         let zero = tex.desc.format.decode(&[]);
         store.resize(tex.texel_count(), zero);
@@ -438,11 +479,15 @@ impl Texture {
     /// The resource's texel data in its format's memory layout (the
     /// inverse of [`Texture::from_bytes`]; a view gives its whole
     /// resource's bytes), for uploading the same texture to a GPU.
+    /// Block-compressed formats give their blocks back unchanged.
     pub fn to_bytes(&self) -> Vec<u8> {
         let format = self
             .window
             .as_ref()
             .map_or(self.desc.format, |w| w.resource.format);
+        if let Some(blocks) = &self.blocks {
+            return blocks.to_vec();
+        }
         let bpt = format.bytes_per_texel();
         let mut out = vec![0u8; self.texels.len() * bpt];
         for (t, chunk) in self.texels.iter().zip(out.chunks_exact_mut(bpt)) {
@@ -461,6 +506,94 @@ impl Texture {
             format.encode_lanes(*t, chunk);
         }
         out
+    }
+
+    /// Every texel's decoded lanes as 16 bytes (the `R32G32B32A32`
+    /// layout), in the same order: what a GPU without a block format's
+    /// support is given instead of the blocks.
+    pub fn decoded_bytes(&self) -> Vec<u8> {
+        self.texels
+            .iter()
+            .flat_map(|t| t.iter().flat_map(|l| l.to_le_bytes()))
+            .collect()
+    }
+
+    /// Bytes of one layer's level `level` in memory: texels times their
+    /// size, or for block-compressed formats whole 4x4 blocks (rounded up
+    /// on each side) times the block size. 0 past the chain.
+    pub fn level_data_len(&self, level: u32) -> usize {
+        let Some([w, h, d]) = self.level_size(level) else {
+            return 0;
+        };
+        let f = self.desc.format;
+        match f.block_bytes() {
+            Some(b) => {
+                let (bw, bh) = blocks_across(w, h);
+                bw as usize * bh as usize * d as usize * b
+            }
+            None => {
+                w as usize
+                    * h as usize
+                    * d as usize
+                    * self.desc.sample_count as usize
+                    * f.bytes_per_texel()
+            }
+        }
+    }
+
+    /// Bytes of the whole texture in memory, every layer and level.
+    pub fn block_data_len(&self) -> usize {
+        let per_layer: usize = (0..self.desc.mip_levels)
+            .map(|l| self.level_data_len(l))
+            .sum();
+        per_layer * self.layers as usize
+    }
+
+    /// Decodes a block-compressed texture's blocks (layer by layer, level
+    /// by level, slice by slice, block row by block row) into the store.
+    fn fill_from_blocks(mut self, bytes: &[u8]) -> Result<Texture, TextureError> {
+        let format = self.desc.format;
+        let expected = self.block_data_len();
+        if bytes.len() != expected {
+            return Err(TextureError::ByteLength {
+                format: format.name(),
+                expected,
+                got: bytes.len(),
+            });
+        }
+        let mut store = self.reserve()?;
+        store.resize(self.texel_count(), [0; 4]);
+        let bsize = format.block_bytes().unwrap_or(16);
+        let mut chunks = bytes.chunks_exact(bsize);
+        for layer in 0..self.layers {
+            for level in 0..self.desc.mip_levels {
+                let [w, h, d] = level_extent(&self.desc, level);
+                let (bw, bh) = blocks_across(w, h);
+                let base = layer as usize * self.layer_stride + self.level_offsets[level as usize];
+                for z in 0..d {
+                    for by in 0..bh {
+                        for bx in 0..bw {
+                            let block = decode_block(format, chunks.next().unwrap_or(&[]));
+                            for (i, texel) in block.iter().enumerate() {
+                                let x = bx * BLOCK + i as u32 % BLOCK;
+                                let y = by * BLOCK + i as u32 / BLOCK;
+                                // Texels of a block past a small level's
+                                // edge are not part of the texture.
+                                if x < w && y < h {
+                                    let at = base
+                                        + ((z as usize * h as usize + y as usize) * w as usize
+                                            + x as usize);
+                                    store[at] = *texel;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.texels = Arc::new(store);
+        self.blocks = Some(Arc::new(bytes.to_vec()));
+        Ok(self)
     }
 
     pub fn desc(&self) -> &TextureDesc {

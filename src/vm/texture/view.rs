@@ -186,6 +186,7 @@ impl Texture {
             desc,
             layers: view.layer_count,
             texels: res.texels.clone(),
+            blocks: res.blocks.clone(),
             level_offsets: res.level_offsets,
             layer_stride: res.layer_stride,
             window: (view != View::whole(&res)).then_some(Window {
@@ -246,6 +247,15 @@ impl Texture {
         let mut desc = self.desc;
         if desc.dimension.is_cube() {
             desc.array_size = self.layers / 6;
+        }
+        if desc.format.is_block_compressed() {
+            // The lanes are already decoded, and blocks cannot be made
+            // from texels: the copy holds the lanes alone.
+            if let Ok(mut t) = Texture::with_shape(desc) {
+                t.texels = std::sync::Arc::new(store);
+                return t;
+            }
+            return self.clone();
         }
         Texture::from_lanes(desc, &store).unwrap_or_else(|_| self.clone())
     }
