@@ -572,6 +572,131 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "@[sampler 0]\nfilter point\ncompare less",
         "mode_default",
     ),
+    // Multisampling: counts with a standard pattern, once per section, 2D
+    // textures with one mip, no depth buffer beside a multisampled target.
+    (
+        "render target sample count without a pattern",
+        "[render target]\nsize 4 4",
+        "[render target]\nsize 4 4\n@samples 3",
+        "1, 2, 4, 8, 16",
+    ),
+    (
+        "second samples line",
+        "[render target]\nsize 4 4",
+        "[render target]\nsize 4 4\nsamples 4\n@samples 4",
+        "a second `samples` line",
+    ),
+    (
+        "depth buffer with a multisampled target",
+        "[render target]\nsize 4 4",
+        "[render target]\nsize 4 4\nsamples 4\n@[depth]\nfunc less",
+        "single-sampled",
+    ),
+    (
+        "multisampled 3D texture",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\ndimension 3d\nsize 2 2 2\n@samples 4\nfill checker",
+        "`samples` needs `dimension 2d` or `2darray`",
+    ),
+    (
+        "multisampled texture with mips",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nmips 2\n@samples 4\nfill checker",
+        "exactly one mip level",
+    ),
+    // Views: within the resource, each aspect once, the format's group.
+    (
+        "view mips past the resource's chain",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@view mips 1 1\nfill checker",
+        "view:",
+    ),
+    (
+        "view aspect given twice",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nview mips 0 1\n@view mips 0 1\nfill checker",
+        "given twice",
+    ),
+    (
+        "view format outside the typeless group",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@view format r32_float\nfill checker",
+        "R8G8B8A8_TYPELESS",
+    ),
+    (
+        "unknown view dimension",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@view dimension 4d\nfill checker",
+        "unknown view dimension",
+    ),
+    // Samplers: anisotropy only with its filter, known reductions.
+    (
+        "max_anisotropy without the anisotropic filter",
+        "[sampler 0]\nfilter point",
+        "[sampler 0]\nfilter point\n@max_anisotropy 4",
+        "needs `filter anisotropic`",
+    ),
+    (
+        "max_anisotropy past D3D11's 16",
+        "[sampler 0]\nfilter point",
+        "[sampler 0]\nfilter anisotropic\n@max_anisotropy 17",
+        "1..=16",
+    ),
+    (
+        "unknown reduction",
+        "[sampler 0]\nfilter point",
+        "[sampler 0]\nfilter point\n@reduction median",
+        "unknown reduction",
+    ),
+    // Block-compressed textures and DDS files.
+    (
+        "blocks for a per-texel format",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@blocks\n00000000",
+        "`blocks` is for block-compressed formats",
+    ),
+    (
+        "blocks short of the shape",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat bc1_unorm\nsize 4 4\n@blocks\n00f81f00",
+        "needs 8 bytes of blocks",
+    ),
+    (
+        "bad block token",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat bc1_unorm\nsize 4 4\nblocks\n@00f81f00 zz",
+        "bad block bytes",
+    ),
+    (
+        "generated fill for a block format",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat bc1_unorm\nsize 4 4\n@fill checker",
+        "block-compressed",
+    ),
+    (
+        "texel values for a block format",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat bc1_unorm\nsize 4 4\n@values\n0 0 0 1",
+        "block-compressed",
+    ),
+    (
+        "block format on a 1D texture",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat bc1_unorm\ndimension 1d\n@size 4\n",
+        "block-compressed",
+    ),
+    (
+        "DDS file that is not there",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@fill image missing.dds",
+        "missing.dds",
+    ),
+    (
+        "DDS file for a multisampled texture",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@samples 4\nfill image missing.dds",
+        "DDS",
+    ),
 ];
 
 /// A renderer that counts the cases it is handed.
