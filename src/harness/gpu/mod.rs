@@ -288,11 +288,11 @@ impl Gpu {
             }
             pass.draw_indexed(0..shaders::INDICES.len() as u32, 0, 0..1);
         }
-        let buffers = targets::read_back(r, &mut encoder, &targets, case.width, case.height);
+        let buffers = targets::read_back(r, &mut encoder, &targets, case.width);
         let depth_buffer = match &depth {
             Some(d) if case.reads_depth() => Some((
                 d.format,
-                targets::read_back_depth(r, &mut encoder, d, case.width, case.height)
+                targets::read_back_depth(r, &mut encoder, d, case.width)
                     .map_err(|e| GpuError::Other(format!("{}: {e}", case.path.display())))?,
             )),
             _ => None,

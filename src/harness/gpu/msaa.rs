@@ -309,20 +309,14 @@ pub(super) fn unpack(
     let samples = target.sample_count();
     let size = target.size();
     let format = target.format();
-    let out = r.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("unpacked samples"),
-        size: wgpu::Extent3d {
-            width: size.width * samples,
-            height: size.height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
+    let out = super::targets::attachment(
+        r,
+        "unpacked samples",
+        [size.width * samples, size.height],
+        1,
         format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
+        wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+    );
     let p = match kind {
         Kind::Float => "",
         Kind::Uint => "u",

@@ -66,20 +66,14 @@ pub(super) fn create_depth(r: &Renderer, case: &Case) -> Result<Option<Depth>, G
             d.line
         )));
     }
-    let texture = r.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("depth"),
-        size: wgpu::Extent3d {
-            width: case.width,
-            height: case.height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
+    let texture = attachment(
+        r,
+        "depth",
+        [case.width, case.height],
+        1,
         format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
+        wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+    );
     Ok(Some(Depth {
         format: d.state.format,
         texture,
@@ -145,20 +139,7 @@ pub(super) fn create(
         } else {
             wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
         };
-        let texture = r.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(&o.glsl_name),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: samples,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage,
-            view_formats: &[],
-        });
+        let texture = attachment(r, &o.glsl_name, [width, height], samples, format, usage);
         out.push(Target {
             index: o.register,
             location,
@@ -182,7 +163,6 @@ pub(super) fn read_back(
     encoder: &mut wgpu::CommandEncoder,
     targets: &[Target],
     width: u32,
-    height: u32,
 ) -> Vec<(wgpu::Buffer, u32)> {
     let mut buffers = Vec::new();
     for t in targets {
@@ -194,24 +174,13 @@ pub(super) fn read_back(
         };
         let width = width * samples;
         let bpp = t.format.block_copy_size(None).unwrap_or(4);
-        let row = (width * bpp).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-        let buffer = r.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("read-back"),
-            size: row as u64 * height as u64,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
-        encoder.copy_texture_to_buffer(
+        let (buffer, row) = copy_out(
+            r,
+            encoder,
             texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &buffer,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(row),
-                    rows_per_image: Some(height),
-                },
-            },
             texture.size(),
+            width * bpp,
+            "read-back",
         );
         buffers.push((buffer, row));
     }
@@ -227,7 +196,6 @@ pub(super) fn read_back_depth(
     encoder: &mut wgpu::CommandEncoder,
     depth: &Depth,
     width: u32,
-    height: u32,
 ) -> Result<(wgpu::Buffer, u32), GpuError> {
     let bpp = match depth.format {
         DepthFormat::D16Unorm => 2,
@@ -238,31 +206,19 @@ pub(super) fn read_back_depth(
             ));
         }
     };
-    let row = (width * bpp).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-    let buffer = r.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("depth read-back"),
-        size: row as u64 * height as u64,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    encoder.copy_texture_to_buffer(
+    Ok(copy_out(
+        r,
+        encoder,
         wgpu::TexelCopyTextureInfo {
             texture: &depth.texture,
             mip_level: 0,
             origin: wgpu::Origin3d::ZERO,
             aspect: wgpu::TextureAspect::DepthOnly,
         },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(row),
-                rows_per_image: Some(height),
-            },
-        },
         depth.texture.size(),
-    );
-    Ok((buffer, row))
+        width * bpp,
+        "depth read-back",
+    ))
 }
 
 /// The depth read-back as an image: depth in `.x`, the rest 0.
@@ -362,4 +318,64 @@ pub(super) fn to_images(
         buffer.unmap();
     }
     Ok(images)
+}
+
+/// A single-level 2D texture a draw renders into: a colour target, the
+/// depth buffer, or the single-sampled texture a multisampled target is
+/// unpacked into.
+pub(super) fn attachment(
+    r: &Renderer,
+    label: &str,
+    [width, height]: [u32; 2],
+    samples: u32,
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    r.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: samples,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    })
+}
+
+/// Copies one texture (or aspect) into a new mappable buffer, each row of
+/// `row_bytes` padded to wgpu's 256-byte copy alignment; returns the
+/// buffer and the padded row size.
+fn copy_out(
+    r: &Renderer,
+    encoder: &mut wgpu::CommandEncoder,
+    source: wgpu::TexelCopyTextureInfo,
+    size: wgpu::Extent3d,
+    row_bytes: u32,
+    label: &str,
+) -> (wgpu::Buffer, u32) {
+    let row = row_bytes.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+    let buffer = r.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: u64::from(row) * u64::from(size.height),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    encoder.copy_texture_to_buffer(
+        source,
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row),
+                rows_per_image: Some(size.height),
+            },
+        },
+        size,
+    );
+    (buffer, row)
 }
