@@ -9,6 +9,7 @@
 //! A binding the shaders never declare is refused too: it can only be a
 //! typo for another slot, and drawing without it would hide that.
 
+use super::texture::dimension_name;
 use super::{Case, CaseError, Section};
 use crate::dxbc::Shader;
 use crate::dxbc::analysis::ResourceUse;
@@ -35,24 +36,6 @@ fn stage_name(kind: ProgramType) -> &'static str {
         ProgramType::Vertex => "vertex shader",
         _ => "shader",
     }
-}
-
-/// How a case file spells a dimension (`dimension` in `[texture N]`).
-pub(super) const DIMENSIONS: [(&str, Dimension); 7] = [
-    ("1d", Dimension::Tex1D),
-    ("1darray", Dimension::Tex1DArray),
-    ("2d", Dimension::Tex2D),
-    ("2darray", Dimension::Tex2DArray),
-    ("3d", Dimension::Tex3D),
-    ("cube", Dimension::Cube),
-    ("cubearray", Dimension::CubeArray),
-];
-
-fn dimension_name(d: Dimension) -> String {
-    DIMENSIONS
-        .iter()
-        .find(|(_, x)| *x == d)
-        .map_or_else(|| format!("{d:?}"), |(n, _)| n.to_string())
 }
 
 /// Whether a view of `kind` may be read through a declaration returning

@@ -170,8 +170,19 @@ fn raw_texel(ctx: &Ctx, l: usize, format: Format, t: &str) -> Result<Vec<u8>, Ca
     Ok(word.to_le_bytes()[..n].to_vec())
 }
 
+/// How a case file spells a dimension (`dimension` in `[texture N]`).
+const DIMENSIONS: [(&str, Dimension); 7] = [
+    ("1d", Dimension::Tex1D),
+    ("1darray", Dimension::Tex1DArray),
+    ("2d", Dimension::Tex2D),
+    ("2darray", Dimension::Tex2DArray),
+    ("3d", Dimension::Tex3D),
+    ("cube", Dimension::Cube),
+    ("cubearray", Dimension::CubeArray),
+];
+
 fn dimension_named(name: &str) -> Option<Dimension> {
-    super::bindings::DIMENSIONS
+    DIMENSIONS
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, dim)| *dim)
@@ -870,11 +881,19 @@ fn size_extents(d: Dimension) -> (usize, usize, &'static str) {
     }
 }
 
-fn dimension_name(d: Dimension) -> &'static str {
-    super::bindings::DIMENSIONS
-        .iter()
-        .find(|(_, x)| *x == d)
-        .map_or("multisampled", |(n, _)| n)
+/// How a message names a texture's dimension: its `dimension` word, and
+/// for the multisampled shapes `samples N` turns a 2D one into, that word
+/// and "multisampled".
+pub(super) fn dimension_name(d: Dimension) -> &'static str {
+    match d {
+        Dimension::Tex2DMS => "2d multisampled",
+        Dimension::Tex2DMSArray => "2darray multisampled",
+        Dimension::Buffer => "buffer",
+        _ => DIMENSIONS
+            .iter()
+            .find(|(_, x)| *x == d)
+            .map_or("unnamed", |(n, _)| n),
+    }
 }
 
 /// Memory one case's textures may take, decoded (16 bytes a texel, as the
