@@ -340,7 +340,7 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "row set twice",
         "row 1 float 0.5 0 0 0",
         "row 1 float 0.5 0 0 0\n@row 0 float 1 0 0 0",
-        "row 0 is set twice",
+        "`row 0` is set twice in this section (first at line",
     ),
     (
         "row with three values",
@@ -377,7 +377,13 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "target size twice",
         "size 4 4\n\n[quad]",
         "size 4 4\n@size 8 8\n\n[quad]",
-        "a second `size` line",
+        "`size` is set twice in this section (first at line",
+    ),
+    (
+        "viewport twice",
+        "size 4 4\n\n[quad]",
+        "size 4 4\nviewport 0 0 4 4\n@viewport 0 0 2 2\n\n[quad]",
+        "`viewport` is set twice in this section (first at line",
     ),
     // Render targets and the depth buffer.
     (
@@ -414,7 +420,13 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "second clear for a target",
         "size 4 4\n\n[quad]",
         "size 4 4\nclear 0 0 0 0 1\n@clear 0 1 0 0 1\n\n[quad]",
-        "a second clear colour",
+        "`clear 0` is set twice in this section (first at line",
+    ),
+    (
+        "second format for a target",
+        "size 4 4\n\n[quad]",
+        "size 4 4\nformat 0 rgba8_unorm\n@format 00 r32_float\n\n[quad]",
+        "`format 0` is set twice in this section (first at line",
     ),
     (
         "empty viewport",
@@ -439,6 +451,12 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "size 4 4\n\n[quad]",
         "size 4 4\n[depth]\n@clear 2\n\n[quad]",
         "outside 0..=1",
+    ),
+    (
+        "depth setting twice",
+        "size 4 4\n\n[quad]",
+        "size 4 4\n[depth]\nfunc less\n@func greater\n\n[quad]",
+        "`func` is set twice in this section (first at line",
     ),
     (
         "second depth section",
@@ -584,7 +602,7 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "second samples line",
         "[render target]\nsize 4 4",
         "[render target]\nsize 4 4\nsamples 4\n@samples 4",
-        "a second `samples` line",
+        "`samples` is set twice in this section (first at line",
     ),
     (
         "depth buffer with a multisampled target",
@@ -612,10 +630,10 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "view:",
     ),
     (
-        "view aspect given twice",
+        "view aspect set twice",
         "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
         "[texture 0]\nformat rgba8_unorm\nsize 2 2\nview mips 0 1\n@view mips 0 1\nfill checker",
-        "given twice",
+        "`view mips` is set twice in this section (first at line",
     ),
     (
         "view format outside the typeless group",

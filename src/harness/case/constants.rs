@@ -1,14 +1,14 @@
 //! `[constant buffer N]`: rows of four 32-bit values.
 
 use super::CaseError;
-use super::values::{Ctx, Lines};
+use super::values::{Ctx, Lines, Once};
 use crate::dxbc::limits::CONSTANT_BUFFER_ROWS;
 
 /// `row N float|uint|int|hex a b c d` lines.
 pub(super) fn parse_rows(ctx: &Ctx, lines: &Lines) -> Result<Vec<[u32; 4]>, CaseError> {
     let mut rows: Vec<[u32; 4]> = Vec::new();
-    // The line that set each row, so a second setting names the first.
-    let mut set_at: Vec<usize> = Vec::new();
+    // Each row is set once; its repeat is keyed by the row's number.
+    let mut once = Once::default();
     for (l, t) in lines {
         let toks: Vec<&str> = t.split_whitespace().collect();
         let (idx, kind, vals) = match toks.as_slice() {
@@ -42,16 +42,9 @@ pub(super) fn parse_rows(ctx: &Ctx, lines: &Lines) -> Result<Vec<[u32; 4]>, Case
         let idx = idx as usize;
         if rows.len() <= idx {
             rows.resize(idx + 1, [0; 4]);
-            set_at.resize(idx + 1, 0);
         }
-        if set_at[idx] != 0 {
-            return Err(ctx.err(
-                *l,
-                format!("row {idx} is set twice (first at line {})", set_at[idx]),
-            ));
-        }
+        once.check(ctx, *l, &format!("row {idx}"))?;
         rows[idx] = v;
-        set_at[idx] = *l;
     }
     Ok(rows)
 }

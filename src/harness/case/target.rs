@@ -5,7 +5,7 @@
 //! (`vm::output_merger`).
 
 use super::CaseError;
-use super::values::{Ctx, Lines};
+use super::values::{Ctx, Lines, Once};
 use crate::dxbc::limits::RENDER_TARGET_SIDE;
 use crate::vm::output_merger::{DepthFormat, DepthState};
 use crate::vm::texture::{ComparisonFunc, Format};
@@ -104,6 +104,10 @@ pub(super) struct TargetSection {
 /// D3D's standard positions and compared after a resolve (docs/cases.md).
 pub(super) fn parse_target(ctx: &Ctx, lines: &Lines) -> Result<TargetSection, CaseError> {
     let mut out = TargetSection::default();
+    // `format` and `clear` are set once per target, so their repeats are
+    // keyed by the target's number (`format 0` twice is an error, `format
+    // 0` and `format 1` are not).
+    let mut once = Once::default();
     let entry = |out: &mut TargetSection, l: usize, n: &str| -> Result<usize, CaseError> {
         let index = ctx.u32(l, n)?;
         if index >= MAX_TARGETS {
@@ -129,9 +133,7 @@ pub(super) fn parse_target(ctx: &Ctx, lines: &Lines) -> Result<TargetSection, Ca
         let toks: Vec<&str> = t.split_whitespace().collect();
         match toks.as_slice() {
             ["size", w, h] => {
-                if out.size.is_some() {
-                    return Err(ctx.err(l, "a second `size` line"));
-                }
+                once.check(ctx, l, "size")?;
                 let size = [ctx.u32(l, w)?, ctx.u32(l, h)?];
                 if !(1..=RENDER_TARGET_SIDE).contains(&size[0])
                     || !(1..=RENDER_TARGET_SIDE).contains(&size[1])
@@ -168,9 +170,7 @@ pub(super) fn parse_target(ctx: &Ctx, lines: &Lines) -> Result<TargetSection, Ca
                         format!("unknown render-target format `{f}` (known: {TARGET_FORMATS})"),
                     )
                 })?;
-                if out.targets[i].format.is_some() {
-                    return Err(ctx.err(l, format!("a second format for render target {n}")));
-                }
+                once.check(ctx, l, &format!("format {}", out.targets[i].index))?;
                 out.targets[i].format = Some((l, format));
             }
             ["clear", n, rest @ ..] => {
@@ -182,15 +182,11 @@ pub(super) fn parse_target(ctx: &Ctx, lines: &Lines) -> Result<TargetSection, Ca
                 for (v, t) in c.iter_mut().zip(rest) {
                     *v = ctx.f32(l, t)?;
                 }
-                if out.targets[i].clear.is_some() {
-                    return Err(ctx.err(l, format!("a second clear colour for render target {n}")));
-                }
+                once.check(ctx, l, &format!("clear {}", out.targets[i].index))?;
                 out.targets[i].clear = Some((l, c));
             }
             ["viewport", rest @ ..] if rest.len() == 4 || rest.len() == 6 => {
-                if out.viewport.is_some() {
-                    return Err(ctx.err(l, "a second `viewport` line"));
-                }
+                once.check(ctx, l, "viewport")?;
                 let mut v = [0f32, 0.0, 0.0, 0.0, 0.0, 1.0];
                 for (x, t) in v.iter_mut().zip(rest) {
                     *x = ctx.f32(l, t)?;
@@ -236,9 +232,7 @@ pub(super) fn parse_target(ctx: &Ctx, lines: &Lines) -> Result<TargetSection, Ca
                 ));
             }
             ["samples", n] => {
-                if out.samples.is_some() {
-                    return Err(ctx.err(l, "a second `samples` line"));
-                }
+                once.check(ctx, l, "samples")?;
                 out.samples = Some((l, super::texture::sample_count(ctx, l, n)?));
             }
             _ => {
@@ -275,7 +269,7 @@ pub(super) fn parse_depth(ctx: &Ctx, at: usize, lines: &Lines) -> Result<DepthBu
         },
         clear: 1.0,
     };
-    let mut seen: Vec<&str> = Vec::new();
+    let mut once = Once::default();
     for (l, t) in lines {
         let l = *l;
         let toks: Vec<&str> = t.split_whitespace().collect();
@@ -285,10 +279,7 @@ pub(super) fn parse_depth(ctx: &Ctx, at: usize, lines: &Lines) -> Result<DepthBu
                 "expected `format F`, `test on|off`, `write on|off`, `func F` or `clear D`",
             ));
         };
-        if seen.contains(key) {
-            return Err(ctx.err(l, format!("a second `{key}` line")));
-        }
-        seen.push(key);
+        once.check(ctx, l, key)?;
         match *key {
             "format" => {
                 d.state.format = DepthFormat::ALL

@@ -282,7 +282,7 @@ fn bad_sample_counts_are_errors_at_their_line() {
         (
             "[pixel shader]\nps_5_0\n[render target]\nsamples 4\nsamples 4\n",
             5,
-            "second `samples`",
+            "`samples` is set twice in this section (first at line 4)",
         ),
         (
             "[pixel shader]\nps_5_0\n[texture 0]\nsamples 4\nsamples 4\n",
@@ -324,7 +324,17 @@ fn views_parse_and_their_errors_name_the_line() {
     let bad = [
         ("view mips 2 2", 8, "mips"),
         ("view mips 0 0", 8, "mips"),
-        ("view layers 0 1\nview layers 3 1", 9, "twice"),
+        (
+            "view layers 0 1\nview layers 3 1",
+            9,
+            "`view layers` is set twice",
+        ),
+        // `layer N` sets the layers too.
+        (
+            "view layers 0 1\nview dimension 2d layer 1",
+            9,
+            "`view layers` is set twice",
+        ),
         ("view format r32_uint\nview layers 2 2", 9, "layers"),
         ("view dimension 2d", 8, "exactly 1"),
         ("view dimension cube layer 0", 8, "Cube"),

@@ -199,25 +199,27 @@ struct ViewLines {
 }
 
 impl ViewLines {
-    fn parse(&mut self, ctx: &Ctx, l: usize, toks: &[&str]) -> Result<(), CaseError> {
-        let twice = |what: &str| ctx.err(l, format!("`view {what}` is given twice"));
+    /// One `view` line; `once` is the section's, each aspect a setting of
+    /// its own (`view mips` twice is an error, `view mips` then `view
+    /// layers` is not).
+    fn parse(
+        &mut self,
+        ctx: &Ctx,
+        once: &mut Once,
+        l: usize,
+        toks: &[&str],
+    ) -> Result<(), CaseError> {
         match toks {
             ["mips", first, count] => {
-                if self.mips.is_some() {
-                    return Err(twice("mips"));
-                }
+                once.check(ctx, l, "view mips")?;
                 self.mips = Some((l, ctx.u32(l, first)?, ctx.u32(l, count)?));
             }
             ["layers", first, count] => {
-                if self.layers.is_some() {
-                    return Err(twice("layers"));
-                }
+                once.check(ctx, l, "view layers")?;
                 self.layers = Some((l, ctx.u32(l, first)?, ctx.u32(l, count)?));
             }
             ["dimension", d, rest @ ..] => {
-                if self.dimension.is_some() {
-                    return Err(twice("dimension"));
-                }
+                once.check(ctx, l, "view dimension")?;
                 let dim = dimension_named(d)
                     .ok_or_else(|| ctx.err(l, format!("unknown view dimension `{d}`")))?;
                 self.dimension = Some((l, dim));
@@ -225,18 +227,14 @@ impl ViewLines {
                     [] => {}
                     // `layer N`: one layer, for a 1D or 2D view of an array.
                     ["layer", n] => {
-                        if self.layers.is_some() {
-                            return Err(twice("layers"));
-                        }
+                        once.check(ctx, l, "view layers")?;
                         self.layers = Some((l, ctx.u32(l, n)?, 1));
                     }
                     _ => return Err(ctx.err(l, "expected `view dimension DIM [layer N]`")),
                 }
             }
             ["format", f] => {
-                if self.format.is_some() {
-                    return Err(twice("format"));
-                }
+                once.check(ctx, l, "view format")?;
                 let f = format_named(f)
                     .ok_or_else(|| ctx.err(l, format!("unknown view format `{f}`")))?;
                 self.format = Some((l, f));
@@ -339,9 +337,7 @@ pub(super) fn parse_texture(
             }
             Listing::None => {}
         }
-        // `view` lines each set one aspect of the view and check their own
-        // repeats (`view mips` twice is an error, `view mips` then `view
-        // layers` is not).
+        // A `view` line's setting is its aspect, checked where it is read.
         if let Some(key) = toks.first()
             && *key != "view"
         {
@@ -358,7 +354,7 @@ pub(super) fn parse_texture(
                     .ok_or_else(|| ctx.err(*l, format!("unknown dimension `{d}`")))?;
                 dimension_at = Some(*l);
             }
-            ["view", rest @ ..] => view.parse(ctx, *l, rest)?,
+            ["view", rest @ ..] => view.parse(ctx, &mut once, *l, rest)?,
             ["size", dims @ ..] if !dims.is_empty() && dims.len() <= 3 => {
                 for (i, d) in dims.iter().enumerate() {
                     size[i] = ctx.u32(*l, d)?;

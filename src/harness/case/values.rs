@@ -101,20 +101,25 @@ pub(super) fn strip(line: &str) -> &str {
 
 /// The settings a section has seen, so a second line setting the same
 /// thing is an error naming both lines rather than a silent replacement.
+/// Every section reports a repeat through this one check, so a repeat
+/// reads the same wherever it is. A setting is named as the message shows
+/// it: the line's first word (`format`), with its slot where a section
+/// sets one per slot (`format 0`, `row 3`), or with its aspect (`view
+/// mips`); the slot is the parsed number, so `format 00` repeats `format 0`.
 #[derive(Default)]
-pub(super) struct Once<'a> {
-    seen: Vec<(&'a str, usize)>,
+pub(super) struct Once {
+    seen: Vec<(String, usize)>,
 }
 
-impl<'a> Once<'a> {
-    pub(super) fn check(&mut self, ctx: &Ctx, line: usize, key: &'a str) -> Result<(), CaseError> {
-        if let Some((_, first)) = self.seen.iter().find(|(k, _)| *k == key) {
+impl Once {
+    pub(super) fn check(&mut self, ctx: &Ctx, line: usize, key: &str) -> Result<(), CaseError> {
+        if let Some((_, first)) = self.seen.iter().find(|(k, _)| k == key) {
             return Err(ctx.err(
                 line,
                 format!("`{key}` is set twice in this section (first at line {first})"),
             ));
         }
-        self.seen.push((key, line));
+        self.seen.push((key.to_string(), line));
         Ok(())
     }
 }
