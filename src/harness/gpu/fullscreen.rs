@@ -185,20 +185,14 @@ pub(super) fn value_texture(
     [width, height]: [u32; 2],
     bytes: &[u8],
 ) -> wgpu::Texture {
-    let tex = r.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
+    let tex = super::targets::attachment(
+        r,
+        label,
+        [width, height],
+        1,
         format,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
+        wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+    );
     let texel = format.block_copy_size(None).unwrap_or(4);
     r.queue.write_texture(
         tex.as_image_copy(),
