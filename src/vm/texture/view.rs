@@ -423,6 +423,19 @@ mod tests {
             })
             .unwrap();
         assert_eq!(red(ld(&back, [2, 0, 0, 0], [0; 3])), 170.0 / 255.0);
+        // BC4: red0 = 0xFF, red1 = 0x00, every index 0 (red0). UNORM reads
+        // 255/255 = 1; an SNORM view reads the byte as the signed -1,
+        // -1/127.
+        let block = [0xff, 0x00, 0, 0, 0, 0, 0, 0];
+        let t = Texture::from_bytes(TextureDesc::tex2d(Format::Bc4Unorm, 4, 4), &block).unwrap();
+        let v = t
+            .with_view(View {
+                format: Format::Bc4Snorm,
+                ..View::whole(&t)
+            })
+            .unwrap();
+        assert_eq!(red(ld(&t, [0, 0, 0, 0], [0; 3])), 1.0);
+        assert_eq!(red(ld(&v, [0, 0, 0, 0], [0; 3])), -1.0 / 127.0);
     }
 
     #[test]
