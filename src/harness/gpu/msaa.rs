@@ -8,8 +8,11 @@
 //!   per sample (it reads `gl_SampleID`) writes each sample its own value;
 //! * a multisampled render target is unpacked the other way, into a
 //!   single-sampled texture laid out the same, which is read back and
-//!   resolved on the CPU exactly as the emulator resolves (the average of
-//!   a pixel's samples), so both paths compare the same arithmetic.
+//!   resolved on the CPU exactly as the emulator resolves
+//!   (`TargetPlan::resolve`: the average of a pixel's samples, in linear
+//!   space for sRGB targets), so both paths compare the same arithmetic.
+//!
+//! Both draws are `fullscreen::Pass`es, as the depth fill is.
 //!
 //! A sample count wgpu does not offer for a format on this adapter is
 //! refused, naming the count and the format (docs/cases.md).
