@@ -8,10 +8,11 @@
 //! and passed the depth test (`[depth]`: the rasterizer's depth or
 //! `oDepth`, clamped to the viewport's range, in the buffer's format; see
 //! `vm::output_merger`). Everything else keeps the target's clear colour.
-//! A multisampled target is then resolved for comparison: each pixel is the
-//! average of its samples (D3D's resolve of float and unorm formats;
-//! integer targets are averaged as their values, which D3D cannot resolve
-//! but a comparison can).
+//! A multisampled target is then resolved for comparison
+//! (`TargetPlan::resolve`): each pixel is the average of its samples, an
+//! sRGB target's taken in linear space (D3D's resolve of float, unorm and
+//! sRGB formats; integer targets are averaged as their values, which D3D
+//! cannot resolve but a comparison can).
 //!
 //! Each target stores through its format (`render_targets`): the case's
 //! `format N F` with D3D's conversion on write, else 32-bit channels where
@@ -468,11 +469,11 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
             }
         }
     }
-    for (buf, image) in samples.iter().zip(images.iter_mut()) {
+    for ((buf, image), plan) in samples.iter().zip(images.iter_mut()).zip(&plans) {
         for y in 0..case.height {
             for x in 0..case.width {
                 let at = ((y * case.width + x) * n) as usize;
-                image.set(x, y, resolve(&buf[at..at + n as usize]));
+                image.set(x, y, plan.resolve(&buf[at..at + n as usize]));
             }
         }
     }
@@ -521,16 +522,6 @@ pub fn writes_odepth(pixel: &Shader) -> bool {
                 )
             })
     })
-}
-
-/// One pixel's samples averaged, channel by channel (a single sample is
-/// returned as it is, bit for bit).
-pub fn resolve(samples: &[[f32; 4]]) -> [f32; 4] {
-    if let [one] = samples {
-        return *one;
-    }
-    let n = samples.len() as f32;
-    std::array::from_fn(|c| samples.iter().map(|s| s[c]).sum::<f32>() / n)
 }
 
 #[cfg(test)]

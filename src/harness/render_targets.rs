@@ -56,6 +56,44 @@ impl TargetPlan {
     pub fn cleared(&self) -> [f32; 4] {
         self.written(self.clear_lanes())
     }
+
+    /// One pixel's samples (image values, as [`written`](Self::written)
+    /// gives them) resolved as `ResolveSubresource` does: the average,
+    /// channel by channel. An sRGB target averages in linear space (the
+    /// D3D11.3 functional spec's resolve of `_SRGB` formats, and Vulkan's
+    /// for sRGB attachments): each sample's stored encoding decodes
+    /// through the sRGB curve, the linear values are averaged, and the
+    /// mean is encoded and stored back as the format rounds, so the image
+    /// holds the encoding a resolved texel stores. Integer targets are
+    /// averaged as their values, which D3D cannot resolve but a comparison
+    /// can. A single sample is returned as it is, bit for bit.
+    pub fn resolve(&self, samples: &[[f32; 4]]) -> [f32; 4] {
+        if let [one] = samples {
+            return *one;
+        }
+        match self.format {
+            Some(f) if f.is_srgb() => {
+                let linear: Vec<[f32; 4]> = samples
+                    .iter()
+                    .map(|s| {
+                        // The image holds the stored code / 255; the UNORM
+                        // store recovers the code exactly.
+                        let bytes = output_merger::store(f.without_srgb(), s.map(f32::to_bits));
+                        f.decode(&bytes).map(f32::from_bits)
+                    })
+                    .collect();
+                let mean = average(&linear);
+                output_merger::read_back(f, &output_merger::store(f, mean.map(f32::to_bits)))
+            }
+            _ => average(samples),
+        }
+    }
+}
+
+/// The channel-by-channel mean of a pixel's samples.
+fn average(samples: &[[f32; 4]]) -> [f32; 4] {
+    let n = samples.len() as f32;
+    std::array::from_fn(|c| samples.iter().map(|s| s[c]).sum::<f32>() / n)
 }
 
 /// Whether a format stores what an output of `kind` writes.
@@ -208,5 +246,38 @@ mod tests {
         assert_eq!(p[0].cleared(), [128.0 / 255.0, 1.0, 0.0, 1.0]);
         let nan = f32::NAN.to_bits();
         assert_eq!(p[0].written([nan, 0, 0, 0]), [0.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn srgb_targets_resolve_in_linear_space() {
+        // Four samples of one pixel, as the image holds them (stored code
+        // / 255). Red: 1, 1, 0, 0 decode to linear 1, 1, 0, 0; the mean
+        // 0.5 encodes to 1.055 * 0.5^(1/2.4) - 0.055 = 0.73536, stored
+        // as round(0.73536 * 255) = round(187.52) = 188 — not the 128 an
+        // average of the codes gives. Green: four samples of code 128
+        // average to themselves (a code decodes and encodes back to
+        // itself). Alpha is linear: 1, 1, 0, 0 average to 0.5, stored as
+        // round(127.5) = 128.
+        let g = 128.0 / 255.0;
+        let px = [
+            [1.0, g, 0.0, 1.0],
+            [1.0, g, 0.0, 1.0],
+            [0.0, g, 0.0, 0.0],
+            [0.0, g, 0.0, 0.0],
+        ];
+        let c = case("format 0 rgba8_unorm_srgb\n");
+        let p = plan(&c, &[(0, TargetKind::Float, 4)]).expect("plans");
+        assert_eq!(p[0].resolve(&px), [188.0 / 255.0, g, 0.0, 128.0 / 255.0]);
+        // The same samples in a UNORM target, and in a 32-bit float one,
+        // average as they are.
+        for target in ["format 0 rgba8_unorm\n", ""] {
+            let c = case(target);
+            let p = plan(&c, &[(0, TargetKind::Float, 4)]).expect("plans");
+            assert_eq!(p[0].resolve(&px), [0.5, g, 0.0, 0.5], "{target}");
+        }
+        // One sample is itself, whatever the format.
+        let c = case("format 0 rgba8_unorm_srgb\n");
+        let p = plan(&c, &[(0, TargetKind::Float, 4)]).expect("plans");
+        assert_eq!(p[0].resolve(&px[..1]), px[0]);
     }
 }

@@ -15,6 +15,7 @@
 
 mod bindings;
 mod device;
+mod fullscreen;
 mod msaa;
 mod shaders;
 mod targets;

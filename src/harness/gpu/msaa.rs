@@ -8,8 +8,11 @@
 //!   per sample (it reads `gl_SampleID`) writes each sample its own value;
 //! * a multisampled render target is unpacked the other way, into a
 //!   single-sampled texture laid out the same, which is read back and
-//!   resolved on the CPU exactly as the emulator resolves (the average of
-//!   a pixel's samples), so both paths compare the same arithmetic.
+//!   resolved on the CPU exactly as the emulator resolves
+//!   (`TargetPlan::resolve`: the average of a pixel's samples, in linear
+//!   space for sRGB targets), so both paths compare the same arithmetic.
+//!
+//! Both draws are `fullscreen::Pass`es, as the depth fill is.
 //!
 //! A sample count wgpu does not offer for a format on this adapter is
 //! refused, naming the count and the format (docs/cases.md).
@@ -17,14 +20,8 @@
 use crate::harness::image::TargetKind as Kind;
 use crate::vm::texture::Texture;
 
+use super::fullscreen::{Output, Pass, value_texture};
 use super::{GpuError, Renderer};
-
-const VS: &str = "#version 450
-void main() {
-    int i = int(gl_VertexIndex);
-    gl_Position = vec4(i == 1 ? 3.0 : -1.0, i == 2 ? -3.0 : 1.0, 0.0, 1.0);
-}
-";
 
 /// How a texture's lanes travel: the 32-bit format holding them and the
 /// GLSL prefix of the values (`` float, `u`, `i`).
@@ -53,46 +50,6 @@ pub(super) fn check_count(
         )));
     }
     Ok(())
-}
-
-/// A single-sampled texture `width * samples` wide holding `lanes` (four
-/// 32-bit lanes a texel) in `format`.
-fn value_texture(
-    r: &Renderer,
-    format: wgpu::TextureFormat,
-    width: u32,
-    height: u32,
-    lanes: &[[u32; 4]],
-) -> wgpu::Texture {
-    let tex = r.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("sample values"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    let bytes: Vec<u8> = lanes
-        .iter()
-        .flat_map(|t| t.iter().flat_map(|l| l.to_le_bytes()))
-        .collect();
-    r.queue.write_texture(
-        tex.as_image_copy(),
-        &bytes,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(width * 16),
-            rows_per_image: Some(height),
-        },
-        tex.size(),
-    );
-    tex
 }
 
 fn texture_binding(sample_type: wgpu::TextureSampleType, multisampled: bool) -> wgpu::BindingType {
@@ -169,6 +126,14 @@ void main() {{
 }}
 "
     );
+    let pass = Pass::new(
+        r,
+        "msaa fill",
+        &fs,
+        texture_binding(unfilterable(p), false),
+        Output::Colour(format),
+        samples,
+    );
     let mut encoder = r.device.create_command_encoder(&Default::default());
     for layer in 0..tex.layers() {
         let mut lanes = Vec::with_capacity((w * h * samples) as usize);
@@ -179,7 +144,11 @@ void main() {{
                 }
             }
         }
-        let values = value_texture(r, value_format, w * samples, h, &lanes);
+        let bytes: Vec<u8> = lanes
+            .iter()
+            .flat_map(|t| t.iter().flat_map(|l| l.to_le_bytes()))
+            .collect();
+        let values = value_texture(r, "sample values", value_format, [w * samples, h], &bytes);
         let view = values.create_view(&Default::default());
         let dst = texture.create_view(&wgpu::TextureViewDescriptor {
             label: Some("multisampled layer"),
@@ -188,112 +157,10 @@ void main() {{
             array_layer_count: Some(1),
             ..Default::default()
         });
-        draw(
-            r,
-            &mut encoder,
-            &fs,
-            &view,
-            texture_binding(unfilterable(p), false),
-            &dst,
-            format,
-            samples,
-        );
+        pass.draw(r, &mut encoder, &view, &dst);
     }
     r.queue.submit([encoder.finish()]);
     Ok(texture)
-}
-
-/// One full-screen draw of `fs_source` into `target` (a view of `format`
-/// with `samples` samples), reading `source` as binding 0 through the
-/// non-filtering sampler at binding 1 (naga's GLSL front end fetches only
-/// through a combined sampler).
-#[allow(clippy::too_many_arguments)]
-fn draw(
-    r: &Renderer,
-    encoder: &mut wgpu::CommandEncoder,
-    fs_source: &str,
-    source: &wgpu::TextureView,
-    source_binding: wgpu::BindingType,
-    target: &wgpu::TextureView,
-    format: wgpu::TextureFormat,
-    samples: u32,
-) {
-    let device = &r.device;
-    let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("msaa copy"),
-        entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: source_binding,
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
-                count: None,
-            },
-        ],
-    });
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("msaa copy"),
-        bind_group_layouts: &[Some(&bgl)],
-        immediate_size: 0,
-    });
-    let vs = super::shaders::module(r, "msaa copy vs", VS, naga::ShaderStage::Vertex);
-    let fs = super::shaders::module(r, "msaa copy fs", fs_source, naga::ShaderStage::Fragment);
-    let color = [Some(wgpu::ColorTargetState {
-        format,
-        blend: None,
-        write_mask: wgpu::ColorWrites::ALL,
-    })];
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("msaa copy"),
-        layout: Some(&layout),
-        vertex: super::shaders::vertex_state(&vs, &[]),
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: None,
-        multisample: wgpu::MultisampleState {
-            count: samples,
-            mask: !0,
-            alpha_to_coverage_enabled: false,
-        },
-        fragment: Some(super::shaders::fragment_state(&fs, &color)),
-        multiview_mask: None,
-        cache: None,
-    });
-    let sampler = device.create_sampler(&wgpu::SamplerDescriptor::default());
-    let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("msaa copy"),
-        layout: &bgl,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(source),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::Sampler(&sampler),
-            },
-        ],
-    });
-    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("msaa copy"),
-        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: target,
-            depth_slice: None,
-            resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                store: wgpu::StoreOp::Store,
-            },
-        })],
-        ..Default::default()
-    });
-    pass.set_pipeline(&pipeline);
-    pass.set_bind_group(0, &bind, &[]);
-    pass.draw(0..3, 0..1);
 }
 
 /// Unpacks a multisampled render target into a single-sampled texture of
@@ -350,15 +217,14 @@ void main() {{
     );
     let src = target.create_view(&Default::default());
     let dst = out.create_view(&Default::default());
-    draw(
+    Pass::new(
         r,
-        encoder,
+        "msaa unpack",
         &fs,
-        &src,
         texture_binding(unfilterable(p), true),
-        &dst,
-        format,
+        Output::Colour(format),
         1,
-    );
+    )
+    .draw(r, encoder, &src, &dst);
     out
 }

@@ -301,7 +301,7 @@ pub(super) fn to_images(
                         }
                     })
                     .collect();
-                img.set(x, y, crate::harness::cpu::resolve(&px));
+                img.set(x, y, t.plan.resolve(&px));
             }
         }
         drop(data);
@@ -320,9 +320,9 @@ pub(super) fn to_images(
     Ok(images)
 }
 
-/// A single-level 2D texture a draw renders into: a colour target, the
-/// depth buffer, or the single-sampled texture a multisampled target is
-/// unpacked into.
+/// A single-level 2D texture a draw renders into or reads: a colour
+/// target, the depth buffer, the single-sampled texture a multisampled
+/// target is unpacked into, or the values a helper pass reads.
 pub(super) fn attachment(
     r: &Renderer,
     label: &str,

@@ -269,13 +269,6 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     Ok(texture)
 }
 
-const DEPTH_VS: &str = "#version 450
-void main() {
-    int i = int(gl_VertexIndex);
-    gl_Position = vec4(i == 1 ? 3.0 : -1.0, i == 2 ? -3.0 : 1.0, 0.0, 1.0);
-}
-";
-
 const DEPTH_FS: &str = "#version 450
 layout(set = 0, binding = 0) uniform texture2D depthValues;
 layout(set = 0, binding = 1) uniform sampler depthSampler;
@@ -289,55 +282,20 @@ void main() {
 /// through `gl_FragDepth` (depth test `Always`). D16 rounds the float to
 /// the nearest 16-bit unorm, as the texture unit stored it.
 fn fill_depth(r: &Renderer, tex: &Texture, target: &wgpu::Texture) -> Result<(), GpuError> {
-    let device = &r.device;
-    let format = target.format();
-    let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("depth fill"),
-        entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
-                count: None,
-            },
-        ],
-    });
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("depth fill"),
-        bind_group_layouts: &[Some(&bgl)],
-        immediate_size: 0,
-    });
-    let vs = super::shaders::module(r, "depth fill vs", DEPTH_VS, naga::ShaderStage::Vertex);
-    let fs = super::shaders::module(r, "depth fill fs", DEPTH_FS, naga::ShaderStage::Fragment);
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("depth fill"),
-        layout: Some(&layout),
-        vertex: super::shaders::vertex_state(&vs, &[]),
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format,
-            depth_write_enabled: Some(true),
-            depth_compare: Some(wgpu::CompareFunction::Always),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: Default::default(),
-        fragment: Some(super::shaders::fragment_state(&fs, &[])),
-        multiview_mask: None,
-        cache: None,
-    });
-    let sampler = device.create_sampler(&wgpu::SamplerDescriptor::default());
-    let mut encoder = device.create_command_encoder(&Default::default());
+    use super::fullscreen::{Output, Pass, value_texture};
+    let pass = Pass::new(
+        r,
+        "depth fill",
+        DEPTH_FS,
+        wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: false },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        Output::Depth(target.format()),
+        1,
+    );
+    let mut encoder = r.device.create_command_encoder(&Default::default());
     for layer in 0..tex.layers() {
         for level in 0..tex.mip_levels() {
             let [w, h, _] = tex.level_size(level).unwrap_or([1, 1, 1]);
@@ -348,45 +306,13 @@ fn fill_depth(r: &Renderer, tex: &Texture, target: &wgpu::Texture) -> Result<(),
                     values.extend_from_slice(&d.to_le_bytes());
                 }
             }
-            let src = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("depth values"),
-                size: wgpu::Extent3d {
-                    width: w,
-                    height: h,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::R32Float,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            });
-            r.queue.write_texture(
-                src.as_image_copy(),
+            let src = value_texture(
+                r,
+                "depth values",
+                wgpu::TextureFormat::R32Float,
+                [w, h],
                 &values,
-                wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(w * 4),
-                    rows_per_image: Some(h),
-                },
-                src.size(),
             );
-            let view = src.create_view(&Default::default());
-            let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("depth fill"),
-                layout: &bgl,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(&view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::Sampler(&sampler),
-                    },
-                ],
-            });
             let dst = target.create_view(&wgpu::TextureViewDescriptor {
                 label: Some("depth layer"),
                 dimension: Some(wgpu::TextureViewDimension::D2),
@@ -396,22 +322,7 @@ fn fill_depth(r: &Renderer, tex: &Texture, target: &wgpu::Texture) -> Result<(),
                 array_layer_count: Some(1),
                 ..Default::default()
             });
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("depth fill"),
-                color_attachments: &[],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &dst,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(0.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                ..Default::default()
-            });
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.draw(0..3, 0..1);
+            pass.draw(r, &mut encoder, &src.create_view(&Default::default()), &dst);
         }
     }
     r.queue.submit([encoder.finish()]);

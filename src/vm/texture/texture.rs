@@ -643,7 +643,11 @@ impl Texture {
             + sample as usize;
         let lanes = self.texels.get(index).copied()?;
         Some(match &self.window {
-            Some(v) if v.resource.format != self.desc.format => {
+            // A block format's view holds its own decoding (`with_view`).
+            Some(v)
+                if v.resource.format != self.desc.format
+                    && !self.desc.format.is_block_compressed() =>
+            {
                 v.reinterpret(self.desc.format, lanes)
             }
             _ => lanes,

@@ -10,7 +10,9 @@
 //! 0 is the view's first mip, layer indices are relative to the view's
 //! first layer (and clamp to its layer count), LODs clamp to its mips. A
 //! format view re-decodes each texel's bytes in the view's format when it
-//! is read (r32_float texels read as r32_uint give their bits).
+//! is read (r32_float texels read as r32_uint give their bits); a format
+//! view of a block-compressed resource decodes the blocks again in the
+//! view's format, into a store of its own.
 
 use thiserror::Error;
 
@@ -84,6 +86,8 @@ pub enum ViewError {
         view: &'static str,
         family: &'static str,
     },
+    #[error("the resource's blocks do not decode in the view's format: {0}")]
+    Blocks(String),
 }
 
 /// The view dimensions D3D11 allows over a resource of `resource`'s
@@ -182,10 +186,28 @@ impl Texture {
             mip_levels: view.mip_count,
             sample_count: rd.sample_count,
         };
+        // A block resource read as another format of its group (BC1 as
+        // BC1_UNORM_SRGB, BC4 UNORM as SNORM) is not its decoded texels
+        // re-encoded: the blocks themselves decode differently (the sRGB
+        // curve applies to the interpolated values, SNORM endpoints are
+        // signed). Such a view gets its own store, the blocks decoded in
+        // the view's format.
+        let texels = match &res.blocks {
+            Some(blocks) if view.format != rd.format => {
+                let redecoded = TextureDesc {
+                    format: view.format,
+                    ..rd
+                };
+                Texture::from_bytes(redecoded, blocks)
+                    .map_err(|e| ViewError::Blocks(e.to_string()))?
+                    .texels
+            }
+            _ => res.texels.clone(),
+        };
         Ok(Texture {
             desc,
             layers: view.layer_count,
-            texels: res.texels.clone(),
+            texels,
             blocks: res.blocks.clone(),
             level_offsets: res.level_offsets,
             layer_stride: res.layer_stride,
@@ -200,6 +222,17 @@ impl Texture {
 
     /// The whole resource under a view (itself when it is not a view).
     pub fn resource(&self) -> Texture {
+        if let (Some(w), Some(blocks)) = (self.window, &self.blocks)
+            && w.resource.format != self.desc.format
+        {
+            // The view's store holds the blocks decoded in the view's
+            // format; the resource's decoding is made again from the same
+            // blocks (which decoded as the resource before, so cannot fail
+            // now; were it to, the view's texels stand in below).
+            if let Ok(res) = Texture::from_bytes(w.resource, blocks) {
+                return res;
+            }
+        }
         let mut res = self.clone();
         if let Some(w) = self.window {
             res.desc = w.resource;
@@ -360,6 +393,49 @@ mod tests {
         // The texel's float bits, read as an integer.
         assert_eq!(ld(&u, [1, 0, 0, 0], [0; 3])[0], 1.0f32.to_bits());
         assert_eq!(u.to_bytes(), t.to_bytes());
+    }
+
+    #[test]
+    fn a_format_view_of_blocks_decodes_them_in_its_format() {
+        // One BC1 block: colour0 white (0xFFFF), colour1 black, four-colour
+        // mode; row 0's indices 0, 1, 2, 3. Index 2 is 2/3 white: stored
+        // 170/255, which BC1_UNORM_SRGB decodes as
+        // ((170/255 + 0.055) / 1.055)^2.4 = 0.401978.
+        let block = [0xff, 0xff, 0x00, 0x00, 0xe4, 0x00, 0x00, 0x00];
+        let t = Texture::from_bytes(TextureDesc::tex2d(Format::Bc1Unorm, 4, 4), &block).unwrap();
+        let v = t
+            .with_view(View {
+                format: Format::Bc1UnormSrgb,
+                ..View::whole(&t)
+            })
+            .unwrap();
+        assert_eq!(red(ld(&t, [2, 0, 0, 0], [0; 3])), 170.0 / 255.0);
+        assert!((red(ld(&v, [2, 0, 0, 0], [0; 3])) - 0.401978).abs() < 1e-5);
+        // The view's resource is the BC1_UNORM texture, its blocks intact.
+        assert_eq!(v.resource(), t);
+        assert_eq!(v.to_bytes(), block);
+        // And a view back to the resource's own format reads it as it is.
+        let back = v
+            .resource()
+            .with_view(View {
+                format: Format::Bc1Unorm,
+                ..View::whole(&t)
+            })
+            .unwrap();
+        assert_eq!(red(ld(&back, [2, 0, 0, 0], [0; 3])), 170.0 / 255.0);
+        // BC4: red0 = 0xFF, red1 = 0x00, every index 0 (red0). UNORM reads
+        // 255/255 = 1; an SNORM view reads the byte as the signed -1,
+        // -1/127.
+        let block = [0xff, 0x00, 0, 0, 0, 0, 0, 0];
+        let t = Texture::from_bytes(TextureDesc::tex2d(Format::Bc4Unorm, 4, 4), &block).unwrap();
+        let v = t
+            .with_view(View {
+                format: Format::Bc4Snorm,
+                ..View::whole(&t)
+            })
+            .unwrap();
+        assert_eq!(red(ld(&t, [0, 0, 0, 0], [0; 3])), 1.0);
+        assert_eq!(red(ld(&v, [0, 0, 0, 0], [0; 3])), -1.0 / 127.0);
     }
 
     #[test]

@@ -100,7 +100,7 @@ impl ViewLines {
                     self.layers.map(|m| m.0).or(self.dimension.map(|d| d.0))
                 }
                 ViewError::Dimension { .. } => self.dimension.map(|d| d.0),
-                ViewError::Format { .. } => self.format.map(|f| f.0),
+                ViewError::Format { .. } | ViewError::Blocks(_) => self.format.map(|f| f.0),
             };
             ctx.err(line.unwrap_or(any).max(at), format!("view: {e}"))
         })
