@@ -59,9 +59,10 @@ impl TargetPlan {
 
     /// One pixel's samples (image values, as [`written`](Self::written)
     /// gives them) resolved as `ResolveSubresource` does: the average,
-    /// channel by channel. An sRGB target averages in linear space (the
-    /// D3D11.3 functional spec's resolve of `_SRGB` formats, and Vulkan's
-    /// for sRGB attachments): each sample's stored encoding decodes
+    /// channel by channel. An sRGB target averages in linear space (D3D
+    /// leaves the resolve's arithmetic to the implementation; hardware
+    /// resolves `_SRGB` formats in linear space, and Vulkan's specification
+    /// asks it of sRGB attachments): each sample's stored encoding decodes
     /// through the sRGB curve, the linear values are averaged, and the
     /// mean is encoded and stored back as the format rounds, so the image
     /// holds the encoding a resolved texel stores. Integer targets are
