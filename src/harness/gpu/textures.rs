@@ -11,10 +11,15 @@ use super::{GpuError, Renderer};
 /// The texture-unit format whose bytes are uploaded for `format`: itself,
 /// except A8_UNORM, which wgpu does not have; RGBA8_UNORM holding
 /// (0, 0, 0, a) gives the shader the same values in every lane, filtered
-/// or not.
+/// or not. A stencil view goes up the same way, as RGBA8_UINT holding
+/// (0, s, 0, 1): Vulkan's stencil aspect would put the stencil in `.x`,
+/// where D3D's view has it in `.y`, and WebGL2 cannot sample stencil at
+/// all, so the translated shader is bound a colour texture with the
+/// stencil in green.
 pub(super) fn upload_format(format: Format) -> Format {
     match format {
         Format::A8Unorm => Format::Rgba8Unorm,
+        Format::X24TypelessG8Uint | Format::X32TypelessG8X24Uint => Format::Rgba8Uint,
         f => f,
     }
 }
@@ -62,6 +67,15 @@ pub(super) fn wgpu_format(format: Format) -> wgpu::TextureFormat {
         Format::Rgb9e5 => T::Rgb9e5Ufloat,
         Format::R8Uint => T::R8Uint,
         Format::A8Unorm => T::Rgba8Unorm,
+        // A depth view's depths (24-bit UNORM ones are exact in f32) go up
+        // through the depth fill, so comparison samplers read them; a
+        // stencil view as `upload_format` says. The resource formats are
+        // refused by `upload` before this is asked.
+        Format::R24UnormX8Typeless
+        | Format::R32FloatX8X24Typeless
+        | Format::D24UnormS8Uint
+        | Format::D32FloatS8X24Uint => T::Depth32Float,
+        Format::X24TypelessG8Uint | Format::X32TypelessG8X24Uint => T::Rgba8Uint,
         // Block-compressed: the device's own format where it has them.
         Format::Bc1Unorm => T::Bc1RgbaUnorm,
         Format::Bc1UnormSrgb => T::Bc1RgbaUnormSrgb,
@@ -144,6 +158,14 @@ fn block_upload(r: &Renderer, tex: &Texture) -> Option<(bool, String)> {
 /// Vulkan uses).
 pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuError> {
     let tex = &gpu_resource(tex)?;
+    if let Some([depth, stencil]) = tex.format().depth_stencil_views() {
+        return Err(GpuError::Other(format!(
+            "{} is no shader resource format: read it through {} or {}",
+            tex.format().name(),
+            depth.name(),
+            stencil.name()
+        )));
+    }
     let desc = tex.desc();
     if matches!(desc.dimension, Dimension::Tex2DMS | Dimension::Tex2DMSArray) {
         return super::msaa::upload(r, tex, wgpu_format(tex.format()));

@@ -463,6 +463,28 @@ fn gl_format(f: Format) -> GlFormat {
         Format::R32Sint => ("R32I", "RED_INTEGER", "INT", f),
         Format::D32Float => ("DEPTH_COMPONENT32F", "DEPTH_COMPONENT", "FLOAT", f),
         Format::D16Unorm => ("DEPTH_COMPONENT16", "DEPTH_COMPONENT", "UNSIGNED_SHORT", f),
+        // A depth-stencil resource's depth view: its depths as floats
+        // (24-bit UNORM ones are exact), a depth texture so that
+        // comparison samplers read it. The resource formats never reach
+        // here (a case reads them through a view); they would read the
+        // depth the same way.
+        Format::R24UnormX8Typeless
+        | Format::R32FloatX8X24Typeless
+        | Format::D24UnormS8Uint
+        | Format::D32FloatS8X24Uint => (
+            "DEPTH_COMPONENT32F",
+            "DEPTH_COMPONENT",
+            "FLOAT",
+            Format::R32Float,
+        ),
+        // A stencil view: WebGL2 cannot sample stencil, and D3D has it in
+        // `.y`, so it goes up as RGBA8UI holding (0, s, 0, 1).
+        Format::X24TypelessG8Uint | Format::X32TypelessG8X24Uint => (
+            "RGBA8UI",
+            "RGBA_INTEGER",
+            "UNSIGNED_BYTE",
+            Format::Rgba8Uint,
+        ),
         // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
         Format::Rgba8UnormSrgb => ("SRGB8_ALPHA8", "RGBA", "UNSIGNED_BYTE", f),
         Format::Bgra8Unorm => ("RGBA8", "RGBA", "UNSIGNED_BYTE", Format::Rgba8Unorm),

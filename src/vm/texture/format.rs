@@ -100,6 +100,28 @@ pub enum Format {
     A8Unorm,
     /// `DXGI_FORMAT_R8_UINT`
     R8Uint,
+    // Depth-stencil resources and the SRV formats that read them (see
+    // `Format::field_kind`: depth and stencil are fields of different
+    // kinds in one texel).
+    /// `DXGI_FORMAT_D24_UNORM_S8_UINT`: depth UNORM in bits 0-23, stencil
+    /// UINT in 24-31. Not an SRV format: a shader reads it through
+    /// [`Format::R24UnormX8Typeless`] or [`Format::X24TypelessG8Uint`].
+    D24UnormS8Uint,
+    /// `DXGI_FORMAT_R24_UNORM_X8_TYPELESS`: the depth of a D24S8 texel as
+    /// UNORM in `.x`; filterable and comparable like any depth format.
+    R24UnormX8Typeless,
+    /// `DXGI_FORMAT_X24_TYPELESS_G8_UINT`: the stencil of a D24S8 texel as
+    /// UINT in `.y`. The X bits are no component: `.x` reads 0 here.
+    X24TypelessG8Uint,
+    /// `DXGI_FORMAT_D32_FLOAT_S8X24_UINT`: depth float in bits 0-31,
+    /// stencil UINT in 32-39, bits 40-63 unused. Not an SRV format.
+    D32FloatS8X24Uint,
+    /// `DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS`: the depth of a D32S8X24
+    /// texel as float in `.x`.
+    R32FloatX8X24Typeless,
+    /// `DXGI_FORMAT_X32_TYPELESS_G8X24_UINT`: the stencil of a D32S8X24
+    /// texel as UINT in `.y`.
+    X32TypelessG8X24Uint,
     // Block-compressed formats (see `bc.rs`): memory holds 4x4 blocks,
     // the store holds every texel decoded as four 32-bit lanes (floats).
     /// `DXGI_FORMAT_BC1_UNORM`
@@ -177,13 +199,18 @@ const RGBA32: &[Field] = &[at(0, 0, 32), at(1, 32, 32), at(2, 64, 32), at(3, 96,
 const RGB10A2: &[Field] = &[at(0, 0, 10), at(1, 10, 10), at(2, 20, 10), at(3, 30, 2)];
 const RG11B10: &[Field] = &[at(0, 0, 11), at(1, 11, 11), at(2, 22, 10)];
 const RGB9E5: &[Field] = &[at(0, 0, 9), at(1, 9, 9), at(2, 18, 9)];
+const D24S8: &[Field] = &[at(0, 0, 24), at(1, 24, 8)];
+const R24X8: &[Field] = &[at(0, 0, 24)];
+const X24G8: &[Field] = &[at(1, 24, 8)];
+const D32S8: &[Field] = &[at(0, 0, 32), at(1, 32, 8)];
+const X32G8: &[Field] = &[at(1, 32, 8)];
 
 /// Bits of `1.0f32`, the default alpha of float-returning formats.
 pub(crate) const ONE_F32: u32 = 0x3F80_0000;
 
 impl Format {
     /// Every supported format, for tests and tools that iterate them.
-    pub const ALL: [Format; 51] = [
+    pub const ALL: [Format; 57] = [
         Format::R8Unorm,
         Format::Rg8Unorm,
         Format::Rgba8Unorm,
@@ -222,6 +249,13 @@ impl Format {
         Format::Rgb9e5,
         Format::A8Unorm,
         Format::R8Uint,
+        // Depth-stencil resources and their SRV formats.
+        Format::D24UnormS8Uint,
+        Format::R24UnormX8Typeless,
+        Format::X24TypelessG8Uint,
+        Format::D32FloatS8X24Uint,
+        Format::R32FloatX8X24Typeless,
+        Format::X32TypelessG8X24Uint,
         // Block-compressed.
         Format::Bc1Unorm,
         Format::Bc1UnormSrgb,
@@ -263,6 +297,12 @@ impl Format {
             Rgb9e5 => RGB9E5,
             A8Unorm => A8,
             R8Uint => R8,
+            D24UnormS8Uint => D24S8,
+            R24UnormX8Typeless => R24X8,
+            X24TypelessG8Uint => X24G8,
+            D32FloatS8X24Uint => D32S8,
+            R32FloatX8X24Typeless => R32,
+            X32TypelessG8X24Uint => X32G8,
             // Block formats have no per-texel fields in memory: the store
             // holds their decoded lanes (see `decode`).
             Bc1Unorm | Bc1UnormSrgb | Bc2Unorm | Bc2UnormSrgb | Bc3Unorm | Bc3UnormSrgb
@@ -306,8 +346,12 @@ impl Format {
     /// (four 32-bit lanes, as `decode`/`encode_lanes` handle them), and
     /// [`Format::block_bytes`] gives the memory layout.
     pub fn bytes_per_texel(self) -> usize {
+        use Format::*;
         match self {
-            Format::Rgb9e5 => 4,
+            Rgb9e5 => 4,
+            // The X bits are part of the texel, though no field reads them.
+            D24UnormS8Uint | R24UnormX8Typeless | X24TypelessG8Uint => 4,
+            D32FloatS8X24Uint | R32FloatX8X24Typeless | X32TypelessG8X24Uint => 8,
             f if f.is_block_compressed() => 16,
             _ => {
                 let bits: u32 = self.fields().iter().map(|f| f.bits).sum();
@@ -342,6 +386,11 @@ impl Format {
             Rgba8Uint | Rgba16Uint | R16Uint | Rg16Uint | R8Uint => NumericKind::Uint,
             Rgba8Sint | Rgba16Sint | R16Sint | Rg16Sint => NumericKind::Sint,
             R16Float | Rg16Float | Rg11b10Float | Rgb9e5 => NumericKind::Float,
+            // The resource formats take their depth's kind; their stencil
+            // field is UINT (`field_kind`).
+            D24UnormS8Uint | R24UnormX8Typeless => NumericKind::Unorm,
+            D32FloatS8X24Uint | R32FloatX8X24Typeless => NumericKind::Float,
+            X24TypelessG8Uint | X32TypelessG8X24Uint => NumericKind::Uint,
             // Block formats: the kind of what their blocks decode to (the
             // store already holds the decoded, linear values).
             Bc1Unorm | Bc2Unorm | Bc3Unorm | Bc4Unorm | Bc5Unorm | Bc7Unorm => NumericKind::Unorm,
@@ -351,8 +400,53 @@ impl Format {
         }
     }
 
+    /// How the component in `lane` converts: the format's kind, except
+    /// for the stencil of a depth-stencil resource, which is UINT beside a
+    /// UNORM or float depth. Lanes the format does not store take the
+    /// format's kind.
+    pub fn field_kind(self, lane: usize) -> NumericKind {
+        match (self, lane) {
+            (Format::D24UnormS8Uint | Format::D32FloatS8X24Uint, 1) => NumericKind::Uint,
+            _ => self.kind(),
+        }
+    }
+
+    /// Depth formats and the SRV formats that read a depth-stencil
+    /// resource's depth: comparison samplers may read them.
     pub fn is_depth(self) -> bool {
-        matches!(self, Format::D32Float | Format::D16Unorm)
+        use Format::*;
+        matches!(
+            self,
+            D32Float
+                | D16Unorm
+                | D24UnormS8Uint
+                | R24UnormX8Typeless
+                | D32FloatS8X24Uint
+                | R32FloatX8X24Typeless
+        )
+    }
+
+    /// A depth-stencil resource format, which no SRV may use as it is: a
+    /// shader reads its depth or its stencil through one of the two view
+    /// formats this returns (depth first).
+    pub fn depth_stencil_views(self) -> Option<[Format; 2]> {
+        match self {
+            Format::D24UnormS8Uint => Some([Format::R24UnormX8Typeless, Format::X24TypelessG8Uint]),
+            Format::D32FloatS8X24Uint => {
+                Some([Format::R32FloatX8X24Typeless, Format::X32TypelessG8X24Uint])
+            }
+            _ => None,
+        }
+    }
+
+    /// The component in `lane` as errors name it: depth and stencil for
+    /// depth-stencil formats, red, green, blue, alpha otherwise.
+    fn channel_name(self, lane: usize) -> &'static str {
+        match (self.depth_stencil_views(), lane) {
+            (Some(_), 0) => "depth",
+            (Some(_), 1) => "stencil",
+            _ => ["red", "green", "blue", "alpha"][lane.min(3)],
+        }
     }
 
     /// Integer formats return raw integer bits and cannot be filtered.
@@ -376,163 +470,6 @@ impl Format {
             Format::Bc3UnormSrgb => Format::Bc3Unorm,
             Format::Bc7UnormSrgb => Format::Bc7Unorm,
             f => f,
-        }
-    }
-
-    /// The `DXGI_FORMAT` number, so case files can name formats the way
-    /// D3D code does.
-    pub fn dxgi(self) -> u32 {
-        use Format::*;
-        match self {
-            Rgba32Float => 2,
-            Rgba16Float => 10,
-            Rg32Float => 16,
-            Rgba8Unorm => 28,
-            D32Float => 40,
-            R32Float => 41,
-            R32Uint => 42,
-            R32Sint => 43,
-            Rg8Unorm => 49,
-            D16Unorm => 55,
-            R8Unorm => 61,
-            // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
-            Rgba16Unorm => 11,
-            Rgba16Uint => 12,
-            Rgba16Snorm => 13,
-            Rgba16Sint => 14,
-            Rgb10a2Unorm => 24,
-            Rg11b10Float => 26,
-            Rgba8UnormSrgb => 29,
-            Rgba8Uint => 30,
-            Rgba8Snorm => 31,
-            Rgba8Sint => 32,
-            Rg16Float => 34,
-            Rg16Unorm => 35,
-            Rg16Uint => 36,
-            Rg16Snorm => 37,
-            Rg16Sint => 38,
-            Rg8Snorm => 51,
-            R16Float => 54,
-            R16Unorm => 56,
-            R16Uint => 57,
-            R16Snorm => 58,
-            R16Sint => 59,
-            R8Uint => 62,
-            A8Unorm => 65,
-            Rgb9e5 => 67,
-            Bgra8Unorm => 87,
-            Bgra8UnormSrgb => 91,
-            Bc1Unorm => 71,
-            Bc1UnormSrgb => 72,
-            Bc2Unorm => 74,
-            Bc2UnormSrgb => 75,
-            Bc3Unorm => 77,
-            Bc3UnormSrgb => 78,
-            Bc4Unorm => 80,
-            Bc4Snorm => 81,
-            Bc5Unorm => 83,
-            Bc5Snorm => 84,
-            Bc6hUf16 => 95,
-            Bc6hSf16 => 96,
-            Bc7Unorm => 98,
-            Bc7UnormSrgb => 99,
-        }
-    }
-
-    pub fn from_dxgi(n: u32) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.dxgi() == n)
-    }
-
-    /// The `DXGI_FORMAT_*_TYPELESS` group the format belongs to: a view may
-    /// read a resource as any format of its group (same bytes, another
-    /// interpretation). Depth formats belong to the group of the colour
-    /// format their SRV reads them as.
-    pub fn typeless_family(self) -> &'static str {
-        use Format::*;
-        match self {
-            R8Unorm | R8Uint => "R8_TYPELESS",
-            Rg8Unorm | Rg8Snorm => "R8G8_TYPELESS",
-            Rgba8Unorm | Rgba8UnormSrgb | Rgba8Snorm | Rgba8Uint | Rgba8Sint => "R8G8B8A8_TYPELESS",
-            Bgra8Unorm | Bgra8UnormSrgb => "B8G8R8A8_TYPELESS",
-            R16Unorm | R16Snorm | R16Uint | R16Sint | R16Float | D16Unorm => "R16_TYPELESS",
-            Rg16Unorm | Rg16Snorm | Rg16Uint | Rg16Sint | Rg16Float => "R16G16_TYPELESS",
-            Rgba16Float | Rgba16Unorm | Rgba16Snorm | Rgba16Uint | Rgba16Sint => {
-                "R16G16B16A16_TYPELESS"
-            }
-            R32Float | R32Uint | R32Sint | D32Float => "R32_TYPELESS",
-            Rg32Float => "R32G32_TYPELESS",
-            Rgba32Float => "R32G32B32A32_TYPELESS",
-            Rgb10a2Unorm => "R10G10B10A2_TYPELESS",
-            // DXGI gives these no typeless twin: each is its own group.
-            Rg11b10Float => "R11G11B10_FLOAT",
-            Rgb9e5 => "R9G9B9E5_SHAREDEXP",
-            A8Unorm => "A8_UNORM",
-            Bc1Unorm | Bc1UnormSrgb => "BC1_TYPELESS",
-            Bc2Unorm | Bc2UnormSrgb => "BC2_TYPELESS",
-            Bc3Unorm | Bc3UnormSrgb => "BC3_TYPELESS",
-            Bc4Unorm | Bc4Snorm => "BC4_TYPELESS",
-            Bc5Unorm | Bc5Snorm => "BC5_TYPELESS",
-            Bc6hUf16 | Bc6hSf16 => "BC6H_TYPELESS",
-            Bc7Unorm | Bc7UnormSrgb => "BC7_TYPELESS",
-        }
-    }
-
-    /// The DXGI name without the `DXGI_FORMAT_` prefix.
-    pub fn name(self) -> &'static str {
-        use Format::*;
-        match self {
-            R8Unorm => "R8_UNORM",
-            Rg8Unorm => "R8G8_UNORM",
-            Rgba8Unorm => "R8G8B8A8_UNORM",
-            R32Float => "R32_FLOAT",
-            Rg32Float => "R32G32_FLOAT",
-            Rgba16Float => "R16G16B16A16_FLOAT",
-            Rgba32Float => "R32G32B32A32_FLOAT",
-            R32Uint => "R32_UINT",
-            R32Sint => "R32_SINT",
-            D32Float => "D32_FLOAT",
-            D16Unorm => "D16_UNORM",
-            // Colour formats: sRGB, BGRA, SNORM, 8/16-bit, packed.
-            Rgba8UnormSrgb => "R8G8B8A8_UNORM_SRGB",
-            Bgra8Unorm => "B8G8R8A8_UNORM",
-            Bgra8UnormSrgb => "B8G8R8A8_UNORM_SRGB",
-            Rgba8Snorm => "R8G8B8A8_SNORM",
-            Rgba8Uint => "R8G8B8A8_UINT",
-            Rgba8Sint => "R8G8B8A8_SINT",
-            Rg8Snorm => "R8G8_SNORM",
-            Rgba16Unorm => "R16G16B16A16_UNORM",
-            Rgba16Snorm => "R16G16B16A16_SNORM",
-            Rgba16Uint => "R16G16B16A16_UINT",
-            Rgba16Sint => "R16G16B16A16_SINT",
-            R16Unorm => "R16_UNORM",
-            R16Snorm => "R16_SNORM",
-            R16Uint => "R16_UINT",
-            R16Sint => "R16_SINT",
-            R16Float => "R16_FLOAT",
-            Rg16Unorm => "R16G16_UNORM",
-            Rg16Snorm => "R16G16_SNORM",
-            Rg16Uint => "R16G16_UINT",
-            Rg16Sint => "R16G16_SINT",
-            Rg16Float => "R16G16_FLOAT",
-            Rgb10a2Unorm => "R10G10B10A2_UNORM",
-            Rg11b10Float => "R11G11B10_FLOAT",
-            Rgb9e5 => "R9G9B9E5_SHAREDEXP",
-            A8Unorm => "A8_UNORM",
-            R8Uint => "R8_UINT",
-            Bc1Unorm => "BC1_UNORM",
-            Bc1UnormSrgb => "BC1_UNORM_SRGB",
-            Bc2Unorm => "BC2_UNORM",
-            Bc2UnormSrgb => "BC2_UNORM_SRGB",
-            Bc3Unorm => "BC3_UNORM",
-            Bc3UnormSrgb => "BC3_UNORM_SRGB",
-            Bc4Unorm => "BC4_UNORM",
-            Bc4Snorm => "BC4_SNORM",
-            Bc5Unorm => "BC5_UNORM",
-            Bc5Snorm => "BC5_SNORM",
-            Bc6hUf16 => "BC6H_UF16",
-            Bc6hSf16 => "BC6H_SF16",
-            Bc7Unorm => "BC7_UNORM",
-            Bc7UnormSrgb => "BC7_UNORM_SRGB",
         }
     }
 
@@ -575,8 +512,8 @@ impl Format {
             }
             return lanes;
         }
-        let kind = self.kind();
         for f in self.fields() {
+            let kind = self.field_kind(f.lane);
             let raw = (word >> f.shift) as u32 & mask(f.bits);
             lanes[f.lane] = match (kind, f.bits) {
                 (NumericKind::Uint, _) => raw,
@@ -606,9 +543,9 @@ impl Format {
         } else if self == Format::Rgb9e5 {
             u128::from(f32_to_rgb9e5([0, 1, 2].map(|i| f32::from_bits(lanes[i]))))
         } else {
-            let kind = self.kind();
             let mut word = 0u128;
             for f in self.fields() {
+                let kind = self.field_kind(f.lane);
                 let lane = lanes[f.lane];
                 let x = f32::from_bits(lane);
                 let raw = match (kind, f.bits) {
@@ -638,11 +575,11 @@ impl Format {
     /// convert with Rust's saturating `as` (NaN → 0) and then saturate to
     /// the format's range.
     pub fn encode_f32(self, v: [f32; 4], out: &mut [u8]) {
-        let lanes = match self.kind() {
-            NumericKind::Uint => v.map(|x| x as u32),
-            NumericKind::Sint => v.map(|x| (x as i32) as u32),
-            _ => v.map(f32::to_bits),
-        };
+        let lanes = [0, 1, 2, 3].map(|i| match self.field_kind(i) {
+            NumericKind::Uint => v[i] as u32,
+            NumericKind::Sint => (v[i] as i32) as u32,
+            _ => v[i].to_bits(),
+        });
         self.encode_lanes(lanes, out);
     }
 
@@ -653,11 +590,11 @@ impl Format {
     /// after rounding). Lanes the format does not store are not looked at.
     /// Values between representable ones are fine: they round.
     pub fn check_lanes(self, lanes: [u32; 4]) -> Result<(), String> {
-        let kind = self.kind();
         for f in self.fields() {
+            let kind = self.field_kind(f.lane);
             let lane = lanes[f.lane];
             let x = f32::from_bits(lane);
-            let channel = ["red", "green", "blue", "alpha"][f.lane];
+            let channel = self.channel_name(f.lane);
             let range = |lo: f32, hi: f32| {
                 if x >= lo && x <= hi {
                     Ok(())
@@ -690,6 +627,11 @@ impl Format {
                     }
                 }
                 (NumericKind::Unorm | NumericKind::Srgb, _) => range(0.0, 1.0)?,
+                // A float depth beside a stencil is a depth buffer's value:
+                // Vulkan and GL clamp what a depth texture holds to 0..1.
+                (NumericKind::Float, 32) if self == Format::D32FloatS8X24Uint && f.lane == 0 => {
+                    range(0.0, 1.0)?
+                }
                 (NumericKind::Snorm, _) => range(-1.0, 1.0)?,
                 (NumericKind::Float, 16) if x.is_finite() && f32_to_f16(x) & 0x7C00 == 0x7C00 => {
                     range(-65504.0, 65504.0)?

@@ -305,9 +305,10 @@ fn decode_colour_formats() {
     }
     // Every per-texel format after D16_UNORM in ALL is covered above
     // (block formats have no per-texel memory; see the test below).
+    // Depth-stencil formats have their own test below.
     let per_texel = Format::ALL
         .iter()
-        .filter(|f| !f.is_block_compressed())
+        .filter(|f| !f.is_block_compressed() && !is_depth_stencil_group(**f))
         .count();
     assert_eq!(seen.len(), per_texel - 11);
 }
@@ -403,4 +404,169 @@ fn out_of_range_colour_values_are_refused() {
 
 fn i32_lanes(v: [i32; 4]) -> [u32; 4] {
     v.map(|x| x as u32)
+}
+
+fn is_depth_stencil_group(f: Format) -> bool {
+    matches!(f.typeless_family(), "R24G8_TYPELESS" | "R32G8X24_TYPELESS")
+}
+
+/// D24_UNORM_S8_UINT: depth in bits 0-23, stencil in 24-31. The texel
+/// 0x05800000 has depth code 0x800000 = 8388608 and stencil 5. As a
+/// fraction 8388608/16777215 = 0.5 + 0.5/16777215, a hair above the
+/// midpoint 0.5 + 2^-25 between the floats 0.5 and 0.5 + 2^-24, so the
+/// correctly rounded f32 is 0.5 + 2^-24 (bits 0x3F000001).
+/// D32_FLOAT_S8X24_UINT: depth f32 in bits 0-31, stencil in 32-39, the
+/// rest unused: 0.75 (0x3F400000) and stencil 200 (0xC8), with junk in
+/// the X bits that no view reads.
+#[test]
+fn depth_stencil_layouts() {
+    let d24 = [0x00, 0x00, 0x80, 0x05];
+    let half_up = f32::from_bits(0x3F00_0001);
+    assert_eq!((8388608.0f64 / 16777215.0) as f32, half_up);
+    let one = ONE_F32;
+    let cases: [(Format, &[u8], [u32; 4]); 6] = [
+        (Format::D24UnormS8Uint, &d24, [half_up.to_bits(), 5, 0, one]),
+        (
+            Format::R24UnormX8Typeless,
+            &d24,
+            [half_up.to_bits(), 0, 0, one],
+        ),
+        // Integer view: its missing alpha is the integer 1.
+        (Format::X24TypelessG8Uint, &d24, [0, 5, 0, 1]),
+        (
+            Format::D32FloatS8X24Uint,
+            &[0x00, 0x00, 0x40, 0x3F, 0xC8, 0xAA, 0xBB, 0xCC],
+            [0x3F40_0000, 200, 0, one],
+        ),
+        (
+            Format::R32FloatX8X24Typeless,
+            &[0x00, 0x00, 0x40, 0x3F, 0xC8, 0xAA, 0xBB, 0xCC],
+            [0x3F40_0000, 0, 0, one],
+        ),
+        (
+            Format::X32TypelessG8X24Uint,
+            &[0x00, 0x00, 0x40, 0x3F, 0xC8, 0xAA, 0xBB, 0xCC],
+            [0, 200, 0, 1],
+        ),
+    ];
+    for (format, bytes, want) in cases {
+        assert_eq!(bytes.len(), format.bytes_per_texel(), "{format:?}");
+        assert_eq!(format.decode(bytes), want, "{format:?}");
+        assert!(is_depth_stencil_group(format));
+    }
+    // Encoding writes each field with its own kind: the depth as UNORM
+    // (or float), the stencil as an integer; X bits are zero.
+    let mut out = [0u8; 4];
+    Format::D24UnormS8Uint.encode_lanes([half_up.to_bits(), 5, 0, one], &mut out);
+    assert_eq!(out, d24);
+    let mut out = [0xFFu8; 8];
+    Format::D32FloatS8X24Uint.encode_lanes([0x3F40_0000, 200, 0, one], &mut out);
+    assert_eq!(out, [0x00, 0x00, 0x40, 0x3F, 0xC8, 0, 0, 0]);
+    // Every 24-bit depth code survives decode and encode (k/16777215 is
+    // exact enough in f32), the extremes included.
+    for code in [0u32, 1, 0x7F_FFFF, 0x80_0000, 0xFF_FFFE, 0xFF_FFFF] {
+        let lanes = Format::R24UnormX8Typeless.decode(&code.to_le_bytes());
+        let mut back = [0u8; 4];
+        Format::R24UnormX8Typeless.encode_lanes(lanes, &mut back);
+        assert_eq!(u32::from_le_bytes(back), code, "{code:#x}");
+    }
+    // Kinds: depth views compare like D32_FLOAT, stencil views are
+    // integer; the resource formats name their two views.
+    assert!(Format::R24UnormX8Typeless.is_depth() && !Format::R24UnormX8Typeless.is_integer());
+    assert!(Format::R32FloatX8X24Typeless.is_depth());
+    assert!(Format::X24TypelessG8Uint.is_integer() && !Format::X24TypelessG8Uint.is_depth());
+    assert_eq!(Format::X32TypelessG8X24Uint.channels(), 2);
+    assert_eq!(Format::D24UnormS8Uint.field_kind(0), NumericKind::Unorm);
+    assert_eq!(Format::D24UnormS8Uint.field_kind(1), NumericKind::Uint);
+    assert_eq!(
+        Format::D32FloatS8X24Uint.depth_stencil_views(),
+        Some([Format::R32FloatX8X24Typeless, Format::X32TypelessG8X24Uint])
+    );
+    assert_eq!(Format::R24UnormX8Typeless.depth_stencil_views(), None);
+    for (n, f) in [
+        (19, None),
+        (20, Some(Format::D32FloatS8X24Uint)),
+        (21, Some(Format::R32FloatX8X24Typeless)),
+        (22, Some(Format::X32TypelessG8X24Uint)),
+        (44, None),
+        (45, Some(Format::D24UnormS8Uint)),
+        (46, Some(Format::R24UnormX8Typeless)),
+        (47, Some(Format::X24TypelessG8Uint)),
+    ] {
+        assert_eq!(Format::from_dxgi(n), f, "{n}");
+    }
+    assert_eq!(Format::X24TypelessG8Uint.name(), "X24_TYPELESS_G8_UINT");
+}
+
+#[test]
+fn depth_stencil_values_are_range_checked_per_field() {
+    let f = f32::to_bits;
+    let e = Format::D24UnormS8Uint
+        .check_lanes([f(0.5), 300, 0, 0])
+        .unwrap_err();
+    assert!(e.contains("stencil 300 is above 255"), "{e}");
+    let e = Format::D24UnormS8Uint
+        .check_lanes([f(1.5), 0, 0, 0])
+        .unwrap_err();
+    assert!(e.starts_with("depth 1.5 is outside 0..=1"), "{e}");
+    assert!(
+        Format::D24UnormS8Uint
+            .check_lanes([f(1.0), 255, 0, 0])
+            .is_ok()
+    );
+    let e = Format::D32FloatS8X24Uint
+        .check_lanes([f(-0.25), 0, 0, 0])
+        .unwrap_err();
+    assert!(e.contains("depth -0.25"), "{e}");
+    assert!(
+        Format::D32FloatS8X24Uint
+            .check_lanes([f(f32::NAN), 0, 0, 0])
+            .is_err()
+    );
+    assert!(
+        Format::D32FloatS8X24Uint
+            .check_lanes([0, 256, 0, 0])
+            .is_err()
+    );
+    assert!(
+        Format::D32FloatS8X24Uint
+            .check_lanes([f(0.0), 255, 0, 0])
+            .is_ok()
+    );
+}
+
+/// A D24S8 resource read through its two views: the same bytes, depth in
+/// `.x` of one, stencil in `.y` of the other.
+#[test]
+fn depth_stencil_resource_through_its_views() {
+    use crate::vm::texture::{Texture, TextureDesc, View, ld};
+    let depth = 0x40_0000 as f32 / 16777215.0; // code 4194304
+    let res = Texture::from_lanes(
+        TextureDesc::tex2d(Format::D24UnormS8Uint, 2, 1),
+        &[[depth.to_bits(), 7, 0, 0], [0, 255, 0, 0]],
+    )
+    .unwrap();
+    let view = |format| {
+        res.with_view(View {
+            format,
+            ..View::whole(&res)
+        })
+        .unwrap()
+    };
+    let d = view(Format::R24UnormX8Typeless);
+    let s = view(Format::X24TypelessG8Uint);
+    assert_eq!(
+        ld(&d, [0, 0, 0, 0], [0; 3]),
+        [depth.to_bits(), 0, 0, ONE_F32]
+    );
+    assert_eq!(ld(&s, [0, 0, 0, 0], [0; 3]), [0, 7, 0, 1]);
+    assert_eq!(ld(&s, [1, 0, 0, 0], [0; 3]), [0, 255, 0, 1]);
+    // A colour format is not in R24G8_TYPELESS.
+    assert!(
+        res.with_view(View {
+            format: Format::R32Float,
+            ..View::whole(&res)
+        })
+        .is_err()
+    );
 }

@@ -66,6 +66,7 @@ mod bc;
 mod cube;
 mod filter;
 mod format;
+mod format_names;
 mod gather;
 mod load;
 mod lod;

@@ -43,23 +43,26 @@ pub(super) fn block_bytes(
     Ok(())
 }
 
-/// One texel value in the form its format's kind takes: integers (`7`,
-/// `7u`, `-1i`) for UINT/SINT formats, floats for the rest, hex bits
-/// (`0x…`) for either. A UINT format takes no negative number.
-fn texel_lane(ctx: &Ctx, l: usize, format: Format, t: &str) -> Result<u32, CaseError> {
+/// One texel value in the form its component's kind takes: integers
+/// (`7`, `7u`, `-1i`) for UINT/SINT components (a depth-stencil format's
+/// stencil), floats for the rest, hex bits (`0x…`) for either. A UINT
+/// component takes no negative number.
+fn texel_lane(ctx: &Ctx, l: usize, format: Format, lane: usize, t: &str) -> Result<u32, CaseError> {
+    use crate::vm::texture::NumericKind;
     if t.starts_with("0x") {
         return ctx.lane(l, t);
     }
     let integer = t.strip_suffix(['u', 'i']).unwrap_or(t);
-    if format.is_integer() {
+    let kind = format.field_kind(lane);
+    if matches!(kind, NumericKind::Uint | NumericKind::Sint) {
         let v: i64 = integer.parse().map_err(|_| {
             ctx.err(
                 l,
                 format!("{} takes integer texel values, found `{t}`", format.name()),
             )
         })?;
-        let fits = match format.kind() {
-            crate::vm::texture::NumericKind::Uint => (0..=i64::from(u32::MAX)).contains(&v),
+        let fits = match kind {
+            NumericKind::Uint => (0..=i64::from(u32::MAX)).contains(&v),
             _ => (i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(&v),
         };
         if !fits || (t.ends_with('u') && v < 0) {
@@ -89,8 +92,8 @@ pub(super) fn texel_lanes(
         return Err(ctx.err(l, format!("expected four values, found {}", toks.len())));
     }
     let mut v = [0; 4];
-    for (lane, t) in v.iter_mut().zip(toks) {
-        *lane = texel_lane(ctx, l, format, t)?;
+    for (i, (lane, t)) in v.iter_mut().zip(toks).enumerate() {
+        *lane = texel_lane(ctx, l, format, i, t)?;
     }
     Ok(v)
 }
@@ -287,6 +290,21 @@ pub(super) fn generate(
     samples: u32,
 ) -> Result<Vec<[u32; 4]>, CaseError> {
     let pattern = what.first().map(String::as_str);
+    if format
+        .fields()
+        .iter()
+        .any(|f| format.field_kind(f.lane) != format.kind())
+        && pattern != Some("constant")
+    {
+        // A depth and a stencil: no pattern fills both.
+        return Err(ctx.err(
+            l,
+            format!(
+                "{} holds a depth and a stencil: use `fill constant depth stencil 0 0` or `values`",
+                format.name()
+            ),
+        ));
+    }
     if format.is_integer() && pattern != Some("constant") {
         // The patterns are fractions in [0, 1]; an integer texture would
         // get their float bits as integers.

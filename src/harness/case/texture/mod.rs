@@ -64,6 +64,13 @@ fn format_named(name: &str) -> Option<Format> {
         "rgb9e5" => Format::Rgb9e5,
         "a8_unorm" => Format::A8Unorm,
         "r8_uint" => Format::R8Uint,
+        // Depth-stencil: the resources, read through one of their views.
+        "d24_unorm_s8_uint" => Format::D24UnormS8Uint,
+        "r24_unorm_x8_typeless" => Format::R24UnormX8Typeless,
+        "x24_typeless_g8_uint" => Format::X24TypelessG8Uint,
+        "d32_float_s8x24_uint" => Format::D32FloatS8X24Uint,
+        "r32_float_x8x24_typeless" => Format::R32FloatX8X24Typeless,
+        "x32_typeless_g8x24_uint" => Format::X32TypelessG8X24Uint,
         // Block-compressed: contents from `blocks` or a DDS file.
         "bc1_unorm" => Format::Bc1Unorm,
         "bc1_unorm_srgb" => Format::Bc1UnormSrgb,
@@ -199,6 +206,8 @@ pub(super) fn parse_texture(
                     lines,
                 )?;
                 budget.take(ctx, *l, tex.texel_count())?;
+                // A DDS file may hold a depth-stencil format too.
+                view.depth_stencil(ctx, *l, tex.format())?;
                 return view.apply(ctx, at, tex);
             }
             ["fill", rest @ ..] => fill = Some((*l, rest.iter().map(|s| s.to_string()).collect())),
@@ -234,6 +243,7 @@ pub(super) fn parse_texture(
             _ => return Err(ctx.err(*l, format!("unknown texture setting `{t}`"))),
         }
     }
+    view.depth_stencil(ctx, format_at.unwrap_or(at), format)?;
     let size_line = size_at.map_or(at, |(l, _)| l);
     if let Some((l, given)) = size_at {
         let (min, max, spelled) = size_extents(dimension);

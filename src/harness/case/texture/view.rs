@@ -20,6 +20,32 @@ pub(super) struct ViewLines {
 }
 
 impl ViewLines {
+    /// A depth-stencil resource is no SRV format: D3D reads its depth or
+    /// its stencil through one of two view formats, and a case says which
+    /// rather than getting one by default. `format_at` is the line that
+    /// gave the resource's format.
+    pub(super) fn depth_stencil(
+        &self,
+        ctx: &Ctx,
+        format_at: usize,
+        format: Format,
+    ) -> Result<(), CaseError> {
+        let (line, shown) = self.format.unwrap_or((format_at, format));
+        let Some([depth, stencil]) = shown.depth_stencil_views() else {
+            return Ok(());
+        };
+        Err(ctx.err(
+            line,
+            format!(
+                "{} is no shader resource format: add `view format {}` (depth in .x) or \
+                 `view format {}` (stencil in .y)",
+                shown.name(),
+                depth.name().to_ascii_lowercase(),
+                stencil.name().to_ascii_lowercase()
+            ),
+        ))
+    }
+
     /// One `view` line; `once` is the section's, each aspect a setting of
     /// its own (`view mips` twice is an error, `view mips` then `view
     /// layers` is not).
