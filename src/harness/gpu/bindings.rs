@@ -141,7 +141,9 @@ pub(super) fn build(
     let device = &r.device;
     let features = device.features();
     let mut entries: BTreeMap<u32, (wgpu::BindingType, Slot)> = BTreeMap::new();
-    let mut uploaded: BTreeMap<u32, wgpu::Texture> = BTreeMap::new();
+    // Keyed by slot and whether the slot is compared: a depth texture read
+    // without comparison goes up as a colour texture (`textures::upload`).
+    let mut uploaded: BTreeMap<(u32, bool), wgpu::Texture> = BTreeMap::new();
 
     for (binding, bytes) in blocks(case, manifests) {
         if binding == MIP_COUNT_BINDING || binding == SAMPLER_STATE_BINDING {
@@ -197,18 +199,19 @@ pub(super) fn build(
                             tex.format().name()
                         )));
                     }
-                    let gpu = match uploaded.get(&t.slot) {
+                    let gpu = match uploaded.get(&(t.slot, compared)) {
                         Some(g) => g.clone(),
                         None => {
-                            let g = textures::upload(r, tex)
+                            let g = textures::upload(r, tex, compared)
                                 .map_err(|e| fail(format!("t{}: {e}", t.slot)))?;
-                            uploaded.insert(t.slot, g.clone());
+                            uploaded.insert((t.slot, compared), g.clone());
                             g
                         }
                     };
                     let st = if compared {
                         wgpu::TextureSampleType::Depth
-                    } else if tex.format().is_depth() {
+                    } else if gpu.format().is_depth_stencil_format() {
+                        // A multisampled depth texture keeps its format.
                         wgpu::TextureSampleType::Float { filterable: false }
                     } else {
                         match gpu.format().sample_type(None, Some(features)) {

@@ -155,8 +155,14 @@ fn block_upload(r: &Renderer, tex: &Texture) -> Option<(bool, String)> {
 /// 1D textures become 2D textures
 /// of height 1 (1D arrays: 2D arrays), as the vk450 dialect declares them;
 /// cubes are six-layer 2D textures in D3D face order (the same order
-/// Vulkan uses).
-pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuError> {
+/// Vulkan uses). `compared`: the shader reads the slot through a
+/// comparison sampler. A depth texture it does not compare goes up as
+/// `R32Float` holding the decoded depths (see [`depth_as_colour`]).
+pub(super) fn upload(
+    r: &Renderer,
+    tex: &Texture,
+    compared: bool,
+) -> Result<wgpu::Texture, GpuError> {
     let tex = &gpu_resource(tex)?;
     if let Some([depth, stencil]) = tex.format().depth_stencil_views() {
         return Err(GpuError::Other(format!(
@@ -169,6 +175,9 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     let desc = tex.desc();
     if matches!(desc.dimension, Dimension::Tex2DMS | Dimension::Tex2DMSArray) {
         return super::msaa::upload(r, tex, wgpu_format(tex.format()));
+    }
+    if !compared && tex.format().is_depth() {
+        return upload(r, &depth_as_colour(tex)?, false);
     }
     if desc.dimension == Dimension::Buffer {
         return Err(GpuError::Other(format!(
@@ -291,6 +300,22 @@ pub(super) fn upload(r: &Renderer, tex: &Texture) -> Result<wgpu::Texture, GpuEr
     Ok(texture)
 }
 
+/// A depth texture as an `R32Float` one of the same shape holding its
+/// decoded depths (exact: 16- and 24-bit UNORM codes are exact in f32).
+/// D3D filters depth formats a shader reads without comparison (D16, D32,
+/// R24_UNORM_X8 are all filterable) and returns the depth in `.x` with
+/// (0, 0, 1) beside it, which is what an R32_FLOAT texture gives; wgpu
+/// binds depth formats only unfilterable, so a linear sampler could not
+/// read them.
+fn depth_as_colour(tex: &Texture) -> Result<Texture, GpuError> {
+    let desc = TextureDesc {
+        format: Format::R32Float,
+        ..*tex.desc()
+    };
+    Texture::from_bytes(desc, &tex.to_bytes_as(Format::R32Float))
+        .map_err(|e| GpuError::Other(e.to_string()))
+}
+
 const DEPTH_FS: &str = "#version 450
 layout(set = 0, binding = 0) uniform texture2D depthValues;
 layout(set = 0, binding = 1) uniform sampler depthSampler;
@@ -391,5 +416,5 @@ pub(super) fn dummy(
         _ => TextureDesc::tex2d(format, 1, 1),
     };
     let tex = Texture::zeroed(desc).map_err(|e| GpuError::Other(e.to_string()))?;
-    upload(r, &tex)
+    upload(r, &tex, kind == Dummy::Depth)
 }

@@ -573,7 +573,13 @@ fn gl_target(shape: TextureShape) -> &'static str {
 /// resource's whole mip chain; TEXTURE_BASE_LEVEL / MAX_LEVEL select the
 /// view's mips, to which `textureSize`, `texelFetch` and the LOD clamp are
 /// relative in GLSL ES 3.00, as the view's are in D3D.
-fn upload(view: &Texture, target: &'static str) -> Result<GlTexture, String> {
+///
+/// `shadow`: the texture is read through a comparison sampler. A depth
+/// texture read without one goes up as `R32F` holding its decoded depths
+/// (exact for 16- and 24-bit codes): D3D filters depth formats read
+/// without comparison, and GLSL ES 3.00 makes a depth texture with a
+/// linear filter and no compare mode incomplete.
+fn upload(view: &Texture, target: &'static str, shadow: bool) -> Result<GlTexture, String> {
     let (tex, base_level, view_levels) = match view.view() {
         None => (view.clone(), 0, view.mip_levels()),
         Some(v) => {
@@ -598,7 +604,11 @@ fn upload(view: &Texture, target: &'static str) -> Result<GlTexture, String> {
             desc.dimension
         ));
     }
-    let gl = gl_format(tex.format());
+    let gl = if !shadow && tex.format().is_depth() {
+        gl_format(Format::R32Float)
+    } else {
+        gl_format(tex.format())
+    };
     let bytes = tex.to_bytes_as(gl.bytes_as);
     let bpp = gl.bytes_as.bytes_per_texel();
     let levels = tex.mip_levels();
@@ -702,26 +712,30 @@ fn textures_and_units(
     notes: &mut Vec<String>,
 ) -> Result<(Vec<GlTexture>, Vec<Unit>), String> {
     let mut textures: Vec<GlTexture> = Vec::new();
-    let mut made: Vec<(u32, &'static str)> = Vec::new();
+    // A depth texture goes up once for comparison and once as a colour
+    // texture (see `upload`), so the shadow flag is part of the key.
+    let mut made: Vec<(u32, &'static str, bool)> = Vec::new();
     let mut units: Vec<Unit> = Vec::new();
     let mut texture_for = |slot: u32,
                            glsl_type: OpaqueType,
                            textures: &mut Vec<GlTexture>|
      -> Result<usize, String> {
         let target = gl_target(glsl_type.shape);
-        if let Some(i) = made.iter().position(|m| *m == (slot, target)) {
+        let key = (slot, target, glsl_type.shadow);
+        if let Some(i) = made.iter().position(|m| *m == key) {
             return Ok(i);
         }
         let t = match case.textures.iter().find(|(s, _)| *s == slot) {
             Some((_, tex)) => {
-                let mut t = upload(tex, target).map_err(|e| format!("t{slot}: {e}"))?;
+                let mut t =
+                    upload(tex, target, glsl_type.shadow).map_err(|e| format!("t{slot}: {e}"))?;
                 t.compressed = compressed_images(tex, slot, target, notes);
                 t
             }
             None => dummy(glsl_type, target),
         };
         textures.push(t);
-        made.push((slot, target));
+        made.push(key);
         Ok(textures.len() - 1)
     };
     for m in manifests {
