@@ -647,6 +647,61 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@view dimension 4d\nfill checker",
         "unknown view dimension",
     ),
+    // Depth-stencil textures: read through a view, values per field.
+    (
+        "depth-stencil resource without a view format",
+        "[texture 1]\nformat d32_float",
+        "[texture 1]\n@format d24_unorm_s8_uint",
+        "add `view format r24_unorm_x8_typeless`",
+    ),
+    (
+        "view format naming a depth-stencil resource format",
+        "[texture 1]\nformat d32_float",
+        "[texture 1]\nformat d32_float_s8x24_uint\n@view format d32_float_s8x24_uint",
+        "D32_FLOAT_S8X24_UINT is no shader resource format",
+    ),
+    (
+        "stencil above 255",
+        "[texture 1]\nformat d32_float\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "[texture 1]\nformat d24_unorm_s8_uint\nview format r24_unorm_x8_typeless\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n@0.75 300 0 1  1 0 0 1",
+        "stencil 300 is above 255",
+    ),
+    (
+        "D24 depth above 1",
+        "[texture 1]\nformat d32_float\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "[texture 1]\nformat d24_unorm_s8_uint\nview format r24_unorm_x8_typeless\nsize 2 2\nvalues\n@1.5 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "depth 1.5 is outside 0..=1",
+    ),
+    (
+        "D32S8X24 depth below 0",
+        "[texture 1]\nformat d32_float\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "[texture 1]\nformat d32_float_s8x24_uint\nview format r32_float_x8x24_typeless\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n@-0.5 0 0 1  1 0 0 1",
+        "depth -0.5 is outside 0..=1",
+    ),
+    (
+        "fractional stencil value",
+        "[texture 1]\nformat d32_float\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "[texture 1]\nformat d24_unorm_s8_uint\nview format r24_unorm_x8_typeless\nsize 2 2\nvalues\n@0.25 0.5 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "takes integer texel values",
+    ),
+    (
+        "pattern fill of a depth-stencil texture",
+        "[texture 1]\nformat d32_float\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "[texture 1]\nformat d24_unorm_s8_uint\nview format r24_unorm_x8_typeless\nsize 2 2\n@fill gradient",
+        "holds a depth and a stencil",
+    ),
+    (
+        "stencil view where float is declared",
+        "[texture 1]\nformat d32_float\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "@[texture 1]\nformat d24_unorm_s8_uint\nview format x24_typeless_g8_uint\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "X24_TYPELESS_G8_UINT, which returns uint",
+    ),
+    (
+        "depth view of a colour resource",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
+        "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@view format r24_unorm_x8_typeless\nfill checker",
+        "R8G8B8A8_TYPELESS",
+    ),
     // Samplers: anisotropy only with its filter, known reductions.
     (
         "max_anisotropy without the anisotropic filter",
