@@ -53,7 +53,8 @@
 //! * the `lod` query's unclamped value includes the sampler's MipLODBias;
 //! * `sample` on an integer format returns the nearest texel of the nearest
 //!   mip, raw; comparisons on integer formats return zeros;
-//! * the comparison reference is clamped to [0, 1] for unorm formats (D16)
+//! * the comparison reference is clamped to [0, 1] for unorm formats (D16,
+//!   R24_UNORM_X8)
 //!   only, not for float formats (D32F);
 //! * border colours are returned as given, in all four components, whatever
 //!   the format;
