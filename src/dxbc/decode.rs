@@ -449,21 +449,38 @@ fn decode_operand_into(cur: &mut Cursor, depth: u32, op: &mut Operand) -> Result
         op.indices.push(index);
     }
 
-    if ty == OperandType::IMMEDIATE32 || ty == OperandType::IMMEDIATE64 {
-        let lanes = match components {
+    if ty == OperandType::IMMEDIATE32 {
+        let words = match components {
+            Components::Zero => 0,
             Components::One => 1,
             Components::Four => 4,
-            Components::Zero => 0,
             Components::N(n) => n as usize,
-        };
-        let words = if ty == OperandType::IMMEDIATE64 {
-            lanes * 2
-        } else {
-            lanes
         };
         cur.need(words, "immediate value")?;
         for _ in 0..words {
             op.imm.push(cur.next("immediate value")?);
+        }
+    } else if ty == OperandType::IMMEDIATE64 {
+        // A 64-bit immediate fills the same four 32-bit components a 32-bit
+        // one does: one component is one double (two dwords), four
+        // components are two doubles (four dwords), low dword first — the
+        // layout double instructions read through `.xy`/`.zw`.
+        let (words, what) = match components {
+            Components::Zero => (0, "64-bit immediate"),
+            Components::One => (2, "64-bit immediate (one double)"),
+            Components::Four => (4, "64-bit immediate (two doubles)"),
+            Components::N(n) => {
+                return Err(DxbcError::malformed(
+                    offset,
+                    format!(
+                        "operand token {tok:#010x}: a 64-bit immediate has one or four components, not an {n}-component selection"
+                    ),
+                ));
+            }
+        };
+        cur.need(words, what)?;
+        for _ in 0..words {
+            op.imm.push(cur.next(what)?);
         }
     }
     Ok(())

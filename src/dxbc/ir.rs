@@ -15,7 +15,8 @@ use super::opcodes::{Op, OpInfo};
 
 /// Operand indices: at most three, usually one or two.
 pub type Indices = SmallVec<[Index; 2]>;
-/// Immediate lanes: four 32-bit values cover all but 64-bit immediates.
+/// Immediate dwords, as stored: at most four, for 32- and 64-bit
+/// immediates alike (see [`Operand::imm`]).
 pub type Lanes = SmallVec<[u32; 4]>;
 /// An instruction's operands: three cover most instructions inline (the
 /// instruction stays small enough to build quickly); more spill to the heap.
@@ -288,8 +289,16 @@ pub struct Operand {
     /// Whether an extended operand token was present. fxc sometimes writes one
     /// that changes nothing; keeping the fact makes re-encoding exact.
     pub extended: bool,
-    /// Immediate values (`l(...)` 32-bit lanes; 64-bit values are split
-    /// low/high into consecutive lanes).
+    /// Immediate dwords in stream order, one per 32-bit component.
+    ///
+    /// * `IMMEDIATE32` (`l(...)`): one lane per value; a one-lane immediate
+    ///   stands for the value in all four components.
+    /// * `IMMEDIATE64` (`d(...)`): each double takes two lanes, low dword
+    ///   first. A four-component token holds two doubles (four lanes, the
+    ///   first double in `.xy`, the second in `.zw`); a one-component token
+    ///   holds one double (two lanes). Double instructions address 32-bit
+    ///   halves, so `.xy` of a double operand is one double, exactly the
+    ///   lanes here. [`Operand::doubles`] gives the typed view.
     pub imm: Lanes,
 }
 
@@ -304,6 +313,17 @@ impl Operand {
 
     pub fn is_immediate(&self) -> bool {
         self.ty == OperandType::IMMEDIATE32 || self.ty == OperandType::IMMEDIATE64
+    }
+
+    /// A 64-bit immediate's doubles (one or two), each from its low and high
+    /// lane; None for any other operand.
+    pub fn doubles(&self) -> Option<SmallVec<[f64; 2]>> {
+        (self.ty == OperandType::IMMEDIATE64).then(|| {
+            self.imm
+                .chunks_exact(2)
+                .map(|c| f64::from_bits(c[0] as u64 | (c[1] as u64) << 32))
+                .collect()
+        })
     }
 }
 

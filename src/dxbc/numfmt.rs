@@ -118,15 +118,19 @@ pub fn msvc_fixed(v: f64, prec: usize) -> String {
 }
 
 fn special(f: f32, style: FloatStyle) -> Option<&'static str> {
-    if f.is_nan() {
-        Some(match (style, f.is_sign_negative()) {
+    special_word(f.is_nan(), f.is_infinite(), f.is_sign_negative(), style)
+}
+
+fn special_word(nan: bool, inf: bool, negative: bool, style: FloatStyle) -> Option<&'static str> {
+    if nan {
+        Some(match (style, negative) {
             (FloatStyle::Classic, false) => "1.#QNAN0",
             (FloatStyle::Classic, true) => "-1.#IND00",
             (FloatStyle::Modern, false) => "nan",
             (FloatStyle::Modern, true) => "-nan",
         })
-    } else if f.is_infinite() {
-        Some(match (style, f.is_sign_negative()) {
+    } else if inf {
+        Some(match (style, negative) {
             (FloatStyle::Classic, false) => "1.#INF00",
             (FloatStyle::Classic, true) => "-1.#INF00",
             (FloatStyle::Modern, false) => "inf",
@@ -176,6 +180,45 @@ pub fn format_float(bits: u32, style: FloatStyle) -> String {
             }
         }
     }
+}
+
+/// A double of a `d(...)` immediate: `%f` with fxc's `l` suffix
+/// (`d(1.000000l, 0.500000l)`), through the same C runtime as floats.
+/// Non-finite values take the style's float words (`1.#INF00l`, `infl`).
+pub fn format_double(bits: u64, style: FloatStyle) -> String {
+    let v = f64::from_bits(bits);
+    match special_word(v.is_nan(), v.is_infinite(), v.is_sign_negative(), style) {
+        Some(word) => format!("{word}l"),
+        None => format!("{}l", msvc_fixed(v, 6)),
+    }
+}
+
+/// Reads one double of a `d(...)` immediate back: what [`format_double`]
+/// prints, with or without the `l`. NaNs read as the quiet NaN of their
+/// sign (a listing pins any other payload with an exact line).
+pub fn parse_double(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let t = t.strip_suffix('l').unwrap_or(t);
+    let special = match t {
+        "1.#INF00" | "inf" | "+inf" => Some(f64::INFINITY.to_bits()),
+        "-1.#INF00" | "-inf" => Some(f64::NEG_INFINITY.to_bits()),
+        "1.#QNAN0" | "nan" => Some(0x7ff8_0000_0000_0000),
+        "-1.#IND00" | "-1.#QNAN0" | "-nan" => Some(0xfff8_0000_0000_0000),
+        _ => None,
+    };
+    if special.is_some() {
+        return special;
+    }
+    // Only decimal numbers: Rust's parser would also take words such as
+    // `infinity`, which no listing prints.
+    if !t
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'))
+        || !t.bytes().any(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    t.parse::<f64>().ok().map(f64::to_bits)
 }
 
 /// Whether a typeless immediate reads as a float: a normal exponent, or

@@ -193,23 +193,24 @@ pub(super) fn declaration(
             expect_empty(suffix)?;
             // Interpolation words come before the register.
             let mut words = rest;
-            let mut mode = 0;
-            for m in (1..=7).rev() {
+            let mut mode = None;
+            // Longest names first: `linear noperspective centroid` before
+            // `linear`.
+            for m in (0..16).rev() {
                 let name = interpolation_name(m);
                 if let Some(r) = words
-                    .strip_prefix(name)
+                    .strip_prefix(name.as_str())
                     .filter(|r| r.starts_with([' ', '\t']))
                 {
-                    mode = m;
+                    mode = Some(m);
                     words = r.trim_start();
                     break;
                 }
             }
-            if mode == 0 && inst.op == Op::DclInputPsSgv {
-                // fxc does not print it, but encodes system-generated pixel
-                // inputs as constant-interpolated.
-                mode = 1;
-            }
+            // fxc encodes system-generated pixel inputs as constant-
+            // interpolated, and releases before d3dcompiler_47 do not print
+            // it; without a word the mode is otherwise undefined.
+            let mode = mode.unwrap_or(if inst.op == Op::DclInputPsSgv { 1 } else { 0 });
             inst.controls |= mode << 11;
             let c = col + (rest.len() - words.len());
             let leftover = sm51_or_operand(&mut inst, words, c, pos)?;

@@ -508,7 +508,16 @@ mod tests {
             "sync_sat_uglobal_g_t",
             "dcl_resource_texture2dms(4) (float,float,float,float) t0",
             "dcl_input_ps_siv linear noperspective centroid v0.xy, position",
-            "dcl_input_ps_sgv v3.z, primitive_id",
+            "dcl_input_ps_sgv constant v3.z, primitive_id",
+            "dcl_input_ps_sgv undefined v3.z, primitive_id",
+            "dcl_input_ps_sgv linear v3.z, primitive_id",
+            "dcl_input_ps v1.x",
+            "dcl_input_ps interpolation_9 v1.x",
+            "dadd r0.xy, r0.zwzw, d(1.000000l, -0.500000l)",
+            "dmul r0.zw, r0.zwzw, d(2.000000l)",
+            "mad r2.xyzw {min16f}, |r2.xyzw {min16f}|, -r1.xyzw {min2_8f}, -|r3.xyzw {min16f}|",
+            "iadd r0.x {min16i}, -r1.x {min16i}, |r1.y {min16u}|",
+            "mov r0.x, -|r1.x {min16u} {nonuniform}|",
             "dcl_constantbuffer cb0[129], dynamicIndexed",
             "dcl_indexableTemp x0[4], 4",
             "dcl_uav_structured_opc u0, 16",
@@ -524,6 +533,33 @@ mod tests {
         ] {
             assert_eq!(round(line), line);
         }
+    }
+
+    #[test]
+    fn sgv_interpolation_follows_the_style() {
+        // Releases before d3dcompiler_47 leave `constant` out; both forms
+        // read as constant.
+        let old = Style {
+            sgv_interpolation: false,
+            ..Style::default()
+        };
+        for line in [
+            "dcl_input_ps_sgv v3.z, primitive_id",
+            "dcl_input_ps_sgv constant v3.z, primitive_id",
+        ] {
+            let inst = parse_instruction(line, 1, 1).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(inst.interpolation(), Some(Interpolation::Constant));
+            assert_eq!(
+                format_instruction(&inst, old),
+                "dcl_input_ps_sgv v3.z, primitive_id"
+            );
+        }
+        // Other modes print in either style, since a bare line means constant.
+        let inst = parse_instruction("dcl_input_ps_sgv linear v3.z, primitive_id", 1, 1).unwrap();
+        assert_eq!(
+            format_instruction(&inst, old),
+            "dcl_input_ps_sgv linear v3.z, primitive_id"
+        );
     }
 
     #[test]

@@ -69,6 +69,11 @@ fn detect_style(program: &Program, sources: &[&str], base: Style) -> Style {
                 style.upper_cb_decl = false;
             }
         }
+        // `dcl_input_ps_sgv` reads as `constant` with or without the word;
+        // whether the text wrote it is the dialect.
+        if inst.op == Op::DclInputPsSgv && inst.interpolation() == Some(Interpolation::Constant) {
+            style.sgv_interpolation = src.split_whitespace().nth(1) == Some("constant");
+        }
         let info = inst.info();
         // Float style: where classic and modern text differ, the line says
         // which one printed it (3Dmigoto dumps keep the compiler's banner but
@@ -350,7 +355,8 @@ fn lane_mut(program: &mut Program, i: usize, o: usize, lane: usize) -> Option<&m
         };
     }
     let op = inst.operands.get_mut(o)?;
-    if op.ty != OperandType::IMMEDIATE32 {
+    // A double's lanes are its 32-bit halves, low first (`Operand::imm`).
+    if !op.is_immediate() {
         return None;
     }
     op.imm.get_mut(lane)
@@ -368,6 +374,7 @@ fn apply_exact(program: &mut Program, i: usize, o: usize, lane: usize, bits: u32
 pub fn lossy_immediates(program: &Program, style: Style) -> Vec<(usize, usize, usize, u32)> {
     let pos = Pos { line: 0, column: 0 };
     let mut out = Vec::new();
+    let mut double_pins = Vec::new();
     // Each lane's text as the printer writes it, read back as the parser will.
     let mut check = |i: usize,
                      o: usize,
@@ -404,6 +411,22 @@ pub fn lossy_immediates(program: &Program, style: Style) -> Vec<(usize, usize, u
         }
         let info = inst.info();
         for (o, op) in inst.operands.iter().enumerate() {
+            if op.ty == OperandType::IMMEDIATE64 {
+                // `%f` keeps six decimals of a double too; pin the halves
+                // its text would not give back.
+                for (d, pair) in op.imm.chunks_exact(2).enumerate() {
+                    let bits = pair[0] as u64 | (pair[1] as u64) << 32;
+                    let text = numfmt::format_double(bits, style.floats);
+                    let back = numfmt::parse_double(&text);
+                    for (half, &lane_bits) in pair.iter().enumerate() {
+                        let read = back.map(|b| (b >> (32 * half)) as u32);
+                        if read != Some(lane_bits) {
+                            double_pins.push((i, o, 2 * d + half, lane_bits));
+                        }
+                    }
+                }
+                continue;
+            }
             if op.ty != OperandType::IMMEDIATE32 {
                 continue;
             }
@@ -418,5 +441,8 @@ pub fn lossy_immediates(program: &Program, style: Style) -> Vec<(usize, usize, u
             }
         }
     }
+    out.extend(double_pins);
+    // In program order, doubles among the rest.
+    out.sort_unstable();
     out
 }

@@ -4,6 +4,7 @@
 
 use super::error::{AsmError, AsmResult};
 use crate::dxbc::ir::*;
+use crate::dxbc::numfmt;
 use crate::dxbc::opcodes::NumType;
 
 /// Where in the source an operand's text starts, for error positions.
@@ -195,11 +196,19 @@ fn parse_immediate(text: &str, kind: NumType, pos: Pos) -> AsmResult<Operand> {
         },
         ..Operand::default()
     };
-    op.components = match parts.len() {
-        1 => Components::One,
-        4 => Components::Four,
-        n => {
+    // A 64-bit immediate fills the same four 32-bit components with one
+    // double (one component) or two (four components).
+    op.components = match (is64, parts.len()) {
+        (_, 1) => Components::One,
+        (false, 4) | (true, 2) => Components::Four,
+        (false, n) => {
             return Err(pos.err(text, format!("an immediate has 1 or 4 values, not {n}")));
+        }
+        (true, n) => {
+            return Err(pos.err(
+                text,
+                format!("a 64-bit immediate has 1 or 2 doubles, not {n}"),
+            ));
         }
     };
     if op.components == Components::Four {
@@ -207,8 +216,8 @@ fn parse_immediate(text: &str, kind: NumType, pos: Pos) -> AsmResult<Operand> {
     }
     for (lane, p) in parts.iter().enumerate() {
         if is64 {
-            let v: f64 = p.parse().map_err(|_| pos.err(p, "expected a double"))?;
-            let bits = v.to_bits();
+            let bits = numfmt::parse_double(p)
+                .ok_or_else(|| pos.err(p, "expected a double such as 1.000000l"))?;
             op.imm.push(bits as u32);
             op.imm.push((bits >> 32) as u32);
         } else {
@@ -272,29 +281,8 @@ pub fn parse_operand(
     pos: Pos,
 ) -> AsmResult<Operand> {
     let mut t = text.trim();
-    // Trailing tags: `{min16f}`, `{nonuniform}`.
-    let mut min_precision = MinPrecision::Default;
-    let mut nonuniform = false;
-    while let Some(open) = t.rfind(" {") {
-        let tag = t[open + 2..].trim_end_matches('}');
-        match tag {
-            "min16f" => min_precision = MinPrecision::Float16,
-            "min2_8f" => min_precision = MinPrecision::Float2_8,
-            "min16i" => min_precision = MinPrecision::Sint16,
-            "min16u" => min_precision = MinPrecision::Uint16,
-            "nonuniform" => nonuniform = true,
-            other => {
-                if let Some(v) = other.strip_prefix("min_precision_") {
-                    let v: u8 = v.parse().map_err(|_| pos.err(other, "unknown tag"))?;
-                    min_precision = MinPrecision::from_bits(v as u32);
-                } else {
-                    return Err(pos.err(other, "unknown operand tag"));
-                }
-            }
-        }
-        t = t[..open].trim_end();
-    }
-
+    // Modifiers enclose the tags, as fxc prints them: `-r0.x {min16f}`,
+    // `|r2.xyzw {min16f}|`, `-|r1.y {min16i} {nonuniform}|`.
     let mut neg = false;
     if let Some(rest) = t.strip_prefix('-') {
         neg = true;
@@ -305,7 +293,8 @@ pub fn parse_operand(
         t = t
             .strip_prefix('|')
             .and_then(|s| s.strip_suffix('|'))
-            .ok_or_else(|| pos.err(text, "unbalanced `|` around an operand"))?;
+            .ok_or_else(|| pos.err(text, "unbalanced `|` around an operand"))?
+            .trim();
         abs = true;
     }
     let modifier = match (neg, abs) {
@@ -314,6 +303,28 @@ pub fn parse_operand(
         (false, true) => Modifier::Abs,
         (true, true) => Modifier::AbsNeg,
     };
+
+    // Trailing tags: `{min16f}`, `{nonuniform}`, and fxc's `{A as B}`.
+    let mut min_precision = None;
+    let mut nonuniform = false;
+    while let Some(open) = t.rfind(" {") {
+        let tag = t[open + 2..]
+            .strip_suffix('}')
+            .ok_or_else(|| pos.err(&t[open + 1..], "an operand tag ends with `}`"))?;
+        if tag == "nonuniform" {
+            if nonuniform {
+                return Err(pos.err(tag, "`{nonuniform}` given twice"));
+            }
+            nonuniform = true;
+        } else {
+            if min_precision.is_some() {
+                return Err(pos.err(tag, "an operand has one precision tag"));
+            }
+            min_precision = Some(precision_tag(tag, pos)?);
+        }
+        t = t[..open].trim_end();
+    }
+    let min_precision = min_precision.unwrap_or_default();
 
     let mut op = if t.starts_with("l(") || t.starts_with("d(") {
         parse_immediate(t, kind, pos)?
@@ -326,6 +337,41 @@ pub fn parse_operand(
     op.extended =
         modifier != Modifier::None || min_precision != MinPrecision::Default || nonuniform;
     Ok(op)
+}
+
+/// A minimum-precision tag's text: `min16f` (as `disasm` prints it),
+/// `min_precision_N` (a code with no name), or fxc's `A as B`, where `A` is
+/// the operand's own precision (`def32` for none) and `B` how the
+/// instruction reads it, which the token does not record.
+fn precision_tag(tag: &str, pos: Pos) -> AsmResult<MinPrecision> {
+    let named = |name: &str| -> Option<MinPrecision> {
+        Some(match name {
+            "def32" => MinPrecision::Default,
+            "min16f" => MinPrecision::Float16,
+            "min2_8f" => MinPrecision::Float2_8,
+            "min16i" => MinPrecision::Sint16,
+            "min16u" => MinPrecision::Uint16,
+            _ => return None,
+        })
+    };
+    if let Some((own, read_as)) = tag.split_once(" as ") {
+        return match (named(own.trim()), named(read_as.trim())) {
+            (Some(p), Some(_)) => Ok(p),
+            _ => Err(pos.err(tag, "unknown precision in an `{A as B}` tag")),
+        };
+    }
+    if let Some(p) = named(tag).filter(|p| *p != MinPrecision::Default) {
+        return Ok(p);
+    }
+    if let Some(v) = tag.strip_prefix("min_precision_") {
+        return v
+            .parse::<u8>()
+            .ok()
+            .filter(|v| *v < 8)
+            .map(|v| MinPrecision::from_bits(v as u32))
+            .ok_or_else(|| pos.err(tag, "a precision code is 0 to 7"));
+    }
+    Err(pos.err(tag, "unknown operand tag"))
 }
 
 fn parse_register(t: &str, role: Role, in_decl: bool, pos: Pos) -> AsmResult<Operand> {
@@ -494,6 +540,72 @@ mod tests {
         assert_eq!(q.imm[1], 0.061_455_615_f32.to_bits());
         assert_eq!(q.imm[2], (-0.229_850_41_f32).to_bits());
         assert!(parse_operand("l(1, 2)", Role::Src, NumType::Int, false, P).is_err());
+    }
+
+    #[test]
+    fn precision_tags_sit_inside_modifiers() {
+        let src = |t: &str| parse_operand(t, Role::Src, NumType::Float, false, P);
+        let o = src("|r2.xyzw {min16f}|").unwrap();
+        assert_eq!(
+            (o.modifier, o.min_precision, o.extended),
+            (Modifier::Abs, MinPrecision::Float16, true)
+        );
+        let o = src("-|r1.y {min16i} {nonuniform}|").unwrap();
+        assert_eq!(
+            (o.modifier, o.min_precision, o.nonuniform),
+            (Modifier::AbsNeg, MinPrecision::Sint16, true)
+        );
+        assert_eq!(o.selection, Selection::Select1(1));
+        // fxc's `{A as B}`: A is the operand's own precision.
+        let o = src("r0.x {min16u as min16i}").unwrap();
+        assert_eq!(o.min_precision, MinPrecision::Uint16);
+        let o = src("l(1.000000) {def32 as min16f}").unwrap();
+        assert_eq!(
+            (o.min_precision, o.extended),
+            (MinPrecision::Default, false)
+        );
+        for bad in [
+            "|r2.xyzw| {min16f}",
+            "|r2.xyzw {min16f}",
+            "r2.xyzw {min16f}}",
+            "r2.xyzw {min16f} {min16u}",
+            "r2.xyzw {nonuniform} {nonuniform}",
+            "r2.xyzw {min32f}",
+            "r2.xyzw {min16f as half}",
+            "r2.xyzw {min_precision_9}",
+        ] {
+            assert!(src(bad).is_err(), "{bad} should be refused");
+        }
+    }
+
+    #[test]
+    fn double_immediates() {
+        let o = parse_operand(
+            "d(1.000000l, -0.500000l)",
+            Role::Src,
+            NumType::Double,
+            false,
+            P,
+        )
+        .unwrap();
+        // 1.0 = 0x3ff0000000000000, -0.5 = 0xbfe0000000000000, low dword first.
+        assert_eq!(o.ty, OperandType::IMMEDIATE64);
+        assert_eq!(o.components, Components::Four);
+        assert_eq!(&o.imm[..], &[0, 0x3ff0_0000, 0, 0xbfe0_0000]);
+        let one = parse_operand("d(2.000000l)", Role::Src, NumType::Double, false, P).unwrap();
+        assert_eq!(one.components, Components::One);
+        assert_eq!(&one.imm[..], &[0, 0x4000_0000]);
+        for bad in [
+            "d(1.0l, 2.0l, 3.0l, 4.0l)",
+            "d(1.0l, 2.0l, 3.0l)",
+            "d(x)",
+            "d(infinity)",
+        ] {
+            assert!(
+                parse_operand(bad, Role::Src, NumType::Double, false, P).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -37,16 +37,20 @@ pub fn system_value_name(v: u32) -> String {
     s.to_string()
 }
 
-pub fn interpolation_name(mode: u32) -> &'static str {
+/// fxc's words for an interpolation mode; `undefined` (0) prints as nothing
+/// except on `dcl_input_ps_sgv` (see `format_decl`), and codes past the
+/// enum as `interpolation_N` so that they still read back.
+pub fn interpolation_name(mode: u32) -> String {
     match mode {
-        1 => "constant",
-        2 => "linear",
-        3 => "linear centroid",
-        4 => "linear noperspective",
-        5 => "linear noperspective centroid",
-        6 => "linear sample",
-        7 => "linear noperspective sample",
-        _ => "",
+        0 => "undefined".into(),
+        1 => "constant".into(),
+        2 => "linear".into(),
+        3 => "linear centroid".into(),
+        4 => "linear noperspective".into(),
+        5 => "linear noperspective centroid".into(),
+        6 => "linear sample".into(),
+        7 => "linear noperspective sample".into(),
+        _ => format!("interpolation_{mode}"),
     }
 }
 
@@ -260,11 +264,16 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             _ => format!("{name} {reg}"),
         },
         Op::DclInputPs | Op::DclInputPsSiv | Op::DclInputPsSgv => {
-            // System-generated values are not interpolated; fxc omits the mode.
-            let interp = if inst.op == Op::DclInputPsSgv {
-                ""
-            } else {
-                interpolation_name((c >> 11) & 0xf)
+            let mode = (c >> 11) & 0xf;
+            // fxc encodes system-generated pixel inputs as `constant`; only
+            // d3dcompiler_47 prints it, and the assembler reads a bare
+            // `dcl_input_ps_sgv` as `constant`. So there any other mode,
+            // `undefined` included, must be spelt out.
+            let interp = match (inst.op, mode) {
+                (Op::DclInputPsSgv, 1) if !style.sgv_interpolation => String::new(),
+                (Op::DclInputPsSgv, _) => interpolation_name(mode),
+                (_, 0) => String::new(),
+                _ => interpolation_name(mode),
             };
             let sv = match inst.decl {
                 DeclKind::SystemValue(v) => format!(", {}", system_value_name(v.code())),

@@ -22,6 +22,10 @@ pub struct Style {
     /// The modern disassembler's stray character before repeated nine-digit
     /// typeless values (see `numfmt::format_untyped`); most releases have it.
     pub stray_prefix: bool,
+    /// d3dcompiler_47 (compilers 6.3 and 10.x) prints the interpolation
+    /// mode fxc encodes on `dcl_input_ps_sgv` (`constant`); earlier
+    /// releases leave it out. Modes other than `constant` print either way.
+    pub sgv_interpolation: bool,
 }
 
 impl Default for Style {
@@ -30,6 +34,7 @@ impl Default for Style {
             floats: FloatStyle::default(),
             upper_cb_decl: false,
             stray_prefix: true,
+            sgv_interpolation: true,
         }
     }
 }
@@ -48,7 +53,10 @@ pub mod style_chunk {
             FloatStyle::Classic => 1,
             FloatStyle::Modern => 2,
         };
-        let flags = floats | (style.upper_cb_decl as u32) << 2 | (!style.stray_prefix as u32) << 3;
+        let flags = floats
+            | (style.upper_cb_decl as u32) << 2
+            | (!style.stray_prefix as u32) << 3
+            | (!style.sgv_interpolation as u32) << 4;
         [VERSION, flags]
             .iter()
             .flat_map(|w| w.to_le_bytes())
@@ -69,6 +77,7 @@ pub mod style_chunk {
             },
             upper_cb_decl: flags & 4 != 0,
             stray_prefix: flags & 8 == 0,
+            sgv_interpolation: flags & 16 == 0,
         })
     }
 }
@@ -88,6 +97,8 @@ impl Style {
             floats: FloatStyle::from_creator(creator),
             upper_cb_decl: version.len() == 2 && version[0] == 10 && version[1] >= 1,
             stray_prefix: true,
+            // 9.x is d3dcompiler_43/46; 6.3 and 10.x are d3dcompiler_47.
+            sgv_interpolation: version.first() != Some(&9),
         }
     }
 }
@@ -151,17 +162,14 @@ fn format_index(idx: &Index, style: Style) -> String {
 
 fn immediate_list(op: &Operand, kind: NumType, style: Style) -> String {
     if op.ty == OperandType::IMMEDIATE64 {
+        // fxc: `d(1.000000l, 2.000000l)`, one value per double (see
+        // `Operand::imm` for how the doubles lie in the lanes).
         let vals: Vec<String> = op
             .imm
             .chunks(2)
             .map(|c| {
                 let bits = c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32;
-                let v = f64::from_bits(bits);
-                if v.is_finite() {
-                    numfmt::msvc_fixed(v, 6)
-                } else {
-                    format!("{v}")
-                }
+                numfmt::format_double(bits, style.floats)
             })
             .collect();
         return format!("d({})", vals.join(", "));
