@@ -55,8 +55,8 @@ fn creator_style(header: &signatures::Reflection) -> Style {
 
 /// Reads the printing dialect off the text: fxc releases differ in details
 /// the bytecode does not record (`CB0` vs `cb0` in declarations, the stray
-/// character in typeless lists). Each instruction is re-rendered both ways
-/// and compared with its source line.
+/// character in typeless lists, `constant` on `dcl_input_ps_sgv`). Each
+/// instruction is re-rendered both ways and compared with its source line.
 fn detect_style(program: &Program, sources: &[&str], base: Style) -> Style {
     let squash = |s: &str| s.split_whitespace().collect::<String>();
     let mut style = base;
