@@ -173,10 +173,14 @@ pub enum Feature {
     /// D3D's anisotropic filter: trilinear over an isotropic footprint,
     /// linear under magnification.
     AnisotropicFilter,
+    /// Double-precision arithmetic (`dadd`, `dtof`, ...).
+    Float64,
+    /// `dfma` rounded once (fused), as D3D requires.
+    FusedFma64,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 11] = [
+    pub const ALL: [Feature; 13] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -188,6 +192,8 @@ impl Feature {
         Feature::CoverageInput,
         Feature::MultisampleArray,
         Feature::AnisotropicFilter,
+        Feature::Float64,
+        Feature::FusedFma64,
     ];
 
     pub fn name(self) -> &'static str {
@@ -203,6 +209,8 @@ impl Feature {
             Feature::CoverageInput => "coverage_input",
             Feature::MultisampleArray => "multisample_array",
             Feature::AnisotropicFilter => "anisotropic_filter",
+            Feature::Float64 => "float64",
+            Feature::FusedFma64 => "fused_fma64",
         }
     }
 }
