@@ -239,7 +239,12 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             Form::Move if !sat => format!("{}.{half}", w(0)),
             Form::Move => format!("dx_d2u(dx_dsat({}))", d(0)),
             Form::Movc => {
-                let pick = format!("({}.{comp} != 0u) ? {}.{half} : {}.{half}", w(0), w(1), w(2));
+                let pick = format!(
+                    "({}.{comp} != 0u) ? {}.{half} : {}.{half}",
+                    w(0),
+                    w(1),
+                    w(2)
+                );
                 if sat {
                     format!("dx_d2u(dx_dsat(dx_u2d({pick})))")
                 } else {
