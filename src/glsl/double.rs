@@ -18,6 +18,14 @@
 //!
 //! Source modifiers act on the sign bit of the high words, in integers,
 //! exactly as D3D defines them; `dmov` and `dmovc` copy words.
+//!
+//! `dfma` must round once. GLSL's `fma` may round twice under Vulkan's
+//! precision rules (lavapipe does), so `dx_dfma` computes the product
+//! exactly as `p + e` (Dekker's split at 2^27 + 1), adds `c` to `p` with an
+//! error-free sum `s + t`, and rounds `s + (t + e)`: one rounding of the
+//! exact result except where the tail `t + e` itself rounds (rare ties),
+//! or where splitting would overflow (|a|, |b| above 2^995) or a value is
+//! not finite, where it falls back to `a * b + c`.
 
 use super::Reason;
 use super::emit::Emitter;
@@ -51,7 +59,7 @@ fn form(op: Op) -> Option<Form> {
         Op::Ddiv => Arith("a / b", 2),
         Op::Dmin => Arith("dx_dmin(a, b)", 2),
         Op::Dmax => Arith("dx_dmax(a, b)", 2),
-        Op::Dfma => Arith("fma(a, b, c)", 3),
+        Op::Dfma => Arith("dx_dfma(a, b, c)", 3),
         Op::Drcp => Arith("double(1) / a", 1),
         Op::Dmov => Move,
         Op::Dmovc => Movc,
@@ -76,8 +84,9 @@ pub(super) fn lowers(op: Op) -> bool {
     op.info().class == Class::Double && form(op).is_some()
 }
 
-/// Words ↔ doubles, and the D3D rules GLSL leaves undefined (NaN in
-/// min/max, out-of-range and NaN conversions, `_sat` of NaN).
+/// Words ↔ doubles, a single-rounding `fma`, and the D3D rules GLSL
+/// leaves undefined (NaN in min/max, out-of-range and NaN conversions,
+/// `_sat` of NaN).
 const HELPERS: &str = "\
 double dx_u2d(uvec2 w) {
     uint e = (w.y >> 20u) & 0x7ffu;
@@ -129,6 +138,24 @@ double dx_dmax(double a, double b) {
     if (isnan(b)) return a;
     if (a == b) return dx_dneg(b) ? a : b;
     return a > b ? a : b;
+}
+
+double dx_dfma(double a, double b, double c) {
+    double p = a * b;
+    double s = p + c;
+    double big = ldexp(double(1), 995);
+    if (isinf(s) || isnan(s) || isinf(p) || abs(a) > big || abs(b) > big) return s;
+    double k = double(134217729);
+    double ta = k * a;
+    double ah = ta - (ta - a);
+    double al = a - ah;
+    double tb = k * b;
+    double bh = tb - (tb - b);
+    double bl = b - bh;
+    double e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    double v = s - p;
+    double t = (p - (s - v)) + (c - v);
+    return s + (t + e);
 }
 
 double dx_dsat(double a) {

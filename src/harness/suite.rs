@@ -105,11 +105,6 @@ impl Backend {
             (Backend::Vulkan, Feature::Float64) => true,
             // GLSL ES 3.00 has no double type (es300 refuses doubles).
             (Backend::WebGl2, Feature::Float64) => false,
-            // Vulkan's precision rules let `fma` round like a multiply
-            // then an add, and lavapipe does (measured: 0 where the fused
-            // result is -2^-60). A Vulkan-path lack, not a vk450 one.
-            (Backend::Vulkan, Feature::FusedFma64) => false,
-            (Backend::WebGl2, Feature::FusedFma64) => false,
         }
     }
 }

@@ -175,12 +175,10 @@ pub enum Feature {
     AnisotropicFilter,
     /// Double-precision arithmetic (`dadd`, `dtof`, ...).
     Float64,
-    /// `dfma` rounded once (fused), as D3D requires.
-    FusedFma64,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 13] = [
+    pub const ALL: [Feature; 12] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -193,7 +191,6 @@ impl Feature {
         Feature::MultisampleArray,
         Feature::AnisotropicFilter,
         Feature::Float64,
-        Feature::FusedFma64,
     ];
 
     pub fn name(self) -> &'static str {
@@ -210,7 +207,6 @@ impl Feature {
             Feature::MultisampleArray => "multisample_array",
             Feature::AnisotropicFilter => "anisotropic_filter",
             Feature::Float64 => "float64",
-            Feature::FusedFma64 => "fused_fma64",
         }
     }
 }
