@@ -234,3 +234,39 @@ fn glsl_link_refuses_the_wrong_stages_naming_the_file() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("missing_ps.dxbc"), "{}", stderr(&out));
 }
+
+const DOUBLE_SHADER: &str = "ps_5_0
+dcl_globalFlags refactoringAllowed | enableDoublePrecisionFloatOps
+dcl_output o0.xyzw
+dcl_temps 1
+itod r0.xyzw, l(1, 3, 0, 0)
+ddiv r0.xy, r0.xyxy, r0.zwzw
+dtof o0.x, r0.xyxy
+ret
+";
+
+/// es300 refuses each double instruction (and the flag) by name; vk450
+/// lowers them through the word/double helpers.
+#[test]
+fn glsl_doubles_are_refused_in_es300_and_lowered_in_vk450() {
+    let path = scratch("double.asm");
+    std::fs::write(&path, DOUBLE_SHADER).unwrap();
+    let es = dxbc_dbg(&["glsl", path.to_str().unwrap()]);
+    assert_eq!(es.status.code(), Some(1));
+    let err = stderr(&es);
+    for inst in ["itod r0.xyzw", "ddiv r0.xy", "dtof o0.x", "dcl_globalFlags"] {
+        assert!(err.contains(inst), "{inst} refused in {err}");
+    }
+    assert!(err.contains("(double)"), "{err}");
+    let vk = dxbc_dbg(&["glsl", path.to_str().unwrap(), "--dialect", "vk450"]);
+    assert_eq!(vk.status.code(), Some(0), "{}", stderr(&vk));
+    let text = stdout(&vk);
+    assert!(
+        text.contains("double dx_u2d(uvec2 w)") && text.contains("uvec2 dx_d2u(double d)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("float(dx_u2d("),
+        "dtof lowers to a conversion: {text}"
+    );
+}

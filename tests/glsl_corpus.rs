@@ -64,11 +64,11 @@ fn validate_all(items: Vec<(String, Translation, Translation)>) -> Vec<Outcome> 
 }
 
 /// Reasons only es300 refuses for (vk450 lowers what they name):
-/// multisampling with its system values, and cube-map arrays.
+/// multisampling with its system values, cube-map arrays and doubles.
 fn es300_only(r: Reason) -> bool {
     matches!(
         r,
-        Reason::Multisample | Reason::SystemValue | Reason::CubeArray
+        Reason::Multisample | Reason::SystemValue | Reason::CubeArray | Reason::Double
     )
 }
 

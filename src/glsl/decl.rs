@@ -94,7 +94,8 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             if flags.force_early_depth_stencil {
                 e.decl_line("// early_fragment_tests dropped: GLSL ES 3.00 has no such layout");
             }
-            if flags.enable_double_precision {
+            // vk450 lowers doubles (`double.rs`); ES 3.00 has none.
+            if flags.enable_double_precision && e.dialect == Dialect::Es300 {
                 e.refuse(inst, Reason::Double);
             }
         }

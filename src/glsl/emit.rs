@@ -291,6 +291,7 @@ impl<'a> Emitter<'a> {
                 // Flow writes its own comment: block closers dedent first.
                 Class::Flow => flow::emit(self, inst),
                 Class::Texture => texture::emit(self, inst),
+                Class::Double => super::double::emit(self, inst),
                 _ => alu::emit(self, inst),
             },
         }

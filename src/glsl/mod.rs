@@ -20,6 +20,7 @@
 
 mod alu;
 mod decl;
+mod double;
 mod emit;
 mod flow;
 mod helpers;

@@ -76,7 +76,9 @@ pub fn support(op: Op) -> Support {
         Abort | DebugBreak => Refused(Reason::Debug),
         Nop | Reserved0 | Reserved1 | Reserved11 | Reserved11_1 => Nothing,
         _ => match op.info().class {
-            Class::Double => Refused(Reason::Double),
+            // Doubles are lowered in vk450 only; es300 refuses them by
+            // name (ES 3.00 has no `double`), in `double::emit`.
+            Class::Double => Lowered,
             Class::Stream => Refused(Reason::Stream),
             // UAV, raw/structured buffer and shared-memory access.
             Class::Memory => Refused(Reason::Uav),
@@ -93,6 +95,7 @@ pub fn has_lowering(op: Op) -> bool {
         Class::Texture => super::texture::lowers(op),
         Class::Decl => super::decl::lowers(op),
         Class::Other => op == Op::Customdata,
+        Class::Double => super::double::lowers(op),
         _ => super::alu::lowers(op),
     }
 }

@@ -100,6 +100,11 @@ impl Backend {
             // EXT_texture_filter_anisotropic (SwiftShader offers it; the
             // runner fails the draw where it is missing).
             (Backend::WebGl2, Feature::AnisotropicFilter) => true,
+            // vk450 lowers doubles; the device asks for SHADER_F64
+            // (lavapipe has shaderFloat64) and names it when missing.
+            (Backend::Vulkan, Feature::Float64) => true,
+            // GLSL ES 3.00 has no double type (es300 refuses doubles).
+            (Backend::WebGl2, Feature::Float64) => false,
         }
     }
 }

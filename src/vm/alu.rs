@@ -54,6 +54,9 @@ pub enum Exec {
     Texture,
     /// Interpolation at a sample or the centroid (pixel shaders).
     Eval,
+    /// A double-precision instruction (`super::double`), run on the
+    /// general path: its sources pair up components.
+    Double(super::double::DOp),
     /// Not emulated; the reason is shown to the user.
     Unsupported(&'static str),
 }
@@ -336,7 +339,10 @@ pub fn exec_of(op: Op) -> Exec {
                 "UAVs, raw/structured buffers, shared memory and atomics are not emulated",
             );
         }
-        Class::Double => return Unsupported("double precision is not emulated"),
+        Class::Double => {
+            return super::double::DOp::of(op)
+                .map_or(Unsupported("this instruction is not emulated"), Double);
+        }
         Class::Other if matches!(op, Op::Abort | Op::DebugBreak) => {
             return Unsupported("debug instructions are not emulated");
         }

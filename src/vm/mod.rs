@@ -5,6 +5,7 @@
 
 pub mod alu;
 pub mod defaults;
+pub mod double;
 pub mod float;
 pub mod machine;
 pub mod output_merger;

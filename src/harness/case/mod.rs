@@ -173,10 +173,12 @@ pub enum Feature {
     /// D3D's anisotropic filter: trilinear over an isotropic footprint,
     /// linear under magnification.
     AnisotropicFilter,
+    /// Double-precision arithmetic (`dadd`, `dtof`, ...).
+    Float64,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 11] = [
+    pub const ALL: [Feature; 12] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -188,6 +190,7 @@ impl Feature {
         Feature::CoverageInput,
         Feature::MultisampleArray,
         Feature::AnisotropicFilter,
+        Feature::Float64,
     ];
 
     pub fn name(self) -> &'static str {
@@ -203,6 +206,7 @@ impl Feature {
             Feature::CoverageInput => "coverage_input",
             Feature::MultisampleArray => "multisample_array",
             Feature::AnisotropicFilter => "anisotropic_filter",
+            Feature::Float64 => "float64",
         }
     }
 }

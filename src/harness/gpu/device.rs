@@ -12,14 +12,18 @@ use super::GpuError;
 /// format (WebGPU's core set has none for 32-bit float targets);
 /// multisampled arrays need their own feature. Block-compressed textures
 /// go up compressed with `TEXTURE_COMPRESSION_BC` (3D ones also need
-/// `TEXTURE_COMPRESSION_BC_SLICED_3D`), decoded without it.
+/// `TEXTURE_COMPRESSION_BC_SLICED_3D`), decoded without it. Doubles need
+/// `SHADER_F64` (Vulkan's `shaderFloat64`, which lavapipe has); a shader
+/// with doubles on an adapter without it is refused by name before naga
+/// sees it.
 const WANTED: wgpu::Features = wgpu::Features::FLOAT32_FILTERABLE
     .union(wgpu::Features::DEPTH32FLOAT_STENCIL8)
     .union(wgpu::Features::TEXTURE_FORMAT_16BIT_NORM)
     .union(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES)
     .union(wgpu::Features::MULTISAMPLE_ARRAY)
     .union(wgpu::Features::TEXTURE_COMPRESSION_BC)
-    .union(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D);
+    .union(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D)
+    .union(wgpu::Features::SHADER_F64);
 
 pub(super) struct Device {
     /// Asked for per-format features (multisample counts).
@@ -30,6 +34,8 @@ pub(super) struct Device {
     /// Whether the device reads BC1–BC7 textures itself, and 3D ones.
     pub bc: bool,
     pub bc_3d: bool,
+    /// Whether shaders may use doubles (`SHADER_F64`).
+    pub f64: bool,
     /// What the current draw's uploads chose (compressed or decoded), for
     /// the case's report; taken by `Gpu::render`.
     pub notes: std::cell::RefCell<Vec<String>>,
@@ -79,6 +85,7 @@ fn open_with(backends: wgpu::Backends) -> Result<Device, GpuError> {
         adapter_name: format!("{} ({:?}, {})", info.name, info.backend, info.driver_info),
         bc: features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC),
         bc_3d: features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D),
+        f64: features.contains(wgpu::Features::SHADER_F64),
         notes: Default::default(),
     })
 }

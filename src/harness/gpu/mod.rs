@@ -128,6 +128,14 @@ impl Gpu {
                 case.path.display()
             )));
         }
+        if !r.f64 && shaders::uses_doubles(shaders) {
+            return Err(GpuError::Other(format!(
+                "{}: the shader uses doubles, which need wgpu's SHADER_F64 (Vulkan \
+                 shaderFloat64); the adapter {} lacks it",
+                case.path.display(),
+                r.adapter_name
+            )));
+        }
         let stages = shaders::translate(case, shaders, options)?;
         let mut manifests = vec![&stages.pixel.manifest];
         if let Some(vs) = &stages.vertex {

@@ -40,6 +40,14 @@ pub(super) fn translate(
     })
 }
 
+/// Whether either stage has a double-precision instruction.
+pub(super) fn uses_doubles(shaders: &CaseShaders) -> bool {
+    std::iter::once(&shaders.pixel)
+        .chain(shaders.vertex.as_ref())
+        .flat_map(|s| &s.program.instructions)
+        .any(|i| i.info().class == crate::dxbc::opcodes::Class::Double)
+}
+
 /// A vertex shader writing, per quad corner (`gl_VertexIndex`), the case's
 /// clip position and each pixel-shader input the manifest lists, taken
 /// from the case's per-register lanes by the input's mask; integer inputs

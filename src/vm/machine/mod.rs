@@ -553,6 +553,16 @@ impl Machine {
 
     #[cold]
     fn modify_slow(v: Reg, kind: NumType, modifier: Modifier) -> Reg {
+        // A double's sign is in its high word; its denormals are kept.
+        if kind == NumType::Double {
+            let (neg, abs) = match modifier {
+                Modifier::None => (false, false),
+                Modifier::Neg => (true, false),
+                Modifier::Abs => (false, true),
+                Modifier::AbsNeg => (true, true),
+            };
+            return crate::vm::double::modify(v, neg, abs);
+        }
         let flush = kind == NumType::Float;
         let m = |b: u32| if flush { float::flush(b) } else { b };
         match (kind, modifier) {
@@ -657,6 +667,9 @@ impl Machine {
             }
             return Ok(());
         }
+        if let Exec::Double(dop) = exec {
+            return self.double(inst, dop, dsts, srcs);
+        }
         // The common instructions never get here when the fast paths are on
         // (`fast.rs`); this is the plain per-lane operand path, which the
         // fast paths are tested against.
@@ -672,6 +685,41 @@ impl Machine {
             for (d, r) in dsts.iter().zip(results) {
                 self.write(d, l, r, sat)?;
             }
+        }
+        Ok(())
+    }
+
+    /// A double-precision instruction (`vm::double`): sources read as the
+    /// entry says, the mask checked against the instruction's shape, and
+    /// `_sat` applied to the doubles rather than to their words.
+    fn double(
+        &mut self,
+        inst: &Instruction,
+        dop: crate::vm::double::DOp,
+        dsts: &[Operand],
+        srcs: &[Operand],
+    ) -> Result<(), VmError> {
+        let Some(dst) = dsts.first() else {
+            return Err(self.missing(inst));
+        };
+        if srcs.len() < dop.arity() {
+            return Err(self.missing(inst));
+        }
+        let running = self.execution_mask();
+        for l in (0..LANES).filter(|&l| running[l]) {
+            let Some((_, mask)) = self.target(dst, l)? else {
+                return Ok(());
+            };
+            let mut s = [[0u32; 4]; 3];
+            for (k, op) in srcs.iter().take(3).enumerate() {
+                s[k] = self.read(op, l, dop.source_kind(inst.op, k))?;
+            }
+            let r = crate::vm::double::compute(dop, &s[..dop.arity()], mask, inst.saturate())
+                .map_err(|m| VmError::Malformed {
+                    index: self.pc,
+                    message: format!("`{}` cannot write {m}", inst.name()),
+                })?;
+            self.write(dst, l, r, false)?;
         }
         Ok(())
     }
