@@ -315,6 +315,24 @@ impl Operand {
         self.ty == OperandType::IMMEDIATE32 || self.ty == OperandType::IMMEDIATE64
     }
 
+    /// An immediate's value in the four 32-bit components a register has,
+    /// before swizzle: a one-lane `l(x)` fills all four with x, a one-double
+    /// `d(x)` fills `.xy` and `.zw` with x's halves (a one-component
+    /// immediate stands for its value everywhere, 32- or 64-bit alike), and
+    /// four lanes are taken as they are. None for other operands and for a
+    /// lane count the decoder does not produce.
+    pub fn immediate_lanes(&self) -> Option<[u32; 4]> {
+        let i = &self.imm;
+        match (self.ty, i.len()) {
+            (OperandType::IMMEDIATE32, 1) => Some([i[0]; 4]),
+            (OperandType::IMMEDIATE64, 2) => Some([i[0], i[1], i[0], i[1]]),
+            (OperandType::IMMEDIATE32 | OperandType::IMMEDIATE64, 4) => {
+                Some([i[0], i[1], i[2], i[3]])
+            }
+            _ => None,
+        }
+    }
+
     /// A 64-bit immediate's doubles (one or two), each from its low and high
     /// lane; None for any other operand.
     pub fn doubles(&self) -> Option<SmallVec<[f64; 2]>> {

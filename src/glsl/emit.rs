@@ -536,16 +536,8 @@ impl<'a> Emitter<'a> {
     pub fn read(&mut self, inst: &Instruction, op: &Operand, positions: &[u8], ty: Ty) -> String {
         let n = positions.len().max(1);
         let raw = if op.is_immediate() {
-            let lanes: Vec<u32> = positions
-                .iter()
-                .map(|&p| {
-                    if op.imm.len() >= 4 {
-                        op.imm[p as usize & 3]
-                    } else {
-                        op.imm.first().copied().unwrap_or(0)
-                    }
-                })
-                .collect();
+            let value = op.immediate_lanes().unwrap_or([0; 4]);
+            let lanes: Vec<u32> = positions.iter().map(|&p| value[p as usize & 3]).collect();
             return apply_modifier(op.modifier, ty.literal_vec(&lanes), ty, n);
         } else {
             let Some(base) = self.base(inst, op) else {

@@ -496,11 +496,9 @@ impl Machine {
         let row = |v: Option<&Reg>| *v.unwrap_or(&zero);
         let l = &self.state.lanes[lane];
         Ok(match op.ty {
-            OperandType::IMMEDIATE32 => match op.imm.len() {
-                1 => [op.imm[0]; 4],
-                n if n >= 4 => [op.imm[0], op.imm[1], op.imm[2], op.imm[3]],
-                _ => zero,
-            },
+            OperandType::IMMEDIATE32 | OperandType::IMMEDIATE64 => {
+                op.immediate_lanes().unwrap_or(zero)
+            }
             OperandType::TEMP => row(l.temps.get(i[0] as usize)),
             OperandType::INPUT => row(self.state.inputs[lane].get(i[0] as usize)),
             OperandType::OUTPUT => row(l.outputs.get(i[0] as usize)),

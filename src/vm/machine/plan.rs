@@ -44,11 +44,7 @@ fn src_plan(op: &Operand) -> Option<SrcPlan> {
         OperandType::TEMP if op.indices.len() == 1 => From::Temp(idx(0)?),
         OperandType::INPUT if op.indices.len() == 1 => From::Input(idx(0)?),
         OperandType::CONSTANT_BUFFER if op.indices.len() == 2 => From::Cb(idx(0)?, idx(1)?),
-        OperandType::IMMEDIATE32 => From::Imm(match op.imm.len() {
-            1 => [op.imm[0]; 4],
-            4 => [op.imm[0], op.imm[1], op.imm[2], op.imm[3]],
-            _ => return None,
-        }),
+        OperandType::IMMEDIATE32 | OperandType::IMMEDIATE64 => From::Imm(op.immediate_lanes()?),
         _ => return None,
     };
     let swizzle = match op.selection {
