@@ -6,6 +6,7 @@
 pub mod alu;
 pub mod defaults;
 pub mod float;
+pub mod interfaces;
 pub mod machine;
 pub mod output_merger;
 pub mod sampling;
