@@ -15,9 +15,6 @@ use std::collections::BTreeMap;
 use crate::dxbc::ir::{DeclKind, OperandType, Program};
 use crate::dxbc::opcodes::Op;
 
-/// Interface slots in all (D3D11_SHADER_MAX_INTERFACES).
-pub const MAX_SLOTS: u32 = 253;
-
 /// One slot's bound class instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClassBinding {
