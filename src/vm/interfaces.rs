@@ -201,6 +201,64 @@ mod tests {
         fcall fp0[0][0]\nret\n\
         label fb0\nret\nlabel fb1\nret\nlabel fb2\nret\n";
 
+    /// Runs `text` on a quad with `setup` (pixel lanes get `v0.x` = the
+    /// lane number) and returns o0 per lane, or the error.
+    fn run(text: &str, mut setup: crate::vm::Setup) -> Result<[[u32; 4]; 4], crate::vm::VmError> {
+        use crate::vm::{Machine, Resources};
+        let s = test_shader(text);
+        for (l, v) in setup.inputs.iter_mut().enumerate() {
+            *v = vec![[l as u32, 0, 0, 0]];
+        }
+        let mut m = Machine::new(std::rc::Rc::new(s.program), setup, Resources::default())?;
+        m.run_to_end()?;
+        Ok(std::array::from_fn(|l| m.state.lanes[l].outputs[0]))
+    }
+
+    const CALLS: &str = "ps_5_0\n\
+        dcl_function_body fb0\ndcl_function_body fb1\n\
+        dcl_function_table ft0 = {fb0}\ndcl_function_table ft1 = {fb1}\n\
+        dcl_interface_dynamicindexed fp0[4][1] = {ft0, ft1}\n\
+        dcl_input_ps constant v0.x\n\
+        dcl_output o0.xyzw\ndcl_temps 1\n\
+        INDEX\n\
+        fcall fp0[r0.x + 0][0]\nret\n\
+        label fb0\nmov o0.xyzw, this[1].xyzw\nret\n\
+        label fb1\nmov o0.xyzw, l(7, 7, 7, 7)\nret\n";
+
+    #[test]
+    fn the_emulator_calls_the_bound_body_and_reads_this() {
+        // Every lane calls through slot 1 (r0.x = 1).
+        let text = CALLS.replace("INDEX", "mov r0.x, l(1)");
+        let mut setup = crate::vm::Setup::empty();
+        setup.interfaces.set(
+            1,
+            ClassBinding {
+                table: 0,
+                this: [3, 5, 7, 11],
+            },
+        );
+        // Slot 1 on table 0: fb0, which copies this[1].
+        assert_eq!(run(&text, setup.clone()).unwrap(), [[3, 5, 7, 11]; 4]);
+        // Table 1: fb1's constant (the integer 7: no decimal point).
+        setup.interfaces.entry(1).table = 1;
+        assert_eq!(run(&text, setup).unwrap(), [[7; 4]; 4]);
+    }
+
+    #[test]
+    fn a_call_index_that_differs_across_the_quad_stops_the_run() {
+        // r0.x = the lane number: four different slots, undefined in D3D.
+        let text = CALLS.replace("INDEX", "mov r0.x, v0.x");
+        let e = run(&text, crate::vm::Setup::empty()).unwrap_err();
+        assert!(e.to_string().contains("differs across the quad"), "{e}");
+        // Past the array: fp0 has 4 slots.
+        let text = CALLS.replace("INDEX", "mov r0.x, l(4)");
+        let e = run(&text, crate::vm::Setup::empty()).unwrap_err();
+        assert!(
+            e.to_string().contains("past the interface's 4 slots"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn a_call_goes_through_the_slot_s_table() {
         let s = test_shader(SHADER);
