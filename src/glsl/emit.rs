@@ -474,6 +474,8 @@ impl<'a> Emitter<'a> {
                         for n in slots.iter().rev() {
                             expr = format!("({s}) == {n} ? cb{n}.data[{e}] : {expr}");
                         }
+                        // Nested conditionals associate to the right, so the
+                        // chain needs no inner parentheses.
                         vec4(format!("({expr})"))
                     }
                     _ => {
