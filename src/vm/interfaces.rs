@@ -259,6 +259,44 @@ mod tests {
         );
     }
 
+    /// fxc's per-instance texture: `t[this.z + 0]`, the slot read from a
+    /// register at run time.
+    #[test]
+    fn a_texture_index_from_this_reads_that_slot() {
+        use crate::vm::texture::{Format, Texture, TextureDesc};
+        use crate::vm::{Machine, Resources, Setup};
+        let s = test_shader(
+            "ps_5_0\n\
+             dcl_resource_texture2d (uint,uint,uint,uint) t1\n\
+             dcl_resource_texture2d (uint,uint,uint,uint) t2\n\
+             dcl_function_body fb0\ndcl_function_table ft0 = {fb0}\n\
+             dcl_interface fp0[1][1] = {ft0}\n\
+             dcl_output o0.xyzw\ndcl_temps 1\n\
+             fcall fp0[0][0]\nret\n\
+             label fb0\nmov r0.x, this[0].z\n\
+             ld_indexable(texture2d)(uint,uint,uint,uint) o0.xyzw, l(0, 0, 0, 0), t[r0.x + 0].xyzw\n\
+             ret\n",
+        );
+        let texel = |v: u32| {
+            Texture::from_lanes(TextureDesc::tex2d(Format::R32Uint, 1, 1), &[[v, 0, 0, 0]]).ok()
+        };
+        let resources = std::rc::Rc::new(Resources {
+            textures: vec![None, texel(11), texel(22)],
+            samplers: Vec::new(),
+        });
+        let program = std::rc::Rc::new(s.program);
+        let run = |z: u32| {
+            let mut setup = Setup::empty();
+            setup.interfaces.entry(0).this = [0, 0, z, 0];
+            let mut m = Machine::new(program.clone(), setup, resources.clone()).unwrap();
+            m.run_to_end().unwrap();
+            m.state.lanes[0].outputs[0][0]
+        };
+        assert_eq!((run(1), run(2)), (11, 22));
+        // t3 is bound to nothing: zeros, as D3D reads an unbound slot.
+        assert_eq!(run(3), 0);
+    }
+
     #[test]
     fn a_call_goes_through_the_slot_s_table() {
         let s = test_shader(SHADER);
