@@ -297,6 +297,21 @@ mod tests {
         assert_eq!(run(3), 0);
     }
 
+    /// D3D11 stacks 32 return addresses; a call made with the stack full
+    /// is skipped. A body that calls itself through its interface runs 32
+    /// times (one call from the shader, 31 nested), then the 33rd call is
+    /// skipped and every level returns.
+    #[test]
+    fn calls_past_the_nesting_limit_are_skipped() {
+        let text = "ps_5_0\n\
+            dcl_function_body fb0\ndcl_function_table ft0 = {fb0}\n\
+            dcl_interface fp0[1][1] = {ft0}\n\
+            dcl_output o0.xyzw\ndcl_temps 1\n\
+            mov r0.x, l(0)\nfcall fp0[0][0]\nmov o0.xyzw, r0.xxxx\nret\n\
+            label fb0\niadd r0.x, r0.x, l(1)\nfcall fp0[0][0]\nret\n";
+        assert_eq!(run(text, crate::vm::Setup::empty()).unwrap(), [[32; 4]; 4]);
+    }
+
     #[test]
     fn a_call_goes_through_the_slot_s_table() {
         let s = test_shader(SHADER);

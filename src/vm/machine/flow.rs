@@ -5,6 +5,7 @@
 
 use super::{Frame, LaneState, Machine, Resume, fast};
 use crate::dxbc::ir::{DeclKind, Instruction};
+use crate::dxbc::limits::SUBROUTINE_NESTING_LIMIT;
 use crate::dxbc::opcodes::NumType;
 use crate::dxbc::opcodes::Op;
 use crate::vm::VmError;
@@ -274,6 +275,11 @@ impl Machine {
                     self.control.finished = true;
                 }
             }
+            // A call with 32 return addresses already stacked is skipped
+            // over (D3D11's subroutine nesting limit), for every lane.
+            Op::Call | Op::Callc | Op::InterfaceCall if self.stack_full() => {
+                self.pc = next;
+            }
             // call, callc
             Op::Call | Op::Callc => {
                 let label = inst
@@ -325,6 +331,17 @@ impl Machine {
 }
 
 impl Machine {
+    /// Whether the return-address stack holds D3D11's limit of calls.
+    fn stack_full(&self) -> bool {
+        let calls = self
+            .control
+            .frames
+            .iter()
+            .filter(|f| matches!(f, Frame::Call { .. }))
+            .count();
+        calls >= SUBROUTINE_NESTING_LIMIT
+    }
+
     /// The `label` an `fcall` runs. A dynamic array index is read per
     /// active lane: D3D leaves a call whose index differs between the
     /// lanes of a quad undefined, so the emulator stops there rather than
