@@ -19,7 +19,9 @@ use dxbc_dbg::harness::suite::{Backend, Rendered, Renderer, RunOptions, run_all}
 /// (0.25, 0.25), texel (0, 0)'s centre in a 2x2 texture, so each filter
 /// returns texel (0, 0): the checker's (0, 0, 0, 1) (texel (x, y) is white
 /// when x + y is odd); the comparison 0.5 < 0.25 fails, 0; `ld` gives 1u,
-/// 1.0 after `utof`. So o0 = (0 + 0 + 1, 0, 0, 1) everywhere.
+/// 1.0 after `utof`. So o0 = (0 + 0 + 1, 0, 0, 1) everywhere. One class
+/// interface (fp0, one table) is declared and never called, for the
+/// `[interfaces]` variants.
 const VALID: &str = "\
 [pixel shader]
 ps_5_0
@@ -29,6 +31,9 @@ dcl_sampler s1, mode_comparison
 dcl_resource_texture2d (float,float,float,float) t0
 dcl_resource_texture2d (float,float,float,float) t1
 dcl_resource_texture2d (uint,uint,uint,uint) t2
+dcl_function_body fb0
+dcl_function_table ft0 = {fb0}
+dcl_interface fp0[1][1] = {ft0}
 dcl_output o0.xyzw
 dcl_temps 2
 sample_l_indexable(texture2d)(float,float,float,float) r0.xyzw, cb0[0].xyxx, t0.xyzw, s0, l(0)
@@ -38,6 +43,8 @@ add r0.x, r0.x, r1.x
 utof r1.y, r1.y
 add o0.x, r0.x, r1.y
 mov o0.yzw, r0.yyzw
+ret
+label fb0
 ret
 
 [texture 0]
@@ -701,6 +708,74 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
         "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@view format r24_unorm_x8_typeless\nfill checker",
         "R8G8B8A8_TYPELESS",
+    ),
+    // Interfaces: slots an interface declares, table positions its list
+    // holds, instance data within D3D11's slots and in a declared buffer.
+    (
+        "second interfaces section",
+        "[render target]",
+        "[interfaces]\nslot 0 table 0\n@[interfaces]\n[render target]",
+        "a second [interfaces] section",
+    ),
+    (
+        "unknown interfaces setting",
+        "[render target]",
+        "[interfaces]\n@slot 0 class 1\n[render target]",
+        "expected `slot N table T`",
+    ),
+    (
+        "interface slot past D3D11's 253",
+        "[render target]",
+        "[interfaces]\n@slot 253 table 0\n[render target]",
+        "interface slot 253 is outside 0..=252",
+    ),
+    (
+        "interface slot no dcl_interface reaches",
+        "[render target]",
+        "[interfaces]\n@slot 1 table 0\n[render target]",
+        "declares no interface slot 1",
+    ),
+    (
+        "table position past the interface's list",
+        "[render target]",
+        "[interfaces]\n@slot 0 table 1\n[render target]",
+        "lists 1 function table(s)",
+    ),
+    (
+        "interface slot bound twice",
+        "[render target]",
+        "[interfaces]\nslot 0 table 0\n@slot 0 table 0\n[render target]",
+        "`slot 0` is set twice",
+    ),
+    (
+        "instance data given twice",
+        "[render target]",
+        "[interfaces]\nthis 0 0 0 0 0\n@this 0 0 1 0 0\n[render target]",
+        "`this 0` is set twice",
+    ),
+    (
+        "instance data in a constant buffer past cb13",
+        "[render target]",
+        "[interfaces]\n@this 0 14 0 0 0\n[render target]",
+        "constant buffer 14 is outside 0..=13",
+    ),
+    (
+        "instance data with a sampler past s15",
+        "[render target]",
+        "[interfaces]\n@this 0 0 0 0 16\n[render target]",
+        "sampler 16 is outside 0..=15",
+    ),
+    (
+        "instance data short of four values",
+        "[render target]",
+        "[interfaces]\n@this 0 0 0 0\n[render target]",
+        "`this N CB ROW TEXTURE SAMPLER`",
+    ),
+    (
+        "instance data in an undeclared constant buffer",
+        "[render target]",
+        "[interfaces]\n@this 0 1 0 0 0\n[render target]",
+        "cb1, which the pixel shader does not declare",
     ),
     // Samplers: anisotropy only with its filter, known reductions.
     (

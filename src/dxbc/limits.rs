@@ -21,6 +21,15 @@ pub const CONSTANT_BUFFER_SLOTS: u32 = 14;
 /// (`D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT`).
 pub const CONSTANT_BUFFER_ROWS: u32 = 4096;
 
+/// Return addresses a shader's `call`/`fcall` stack holds
+/// (`D3D11_COMMONSHADER_SUBROUTINE_NESTING_LIMIT`): a call made with the
+/// stack full is skipped over.
+pub const SUBROUTINE_NESTING_LIMIT: usize = 32;
+
+/// Class-interface slots per shader (`D3D11_SHADER_MAX_INTERFACES`): the
+/// slots `fp#[…]` reaches and an application binds class instances to.
+pub const INTERFACE_SLOTS: u32 = 253;
+
 /// Largest render-target (and viewport) side
 /// (`D3D11_REQ_RENDER_TO_BUFFER_WINDOW_WIDTH`).
 pub const RENDER_TARGET_SIDE: u32 = 16384;

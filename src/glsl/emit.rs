@@ -453,10 +453,37 @@ impl<'a> Emitter<'a> {
                 } else {
                     (op.indices.first(), op.indices.get(1))
                 };
-                let slot = slot.and_then(|i| i.imm()).unwrap_or(0);
                 let idx = idx.cloned().unwrap_or(Index::Imm32(0));
                 let e = self.index_expr(inst, &idx);
-                vec4(format!("cb{slot}.data[{e}]"))
+                match slot {
+                    // `cb[r1.x + 0][…]`: fxc picks a class instance's buffer
+                    // by `this[].x` so; GLSL has no array of blocks to
+                    // index, so the declared buffers are chosen between
+                    // (any other reads zeros, as D3D's unbound buffer).
+                    Some(i) if !self.program.is_sm51() && i.relative().is_some() => {
+                        let i = i.clone();
+                        let s = self.index_expr(inst, &i);
+                        let mut slots: Vec<u32> = self
+                            .manifest
+                            .constant_buffers
+                            .iter()
+                            .map(|c| c.slot)
+                            .collect();
+                        slots.sort_unstable();
+                        slots.dedup();
+                        let mut expr = "vec4(0.0)".to_string();
+                        for n in slots.iter().rev() {
+                            expr = format!("({s}) == {n} ? cb{n}.data[{e}] : {expr}");
+                        }
+                        // Nested conditionals associate to the right, so the
+                        // chain needs no inner parentheses.
+                        vec4(format!("({expr})"))
+                    }
+                    _ => {
+                        let slot = slot.and_then(|i| i.imm()).unwrap_or(0);
+                        vec4(format!("cb{slot}.data[{e}]"))
+                    }
+                }
             }
             OperandType::IMMEDIATE_CONSTANT_BUFFER => {
                 let idx = op.indices.first().cloned().unwrap_or(Index::Imm32(0));

@@ -163,3 +163,32 @@ pub fn call(e: &mut Emitter, inst: &Instruction) {
     e.dedent();
     e.line("}");
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::dxbc::asm::test_shader;
+    use crate::glsl::{Dialect, Options, translate};
+
+    /// fxc reads a class instance's members as `cb[this.x][this.y + …]`:
+    /// the buffer is chosen at run time between the declared ones, never
+    /// taken to be cb0.
+    #[test]
+    fn a_register_indexed_buffer_chooses_between_the_declared_ones() {
+        let s = test_shader(
+            "ps_5_0\ndcl_constantbuffer cb0[2], immediateIndexed\n\
+             dcl_constantbuffer cb3[2], immediateIndexed\n\
+             dcl_function_body fb0\ndcl_function_table ft0 = {fb0}\n\
+             dcl_interface fp0[1][1] = {ft0}\n\
+             dcl_output o0.xyzw\ndcl_temps 1\n\
+             mov r0.xy, this[0].xyxx\n\
+             mov o0.xyzw, cb[r0.x + 0][r0.y + 1].xyzw\nret\n",
+        );
+        for dialect in [Dialect::Es300, Dialect::Vk450] {
+            let t = translate(&s, &Options::new(dialect)).expect("translates");
+            let want = "(floatBitsToInt(r0.x)) == 0 ? cb0.data[floatBitsToInt(r0.y) + 1] : \
+                        (floatBitsToInt(r0.x)) == 3 ? cb3.data[floatBitsToInt(r0.y) + 1] : \
+                        vec4(0.0)";
+            assert!(t.source.contains(want), "{}", t.source);
+        }
+    }
+}

@@ -196,8 +196,10 @@ pub fn resources(case: &Case) -> Resources {
     resources
 }
 
-/// Puts the case's constant buffers into a setup.
+/// Puts the case's constant buffers, and the classes bound to its
+/// interface slots, into a setup.
 pub fn bind_constant_buffers(case: &Case, setup: &mut Setup) {
+    setup.interfaces = case.interfaces.clone();
     for (slot, rows) in &case.constant_buffers {
         let slot = *slot as usize;
         if setup.constant_buffers.len() <= slot {

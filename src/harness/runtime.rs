@@ -132,6 +132,27 @@ pub fn block_member(case: &Case, u: &UniformEntry) -> Option<[u32; 4]> {
     })
 }
 
+/// Every row of a member of the emulation blocks, 16 bytes each: one for
+/// the plain members ([`block_member`]), one per interface slot for
+/// `hlslcc_interfaceTable` (`.x`: the bound table's position in the slot's
+/// list) and `hlslcc_this` (the instance data), read from the same
+/// [`crate::vm::interfaces::Bindings`] the emulator runs with. `None` for
+/// a uniform that is not one of theirs.
+pub fn block_rows(case: &Case, u: &UniformEntry) -> Option<Vec<[u32; 4]>> {
+    let slots = u.glsl_type.array.unwrap_or(1);
+    match u.role {
+        UniformRole::InterfaceTable => Some(
+            (0..slots)
+                .map(|s| [case.interfaces.get(s).table, 0, 0, 0])
+                .collect(),
+        ),
+        UniformRole::InterfaceThis => {
+            Some((0..slots).map(|s| case.interfaces.get(s).this).collect())
+        }
+        _ => block_member(case, u).map(|v| vec![v]),
+    }
+}
+
 /// Why neither GPU path can draw the case as D3D would, `None` when it
 /// can: a min/max-reduction sampler in a shader that samples a cube. The
 /// translation computes reduction on its emulated path, which cubes do not

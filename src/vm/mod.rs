@@ -7,6 +7,7 @@ pub mod alu;
 pub mod defaults;
 pub mod double;
 pub mod float;
+pub mod interfaces;
 pub mod machine;
 pub mod output_merger;
 pub mod sampling;

@@ -97,7 +97,6 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             [by[0] - a[0], by[1] - a[1], by[2] - a[2]],
         )
     };
-    let slot_of = |o: &Operand| o.reg().unwrap_or(u32::MAX);
 
     let mut results = [None::<Reg>; LANES];
     match inst.op {
@@ -105,7 +104,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
         Op::Sample | Op::SampleC | Op::SampleCLz | Op::SampleL | Op::SampleD | Op::SampleB => {
             let c = coords(m, op(1)?)?;
             let (res, smp) = (op(2)?, op(3)?);
-            let sampler = m.resources().sampler(slot_of(smp));
+            let sampler = m.resources().sampler(m.slot(index, smp)?);
             let (ddx, ddy) = gradients(&c);
             for l in (0..LANES).filter(|&l| running[l]) {
                 let lod = match inst.op {
@@ -133,7 +132,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                         bias: 0.0,
                     },
                 };
-                let r = match m.resources().texture(slot_of(res)) {
+                let r = match m.resources().texture(m.slot(index, res)?) {
                     None => [0; 4],
                     Some(tex) if matches!(inst.op, Op::SampleC | Op::SampleCLz) => {
                         let reference = scalar(m, op(4)?, l)?;
@@ -150,7 +149,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             let compare = matches!(inst.op, Op::Gather4C | Op::Gather4PoC);
             let (res_i, smp_i) = if po { (3, 4) } else { (2, 3) };
             let (res, smp) = (op(res_i)?, op(smp_i)?);
-            let sampler = m.resources().sampler(slot_of(smp));
+            let sampler = m.resources().sampler(m.slot(index, smp)?);
             let ch = channel(smp);
             // The `_po` forms differ only in how they read the offset.
             let gather = if po {
@@ -171,7 +170,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                 } else {
                     [offsets[0], offsets[1]]
                 };
-                let r = match m.resources().texture(slot_of(res)) {
+                let r = match m.resources().texture(m.slot(index, res)?) {
                     None => [0; 4],
                     Some(tex) if compare => {
                         let reference = scalar(m, op(smp_i + 1)?, l)?;
@@ -187,7 +186,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             let res = op(2)?;
             for l in (0..LANES).filter(|&l| running[l]) {
                 let coord = m.read(op(1)?, l, NumType::Int)?;
-                let r = match m.resources().texture(slot_of(res)) {
+                let r = match m.resources().texture(m.slot(index, res)?) {
                     None => [0; 4],
                     Some(tex) if inst.op == Op::LdMs => {
                         let sample = m.read(op(3)?, l, NumType::Int)?[0];
@@ -206,7 +205,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                 let mip = m.read(op(1)?, l, NumType::Int)?[0];
                 let r = m
                     .resources()
-                    .texture(slot_of(res))
+                    .texture(m.slot(index, res)?)
                     .map_or([0; 4], |t| texture::resinfo(t, mip, ret));
                 results[l] = Some(swizzle(res, r));
             }
@@ -220,7 +219,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                 texture::sample_count_info(m.rasterizer_samples(), ret)
             } else {
                 m.resources()
-                    .texture(slot_of(res))
+                    .texture(m.slot(index, res)?)
                     .map_or([0; 4], |t| texture::sampleinfo(t, ret))
             };
             for l in (0..LANES).filter(|&l| running[l]) {
@@ -232,7 +231,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             let res = op(1)?;
             let r = m
                 .resources()
-                .texture(slot_of(res))
+                .texture(m.slot(index, res)?)
                 .map_or([0; 4], texture::bufinfo);
             for l in (0..LANES).filter(|&l| running[l]) {
                 results[l] = Some(swizzle(res, r));
@@ -242,13 +241,13 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
         Op::SamplePos => {
             let res = op(1)?;
             for l in (0..LANES).filter(|&l| running[l]) {
-                let index = m.read(op(2)?, l, NumType::Int)?[0];
+                let sample = m.read(op(2)?, l, NumType::Int)?[0];
                 let r = if res.ty == OperandType::RASTERIZER {
-                    texture::sample_position(m.rasterizer_samples(), index)
+                    texture::sample_position(m.rasterizer_samples(), sample)
                 } else {
                     m.resources()
-                        .texture(slot_of(res))
-                        .map_or([0; 4], |t| texture::samplepos(t, index))
+                        .texture(m.slot(index, res)?)
+                        .map_or([0; 4], |t| texture::samplepos(t, sample))
                 };
                 results[l] = Some(swizzle(res, r));
             }
@@ -257,12 +256,15 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
         Op::Lod => {
             let c = coords(m, op(1)?)?;
             let (res, smp) = (op(2)?, op(3)?);
-            let sampler = m.resources().sampler(slot_of(smp));
+            let sampler = m.resources().sampler(m.slot(index, smp)?);
             let (ddx, ddy) = gradients(&c);
             for l in (0..LANES).filter(|&l| running[l]) {
-                let r = m.resources().texture(slot_of(res)).map_or([0; 4], |t| {
-                    texture::calc_lod(t, &sampler, floats(c[l]), ddx, ddy)
-                });
+                let r = m
+                    .resources()
+                    .texture(m.slot(index, res)?)
+                    .map_or([0; 4], |t| {
+                        texture::calc_lod(t, &sampler, floats(c[l]), ddx, ddy)
+                    });
                 results[l] = Some(swizzle(res, r));
             }
         }

@@ -99,6 +99,9 @@ pub struct Setup {
     /// `samplepos` of the rasterizer report); 0 reads as 1, a
     /// single-sampled target.
     pub sample_count: u32,
+    /// The class bound to each interface slot and its instance data
+    /// (`fcall`, `this[]`); unbound slots read the defaults.
+    pub interfaces: super::interfaces::Bindings,
 }
 
 impl Setup {

@@ -15,6 +15,7 @@ use crate::dxbc::Shader;
 use crate::dxbc::analysis::ResourceUse;
 use crate::dxbc::enums::{ProgramType, ReturnType, SamplerMode};
 use crate::dxbc::ir::DeclKind;
+use crate::vm::interfaces::Linkage;
 use crate::vm::texture::{Dimension, NumericKind, Texture};
 
 /// One shader's declarations, with the stage's name for messages.
@@ -133,6 +134,53 @@ impl Case {
                     Section::ConstantBuffer(*slot),
                     format!("the {} declares no cb{slot}", names()),
                 ));
+            }
+        }
+        self.check_interfaces(&stages, &names())
+    }
+
+    /// Each `[interfaces]` line against the shaders' `dcl_interface`s: the
+    /// slot must be one an interface declares, the table position one its
+    /// list holds, and the instance's constant buffer one a shader declares.
+    fn check_interfaces(&self, stages: &[Stage], names: &str) -> Result<(), CaseError> {
+        let linkages: Vec<Linkage> = stages
+            .iter()
+            .map(|s| Linkage::of(&s.shader.program))
+            .collect();
+        for l in &self.interface_lines {
+            let err = |m: String| CaseError {
+                file: self.path.display().to_string(),
+                line: l.line,
+                message: m,
+            };
+            let slot = l.slot;
+            let interface = linkages
+                .iter()
+                .flat_map(|k| k.interfaces())
+                .find(|&(fp, len, _)| slot >= fp && slot - fp < len);
+            let Some((fp, _, listed)) = interface else {
+                return Err(err(format!(
+                    "the {names} declares no interface slot {slot} (no `dcl_interface` reaches it)"
+                )));
+            };
+            if let Some(table) = l.table
+                && table as usize >= listed
+            {
+                return Err(err(format!(
+                    "slot {slot} is fp{fp}[{}], whose `dcl_interface` lists {listed} function \
+                     table(s): table is a position in that list, 0..={}",
+                    slot - fp,
+                    listed.saturating_sub(1)
+                )));
+            }
+            if let Some(cb) = l.constant_buffer
+                && !stages
+                    .iter()
+                    .any(|s| s.uses.constant_buffers.declared.contains_key(&cb))
+            {
+                return Err(err(format!(
+                    "slot {slot}'s instance data is in cb{cb}, which the {names} does not declare"
+                )));
             }
         }
         Ok(())

@@ -12,6 +12,7 @@ use crate::vm::texture::{Sampler, Texture};
 
 mod bindings;
 mod constants;
+mod interfaces;
 mod probes;
 mod quad;
 mod sampler;
@@ -19,6 +20,7 @@ mod target;
 mod texture;
 mod values;
 
+pub use interfaces::InterfaceLine;
 pub use quad::{INPUT_REGISTERS, default_quad};
 pub use target::{DepthBuffer, MAX_TARGETS, RenderTarget, Viewport};
 use values::{Ctx, Lines, strip};
@@ -89,6 +91,11 @@ pub struct Case {
     pub textures: Vec<(u32, Texture)>,
     pub samplers: Vec<(u32, Sampler)>,
     pub constant_buffers: Vec<(u32, Vec<[u32; 4]>)>,
+    /// `[interfaces]`: the class bound to each interface slot and its
+    /// instance data; slots it does not name keep the defaults.
+    pub interfaces: crate::vm::interfaces::Bindings,
+    /// The `[interfaces]` lines, checked against the shaders' declarations.
+    pub interface_lines: Vec<InterfaceLine>,
     pub tolerance: Tolerance,
     pub probes: Vec<Probe>,
     /// Whether the rendered image is compared with a golden.
@@ -118,6 +125,7 @@ pub enum Section {
     Texture(u32),
     Sampler(u32),
     ConstantBuffer(u32),
+    Interfaces,
     Tolerance,
     Test,
     Require,
@@ -135,6 +143,7 @@ impl Section {
             Section::Texture(n) => format!("[texture {n}]"),
             Section::Sampler(n) => format!("[sampler {n}]"),
             Section::ConstantBuffer(n) => format!("[constant buffer {n}]"),
+            Section::Interfaces => "[interfaces]".into(),
             Section::Tolerance => "[tolerance]".into(),
             Section::Test => "[test]".into(),
             Section::Require => "[require]".into(),
@@ -351,6 +360,8 @@ impl Case {
             textures: Vec::new(),
             samplers: Vec::new(),
             constant_buffers: Vec::new(),
+            interfaces: Default::default(),
+            interface_lines: Vec::new(),
             tolerance: Tolerance::default(),
             probes: Vec::new(),
             golden: false,
@@ -451,6 +462,10 @@ impl Case {
                 Section::ConstantBuffer(slot) => {
                     case.constant_buffers
                         .push((slot, constants::parse_rows(&ctx, &stripped)?));
+                }
+                Section::Interfaces => {
+                    (case.interfaces, case.interface_lines) =
+                        interfaces::parse_interfaces(&ctx, &stripped)?;
                 }
                 Section::Tolerance => {
                     let mut once = values::Once::default();
@@ -571,6 +586,7 @@ fn section_of(ctx: &Ctx, line: usize, title: &str, words: &[&str]) -> Result<Sec
         ["constant", "buffer", n] => {
             Section::ConstantBuffer(slot(n, "cb", CONSTANT_BUFFER_SLOTS, "constant-buffer")?)
         }
+        ["interfaces"] => Section::Interfaces,
         ["tolerance"] => Section::Tolerance,
         ["test"] => Section::Test,
         ["require"] => Section::Require,

@@ -1,12 +1,12 @@
 //! The bind group, driven by the translations' manifests: constant buffers,
 //! textures (and the plain views of compared ones), samplers (comparison
-//! samplers for `samplerShadow`, the fetch sampler), and the two std140
+//! samplers for `samplerShadow`, the fetch sampler), and the std140
 //! blocks the emulation helpers read (`hlslcc_TextureLevels`,
-//! `hlslcc_SamplerState`).
+//! `hlslcc_SamplerState`, and the bound classes in `hlslcc_Interfaces`).
 
 use std::collections::BTreeMap;
 
-use crate::glsl::names::{MIP_COUNT_BINDING, SAMPLER_STATE_BINDING};
+use crate::glsl::names::{INTERFACE_BINDING, MIP_COUNT_BINDING, SAMPLER_STATE_BINDING};
 use crate::glsl::{Manifest, SamplerKind, TextureShape, Ty};
 use crate::harness::case::Case;
 use crate::harness::runtime::{self, HardwareAddress};
@@ -103,16 +103,21 @@ fn put(block: &mut Vec<u8>, offset: u32, v: [u32; 4]) {
     }
 }
 
-/// `hlslcc_TextureLevels` and `hlslcc_SamplerState`, std140, filled as
-/// docs/glsl-textures.md specifies (values from `runtime`).
+/// `hlslcc_TextureLevels`, `hlslcc_SamplerState` and `hlslcc_Interfaces`,
+/// std140, filled as docs/glsl-textures.md and docs/glsl.md specify
+/// (values from `runtime`).
 fn blocks(case: &Case, manifests: &[&Manifest]) -> BTreeMap<u32, Vec<u8>> {
     let mut out: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
     for m in manifests {
         for u in &m.uniforms {
             let Some(binding) = u.binding else { continue };
             let block = out.entry(binding).or_default();
-            if let Some(v) = runtime::block_member(case, u) {
-                put(block, u.offset, v);
+            for (i, v) in runtime::block_rows(case, u)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                put(block, u.offset + 16 * i as u32, v);
             }
         }
     }
@@ -146,7 +151,7 @@ pub(super) fn build(
     let mut uploaded: BTreeMap<(u32, bool), wgpu::Texture> = BTreeMap::new();
 
     for (binding, bytes) in blocks(case, manifests) {
-        if binding == MIP_COUNT_BINDING || binding == SAMPLER_STATE_BINDING {
+        if [MIP_COUNT_BINDING, SAMPLER_STATE_BINDING, INTERFACE_BINDING].contains(&binding) {
             let mut bytes = bytes;
             bytes.resize(bytes.len().max(16).next_multiple_of(16), 0);
             entries.insert(binding, uniform_entry(r, &bytes));

@@ -802,8 +802,8 @@ fn blocks(case: &Case, manifests: &[&Manifest]) -> Vec<Block> {
             if u.block.is_empty() {
                 continue;
             }
-            if let Some(v) = runtime::block_member(case, u) {
-                member(&u.block, &u.name, v.to_vec());
+            if let Some(rows) = runtime::block_rows(case, u) {
+                member(&u.block, &u.name, rows.concat());
             }
         }
     }

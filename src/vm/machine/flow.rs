@@ -4,7 +4,8 @@
 //! exactly where D3D resumes them.
 
 use super::{Frame, LaneState, Machine, Resume, fast};
-use crate::dxbc::ir::Instruction;
+use crate::dxbc::ir::{DeclKind, Instruction};
+use crate::dxbc::limits::SUBROUTINE_NESTING_LIMIT;
 use crate::dxbc::opcodes::NumType;
 use crate::dxbc::opcodes::Op;
 use crate::vm::VmError;
@@ -274,6 +275,11 @@ impl Machine {
                     self.control.finished = true;
                 }
             }
+            // A call with 32 return addresses already stacked is skipped
+            // over (D3D11's subroutine nesting limit), for every lane.
+            Op::Call | Op::Callc | Op::InterfaceCall if self.stack_full() => {
+                self.pc = next;
+            }
             // call, callc
             Op::Call | Op::Callc => {
                 let label = inst
@@ -307,15 +313,76 @@ impl Machine {
                     self.pc = at + 1;
                 }
             }
+            // fcall fpN[index][site]: a call to the body the bound class's
+            // table gives for the site.
             Op::InterfaceCall => {
-                return Err(VmError::Unsupported {
-                    index,
-                    mnemonic: inst.name().to_string(),
-                    reason: "interface calls (class linkage) are not emulated".to_string(),
-                });
+                if self.active_lanes().next().is_none() {
+                    self.pc = next;
+                    return Ok(());
+                }
+                let at = self.interface_target(index, inst)?;
+                self.control.frames.push(Frame::Call { ret: next });
+                self.pc = at + 1;
             }
             _ => self.pc = next,
         }
         Ok(())
+    }
+}
+
+impl Machine {
+    /// Whether the return-address stack holds D3D11's limit of calls.
+    fn stack_full(&self) -> bool {
+        let calls = self
+            .control
+            .frames
+            .iter()
+            .filter(|f| matches!(f, Frame::Call { .. }))
+            .count();
+        calls >= SUBROUTINE_NESTING_LIMIT
+    }
+
+    /// The `label` an `fcall` runs. A dynamic array index is read per
+    /// active lane: D3D leaves a call whose index differs between the
+    /// lanes of a quad undefined, so the emulator stops there rather than
+    /// pick one lane's.
+    fn interface_target(&self, index: usize, inst: &Instruction) -> Result<usize, VmError> {
+        let op = inst.operands.first().ok_or_else(|| self.missing(inst))?;
+        let fp = op.reg().ok_or_else(|| VmError::Malformed {
+            index,
+            message: "`fcall` without an interface number".to_string(),
+        })?;
+        let site = match inst.decl {
+            DeclKind::InterfaceCall { function } => function,
+            _ => 0,
+        };
+        let mut array_index = None;
+        for l in self.active_lanes() {
+            let v = match op.indices.get(1) {
+                Some(i) => self.index_value(i, l)?,
+                None => 0,
+            };
+            match array_index {
+                Some(first) if first != v => {
+                    return Err(VmError::Operand {
+                        index,
+                        message: format!(
+                            "fp{fp}'s array index differs across the quad ({first} and {v}): \
+                             undefined in D3D11"
+                        ),
+                    });
+                }
+                _ => array_index = Some(v),
+            }
+        }
+        let (at, _slot) = self
+            .prepared
+            .linkage
+            .resolve(&self.setup.interfaces, fp, array_index.unwrap_or(0), site)
+            .map_err(|e| VmError::Operand {
+                index,
+                message: e.to_string(),
+            })?;
+        Ok(at)
     }
 }

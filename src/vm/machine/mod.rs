@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use super::alu::{Exec, compute, exec_of};
 use super::float;
+use super::interfaces::Linkage;
 use super::state::{LANES, Layout, Loc, Reg, Setup, State};
 use super::{Resources, VmError};
 use crate::dxbc::analysis::{Analysis, Blocks};
@@ -123,6 +124,8 @@ pub struct Prepared {
     /// Each instruction's fast form (or `General`).
     ops: Vec<fast::Op>,
     layout: Layout,
+    /// The interface tables `fcall` goes through.
+    linkage: Linkage,
 }
 
 impl Prepared {
@@ -142,12 +145,14 @@ impl Prepared {
             .map(|((i, e), p)| fast::op(i, *e, p.as_ref()))
             .collect();
         let layout = Layout::of(&program, &analysis.registers);
+        let linkage = Linkage::of(&program);
         Ok(Rc::new(Prepared {
             program,
             structure,
             execs,
             ops,
             layout,
+            linkage,
         }))
     }
 
@@ -473,6 +478,38 @@ impl Machine {
         })
     }
 
+    /// The slot a resource or sampler operand names. fxc indexes them
+    /// dynamically (`t[r0.w + 0]`) with a class instance's base slots
+    /// from `this[]`; the value is read for every active lane, and lanes
+    /// that disagree stop the run (a quad samples through one slot; D3D
+    /// leaves a divergent index undefined).
+    pub(super) fn slot(&self, index: usize, op: &Operand) -> Result<u32, VmError> {
+        let Some(first) = op.indices.first() else {
+            return Ok(u32::MAX);
+        };
+        if let Index::Imm32(v) = first {
+            return Ok(*v);
+        }
+        let mut slot = None;
+        for l in self.active_lanes() {
+            let v = self.index_value(first, l)?;
+            match slot {
+                Some(s) if s != v => {
+                    return Err(VmError::Operand {
+                        index,
+                        message: format!(
+                            "the {} index differs across the quad ({s} and {v}): \
+                             undefined in D3D11",
+                            op.ty.prefix().unwrap_or("resource")
+                        ),
+                    });
+                }
+                _ => slot = Some(v),
+            }
+        }
+        Ok(slot.unwrap_or(u32::MAX))
+    }
+
     #[inline]
     fn indices(&self, op: &Operand, lane: usize) -> Result<[u32; 3], VmError> {
         // Most operands are `r3`, `cb0[4]`: plain immediates.
@@ -513,6 +550,8 @@ impl Machine {
                 .and_then(|cb| cb.get(i[1] as usize))),
             OperandType::IMMEDIATE_CONSTANT_BUFFER => row(self.state.icb.get(i[0] as usize)),
             OperandType::INPUT_PRIMITIVEID => [self.setup.primitive_id; 4],
+            // The instance data bound to interface slot i[0].
+            OperandType::THIS_POINTER => self.setup.interfaces.get(i[0]).this,
             OperandType::INPUT_COVERAGE_MASK => [self.setup.coverage[lane]; 4],
             OperandType::OUTPUT_DEPTH
             | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
