@@ -991,3 +991,54 @@ fn multisampled_reads_lower_in_vk450_only() {
     let err = glsl::translate(&pixel_rate, &Options::new(Dialect::Vk450)).expect_err("refused");
     assert_eq!(err.reasons(), vec![Reason::CoverageInput], "{err}");
 }
+
+/// The tiled-resource `_s` forms lower as their plain forms plus the
+/// fully-mapped status `0u`, and `check_access_fully_mapped` as the
+/// comparison with it; a `_cl` clamp other than the literal 0 is refused
+/// in both dialects by name (neither has a per-sample LOD clamp), naming
+/// the instruction as written, and so is an `ldms_s` in es300 with its
+/// plain form's reason.
+#[test]
+fn feedback_forms_write_the_fully_mapped_status() {
+    for t in [es("tex_feedback"), vk("tex_feedback")] {
+        let code: Vec<&str> = t
+            .source
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect();
+        let code = code.join("\n");
+        // Three statuses written (the gather's is null), two checks read.
+        assert!(code.matches("floatBitsToUint").count() >= 2, "{code}");
+        assert_eq!(code.matches("uintBitsToFloat(0u)").count(), 3, "{code}");
+        has(&code, "== 0u) ? 0xffffffffu : 0u");
+        has(&code, "equal(");
+        has(&t.source, "no sparse residency");
+    }
+    let clamp = "ps_5_0
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps linear v1.xyzw
+dcl_output o0.xyzw
+dcl_temps 1
+sample_cl_s o0.xyzw, r0.x, v1.xyxx, t0.xyzw, s0, v1.z
+ret
+";
+    let s = shader_from(clamp);
+    for dialect in [Dialect::Es300, Dialect::Vk450] {
+        let err = glsl::translate(&s, &Options::new(dialect)).expect_err("a clamp is refused");
+        assert_eq!(err.reasons(), vec![Reason::LodClamp], "{err}");
+        assert!(err.to_string().contains("sample_cl_s"), "{err}");
+    }
+    let ldms = "ps_5_0
+dcl_resource_texture2dms(4) (float,float,float,float) t0
+dcl_output o0.xyzw
+dcl_temps 1
+ldms_s o0.xyzw, r0.x, l(0, 0, 0, 0), t0.xyzw, l(1)
+ret
+";
+    let s = shader_from(ldms);
+    let err = glsl::translate(&s, &Options::new(Dialect::Es300)).expect_err("no sampler2DMS");
+    assert_eq!(err.reasons(), vec![Reason::Multisample], "{err}");
+    assert!(err.to_string().contains("ldms_s"), "{err}");
+    glsl::translate(&s, &Options::new(Dialect::Vk450)).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -222,9 +222,9 @@ pub enum Reason {
     /// A texture chosen by a register (`t[r0.x]`): ES 3.00 indexes sampler
     /// arrays only with constant expressions.
     ResourceIndex,
-    /// Tiled-resource residency feedback (the `_s` forms,
-    /// `check_access_fully_mapped`).
-    TiledResource,
+    /// A `_cl` instruction's per-sample minimum-LOD clamp other than the
+    /// literal 0 (which means no clamp).
+    LodClamp,
     /// Debug-layer instructions (`abort`, `debug_break`).
     Debug,
     /// Two signature elements (or registers) whose names become the same
@@ -254,7 +254,7 @@ impl Reason {
             Reason::Operand => "operand",
             Reason::Limit => "limit",
             Reason::ResourceIndex => "dynamic resource index",
-            Reason::TiledResource => "tiled resource",
+            Reason::LodClamp => "lod clamp",
             Reason::Debug => "debug",
             Reason::Malformed => "malformed",
             Reason::Structure => "block structure",
@@ -304,7 +304,9 @@ impl Reason {
             Reason::ResourceIndex => {
                 "GLSL ES 3.00 indexes sampler arrays only with constant expressions"
             }
-            Reason::TiledResource => "GLSL ES 3.00 has no tiled resources or residency feedback",
+            Reason::LodClamp => {
+                "GLSL ES 3.00 (and naga's GLSL) has no per-sample minimum-LOD clamp: textureClampARB needs GL_ARB_sparse_texture_clamp"
+            }
             Reason::Debug => "GLSL ES 3.00 has no abort or debugger break",
             Reason::NameClash => {
                 "its semantic name gives the same GLSL variable as another element's (names keep only ASCII letters and digits, without regard to case)"

@@ -100,6 +100,11 @@ impl Backend {
             // EXT_texture_filter_anisotropic (SwiftShader offers it; the
             // runner fails the draw where it is missing).
             (Backend::WebGl2, Feature::AnisotropicFilter) => true,
+            // Neither dialect has a per-sample minimum-LOD clamp: GLSL ES
+            // 3.00 has none, and naga's GLSL front end no textureClampARB
+            // (GL_ARB_sparse_texture_clamp); both refuse a clamp other
+            // than the literal 0 (`Reason::LodClamp`).
+            (_, Feature::LodClamp) => false,
         }
     }
 }

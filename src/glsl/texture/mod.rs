@@ -241,6 +241,9 @@ pub fn scan(e: &mut Emitter) {
             .insert(slot, mode.unwrap_or(SamplerMode::Default));
     }
     for inst in &e.program.instructions {
+        // A tiled-resource `_s` form uses its texture as its plain form does.
+        let feedback = inst.feedback_parts();
+        let inst = feedback.as_ref().map_or(inst, |f| &f.plain);
         let parts = parts(inst).or((inst.op == Op::SamplePos).then_some(TextureOperands {
             resource: 1,
             sampler: None,
@@ -337,7 +340,8 @@ pub fn scan(e: &mut Emitter) {
 /// Whether this module lowers `op` (for [`super::support::has_lowering`]):
 /// the texture instructions whose operands the opcode description places.
 pub(super) fn lowers(op: Op) -> bool {
-    op.texture_operands().is_some() || op == Op::SamplePos
+    let plain = op.feedback_form().map_or(op, |f| f.plain);
+    plain.texture_operands().is_some() || plain == Op::SamplePos
 }
 
 /// Where an instruction's resource and sampler operands are, from the
@@ -364,6 +368,10 @@ pub fn refusal(e: &Emitter, inst: &Instruction) -> Option<Reason> {
 
 /// A texture-class instruction the support table lowers.
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
+    if inst.op.feedback_form().is_some() {
+        feedback(e, inst);
+        return;
+    }
     let multisampled = matches!(inst.op, Op::LdMs | Op::SampleInfo | Op::SamplePos);
     if multisampled && e.dialect == Dialect::Es300 {
         // No sampler2DMS, gl_NumSamples or sample positions in ES 3.00.
@@ -424,6 +432,50 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         Op::Gather4 | Op::Gather4C | Op::Gather4Po | Op::Gather4PoC => gather::emit(e, inst, &ctx),
         _ => sample::emit(e, inst, &ctx),
     }
+}
+
+/// A tiled-resource `_s` form: its plain instruction, then the status.
+/// Neither dialect has tiled resources (GLSL ES 3.00 has no sparse
+/// textures; the harness's Vulkan GLSL goes through naga, which reads no
+/// sparse residency either), and every access to a resource that is not
+/// tiled appears fully mapped (D3D11.2 functional spec 5.9.4.5.5): the
+/// status is the emulator's fully-mapped value, 0, which
+/// `check_access_fully_mapped` turns into true. A `_cl` form's minimum-LOD
+/// clamp is lowered only as the literal 0, which the spec defines as no
+/// clamp (what fxc writes when a shader asks for the status alone);
+/// neither dialect has a per-sample LOD clamp for any other.
+fn feedback(e: &mut Emitter, inst: &Instruction) {
+    let Some(parts) = inst.feedback_parts() else {
+        e.refuse(inst, Reason::Malformed);
+        return;
+    };
+    if parts.clamp.as_ref().is_some_and(|c| !is_zero_immediate(c)) {
+        e.refuse(inst, Reason::LodClamp);
+        return;
+    }
+    let before = e.diagnostics.len();
+    emit(e, &parts.plain);
+    if e.diagnostics.len() > before {
+        // Refused for what the plain form reads: name the instruction
+        // as written.
+        let text = e.inst_text(inst);
+        for d in &mut e.diagnostics[before..] {
+            d.text.clone_from(&text);
+        }
+        return;
+    }
+    if parts.status.ty != OperandType::NULL {
+        e.line("// status: no tiled resources here (no sparse residency), every access is fully mapped");
+        e.assign(inst, &parts.status, "0u", Ty::Uint, false);
+    }
+}
+
+/// Whether a `_cl` clamp operand is the immediate 0.0 (either sign): no
+/// clamp.
+fn is_zero_immediate(op: &Operand) -> bool {
+    op.ty == OperandType::IMMEDIATE32
+        && !op.imm.is_empty()
+        && op.imm.iter().all(|&b| f32::from_bits(b) == 0.0)
 }
 
 /// One instruction's texture, sampler and where its resource operand is.

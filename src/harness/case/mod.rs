@@ -173,10 +173,13 @@ pub enum Feature {
     /// D3D's anisotropic filter: trilinear over an isotropic footprint,
     /// linear under magnification.
     AnisotropicFilter,
+    /// A `_cl` instruction's per-sample minimum-LOD clamp other than the
+    /// literal 0 (which means no clamp).
+    LodClamp,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 11] = [
+    pub const ALL: [Feature; 12] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -188,6 +191,7 @@ impl Feature {
         Feature::CoverageInput,
         Feature::MultisampleArray,
         Feature::AnisotropicFilter,
+        Feature::LodClamp,
     ];
 
     pub fn name(self) -> &'static str {
@@ -203,6 +207,7 @@ impl Feature {
             Feature::CoverageInput => "coverage_input",
             Feature::MultisampleArray => "multisample_array",
             Feature::AnisotropicFilter => "anisotropic_filter",
+            Feature::LodClamp => "lod_clamp",
         }
     }
 }
