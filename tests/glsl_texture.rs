@@ -994,10 +994,10 @@ fn multisampled_reads_lower_in_vk450_only() {
 
 /// The tiled-resource `_s` forms lower as their plain forms plus the
 /// fully-mapped status `0u`, and `check_access_fully_mapped` as the
-/// comparison with it; a `_cl` clamp other than the literal 0 is refused
-/// in both dialects by name (neither has a per-sample LOD clamp), naming
-/// the instruction as written, and so is an `ldms_s` in es300 with its
-/// plain form's reason.
+/// comparison with it; a `_cl` clamp other than the literal 0 runs the
+/// emulated path alone with the clamp, and on a cube (no emulated path) is
+/// refused by name in both dialects, naming the instruction as written; an
+/// `ldms_s` in es300 is refused with its plain form's reason.
 #[test]
 fn feedback_forms_write_the_fully_mapped_status() {
     for t in [es("tex_feedback"), vk("tex_feedback")] {
@@ -1014,18 +1014,35 @@ fn feedback_forms_write_the_fully_mapped_status() {
         has(&code, "equal(");
         has(&t.source, "no sparse residency");
     }
-    let clamp = "ps_5_0
+    let clamp = |dim: &str| {
+        format!(
+            "ps_5_0
 dcl_sampler s0, mode_default
-dcl_resource_texture2d (float,float,float,float) t0
+dcl_resource_{dim} (float,float,float,float) t0
 dcl_input_ps linear v1.xyzw
 dcl_output o0.xyzw
 dcl_temps 1
-sample_cl_s o0.xyzw, r0.x, v1.xyxx, t0.xyzw, s0, v1.z
+sample_cl_s o0.xyzw, r0.x, v1.xyzx, t0.xyzw, s0, v1.w
 ret
-";
-    let s = shader_from(clamp);
+"
+        )
+    };
+    let s = shader_from(&clamp("texture2d"));
     for dialect in [Dialect::Es300, Dialect::Vk450] {
-        let err = glsl::translate(&s, &Options::new(dialect)).expect_err("a clamp is refused");
+        let t = glsl::translate(&s, &Options::new(dialect)).unwrap_or_else(|e| panic!("{e}"));
+        let valid = match dialect {
+            Dialect::Es300 => common::validate::es300(t.stage, &t.source),
+            Dialect::Vk450 => common::validate::vk450(t.stage, &t.source),
+        };
+        valid.unwrap_or_else(|e| panic!("{e}\n{}", t.source));
+        has(&t.source, "if (!isnan(mn)) l = max(l, mn);");
+        has(&t.source, "hlslcc_sampleEmulatedCl_t0_s0(");
+        // No hardware call: the emulated path alone.
+        assert!(!t.source.contains("texture("), "{}", t.source);
+    }
+    let s = shader_from(&clamp("texturecube"));
+    for dialect in [Dialect::Es300, Dialect::Vk450] {
+        let err = glsl::translate(&s, &Options::new(dialect)).expect_err("no emulated cube");
         assert_eq!(err.reasons(), vec![Reason::LodClamp], "{err}");
         assert!(err.to_string().contains("sample_cl_s"), "{err}");
     }

@@ -222,8 +222,9 @@ pub enum Reason {
     /// A texture chosen by a register (`t[r0.x]`): ES 3.00 indexes sampler
     /// arrays only with constant expressions.
     ResourceIndex,
-    /// A `_cl` instruction's per-sample minimum-LOD clamp other than the
-    /// literal 0 (which means no clamp).
+    /// A `_cl` instruction's per-sample minimum-LOD clamp (other than the
+    /// literal 0, which means no clamp) on a cube: the clamp is applied by
+    /// the emulated sampling path, which cubes do not have.
     LodClamp,
     /// Debug-layer instructions (`abort`, `debug_break`).
     Debug,
@@ -305,7 +306,7 @@ impl Reason {
                 "GLSL ES 3.00 indexes sampler arrays only with constant expressions"
             }
             Reason::LodClamp => {
-                "GLSL ES 3.00 (and naga's GLSL) has no per-sample minimum-LOD clamp: textureClampARB needs GL_ARB_sparse_texture_clamp"
+                "neither GLSL ES 3.00 nor naga's GLSL has a per-sample minimum-LOD clamp (textureClampARB), and cubes have no emulated sampling path to apply one"
             }
             Reason::Debug => "GLSL ES 3.00 has no abort or debugger break",
             Reason::NameClash => {

@@ -100,10 +100,10 @@ impl Backend {
             // EXT_texture_filter_anisotropic (SwiftShader offers it; the
             // runner fails the draw where it is missing).
             (Backend::WebGl2, Feature::AnisotropicFilter) => true,
-            // Neither dialect has a per-sample minimum-LOD clamp: GLSL ES
-            // 3.00 has none, and naga's GLSL front end no textureClampARB
-            // (GL_ARB_sparse_texture_clamp); both refuse a clamp other
-            // than the literal 0 (`Reason::LodClamp`).
+            // Neither dialect has a per-sample minimum-LOD clamp (GLSL ES
+            // 3.00 has none, naga's GLSL front end no textureClampARB): the
+            // translation applies one on its emulated sampling path, which
+            // cubes do not have, and refuses it there (`Reason::LodClamp`).
             (_, Feature::LodClamp) => false,
         }
     }

@@ -174,7 +174,7 @@ pub enum Feature {
     /// linear under magnification.
     AnisotropicFilter,
     /// A `_cl` instruction's per-sample minimum-LOD clamp other than the
-    /// literal 0 (which means no clamp).
+    /// literal 0 (which means no clamp) on a cube.
     LodClamp,
 }
 
