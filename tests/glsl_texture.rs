@@ -1007,9 +1007,9 @@ fn feedback_forms_write_the_fully_mapped_status() {
             .filter(|l| !l.trim_start().starts_with("//"))
             .collect();
         let code = code.join("\n");
-        // Three statuses written (the gather's is null), two checks read.
+        // Four statuses written (the gather's is null), two checks read.
         assert!(code.matches("floatBitsToUint").count() >= 2, "{code}");
-        assert_eq!(code.matches("uintBitsToFloat(0u)").count(), 3, "{code}");
+        assert_eq!(code.matches("uintBitsToFloat(0u)").count(), 4, "{code}");
         has(&code, "== 0u) ? 0xffffffffu : 0u");
         has(&code, "equal(");
         has(&t.source, "no sparse residency");

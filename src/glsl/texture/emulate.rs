@@ -309,13 +309,16 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
         "{rty} {name}({} c, vec3 gx, vec3 gy, float l, bool grad, ivec3 off{extra}{mn})",
         sh.cty
     );
-    e.helpers.use_custom(&name, || {
-        format!(
-            "// Emulated sample (border addressing, mirror once with offsets, min/max\n\
-             // reduction): the reference's LOD, mip and filter rules over texelFetch taps.\n{}",
-            function(&sig, &body)
-        )
-    });
+    let why = if clamped {
+        "// Emulated sample with a per-sample minimum-LOD clamp (`_cl`), which no\n\
+         // hardware call takes: the reference's LOD, mip and filter rules over\n\
+         // texelFetch taps."
+    } else {
+        "// Emulated sample (border addressing, mirror once with offsets, min/max\n\
+         // reduction): the reference's LOD, mip and filter rules over texelFetch taps."
+    };
+    e.helpers
+        .use_custom(&name, || format!("{why}\n{}", function(&sig, &body)));
     name
 }
 

@@ -245,7 +245,9 @@ pub fn scan(e: &mut Emitter) {
         // does; with a minimum-LOD clamp it samples on the emulated path
         // alone (see `feedback`).
         let feedback = inst.feedback_parts();
-        let clamped = feedback.as_ref().is_some_and(|f| min_lod_clamp(f).is_some());
+        let clamped = feedback
+            .as_ref()
+            .is_some_and(|f| min_lod_clamp(f).is_some());
         let inst = feedback.as_ref().map_or(inst, |f| &f.plain);
         let parts = parts(inst).or((inst.op == Op::SamplePos).then_some(TextureOperands {
             resource: 1,
@@ -273,8 +275,7 @@ pub fn scan(e: &mut Emitter) {
             // Every sample reads its sampler's MipLODBias (and modes); the
             // emulated path also fetches level by level within the mip count.
             t.states.insert(s);
-            if sample::emulates_addressing(dim) && (clamped || !e.options.skip_border_emulation)
-            {
+            if sample::emulates_addressing(dim) && (clamped || !e.options.skip_border_emulation) {
                 t.levels.insert(tex);
                 t.fetched.insert(tex);
             }
