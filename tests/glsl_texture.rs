@@ -531,7 +531,7 @@ fn gather_is_emulated_with_d3d_tap_order() {
     assert!(
         es("tex_gather4_po")
             .source
-            .contains("(ivec2(uvec2(floatBitsToInt(r0.xy)) << 26u) >> 26)")
+            .contains("(((floatBitsToInt(r0.xy)) & ivec2(63)) ^ ivec2(32)) - ivec2(32)")
     );
     let a = es("tex_gather4_array").source;
     assert!(a.contains("hlslcc_textureGather4EmulatedArray_t0_s0(v1.xyz, ivec2(0, 0), 1).wzyx"));
@@ -990,4 +990,72 @@ fn multisampled_reads_lower_in_vk450_only() {
     );
     let err = glsl::translate(&pixel_rate, &Options::new(Dialect::Vk450)).expect_err("refused");
     assert_eq!(err.reasons(), vec![Reason::CoverageInput], "{err}");
+}
+
+/// The tiled-resource `_s` forms lower as their plain forms plus the
+/// fully-mapped status `0u`, and `check_access_fully_mapped` as the
+/// comparison with it; a `_cl` clamp other than the literal 0 runs the
+/// emulated path alone with the clamp, and on a cube (no emulated path) is
+/// refused by name in both dialects, naming the instruction as written; an
+/// `ldms_s` in es300 is refused with its plain form's reason.
+#[test]
+fn feedback_forms_write_the_fully_mapped_status() {
+    for t in [es("tex_feedback"), vk("tex_feedback")] {
+        let code: Vec<&str> = t
+            .source
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect();
+        let code = code.join("\n");
+        // Four statuses written (the gather's is null), two checks read.
+        assert!(code.matches("floatBitsToUint").count() >= 2, "{code}");
+        assert_eq!(code.matches("uintBitsToFloat(0u)").count(), 4, "{code}");
+        has(&code, "== 0u) ? 0xffffffffu : 0u");
+        has(&code, "equal(");
+        has(&t.source, "no sparse residency");
+    }
+    let clamp = |dim: &str| {
+        format!(
+            "ps_5_0
+dcl_sampler s0, mode_default
+dcl_resource_{dim} (float,float,float,float) t0
+dcl_input_ps linear v1.xyzw
+dcl_output o0.xyzw
+dcl_temps 1
+sample_cl_s o0.xyzw, r0.x, v1.xyzx, t0.xyzw, s0, v1.w
+ret
+"
+        )
+    };
+    let s = shader_from(&clamp("texture2d"));
+    for dialect in [Dialect::Es300, Dialect::Vk450] {
+        let t = glsl::translate(&s, &Options::new(dialect)).unwrap_or_else(|e| panic!("{e}"));
+        let valid = match dialect {
+            Dialect::Es300 => common::validate::es300(t.stage, &t.source),
+            Dialect::Vk450 => common::validate::vk450(t.stage, &t.source),
+        };
+        valid.unwrap_or_else(|e| panic!("{e}\n{}", t.source));
+        has(&t.source, "if (!isnan(mn)) l = max(l, mn);");
+        has(&t.source, "hlslcc_sampleEmulatedCl_t0_s0(");
+        // No hardware call: the emulated path alone.
+        assert!(!t.source.contains("texture("), "{}", t.source);
+    }
+    let s = shader_from(&clamp("texturecube"));
+    for dialect in [Dialect::Es300, Dialect::Vk450] {
+        let err = glsl::translate(&s, &Options::new(dialect)).expect_err("no emulated cube");
+        assert_eq!(err.reasons(), vec![Reason::LodClamp], "{err}");
+        assert!(err.to_string().contains("sample_cl_s"), "{err}");
+    }
+    let ldms = "ps_5_0
+dcl_resource_texture2dms(4) (float,float,float,float) t0
+dcl_output o0.xyzw
+dcl_temps 1
+ldms_s o0.xyzw, r0.x, l(0, 0, 0, 0), t0.xyzw, l(1)
+ret
+";
+    let s = shader_from(ldms);
+    let err = glsl::translate(&s, &Options::new(Dialect::Es300)).expect_err("no sampler2DMS");
+    assert_eq!(err.reasons(), vec![Reason::Multisample], "{err}");
+    assert!(err.to_string().contains("ldms_s"), "{err}");
+    glsl::translate(&s, &Options::new(Dialect::Vk450)).unwrap_or_else(|e| panic!("{e}"));
 }

@@ -11,7 +11,7 @@ pub use super::enums::{
     GlobalFlags, Interpolation, ProgramType, ResInfoReturn, ResourceDimension, ReturnType,
     SampleInfoReturn, SamplerMode, SystemValue,
 };
-use super::opcodes::{Op, OpInfo};
+use super::opcodes::{FeedbackForm, Op, OpInfo};
 
 /// Operand indices: at most three, usually one or two.
 pub type Indices = SmallVec<[Index; 2]>;
@@ -457,6 +457,17 @@ impl CustomData {
     }
 }
 
+/// A tiled-resource `_s` instruction as the plain instruction it computes
+/// plus its extras (see [`Instruction::feedback_parts`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeedbackParts {
+    pub plain: Instruction,
+    /// Where the status goes (a temp, or `null` when unused).
+    pub status: Operand,
+    /// The per-sample minimum-LOD clamp (`_cl` forms).
+    pub clamp: Option<Operand>,
+}
+
 /// One decoded instruction or declaration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Instruction {
@@ -574,6 +585,36 @@ impl Instruction {
             DeclKind::SystemValue(v) => Some(v),
             _ => None,
         }
+    }
+
+    /// A tiled-resource `_s` instruction split into the plain instruction
+    /// it computes (same controls and extended tokens, the plain form's
+    /// operands in their order), its status destination and, for the
+    /// `_cl` forms, its minimum-LOD clamp source; `None` for any other
+    /// instruction or when operands are missing.
+    pub fn feedback_parts(&self) -> Option<FeedbackParts> {
+        let form = self.op.feedback_form()?;
+        let plain = form.plain.info();
+        let status = self.operands.get(FeedbackForm::STATUS)?.clone();
+        let sources = FeedbackForm::STATUS + 1;
+        let end = sources + plain.src as usize;
+        let clamp = if form.clamp {
+            Some(self.operands.get(end)?.clone())
+        } else {
+            None
+        };
+        let mut operands: Operands = SmallVec::new();
+        operands.push(self.operands.first()?.clone());
+        operands.extend(self.operands.get(sources..end)?.iter().cloned());
+        Some(FeedbackParts {
+            plain: Instruction {
+                op: form.plain,
+                operands,
+                ..self.clone()
+            },
+            status,
+            clamp,
+        })
     }
 
     /// Immediate texel offsets from a sample-controls extended token.

@@ -523,6 +523,53 @@ impl Op {
     }
 }
 
+/// How a tiled-resource `_s` form relates to its plain instruction
+/// (D3D11.2 functional spec 5.9.4.5.5): the plain form's destination, then
+/// the status (the second destination), then the plain form's sources in
+/// their order, and for the `_cl` forms one more source last, the
+/// per-sample minimum-LOD clamp. `sample_cl_s` is `sample` with both
+/// extras: there is no `_s` form without the clamp for `sample`,
+/// `sample_b`, `sample_d` and `sample_c`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeedbackForm {
+    /// The instruction it computes.
+    pub plain: Op,
+    /// Whether it takes the minimum-LOD clamp operand.
+    pub clamp: bool,
+}
+
+impl FeedbackForm {
+    /// Operand position of the status destination.
+    pub const STATUS: usize = 1;
+}
+
+impl Op {
+    /// The plain instruction a tiled-resource `_s` form computes; `None`
+    /// for every other opcode (and for `check_access_fully_mapped`, which
+    /// reads a status rather than writing one).
+    pub fn feedback_form(self) -> Option<FeedbackForm> {
+        let (plain, clamp) = match self {
+            Op::Gather4S => (Op::Gather4, false),
+            Op::Gather4CS => (Op::Gather4C, false),
+            Op::Gather4PoS => (Op::Gather4Po, false),
+            Op::Gather4PoCS => (Op::Gather4PoC, false),
+            Op::LdS => (Op::Ld, false),
+            Op::LdmsS => (Op::LdMs, false),
+            Op::LdUavTypedS => (Op::LdUavTyped, false),
+            Op::LdRawS => (Op::LdRaw, false),
+            Op::LdStructuredS => (Op::LdStructured, false),
+            Op::SampleLS => (Op::SampleL, false),
+            Op::SampleCLzS => (Op::SampleCLz, false),
+            Op::SampleClS => (Op::Sample, true),
+            Op::SampleBClS => (Op::SampleB, true),
+            Op::SampleDClS => (Op::SampleD, true),
+            Op::SampleCClS => (Op::SampleC, true),
+            _ => return None,
+        };
+        Some(FeedbackForm { plain, clamp })
+    }
+}
+
 /// Operand positions of a texture instruction's resource and sampler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TextureOperands {
@@ -561,6 +608,28 @@ mod tests {
         let before = names.len();
         names.dedup();
         assert_eq!(before, names.len());
+    }
+
+    #[test]
+    fn feedback_forms_add_a_status_and_maybe_a_clamp() {
+        let mut forms = 0;
+        for info in OPCODES {
+            let Some(form) = info.op.feedback_form() else {
+                // Only the residency check is a feedback opcode without a
+                // plain form.
+                assert!(!info.feedback || info.op == Op::CheckAccessFullyMapped);
+                continue;
+            };
+            forms += 1;
+            let plain = form.plain.info();
+            assert!(info.feedback, "{}", info.name);
+            assert_eq!(info.class, plain.class, "{}", info.name);
+            assert_eq!(info.dst, plain.dst + 1, "{}", info.name);
+            assert_eq!(info.src, plain.src + u8::from(form.clamp), "{}", info.name);
+            assert!(info.name.starts_with(plain.name), "{}", info.name);
+            assert_eq!(info.name.contains("_cl"), form.clamp, "{}", info.name);
+        }
+        assert_eq!(forms, 15);
     }
 
     #[test]

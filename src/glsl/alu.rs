@@ -39,6 +39,9 @@ enum Form {
     DerivY {
         fine: bool,
     },
+    /// `check_access_fully_mapped`: true for the status every access
+    /// writes here, 0 (nothing is tiled; see `texture::feedback`).
+    FullyMapped,
     /// Typeless copy.
     Mov,
     Movc,
@@ -156,6 +159,7 @@ ops! {
     Bfrev Helper(&helpers::BFREV);
     Swapc Swapc;
     Msad Helper(&helpers::MSAD);
+    CheckAccessFullyMapped FullyMapped;
 }
 
 /// Whether the table has `op` (for [`super::support::has_lowering`]).
@@ -279,6 +283,15 @@ fn single(
             format!("{} {o} ({} & {m})", paren(&a), paren(&b))
         }
         Convert => format!("{}({})", op.dst().vec(n), arg(e, 0, op.src())),
+        FullyMapped => {
+            e.line("// no tiled resources here (no sparse residency): status 0 is every access's");
+            let a = arg(e, 0, U);
+            if n == 1 {
+                format!("({} == 0u) ? 0xffffffffu : 0u", paren(&a))
+            } else {
+                format!("{}(equal({a}, {}(0u))) * 0xffffffffu", U.vec(n), U.vec(n))
+            }
+        }
         DerivY { fine } => {
             let a = arg(e, 0, F);
             let d = if fine {

@@ -223,9 +223,10 @@ pub enum Reason {
     /// A texture chosen by a register (`t[r0.x]`): ES 3.00 indexes sampler
     /// arrays only with constant expressions.
     ResourceIndex,
-    /// Tiled-resource residency feedback (the `_s` forms,
-    /// `check_access_fully_mapped`).
-    TiledResource,
+    /// A `_cl` instruction's per-sample minimum-LOD clamp (other than the
+    /// literal 0, which means no clamp) on a cube: the clamp is applied by
+    /// the emulated sampling path, which cubes do not have.
+    LodClamp,
     /// Debug-layer instructions (`abort`, `debug_break`).
     Debug,
     /// Two signature elements (or registers) whose names become the same
@@ -255,7 +256,7 @@ impl Reason {
             Reason::Operand => "operand",
             Reason::Limit => "limit",
             Reason::ResourceIndex => "dynamic resource index",
-            Reason::TiledResource => "tiled resource",
+            Reason::LodClamp => "lod clamp",
             Reason::Debug => "debug",
             Reason::Malformed => "malformed",
             Reason::Structure => "block structure",
@@ -305,7 +306,9 @@ impl Reason {
             Reason::ResourceIndex => {
                 "GLSL ES 3.00 indexes sampler arrays only with constant expressions"
             }
-            Reason::TiledResource => "GLSL ES 3.00 has no tiled resources or residency feedback",
+            Reason::LodClamp => {
+                "neither GLSL ES 3.00 nor naga's GLSL has a per-sample minimum-LOD clamp (textureClampARB), and cubes have no emulated sampling path to apply one"
+            }
             Reason::Debug => "GLSL ES 3.00 has no abort or debugger break",
             Reason::NameClash => {
                 "its semantic name gives the same GLSL variable as another element's (names keep only ASCII letters and digits, without regard to case)"

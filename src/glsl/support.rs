@@ -30,23 +30,10 @@ pub fn support(op: Op) -> Support {
     use Op::*;
     use Support::{Lowered, Nothing, Refused};
     match op {
-        // Tiled-resource feedback: `_s` forms and the residency check.
-        Gather4S
-        | Gather4CS
-        | Gather4PoS
-        | Gather4PoCS
-        | LdS
-        | LdmsS
-        | LdUavTypedS
-        | LdRawS
-        | LdStructuredS
-        | SampleLS
-        | SampleCLzS
-        | SampleClS
-        | SampleBClS
-        | SampleDClS
-        | SampleCClS
-        | CheckAccessFullyMapped => Refused(Reason::TiledResource),
+        // The tiled-resource `_s` forms are lowered as their plain forms
+        // (the memory ones refused with them, below) plus the status of a
+        // fully mapped access, and the residency check as the comparison
+        // that reads it (see `texture::feedback`).
         // Buffer sizes: typed buffers (raw/structured when the resource is one).
         Bufinfo => Refused(Reason::TypedBuffer),
         // Pull-model interpolation.

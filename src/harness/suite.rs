@@ -105,6 +105,11 @@ impl Backend {
             (Backend::Vulkan, Feature::Float64) => true,
             // GLSL ES 3.00 has no double type (es300 refuses doubles).
             (Backend::WebGl2, Feature::Float64) => false,
+            // Neither dialect has a per-sample minimum-LOD clamp (GLSL ES
+            // 3.00 has none, naga's GLSL front end no textureClampARB): the
+            // translation applies one on its emulated sampling path, which
+            // cubes do not have, and refuses it there (`Reason::LodClamp`).
+            (_, Feature::LodClamp) => false,
         }
     }
 }

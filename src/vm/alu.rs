@@ -311,6 +311,28 @@ fn msad(reference: u32, source: u32, accum: u32) -> u32 {
     sum
 }
 
+/// The status an `_s` instruction writes. The emulator has no tiled
+/// resources, and the spec (D3D11.2 5.9.4.5.5) has every access to a
+/// resource that is not tiled appear fully mapped, so every access reports
+/// this value. The encoding is the emulator's choice (the spec keeps it
+/// opaque to shaders): no bit set means no unmapped tile was touched,
+/// which keeps fxc's OR of the statuses of an access split over several
+/// instructions meaningful.
+pub const FULLY_MAPPED_STATUS: u32 = 0;
+
+/// `check_access_fully_mapped`: true (0xFFFFFFFF) for a status that
+/// recorded no unmapped access, false (0) otherwise. Every status the
+/// emulator writes is [`FULLY_MAPPED_STATUS`]; any other value was made by
+/// the shader's own arithmetic, which the spec forbids, and reads as not
+/// mapped.
+fn fully_mapped(status: u32) -> u32 {
+    if status == FULLY_MAPPED_STATUS {
+        u32::MAX
+    } else {
+        0
+    }
+}
+
 /// A derivative along x (else y), fine (else coarse): `deriv_rtx`/`_rty`
 /// are the coarse ones.
 fn deriv(x: bool, fine: bool) -> Exec {
@@ -323,9 +345,9 @@ fn deriv(x: bool, fine: bool) -> Exec {
 pub fn exec_of(op: Op) -> Exec {
     use Exec::*;
     let info = op.info();
-    if info.feedback {
-        return Unsupported("tiled-resource feedback instructions are not emulated");
-    }
+    // The tiled-resource `_s` forms follow their class: the texture ones
+    // run with the texture glue (which writes the status), the memory ones
+    // stop with the other UAV and buffer accesses.
     match info.class {
         // Declarations are read when a program is prepared.
         Class::Decl => return Nop,
@@ -425,6 +447,7 @@ pub fn exec_of(op: Op) -> Exec {
         Op::Swapc => Swapc,
         Op::Msad => I3(msad),
         Op::EvalSnapped | Op::EvalSampleIndex | Op::EvalCentroid => Eval,
+        Op::CheckAccessFullyMapped => I1(fully_mapped),
         _ => Unsupported("this instruction is not emulated"),
     }
 }
@@ -472,6 +495,19 @@ mod tests {
         assert!(!cmp(Op::Ge, f32::NAN, 1.0));
         assert!(cmp(Op::Ne, f32::NAN, 1.0));
         assert!(cmp(Op::Eq, -0.0, 0.0));
+    }
+
+    #[test]
+    fn only_the_fully_mapped_status_passes_the_residency_check() {
+        let Exec::I1(check) = exec_of(Op::CheckAccessFullyMapped) else {
+            panic!("not I1");
+        };
+        assert_eq!(check(FULLY_MAPPED_STATUS), u32::MAX);
+        assert_eq!(check(1), 0);
+        assert_eq!(check(u32::MAX), 0);
+        // The `_s` forms run with their plain forms' class.
+        assert!(matches!(exec_of(Op::SampleClS), Exec::Texture));
+        assert!(matches!(exec_of(Op::LdRawS), Exec::Unsupported(_)));
     }
 
     #[test]

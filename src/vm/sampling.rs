@@ -5,6 +5,7 @@
 //! column for y), as the hardware's quad does.
 
 use super::VmError;
+use super::alu::FULLY_MAPPED_STATUS;
 use super::machine::Machine;
 use super::state::{LANES, Reg};
 use super::texture::{self, Lod, ResInfoReturn, SampleInfoReturn, Sampler, Texture};
@@ -65,7 +66,34 @@ fn unsupported(index: usize, inst: &Instruction, reason: &str) -> VmError {
     }
 }
 
+/// Runs a texture instruction. A tiled-resource `_s` form runs as the
+/// plain instruction it computes (with its minimum-LOD clamp, `_cl`), then
+/// writes its status: [`FULLY_MAPPED_STATUS`] for every lane that ran,
+/// the emulator's resources being none of them tiled.
 pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), VmError> {
+    if inst.op.feedback_form().is_none() {
+        return execute_plain(m, index, inst, None);
+    }
+    let parts = inst.feedback_parts().ok_or_else(|| VmError::Malformed {
+        index,
+        message: format!("`{}` is missing operands", inst.name()),
+    })?;
+    execute_plain(m, index, &parts.plain, parts.clamp.as_ref())?;
+    let running = m.execution_mask();
+    for l in (0..LANES).filter(|&l| running[l]) {
+        m.write(&parts.status, l, [FULLY_MAPPED_STATUS; 4], false)?;
+    }
+    Ok(())
+}
+
+/// Runs a texture instruction without feedback; `clamp` is the per-sample
+/// minimum-LOD clamp operand of a `_cl` form (read per lane as a float).
+fn execute_plain(
+    m: &mut Machine,
+    index: usize,
+    inst: &Instruction,
+    clamp: Option<&Operand>,
+) -> Result<(), VmError> {
     let ops = &inst.operands;
     let op = |i: usize| -> Result<&Operand, VmError> {
         ops.get(i).ok_or_else(|| VmError::Malformed {
@@ -132,13 +160,27 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                         bias: 0.0,
                     },
                 };
+                let min_lod = match clamp {
+                    Some(o) => scalar(m, o, l)?,
+                    None => texture::NO_LOD_CLAMP,
+                };
                 let r = match m.resources().texture(m.slot(index, res)?) {
                     None => [0; 4],
                     Some(tex) if matches!(inst.op, Op::SampleC | Op::SampleCLz) => {
                         let reference = scalar(m, op(4)?, l)?;
-                        texture::sample_c(tex, &sampler, floats(c[l]), offsets, reference, lod)
+                        texture::sample_c_cl(
+                            tex,
+                            &sampler,
+                            floats(c[l]),
+                            offsets,
+                            reference,
+                            lod,
+                            min_lod,
+                        )
                     }
-                    Some(tex) => texture::sample(tex, &sampler, floats(c[l]), offsets, lod),
+                    Some(tex) => {
+                        texture::sample_cl(tex, &sampler, floats(c[l]), offsets, lod, min_lod)
+                    }
                 };
                 results[l] = Some(swizzle(res, r));
             }

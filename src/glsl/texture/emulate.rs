@@ -64,9 +64,12 @@ const XYZ: [&str; 3] = ["x", "y", "z"];
 /// The helper for `ctx`'s texture with sampler `smp`; returns its name. Its
 /// parameters: the coordinate, the two gradients (normalized units, three
 /// axes), the LOD or instruction bias `l`, whether `l` adds to the gradient
-/// LOD (`grad`) or is the LOD itself, the texel offset and, for
-/// comparisons, the reference.
-pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> String {
+/// LOD (`grad`) or is the LOD itself, the texel offset, for comparisons the
+/// reference and, when `clamped` (a `_cl` instruction's per-sample
+/// minimum-LOD clamp, which no hardware call here takes), the clamp `mn`:
+/// max(mn, LOD) after the sampler's clamps, and a clamp past the last level
+/// reads out of bounds, as the emulator does (`vm/texture/lod.rs`).
+pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clamped: bool) -> String {
     let t = ctx.slot;
     let sh = shape(ctx.res.dim);
     let int = ctx.res.ty != Ty::Float;
@@ -205,7 +208,8 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
     });
 
     // The whole sample: LOD, mip plan, one or two levels.
-    let name = format!("hlslcc_sampleEmulated{variant}_t{t}_s{smp}");
+    let cl = if clamped { "Cl" } else { "" };
+    let name = format!("hlslcc_sampleEmulated{variant}{cl}_t{t}_s{smp}");
     let (size_ty, base, n) = match (sh.axes, sh.array) {
         (1, false) => (
             "ivec2",
@@ -237,12 +241,35 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
         "l += clamp(st.x, -16.0, 15.99);".to_string(),
         "// MinLOD also replaces a NaN LOD.".to_string(),
         "l = min(isnan(l) ? st.y : max(l, st.y), st.z);".to_string(),
+    ];
+    if clamped {
+        body.extend([
+            "// The per-sample clamp comes after the sampler's; NaN clamps nothing.".to_string(),
+            "if (!isnan(mn)) l = max(l, mn);".to_string(),
+        ]);
+    }
+    body.extend([
         "l = roundEven(l * 256.0) / 256.0;".to_string(),
         "bool magnify = !(l > 0.0);".to_string(),
         format!("float last = float(max({levels}.x - 1, 0));"),
+    ]);
+    if clamped {
+        // No level left: out of bounds, 0 in the format's components and
+        // the defaults in the rest (a comparison compares nothing: 0).
+        let oob = if compare {
+            "vec4(0.0)".to_string()
+        } else if int {
+            format!("{p}vec4(0, 0, 0, {levels}.z < 4 ? 1 : 0)")
+        } else {
+            format!("vec4(0.0, 0.0, 0.0, {levels}.z < 4 ? 1.0 : 0.0)")
+        };
+        body.push("// The levels below floor(mn) are clamped off: none may be left.".to_string());
+        body.push(format!("if (floor(mn) > last) return {oob};"));
+    }
+    body.extend([
         "l = isnan(l) ? 0.0 : clamp(l, 0.0, last);".to_string(),
         "int nearest = int(min(floor(l + 0.5), last));".to_string(),
-    ];
+    ]);
     body.push(if sh.array {
         "int layer = int(clamp(isnan(c.z) ? 0.0 : c.z, 0.0, float(ts.z - 1)));".to_string()
     } else {
@@ -277,17 +304,21 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool) -> Str
         ]);
         ("vec4".to_string(), if compare { ", float ref" } else { "" })
     };
+    let mn = if clamped { ", float mn" } else { "" };
     let sig = format!(
-        "{rty} {name}({} c, vec3 gx, vec3 gy, float l, bool grad, ivec3 off{extra})",
+        "{rty} {name}({} c, vec3 gx, vec3 gy, float l, bool grad, ivec3 off{extra}{mn})",
         sh.cty
     );
-    e.helpers.use_custom(&name, || {
-        format!(
-            "// Emulated sample (border addressing, mirror once with offsets, min/max\n\
-             // reduction): the reference's LOD, mip and filter rules over texelFetch taps.\n{}",
-            function(&sig, &body)
-        )
-    });
+    let why = if clamped {
+        "// Emulated sample with a per-sample minimum-LOD clamp (`_cl`), which no\n\
+         // hardware call takes: the reference's LOD, mip and filter rules over\n\
+         // texelFetch taps."
+    } else {
+        "// Emulated sample (border addressing, mirror once with offsets, min/max\n\
+         // reduction): the reference's LOD, mip and filter rules over texelFetch taps."
+    };
+    e.helpers
+        .use_custom(&name, || format!("{why}\n{}", function(&sig, &body)));
     name
 }
 

@@ -146,7 +146,9 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     if !dim.is_cube() {
         let offset = if po {
             let o = e.read_n(inst, &inst.operands[2], 2, Ty::Int);
-            format!("(ivec2(uvec2({o}) << 26u) >> 26)")
+            // The low six bits, sign-extended, without shifts: naga folds
+            // a constant `uvec2(-1) << 26u` and rejects it as an overflow.
+            format!("((({o}) & ivec2(63)) ^ ivec2(32)) - ivec2(32)")
         } else {
             let o = inst.offsets().unwrap_or([0; 3]);
             format!("ivec2({}, {})", o[0], o[1])

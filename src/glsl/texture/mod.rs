@@ -26,7 +26,7 @@ use super::emit::Emitter;
 use super::types::{TextureShape, Ty, mask_components, swizzle};
 use super::{Dialect, Reason};
 use crate::dxbc::enums::{ResourceDimension, ReturnType, SamplerMode};
-use crate::dxbc::ir::{DeclKind, Instruction, Operand, OperandType};
+use crate::dxbc::ir::{DeclKind, FeedbackParts, Instruction, Operand, OperandType};
 use crate::dxbc::opcodes::{Op, TextureOperands};
 
 pub use decl::declare;
@@ -241,6 +241,14 @@ pub fn scan(e: &mut Emitter) {
             .insert(slot, mode.unwrap_or(SamplerMode::Default));
     }
     for inst in &e.program.instructions {
+        // A tiled-resource `_s` form uses its texture as its plain form
+        // does; with a minimum-LOD clamp it samples on the emulated path
+        // alone (see `feedback`).
+        let feedback = inst.feedback_parts();
+        let clamped = feedback
+            .as_ref()
+            .is_some_and(|f| min_lod_clamp(f).is_some());
+        let inst = feedback.as_ref().map_or(inst, |f| &f.plain);
         let parts = parts(inst).or((inst.op == Op::SamplePos).then_some(TextureOperands {
             resource: 1,
             sampler: None,
@@ -267,9 +275,12 @@ pub fn scan(e: &mut Emitter) {
             // Every sample reads its sampler's MipLODBias (and modes); the
             // emulated path also fetches level by level within the mip count.
             t.states.insert(s);
-            if sample::emulates_addressing(dim) && !e.options.skip_border_emulation {
+            if sample::emulates_addressing(dim) && (clamped || !e.options.skip_border_emulation) {
                 t.levels.insert(tex);
                 t.fetched.insert(tex);
+            }
+            if clamped {
+                continue;
             }
         }
         match inst.op {
@@ -337,7 +348,8 @@ pub fn scan(e: &mut Emitter) {
 /// Whether this module lowers `op` (for [`super::support::has_lowering`]):
 /// the texture instructions whose operands the opcode description places.
 pub(super) fn lowers(op: Op) -> bool {
-    op.texture_operands().is_some() || op == Op::SamplePos
+    let plain = op.feedback_form().map_or(op, |f| f.plain);
+    plain.texture_operands().is_some() || plain == Op::SamplePos
 }
 
 /// Where an instruction's resource and sampler operands are, from the
@@ -364,6 +376,16 @@ pub fn refusal(e: &Emitter, inst: &Instruction) -> Option<Reason> {
 
 /// A texture-class instruction the support table lowers.
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
+    if inst.op.feedback_form().is_some() {
+        feedback(e, inst);
+        return;
+    }
+    emit_plain(e, inst, None);
+}
+
+/// A texture instruction without feedback; `min_lod` is a `_cl` form's
+/// minimum-LOD clamp (only the `sample*` forms have one).
+fn emit_plain(e: &mut Emitter, inst: &Instruction, min_lod: Option<&Operand>) {
     let multisampled = matches!(inst.op, Op::LdMs | Op::SampleInfo | Op::SamplePos);
     if multisampled && e.dialect == Dialect::Es300 {
         // No sampler2DMS, gl_NumSamples or sample positions in ES 3.00.
@@ -422,8 +444,54 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         Op::Resinfo => query::resinfo(e, inst, &ctx),
         Op::Lod => query::lod(e, inst, &ctx),
         Op::Gather4 | Op::Gather4C | Op::Gather4Po | Op::Gather4PoC => gather::emit(e, inst, &ctx),
-        _ => sample::emit(e, inst, &ctx),
+        _ => sample::emit(e, inst, &ctx, min_lod),
     }
+}
+
+/// A tiled-resource `_s` form: its plain instruction, then the status.
+/// Neither dialect has tiled resources (GLSL ES 3.00 has no sparse
+/// textures; the harness's Vulkan GLSL goes through naga, which reads no
+/// sparse residency either), and every access to a resource that is not
+/// tiled appears fully mapped (D3D11.2 functional spec 5.9.4.5.5): the
+/// status is the emulator's fully-mapped value, 0, which
+/// `check_access_fully_mapped` turns into true. A `_cl` form's minimum-LOD
+/// clamp is the plain form when it is the literal 0, which the spec defines
+/// as no clamp (what fxc writes when a shader asks for the status alone);
+/// neither dialect has a per-sample LOD clamp for any other, so such a
+/// sample runs the emulated path, which applies it (cubes are refused).
+fn feedback(e: &mut Emitter, inst: &Instruction) {
+    let Some(parts) = inst.feedback_parts() else {
+        e.refuse(inst, Reason::Malformed);
+        return;
+    };
+    let before = e.diagnostics.len();
+    emit_plain(e, &parts.plain, min_lod_clamp(&parts));
+    if e.diagnostics.len() > before {
+        // Refused for what the plain form reads: name the instruction
+        // as written.
+        let text = e.inst_text(inst);
+        for d in &mut e.diagnostics[before..] {
+            d.text.clone_from(&text);
+        }
+        return;
+    }
+    if parts.status.ty != OperandType::NULL {
+        e.line("// status: no tiled resources here (no sparse residency), every access is fully mapped");
+        e.assign(inst, &parts.status, "0u", Ty::Uint, false);
+    }
+}
+
+/// A `_cl` form's clamp operand, unless it is the literal 0 (no clamp).
+fn min_lod_clamp(parts: &FeedbackParts) -> Option<&Operand> {
+    parts.clamp.as_ref().filter(|c| !is_zero_immediate(c))
+}
+
+/// Whether a `_cl` clamp operand is the immediate 0.0 (either sign): no
+/// clamp.
+fn is_zero_immediate(op: &Operand) -> bool {
+    op.ty == OperandType::IMMEDIATE32
+        && !op.imm.is_empty()
+        && op.imm.iter().all(|&b| f32::from_bits(b) == 0.0)
 }
 
 /// One instruction's texture, sampler and where its resource operand is.

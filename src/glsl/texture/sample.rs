@@ -38,7 +38,7 @@ use super::super::{Dialect, Reason};
 use super::decl::{filter_name, lod_name, mode_name};
 use super::type_prefix;
 use super::{Ctx, Dim, assign_result, combined, combined_shadow, emulate, offset_literal};
-use crate::dxbc::ir::{Instruction, ProgramType};
+use crate::dxbc::ir::{Instruction, Operand, ProgramType};
 use crate::dxbc::opcodes::Op;
 
 /// Whether `op` is one of the six sampling instructions.
@@ -152,12 +152,20 @@ fn sampler_bias(smp: u32) -> String {
     format!("clamp({}.x, -16.0, 15.99)", lod_name(smp))
 }
 
-pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
+/// `min_lod` is a `_cl` instruction's per-sample minimum-LOD clamp (other
+/// than the literal 0): no hardware call takes one, so the sample runs the
+/// emulated path, which applies it as the emulator does; cubes, which have
+/// no emulated path, are refused.
+pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Option<&Operand>) {
     let dim = ctx.res.dim;
     let Some(smp) = ctx.smp else {
         e.refuse(inst, Reason::Operand);
         return;
     };
+    if min_lod.is_some() && !emulates_addressing(dim) {
+        e.refuse(inst, Reason::LodClamp);
+        return;
+    }
     let compare = matches!(inst.op, Op::SampleC | Op::SampleCLz);
     if compare && dim == Dim::Tex3D {
         e.refuse(inst, Reason::Operand);
@@ -200,6 +208,15 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         raw: None,
     };
     let ty = if compare { Ty::Float } else { ctx.res.ty };
+    if let Some(clamp) = min_lod {
+        let mn = e.read_scalar(inst, clamp, Ty::Float);
+        let ct = e.tmp();
+        e.line(format!("vec{} {ct} = {c};", dim.glsl_components()));
+        inputs.raw = Some(ct.clone());
+        let v = emulated(e, inst, ctx, smp, &ct, &inputs, Some(&mn));
+        assign_result(e, inst, ctx, &v, ty);
+        return;
+    }
     if !emulates_addressing(dim) {
         let v = hardware(e, ctx, smp, &c, &inputs);
         assign_result(e, inst, ctx, &v, ty);
@@ -229,7 +246,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         emulation_condition(smp, dim, moved, bias, reduce)
     ));
     e.indent();
-    let v = emulated(e, inst, ctx, smp, &ct, &inputs);
+    let v = emulated(e, inst, ctx, smp, &ct, &inputs, None);
     e.line(format!("{r} = {v};"));
     e.dedent();
     e.line("} else {");
@@ -297,6 +314,7 @@ fn emulated(
     smp: u32,
     ct: &str,
     inputs: &Inputs,
+    min_lod: Option<&str>,
 ) -> String {
     let compare = matches!(inputs.op, Op::SampleC | Op::SampleCLz);
     if compare && ctx.res.ty != Ty::Float {
@@ -340,12 +358,15 @@ fn emulated(
     let o: Vec<String> = (0..3)
         .map(|i| if i < dim.axes() { o[i] } else { 0 }.to_string())
         .collect();
-    let name = emulate::helper(e, ctx, smp, compare);
-    let reference = if compare {
+    let name = emulate::helper(e, ctx, smp, compare, min_lod.is_some());
+    let mut reference = if compare {
         format!(", {}", inputs.scalar)
     } else {
         String::new()
     };
+    if let Some(mn) = min_lod {
+        reference.push_str(&format!(", {mn}"));
+    }
     format!(
         "{name}({ct}, {gx}, {gy}, {l}, {grad}, ivec3({}){reference})",
         o.join(", ")

@@ -184,10 +184,13 @@ pub enum Feature {
     AnisotropicFilter,
     /// Double-precision arithmetic (`dadd`, `dtof`, ...).
     Float64,
+    /// A `_cl` instruction's per-sample minimum-LOD clamp other than the
+    /// literal 0 (which means no clamp) on a cube.
+    LodClamp,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 12] = [
+    pub const ALL: [Feature; 13] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -200,6 +203,7 @@ impl Feature {
         Feature::MultisampleArray,
         Feature::AnisotropicFilter,
         Feature::Float64,
+        Feature::LodClamp,
     ];
 
     pub fn name(self) -> &'static str {
@@ -216,6 +220,7 @@ impl Feature {
             Feature::MultisampleArray => "multisample_array",
             Feature::AnisotropicFilter => "anisotropic_filter",
             Feature::Float64 => "float64",
+            Feature::LodClamp => "lod_clamp",
         }
     }
 }

@@ -101,10 +101,36 @@ impl MipPlan {
     }
 }
 
+/// No per-sample minimum-LOD clamp: what the instructions without `_cl`
+/// take.
+pub const NO_LOD_CLAMP: f32 = f32::NEG_INFINITY;
+
+/// Whether a `_cl` instruction's per-sample minimum-LOD clamp leaves no mip
+/// level to read (D3D11.2 functional spec 5.9.4.5.4): the clamp removes the
+/// levels below floor(clamp), as the per-resource clamp does ("a clamp of
+/// 2.2 means that mips 0 and 1 have been clamped off"), so a clamp whose
+/// floor is past the last level is the spec's empty set, read as an
+/// out-of-bounds access. A NaN clamp clamps nothing (D3D's `max` returns
+/// the other operand).
+pub(crate) fn clamp_leaves_no_level(tex: &Texture, min_lod_clamp: f32) -> bool {
+    f64::from(min_lod_clamp).floor() > f64::from(tex.mip_levels().max(1) - 1)
+}
+
 /// Plans the levels. `nearest` forces point mip selection (integer
-/// formats, which cannot be blended).
-pub(crate) fn plan(tex: &Texture, smp: &Sampler, geom: &Geom, lod: &Lod, nearest: bool) -> MipPlan {
-    let l = sampler_lod(tex, smp, geom, lod);
+/// formats, which cannot be blended). `min_lod_clamp` is a `_cl`
+/// instruction's per-sample clamp ([`NO_LOD_CLAMP`] for the others): the
+/// hardware takes max(clamp, LOD) where the per-resource MinLOD clamp
+/// applies, after the sampler's [MinLOD, MaxLOD] (spec 5.9.4.5.4), so here
+/// before the magnification decision, as the sampler's clamps are.
+pub(crate) fn plan(
+    tex: &Texture,
+    smp: &Sampler,
+    geom: &Geom,
+    lod: &Lod,
+    min_lod_clamp: f32,
+    nearest: bool,
+) -> MipPlan {
+    let l = sampler_lod(tex, smp, geom, lod).max(f64::from(min_lod_clamp));
     let l = (l * LOD_SCALE).round_ties_even() / LOD_SCALE;
     let magnify = l.is_nan() || l <= 0.0;
     let last = f64::from(tex.mip_levels().max(1) - 1);
@@ -152,7 +178,7 @@ mod tests {
     fn levels(smp: &Sampler, lod: Lod) -> (bool, Vec<(u32, f64)>) {
         let t = tex();
         let g = Geom::new(&t, [0.5; 4]).unwrap();
-        let p = plan(&t, smp, &g, &lod, false);
+        let p = plan(&t, smp, &g, &lod, NO_LOD_CLAMP, false);
         (p.magnify, p.levels().to_vec())
     }
 
@@ -248,6 +274,33 @@ mod tests {
     }
 
     #[test]
+    fn per_sample_clamp_raises_the_lod_after_the_sampler_clamps() {
+        let t = tex();
+        let g = Geom::new(&t, [0.5; 4]).unwrap();
+        let smp = Sampler {
+            max_lod: 1.0,
+            ..Sampler::point()
+        };
+        let at = |lod: f32, clamp: f32| {
+            let p = plan(&t, &smp, &g, &Lod::Explicit(lod), clamp, false);
+            (p.magnify, p.levels().to_vec())
+        };
+        // LOD 0 raised to 0.75: the nearest level is 1, minified.
+        assert_eq!(at(0.0, 0.75), (false, vec![(1, 1.0)]));
+        // A clamp past MaxLOD 1 still wins (max after the sampler's min).
+        assert_eq!(at(0.0, 2.5), (false, vec![(3, 1.0)]));
+        // 0, a negative clamp and NaN change nothing.
+        assert_eq!(at(-2.0, 0.0), (true, vec![(0, 1.0)]));
+        assert_eq!(at(0.5, -3.0), at(0.5, NO_LOD_CLAMP));
+        assert_eq!(at(0.5, f32::NAN), at(0.5, NO_LOD_CLAMP));
+        // The levels below floor(clamp) go: past the last (4) none is left.
+        assert!(!clamp_leaves_no_level(&t, 4.99));
+        assert!(clamp_leaves_no_level(&t, 5.0));
+        assert!(clamp_leaves_no_level(&t, f32::INFINITY));
+        assert!(!clamp_leaves_no_level(&t, f32::NAN));
+    }
+
+    #[test]
     fn magnification_is_lod_at_most_zero() {
         let smp = Sampler::linear();
         assert!(levels(&smp, Lod::Explicit(0.0)).0);
@@ -261,7 +314,7 @@ mod tests {
         // after the mag/min decision).
         let one = Texture::from_bytes(TextureDesc::tex2d(Format::R8Unorm, 2, 2), &[0; 4]).unwrap();
         let g = Geom::new(&one, [0.5; 4]).unwrap();
-        let p = plan(&one, &smp, &g, &Lod::Explicit(3.0), false);
+        let p = plan(&one, &smp, &g, &Lod::Explicit(3.0), NO_LOD_CLAMP, false);
         assert_eq!((p.magnify, p.levels()), (false, &[(0, 1.0)][..]));
     }
 }

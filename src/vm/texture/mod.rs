@@ -18,6 +18,7 @@
 //! | `sample` / `sample_b` / `sample_d` | [`sample`] with [`Lod::FromGradients`] |
 //! | `sample_l` | [`sample`] with [`Lod::Explicit`] |
 //! | `sample_c` / `sample_c_lz` | [`sample_c`] with [`Lod::FromGradients`] / [`Lod::Zero`] |
+//! | `sample_cl_s`, `sample_b_cl_s`, `sample_d_cl_s` / `sample_c_cl_s` | [`sample_cl`] / [`sample_c_cl`] with the per-sample minimum-LOD clamp |
 //! | `gather4`, `gather4_c` | [`gather4`], [`gather4_c`] |
 //! | `gather4_po`, `gather4_po_c` | [`gather4_po`], [`gather4_po_c`] |
 //! | `ld`, `ld2dms` | [`ld`], [`ldms`] |
@@ -38,8 +39,9 @@
 //!   and filter seamlessly across edges, synthesizing a corner texel as the
 //!   mean of the three that meet there;
 //! * LOD = log2 of the longer scaled gradient + biases, clamped to
-//!   [MinLOD, MaxLOD], then to the mip chain; the mip blend weight keeps 8
-//!   fractional bits;
+//!   [MinLOD, MaxLOD], raised to a `_cl` instruction's per-sample clamp,
+//!   then held to the mip chain; the mip blend weight keeps 8 fractional
+//!   bits;
 //! * comparison operations compare every tap (`reference <func> texel`),
 //!   then filter the 0/1 results;
 //! * filtered results and comparison inputs flush denormals; `ld` and
@@ -58,6 +60,8 @@
 //!   only, not for float formats (D32F);
 //! * border colours are returned as given, in all four components, whatever
 //!   the format;
+//! * a per-sample minimum-LOD clamp past the last level (the spec's empty
+//!   set) makes `sample_c_cl` return 0;
 //! * `resinfo` on an out-of-range mip zeroes the array size too; on a buffer
 //!   it reports (elements, 0, 0, 1); `sampleinfo` on a single-sampled
 //!   texture returns zeros.
@@ -84,11 +88,12 @@ pub use format::{Field, Format, NumericKind, f16_to_f32, f32_to_f16};
 pub use gather::{gather4, gather4_c, gather4_po, gather4_po_c};
 pub use load::{ld, ldms};
 pub use lod::Lod;
+pub use lod::NO_LOD_CLAMP;
 pub use query::{
     ResInfoReturn, SampleInfoReturn, bufinfo, resinfo, sample_count_info, sample_position,
     sampleinfo, samplepos, standard_pattern,
 };
-pub use sample::{calc_lod, sample, sample_c};
+pub use sample::{calc_lod, sample, sample_c, sample_c_cl, sample_cl};
 pub use sampler::{AddressMode, ComparisonFunc, Filter, Reduction, Sampler};
 pub use texture::{Dimension, Texture, TextureDesc, TextureError};
 pub use view::{View, ViewError};
@@ -194,6 +199,8 @@ mod tests {
                     for lod in lods {
                         let _ = sample(&tex, &smp, c, off, lod);
                         let _ = sample_c(&tex, &smp, c, off, rng.float(), lod);
+                        let _ = sample_cl(&tex, &smp, c, off, lod, rng.float());
+                        let _ = sample_c_cl(&tex, &smp, c, off, rng.float(), lod, rng.float());
                     }
                     let ch = rng.next();
                     let _ = gather4(&tex, &smp, c, [off[0], off[1]], ch);

@@ -24,27 +24,50 @@ pub fn sample(
     offset: [i32; 3],
     lod: Lod,
 ) -> [u32; 4] {
+    sample_cl(tex, smp, coord, offset, lod, lod::NO_LOD_CLAMP)
+}
+
+/// [`sample`] with a `_cl` instruction's per-sample minimum-LOD clamp
+/// (`sample_cl_s`, `sample_b_cl_s`, `sample_d_cl_s`): the LOD is at least
+/// `min_lod_clamp` after the sampler's clamps; a clamp past the last level
+/// reads as an out-of-bounds access (0 in the format's components, the
+/// defaults in the missing ones). A clamp of 0 changes nothing.
+pub fn sample_cl(
+    tex: &Texture,
+    smp: &Sampler,
+    coord: [f32; 4],
+    offset: [i32; 3],
+    lod: Lod,
+    min_lod_clamp: f32,
+) -> [u32; 4] {
     let Some(geom) = Geom::new(tex, coord) else {
         return [0; 4];
     };
+    if lod::clamp_leaves_no_level(tex, min_lod_clamp) {
+        return tex.format().out_of_bounds_lanes();
+    }
     if tex.format().is_integer() {
-        let plan = lod::plan(tex, smp, &geom, &lod, true);
+        let plan = lod::plan(tex, smp, &geom, &lod, min_lod_clamp, true);
         let level = plan.levels()[0].0;
         let fp = filter::footprint(tex, smp, &geom, level, Filter::Point, offset);
         return filter::lanes_at(tex, smp, fp.taps()[0].loc);
     }
-    let sum = match smp.max_anisotropy {
-        Some(n) => anisotropic(tex, smp, &geom, coord, offset, &lod, n),
-        None => None,
-    }
-    .unwrap_or_else(|| trilinear(tex, smp, &geom, offset, &lod));
+    let sum = anisotropic(tex, smp, &geom, coord, offset, &lod, min_lod_clamp)
+        .unwrap_or_else(|| trilinear(tex, smp, &geom, offset, &lod, min_lod_clamp));
     sum.map(|v| flush_denorm(v as f32).to_bits())
 }
 
 /// The point/linear filter at one position: the planned levels, each
 /// footprint reduced as the sampler says.
-fn trilinear(tex: &Texture, smp: &Sampler, geom: &Geom, offset: [i32; 3], lod: &Lod) -> [f64; 4] {
-    let plan = lod::plan(tex, smp, geom, lod, false);
+fn trilinear(
+    tex: &Texture,
+    smp: &Sampler,
+    geom: &Geom,
+    offset: [i32; 3],
+    lod: &Lod,
+    min_lod_clamp: f32,
+) -> [f64; 4] {
+    let plan = lod::plan(tex, smp, geom, lod, min_lod_clamp, false);
     blend_levels(tex, smp, geom, &plan, offset, smp.reduction, |fp| {
         fp.reduced(smp.reduction, |loc| filter::filter_value(tex, smp, loc))
     })
@@ -64,7 +87,7 @@ fn trilinear(tex: &Texture, smp: &Sampler, geom: &Geom, offset: [i32; 3], lod: &
 ///   (min/max reduction: their minimum or maximum).
 ///
 /// Cubes, and LODs not from gradients, filter isotropically. `None` means
-/// the trilinear path.
+/// the trilinear path (also when the sampler is not anisotropic).
 fn anisotropic(
     tex: &Texture,
     smp: &Sampler,
@@ -72,12 +95,13 @@ fn anisotropic(
     coord: [f32; 4],
     offset: [i32; 3],
     lod: &Lod,
-    max: u32,
+    min_lod_clamp: f32,
 ) -> Option<[f64; 4]> {
+    let max = smp.max_anisotropy?;
     let Lod::FromGradients { ddx, ddy, bias } = *lod else {
         return None;
     };
-    if geom.cube.is_some() || lod::plan(tex, smp, geom, lod, false).magnify {
+    if geom.cube.is_some() || lod::plan(tex, smp, geom, lod, min_lod_clamp, false).magnify {
         return None;
     }
     let size = tex.level_size(0)?.map(f64::from);
@@ -118,7 +142,7 @@ fn anisotropic(
             c[a] = (f64::from(coord[a]) + f64::from(g[a]) * t) as f32;
         }
         let at = Geom::new(tex, c)?;
-        let v = trilinear(tex, smp, &at, offset, &sub);
+        let v = trilinear(tex, smp, &at, offset, &sub, min_lod_clamp);
         let v = match smp.reduction {
             Reduction::Standard => v.map(|x| x / n),
             _ => v,
@@ -150,14 +174,32 @@ pub fn sample_c(
     reference: f32,
     lod: Lod,
 ) -> [u32; 4] {
+    sample_c_cl(tex, smp, coord, offset, reference, lod, lod::NO_LOD_CLAMP)
+}
+
+/// [`sample_c`] with a `_cl` instruction's per-sample minimum-LOD clamp
+/// (`sample_c_cl_s`), as [`sample_cl`] applies it. A clamp past the last
+/// level compares nothing: the result is 0 (the spec defines the empty
+/// set's result for the format's components, which a comparison does not
+/// return; this unit chooses the out-of-bounds value of the red component
+/// it compares).
+pub fn sample_c_cl(
+    tex: &Texture,
+    smp: &Sampler,
+    coord: [f32; 4],
+    offset: [i32; 3],
+    reference: f32,
+    lod: Lod,
+    min_lod_clamp: f32,
+) -> [u32; 4] {
     let Some(geom) = Geom::new(tex, coord) else {
         return [0; 4];
     };
-    if tex.format().is_integer() {
+    if tex.format().is_integer() || lod::clamp_leaves_no_level(tex, min_lod_clamp) {
         return [0; 4];
     }
     let reference = compare_reference(tex.format(), reference);
-    let plan = lod::plan(tex, smp, &geom, &lod, false);
+    let plan = lod::plan(tex, smp, &geom, &lod, min_lod_clamp, false);
     let sum = blend_levels(tex, smp, &geom, &plan, offset, Reduction::Standard, |fp| {
         fp.weighted(|loc| [compare_value(tex, smp, loc, 0, reference), 0.0, 0.0, 0.0])
     });
