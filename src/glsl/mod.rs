@@ -304,7 +304,7 @@ impl Reason {
                 "the instruction uses a register or resource its declarations do not give"
             }
             Reason::ResourceIndex => {
-                "GLSL ES 3.00 indexes sampler arrays only with constant expressions"
+                "a texture or sampler slot picked by a register: each slot is its own GLSL sampler, GLSL ES 3.00 indexes sampler arrays only with constant expressions, and the translation does not yet select among the declared slots on either dialect"
             }
             Reason::LodClamp => {
                 "neither GLSL ES 3.00 nor naga's GLSL has a per-sample minimum-LOD clamp (textureClampARB), and cubes have no emulated sampling path to apply one"
