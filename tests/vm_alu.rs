@@ -2,27 +2,16 @@
 //! out by hand from the D3D11 functional spec's rules (denormal flushing,
 //! NaN handling, integer edge cases), and its quad control flow.
 
+mod common;
+
 use std::rc::Rc;
 
 use dxbc_dbg::dxbc::asm;
 use dxbc_dbg::vm::{LaneState, Loc, Machine, Resources, Setup, VmError};
 
-/// Assembles `body` as a pixel shader and runs it to the end for a quad
-/// whose lane `l` has `v0 = inputs[l]`.
+/// Runs `body` to the end for a quad whose lane `l` has `v0 = inputs[l]`.
 fn run(body: &str, inputs: [[u32; 4]; 4]) -> Machine {
-    let text = format!(
-        "ps_5_0\ndcl_input_ps constant v0.xyzw\ndcl_output o0.xyzw\ndcl_output o1.xyzw\ndcl_temps 4\n{body}\nret\n"
-    );
-    let program = asm::parse(&text)
-        .unwrap_or_else(|e| panic!("{e}\n{text}"))
-        .program;
-    let mut setup = Setup::empty();
-    for (l, v) in inputs.iter().enumerate() {
-        setup.inputs[l] = vec![*v];
-    }
-    let mut m = Machine::new(Rc::new(program), setup, Resources::default()).expect("machine");
-    m.run_to_end().expect("runs");
-    m
+    common::quad::run(body, inputs).expect("runs")
 }
 
 fn out(m: &Machine, lane: usize, reg: u32) -> [u32; 4] {

@@ -6,25 +6,12 @@
 //! by 1023, 52 fraction bits. The high word holds sign, exponent and the top
 //! 20 fraction bits; the low word the other 32 fraction bits.
 
-use std::rc::Rc;
+mod common;
 
-use dxbc_dbg::dxbc::asm;
-use dxbc_dbg::vm::{Loc, Machine, Resources, Setup, VmError};
+use dxbc_dbg::vm::{Loc, Machine, VmError};
 
 fn machine(body: &str, v0: [u32; 4]) -> Result<Machine, VmError> {
-    let text = format!(
-        "ps_5_0\ndcl_input_ps constant v0.xyzw\ndcl_output o0.xyzw\ndcl_output o1.xyzw\ndcl_temps 4\n{body}\nret\n"
-    );
-    let program = asm::parse(&text)
-        .unwrap_or_else(|e| panic!("{e}\n{text}"))
-        .program;
-    let mut setup = Setup::empty();
-    for l in 0..4 {
-        setup.inputs[l] = vec![v0];
-    }
-    let mut m = Machine::new(Rc::new(program), setup, Resources::default())?;
-    m.run_to_end()?;
-    Ok(m)
+    common::quad::run(body, [v0; 4])
 }
 
 /// Runs `body` with `v0` in every lane; o0 and o1 of lane 0.

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod quad;
 pub mod validate;
 
 use std::path::{Path, PathBuf};
