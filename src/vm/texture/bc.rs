@@ -19,6 +19,7 @@
 //!   default 1.
 
 use super::format::{Format, ONE_F32};
+use super::numeric::srgb_to_linear;
 
 /// Texels along each side of a block.
 pub const BLOCK: u32 = 4;
@@ -59,7 +60,7 @@ pub fn decode_block(format: Format, block: &[u8]) -> [[u32; 4]; 16] {
             for (texel, px) in out.iter_mut().zip(rgba.chunks_exact(4)) {
                 for (i, lane) in texel.iter_mut().enumerate() {
                     let v = if srgb && i < 3 {
-                        srgb_to_linear(px[i])
+                        srgb_to_linear(u32::from(px[i]))
                     } else {
                         unorm8(px[i])
                     };
@@ -96,19 +97,6 @@ pub fn decode_block(format: Format, block: &[u8]) -> [[u32; 4]; 16] {
         _ => {}
     }
     out
-}
-
-/// The sRGB transfer function's inverse on an 8-bit value (D3D11.3
-/// functional spec 3.2.3.7: `c/12.92` up to 0.04045, else
-/// `((c + 0.055)/1.055)^2.4`), computed in f64 and rounded once.
-fn srgb_to_linear(c: u8) -> f32 {
-    let c = f64::from(c) / 255.0;
-    let l = if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    };
-    l as f32
 }
 
 #[cfg(test)]
@@ -175,7 +163,7 @@ mod tests {
         assert_eq!(f(t[1])[1], linear(85.0));
         assert_eq!(f(t[0])[3], 1.0);
         // Below 0.04045 the curve is linear: 10/255 / 12.92.
-        assert_eq!(srgb_to_linear(10), (10.0f64 / 255.0 / 12.92) as f32);
+        assert_eq!(srgb_to_linear(10u32), (10.0f64 / 255.0 / 12.92) as f32);
     }
 
     #[test]
