@@ -156,7 +156,7 @@ impl Emitter<'_> {
                     width: 1,
                 })
             }
-            // Declared only at sample frequency (decl.rs refuses the rest):
+            // Declared only at sample frequency (decl/input.rs refuses the rest):
             // a sample's invocation covers its own sample.
             OperandType::INPUT_COVERAGE_MASK
                 if self.dialect == Dialect::Vk450 && decl::runs_per_sample(self) =>
