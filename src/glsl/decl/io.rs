@@ -133,7 +133,7 @@ pub(super) fn native_noperspective(dialect: Dialect) -> bool {
 
 /// The interpolation qualifiers of a varying (with a trailing space).
 /// es300 has no `noperspective`; the value is scaled by w instead (see
-/// [`super::input::declare_input`] and [`super::output::declare_output`]).
+/// `input::declare_input` and `output::declare_output`).
 pub(super) fn qualifier(
     dialect: Dialect,
     flat: bool,
