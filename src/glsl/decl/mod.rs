@@ -1,0 +1,264 @@
+//! Declarations: constant buffers, temps, indexable temps, the immediate
+//! constant buffer, global flags and the register file here; stage inputs
+//! in `input.rs`, outputs in `output.rs`, what the two share (signature
+//! lookups, locations, qualifiers, manifest entries) in `io.rs`. Textures
+//! and samplers belong to [`super::texture`].
+//!
+//! Inputs are declared once per signature element (`in_SEMn`, `vs_SEMn`)
+//! and copied into `v` registers before the body; outputs are copied out of
+//! `o` registers after it. Every `o` register starts at zero, so outputs the
+//! signature lists but no instruction writes come out as zero.
+
+use std::collections::BTreeSet;
+
+use super::emit::Emitter;
+use super::manifest::ConstantBufferEntry;
+use super::names;
+use super::support::{Support, support};
+use super::types::Ty;
+use super::writer::Section;
+use super::{Dialect, Reason, texture};
+use crate::dxbc::ir::{CustomData, DeclKind, Instruction};
+use crate::dxbc::opcodes::Op;
+
+mod input;
+mod io;
+mod output;
+
+use input::input;
+pub(super) use input::runs_per_sample;
+use output::output;
+
+/// D3D11 limits: temps (and indexable-temp elements), constant-buffer rows,
+/// input/output registers. Bytecode past them is malformed.
+const MAX_TEMPS: u32 = 4096;
+const MAX_CB_ROWS: u32 = 4096;
+const MAX_IO_REGISTERS: u32 = 64;
+
+/// Whether [`emit`] lowers `op` (for [`super::support::has_lowering`]).
+pub(super) fn lowers(op: Op) -> bool {
+    matches!(
+        op,
+        Op::DclTemps
+            | Op::DclIndexableTemp
+            | Op::DclConstantBuffer
+            | Op::DclGlobalFlags
+            | Op::DclResource
+            | Op::DclSampler
+            | Op::DclInput
+            | Op::DclInputSgv
+            | Op::DclInputSiv
+            | Op::DclInputPs
+            | Op::DclInputPsSgv
+            | Op::DclInputPsSiv
+            | Op::DclOutput
+            | Op::DclOutputSgv
+            | Op::DclOutputSiv
+            | Op::DclIndexRange
+            | Op::DclFunctionBody
+            | Op::DclFunctionTable
+            | Op::DclInterface
+            | Op::Customdata
+    )
+}
+
+pub fn emit(e: &mut Emitter, inst: &Instruction) {
+    if let Support::Refused(reason) = support(inst.op) {
+        e.refuse(inst, reason);
+        return;
+    }
+    match inst.op {
+        Op::DclTemps => {
+            if let DeclKind::Count(n) = inst.decl
+                && n > MAX_TEMPS
+            {
+                e.refuse(inst, Reason::Limit);
+            } else if let DeclKind::Count(n) = inst.decl
+                && n > 0
+            {
+                let regs: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
+                e.decl_line(format!("vec4 {};", regs.join(", ")));
+            }
+        }
+        Op::DclIndexableTemp => {
+            if let DeclKind::IndexableTemp {
+                reg,
+                size,
+                components,
+            } = inst.decl
+            {
+                if size > MAX_TEMPS {
+                    e.refuse(inst, Reason::Limit);
+                    return;
+                }
+                let ty = Ty::Float.vec(components.clamp(1, 4) as usize);
+                e.decl_line(format!("{ty} x{reg}[{}];", size.max(1)));
+            }
+        }
+        Op::DclConstantBuffer => constant_buffer(e, inst),
+        Op::DclGlobalFlags => {
+            let flags = inst.global_flags().unwrap_or_default();
+            if flags.force_early_depth_stencil {
+                e.decl_line("// early_fragment_tests dropped: GLSL ES 3.00 has no such layout");
+            }
+            // vk450 lowers doubles (`double.rs`); ES 3.00 has none.
+            if flags.enable_double_precision && e.dialect == Dialect::Es300 {
+                e.refuse(inst, Reason::Double);
+            }
+        }
+        Op::DclResource | Op::DclSampler => texture::declare(e, inst),
+        Op::DclInput
+        | Op::DclInputSgv
+        | Op::DclInputSiv
+        | Op::DclInputPs
+        | Op::DclInputPsSgv
+        | Op::DclInputPsSiv => input(e, inst),
+        Op::DclOutput | Op::DclOutputSgv | Op::DclOutputSiv => output(e, inst),
+        Op::DclIndexRange => {}
+        Op::DclFunctionBody | Op::DclFunctionTable | Op::DclInterface => {
+            super::interfaces::declare(e, inst)
+        }
+        Op::Customdata => {
+            if let Some(c) = &inst.custom
+                && let CustomData::ImmediateConstantBuffer(data) = c.as_ref()
+            {
+                if data.len() > 4 * MAX_CB_ROWS as usize {
+                    e.refuse(inst, Reason::Limit);
+                } else {
+                    immediate_constant_buffer(e, data);
+                }
+            }
+        }
+        // Everything else is refused through the support table above or
+        // is not a declaration.
+        _ => {}
+    }
+}
+
+fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
+    let Some(op) = inst.operands.first() else {
+        return;
+    };
+    let (slot, size) = if e.program.is_sm51() {
+        // CB#[lower:upper] with the range ID first; the size (in vec4s)
+        // and the space follow as payload dwords, not operand indices.
+        let id = op.indices.first().and_then(|i| i.imm()).unwrap_or(0) as u32;
+        let size = inst.trailing.first().copied().unwrap_or(1);
+        (id, size)
+    } else {
+        (
+            op.reg().unwrap_or(0),
+            op.indices.get(1).and_then(|i| i.imm()).unwrap_or(1) as u32,
+        )
+    };
+    if size > MAX_CB_ROWS || slot > 15 {
+        e.refuse(inst, Reason::Limit);
+        return;
+    }
+    // A buffer read only by relative addressing may declare 0 rows;
+    // a GLSL array needs one at least.
+    let size = size.max(1);
+    let layout = match e.dialect {
+        Dialect::Es300 => "layout(std140)".to_string(),
+        Dialect::Vk450 => format!(
+            "layout(std140, set = {}, binding = {})",
+            names::SET,
+            names::cbuffer_binding(slot)
+        ),
+    };
+    e.decl_line(format!(
+        "{layout} uniform ConstantBuffer{slot} {{ vec4 data[{size}]; }} cb{slot};"
+    ));
+    let reflected_name = e.manifest.reflected_cbuffer(slot);
+    e.manifest.constant_buffers.push(ConstantBufferEntry {
+        slot,
+        block: format!("ConstantBuffer{slot}"),
+        instance: format!("cb{slot}"),
+        vec4_count: size,
+        binding: (e.dialect == Dialect::Vk450).then(|| names::cbuffer_binding(slot)),
+        reflected_name,
+    });
+}
+
+/// The ICB as raw bits: `uvec4` rows, reinterpreted at each read, so NaN
+/// payloads, infinities and denormals survive exactly.
+fn immediate_constant_buffer(e: &mut Emitter, data: &[u32]) {
+    let rows = data.len().div_ceil(4).max(1);
+    let mut items = Vec::with_capacity(rows);
+    for r in 0..rows {
+        let lane = |c: usize| data.get(r * 4 + c).copied().unwrap_or(0);
+        items.push(format!(
+            "uvec4({:#010x}u, {:#010x}u, {:#010x}u, {:#010x}u)",
+            lane(0),
+            lane(1),
+            lane(2),
+            lane(3)
+        ));
+    }
+    e.decl_line(format!("const uvec4 ImmCB_0[{rows}] = uvec4[{rows}]("));
+    let last = items.len() - 1;
+    for (i, item) in items.into_iter().enumerate() {
+        let sep = if i == last { "" } else { "," };
+        e.decl_line(format!("    {item}{sep}"));
+    }
+    e.decl_line(");");
+}
+
+/// The `v` and `o` registers (and `oDepth`), declared after the other
+/// declarations; outputs start at zero.
+pub fn register_file(e: &mut Emitter, out: &mut Section) {
+    let count = |set: &BTreeSet<u32>| set.iter().next_back().map_or(0, |m| m + 1);
+    let inputs = count(&e.input_regs);
+    let outputs = count(&e.output_regs);
+    if inputs > 0 {
+        if e.inputs_indexed {
+            out.line(None, format!("vec4 v[{inputs}];"));
+        } else {
+            let regs: Vec<String> = e.input_regs.iter().map(|r| format!("v{r}")).collect();
+            out.line(None, format!("vec4 {};", regs.join(", ")));
+        }
+    }
+    if outputs > 0 {
+        if e.outputs_indexed {
+            out.line(None, format!("vec4 o[{outputs}];"));
+        } else {
+            let regs: Vec<String> = e.output_regs.iter().map(|r| format!("o{r}")).collect();
+            out.line(None, format!("vec4 {};", regs.join(", ")));
+        }
+    }
+    if e.uses_depth_output {
+        out.line(None, "float oDepth;");
+    }
+    if e.uses_coverage_output {
+        out.line(None, "uint oMask;");
+    }
+    if !out.is_empty() {
+        out.line(None, "");
+    }
+    // Zero every output before the body runs (prepended to the prologue).
+    let mut zero = Section::indented(1);
+    if e.outputs_indexed {
+        for r in 0..outputs {
+            zero.line(None, format!("o[{r}] = vec4(0.0);"));
+        }
+    } else {
+        for r in &e.output_regs {
+            let note = if e.outputs_written.contains(r) {
+                ""
+            } else {
+                " // signature-only output: never written"
+            };
+            zero.line(None, format!("o{r} = vec4(0.0);{note}"));
+        }
+    }
+    if e.uses_depth_output {
+        zero.line(None, "oDepth = 0.0;");
+    }
+    if e.uses_coverage_output {
+        // Every sample kept until the shader says otherwise.
+        zero.line(None, "oMask = 0xffffffffu;");
+    }
+    let rest = std::mem::take(&mut e.prologue);
+    zero.append(rest);
+    e.prologue = zero;
+}

@@ -1,0 +1,393 @@
+//! The emitter's state and the walk over the program: one pass in
+//! instruction order, dispatching each instruction to the module that owns
+//! its family. Operand reading and destination writing, which every family
+//! shares, are in `operands.rs`; joining the sections into the final text
+//! is `finish.rs`.
+
+use std::collections::BTreeSet;
+
+use super::helpers::{Helpers, Scalar};
+use super::manifest::Manifest;
+use super::support::{Support, support};
+use super::texture::Textures;
+use super::writer::Section;
+use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
+use super::{alu, decl, flow, texture};
+use crate::dxbc::analysis::{Analysis, Check};
+use crate::dxbc::disasm::{self, Style};
+use crate::dxbc::ir::{Index, Instruction, Operand, OperandType, Program, ProgramType};
+use crate::dxbc::opcodes::{Class, Layout, Op};
+use crate::dxbc::shader::Shader;
+
+mod finish;
+mod operands;
+
+pub use operands::{Base, convert};
+
+pub struct Emitter<'a> {
+    pub shader: &'a Shader,
+    pub program: &'a Program,
+    /// The analysis pass's result: block structure, register sizes,
+    /// declared and used resources, the input/output layout.
+    pub analysis: &'a Analysis,
+    pub options: Options,
+    pub dialect: Dialect,
+    pub stage: ProgramType,
+    pub style: Style,
+    /// Index of the instruction being lowered (tags every line written).
+    pub cur: Option<usize>,
+    /// Declarations, in bytecode order.
+    pub decls: Section,
+    /// The function being written (`dxbc_main` or a subroutine).
+    pub body: Section,
+    /// Finished functions.
+    pub functions: Vec<Section>,
+    /// Statements run before the body (input copies) and after it (output
+    /// copies), in `main()`.
+    pub prologue: Section,
+    pub epilogue: Section,
+    /// The `gl_Position` copy and its fix-up, run before the other output
+    /// copies so they may read the final clip w.
+    pub position: Section,
+    pub helpers: Helpers,
+    pub textures: Textures,
+    pub manifest: Manifest,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Input and output register numbers declared so far.
+    pub input_regs: BTreeSet<u32>,
+    pub output_regs: BTreeSet<u32>,
+    /// Whether some operand indexes the input / output file by a register,
+    /// in which case it is declared as an array.
+    pub inputs_indexed: bool,
+    pub outputs_indexed: bool,
+    /// Declared component count of each indexable temp `xN`.
+    pub indexable_widths: std::collections::BTreeMap<u32, usize>,
+    /// Output registers some instruction writes.
+    pub outputs_written: BTreeSet<u32>,
+    /// Subroutine and function-body names (`l0`, `fb2`), to declare
+    /// prototypes.
+    pub labels: Vec<String>,
+    pub interfaces: super::interfaces::Interfaces,
+    pub uses_depth_output: bool,
+    /// vk450: the shader writes `oMask` (kept in `uint oMask`).
+    pub uses_coverage_output: bool,
+    /// Whether `hlslcc_FragCoord` is declared.
+    pub frag_coord: bool,
+    /// es300: whether the text reads `hlslcc_YFlip` (declared in the
+    /// header, listed in the manifest).
+    pub y_flip: bool,
+    next_tmp: u32,
+    /// Whether the body function has been opened.
+    in_function: bool,
+}
+
+pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refused> {
+    let program = &shader.program;
+    if !matches!(program.kind, ProgramType::Pixel | ProgramType::Vertex) {
+        return Err(Refused {
+            dialect: options.dialect,
+            diagnostics: vec![Diagnostic {
+                index: 0,
+                offset: program.instructions.first().map_or(0, |i| i.offset),
+                text: program.profile(),
+                reason: Reason::Stage,
+            }],
+        });
+    }
+    // The program is checked before any text is written: the walk below
+    // then opens and closes braces knowing every block is balanced, and
+    // reads no register or resource its declarations do not give.
+    let analysis = match shader.analysis() {
+        Ok(a) => a,
+        Err(err) => {
+            let inst = &program.instructions[err.index];
+            return Err(Refused {
+                dialect: options.dialect,
+                diagnostics: vec![Diagnostic {
+                    index: err.index,
+                    offset: err.offset,
+                    text: one_line(disasm::format_instruction(inst, shader.style())),
+                    reason: match err.check {
+                        Check::Structure => Reason::Structure,
+                        Check::Range | Check::Undeclared => Reason::Undeclared,
+                    },
+                }],
+            });
+        }
+    };
+    let mut e = Emitter {
+        shader,
+        program,
+        analysis,
+        options: options.clone(),
+        dialect: options.dialect,
+        stage: program.kind,
+        style: shader.style(),
+        cur: None,
+        decls: Section::new(),
+        body: Section::new(),
+        functions: Vec::new(),
+        prologue: Section::indented(1),
+        epilogue: Section::indented(1),
+        position: Section::indented(1),
+        helpers: Helpers::default(),
+        textures: Textures::default(),
+        manifest: Manifest::new(shader, options.dialect),
+        diagnostics: Vec::new(),
+        input_regs: BTreeSet::new(),
+        output_regs: BTreeSet::new(),
+        inputs_indexed: false,
+        outputs_indexed: false,
+        indexable_widths: Default::default(),
+        outputs_written: BTreeSet::new(),
+        labels: Vec::new(),
+        interfaces: Default::default(),
+        uses_depth_output: false,
+        uses_coverage_output: false,
+        frag_coord: false,
+        // Every es300 vertex shader gets the uniform, even one without
+        // SV_Position, so a runtime can set it on every program alike.
+        y_flip: options.dialect == Dialect::Es300 && program.kind == ProgramType::Vertex,
+        next_tmp: 0,
+        in_function: false,
+    };
+    e.prescan();
+    texture::scan(&mut e);
+    super::interfaces::scan(&mut e);
+    // A shader reading only the rasterizer's sample count has no texture
+    // or sampler declaration to declare the levels block at.
+    texture::declare_rasterizer_block(&mut e);
+    for (i, inst) in program.instructions.iter().enumerate() {
+        e.cur = Some(i);
+        e.instruction(inst);
+    }
+    e.cur = None;
+    if !e.diagnostics.is_empty() {
+        return Err(Refused {
+            dialect: options.dialect,
+            diagnostics: e.diagnostics,
+        });
+    }
+    Ok(e.finish())
+}
+
+/// The first line of an instruction's text, marked when more followed.
+fn one_line(t: String) -> String {
+    match t.split_once('\n') {
+        Some((first, _)) => format!("{} …", first.trim_end()),
+        None => t,
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// Facts needed before the walk: indexed register files, written
+    /// outputs, subroutine labels.
+    fn prescan(&mut self) {
+        let visit = |op: &Operand, is_dst: bool, e: &mut Emitter| {
+            let relative = op.indices.iter().any(|i| i.relative().is_some());
+            if op.ty == OperandType::INPUT && relative {
+                e.inputs_indexed = true;
+            }
+            if op.ty == OperandType::OUTPUT {
+                if relative {
+                    e.outputs_indexed = true;
+                }
+                if is_dst {
+                    match op.indices.first() {
+                        Some(Index::Imm32(r)) => {
+                            e.outputs_written.insert(*r);
+                        }
+                        // A relative write may reach any output.
+                        _ => e.outputs_written.extend(0..64),
+                    }
+                }
+            }
+        };
+        for (&reg, x) in &self.analysis.registers.indexable {
+            self.indexable_widths
+                .insert(reg, x.components.clamp(1, 4) as usize);
+        }
+        for inst in &self.program.instructions {
+            let info = inst.info();
+            if info.class == Class::Decl {
+                if inst.op == Op::DclIndexRange
+                    && let Some(op) = inst.operands.first()
+                {
+                    if op.ty == OperandType::INPUT {
+                        self.inputs_indexed = true;
+                    } else if op.ty == OperandType::OUTPUT {
+                        self.outputs_indexed = true;
+                    }
+                }
+                continue;
+            }
+            if inst.op == Op::Label
+                && let Some(op) = inst.operands.first()
+            {
+                self.labels.push(label_name(op));
+            }
+            for (k, op) in inst.operands.iter().enumerate() {
+                visit(op, k < info.dst as usize, self);
+                for idx in &op.indices {
+                    if let Some(r) = idx.relative() {
+                        visit(r, false, self);
+                    }
+                }
+            }
+        }
+    }
+
+    fn instruction(&mut self, inst: &Instruction) {
+        let info = inst.info();
+        if info.class == Class::Decl || inst.op == Op::Customdata {
+            let text = self.inst_text(inst);
+            self.decl_line(format!("// {text}"));
+            decl::emit(self, inst);
+            return;
+        }
+        if inst.op == Op::Label {
+            self.close_function();
+            let name = inst
+                .operands
+                .first()
+                .map(label_name)
+                .unwrap_or_else(|| "l0".into());
+            let text = self.inst_text(inst);
+            self.body.line(self.cur, format!("// {text}"));
+            self.body.line(self.cur, format!("void {name}() {{"));
+            self.body.indent();
+            self.in_function = true;
+            return;
+        }
+        if !self.in_function {
+            self.body.line(None, "void dxbc_main() {");
+            self.body.indent();
+            self.in_function = true;
+        }
+        if info.class != Class::Flow {
+            self.comment(inst);
+        }
+        if inst.operands.len() < info.operand_count() && info.layout == Layout::Operands {
+            self.refuse(inst, Reason::Malformed);
+            return;
+        }
+        match support(inst.op) {
+            Support::Nothing => {}
+            Support::Refused(reason) => {
+                // Operands say which kind of resource is missing.
+                let reason = match info.class {
+                    Class::Memory => memory_reason(inst),
+                    Class::Texture => texture::refusal(self, inst).unwrap_or(reason),
+                    _ => reason,
+                };
+                self.refuse(inst, reason);
+            }
+            Support::Lowered => match info.class {
+                // Flow writes its own comment: block closers dedent first.
+                Class::Flow => flow::emit(self, inst),
+                Class::Texture => texture::emit(self, inst),
+                Class::Double => super::double::emit(self, inst),
+                _ => alu::emit(self, inst),
+            },
+        }
+    }
+
+    /// Closes the function being written, if any.
+    fn close_function(&mut self) {
+        if self.in_function {
+            // Balanced blocks (checked by the analysis pass) leave only
+            // the function's own level open.
+            debug_assert_eq!(self.body.depth(), 1, "a block is left open");
+            self.body.dedent();
+            self.body.line(None, "}");
+            self.body.line(None, "");
+            let f = std::mem::take(&mut self.body);
+            self.functions.push(f);
+            self.in_function = false;
+        }
+    }
+
+    /// The instruction as the disassembler prints it, on one line.
+    pub fn inst_text(&self, inst: &Instruction) -> String {
+        one_line(disasm::format_instruction(inst, self.style))
+    }
+
+    /// The comment line repeating the instruction, first of its lines.
+    pub fn comment(&mut self, inst: &Instruction) {
+        let text = self.inst_text(inst);
+        self.line(format!("// {text}"));
+    }
+
+    /// Writes a body line tagged with the current instruction.
+    pub fn line(&mut self, text: impl AsRef<str>) {
+        self.body.line(self.cur, text);
+    }
+
+    /// Writes a declaration line tagged with the current instruction.
+    pub fn decl_line(&mut self, text: impl AsRef<str>) {
+        self.decls.line(self.cur, text);
+    }
+
+    pub fn indent(&mut self) {
+        self.body.indent();
+    }
+
+    pub fn dedent(&mut self) {
+        self.body.dedent();
+    }
+
+    /// A fresh local name (`dx_t3`).
+    pub fn tmp(&mut self) -> String {
+        let n = self.next_tmp;
+        self.next_tmp += 1;
+        format!("dx_t{n}")
+    }
+
+    /// Records that `inst` cannot be expressed.
+    pub fn refuse(&mut self, inst: &Instruction, reason: Reason) {
+        let index = self.cur.unwrap_or(0);
+        if self
+            .diagnostics
+            .iter()
+            .any(|d| d.index == index && d.reason == reason)
+        {
+            return;
+        }
+        self.diagnostics.push(Diagnostic {
+            index,
+            offset: inst.offset,
+            text: self.inst_text(inst),
+            reason,
+        });
+    }
+
+    /// Requests a component-wise helper; returns its name.
+    pub fn helper(&mut self, h: &'static Scalar, width: usize) -> &'static str {
+        self.helpers.use_scalar(h, width)
+    }
+}
+
+/// `l3` for a subroutine label, `fb2` for a class function body.
+fn label_name(op: &Operand) -> String {
+    let n = op.reg().unwrap_or(0);
+    if op.ty == OperandType::FUNCTION_BODY {
+        format!("fb{n}")
+    } else {
+        format!("l{n}")
+    }
+}
+
+/// Which refusal a memory-class instruction gets.
+fn memory_reason(inst: &Instruction) -> Reason {
+    if inst
+        .operands
+        .iter()
+        .any(|o| o.ty == OperandType::UNORDERED_ACCESS_VIEW)
+    {
+        Reason::Uav
+    } else if inst.operands.iter().any(|o| o.ty == OperandType::RESOURCE) {
+        Reason::RawStructuredBuffer
+    } else {
+        Reason::Compute
+    }
+}

@@ -1,0 +1,371 @@
+//! Operand reads and destination writes, which every instruction family
+//! shares: where a register lives, swizzles, bitcasts between the stored
+//! and the wanted type, source modifiers, relative indices, write masks
+//! and `_sat`.
+
+use super::super::types::{Ty, mask_components, mask_count, swizzle};
+use super::super::{Dialect, Reason, decl, interfaces};
+use super::Emitter;
+use crate::dxbc::ir::{Components, Index, Instruction, Modifier, Operand, OperandType, Selection};
+
+/// Where an operand's base value lives and what type its bits are stored as.
+pub struct Base {
+    pub expr: String,
+    pub ty: Ty,
+    /// Components the base has (indexable temps may have fewer than four).
+    pub width: usize,
+}
+
+impl Emitter<'_> {
+    /// The name of input register `r` (array element when indexed).
+    pub fn input_name(&self, r: u32) -> String {
+        if self.inputs_indexed {
+            format!("v[{r}]")
+        } else {
+            format!("v{r}")
+        }
+    }
+
+    pub fn output_name(&self, r: u32) -> String {
+        if self.outputs_indexed {
+            format!("o[{r}]")
+        } else {
+            format!("o{r}")
+        }
+    }
+
+    /// An index expression (`int`), relative parts read as integers.
+    pub fn index_expr(&mut self, inst: &Instruction, idx: &Index) -> String {
+        match idx {
+            Index::Imm32(v) => v.to_string(),
+            Index::Imm64(v) => v.to_string(),
+            Index::Relative(r) => self.read_scalar(inst, r, Ty::Int),
+            Index::Imm32Relative(v, r) => {
+                let rel = self.read_scalar(inst, r, Ty::Int);
+                if *v == 0 { rel } else { format!("{rel} + {v}") }
+            }
+            Index::Imm64Relative(v, r) => {
+                let rel = self.read_scalar(inst, r, Ty::Int);
+                format!("{rel} + {v}")
+            }
+        }
+    }
+
+    /// Where the register named by `op` lives. None for immediates and for
+    /// register files that cannot be lowered (recorded as refusals).
+    pub fn base(&mut self, inst: &Instruction, op: &Operand) -> Option<Base> {
+        let vec4 = |expr: String| {
+            Some(Base {
+                expr,
+                ty: Ty::Float,
+                width: 4,
+            })
+        };
+        let first = op.indices.first();
+        match op.ty {
+            OperandType::TEMP => vec4(format!("r{}", op.reg().unwrap_or(0))),
+            OperandType::INPUT | OperandType::OUTPUT => {
+                let input = op.ty == OperandType::INPUT;
+                let file = if input { "v" } else { "o" };
+                match first {
+                    Some(Index::Imm32(r)) if input => vec4(self.input_name(*r)),
+                    Some(Index::Imm32(r)) => vec4(self.output_name(*r)),
+                    // A relative index reads the register file array.
+                    Some(i) => {
+                        let i = i.clone();
+                        let e = self.index_expr(inst, &i);
+                        vec4(format!("{file}[{e}]"))
+                    }
+                    None => vec4(format!("{file}0")),
+                }
+            }
+            OperandType::INDEXABLE_TEMP => {
+                let reg = op.reg().unwrap_or(0);
+                let idx = op.indices.get(1).cloned().unwrap_or(Index::Imm32(0));
+                let e = self.index_expr(inst, &idx);
+                let width = self.indexable_widths.get(&reg).copied().unwrap_or(4);
+                Some(Base {
+                    expr: format!("x{reg}[{e}]"),
+                    ty: Ty::Float,
+                    width,
+                })
+            }
+            OperandType::CONSTANT_BUFFER => {
+                // SM5.0: cb#[index]; SM5.1: cb#[range id][index].
+                let (slot, idx) = if self.program.is_sm51() {
+                    (op.indices.first(), op.indices.get(2))
+                } else {
+                    (op.indices.first(), op.indices.get(1))
+                };
+                let idx = idx.cloned().unwrap_or(Index::Imm32(0));
+                let e = self.index_expr(inst, &idx);
+                match slot {
+                    // `cb[r1.x + 0][…]`: fxc picks a class instance's buffer
+                    // by `this[].x` so; GLSL has no array of blocks to
+                    // index, so the declared buffers are chosen between
+                    // (any other reads zeros, as D3D's unbound buffer).
+                    Some(i) if !self.program.is_sm51() && i.relative().is_some() => {
+                        let i = i.clone();
+                        let s = self.index_expr(inst, &i);
+                        let mut slots: Vec<u32> = self
+                            .manifest
+                            .constant_buffers
+                            .iter()
+                            .map(|c| c.slot)
+                            .collect();
+                        slots.sort_unstable();
+                        slots.dedup();
+                        let mut expr = "vec4(0.0)".to_string();
+                        for n in slots.iter().rev() {
+                            expr = format!("({s}) == {n} ? cb{n}.data[{e}] : {expr}");
+                        }
+                        // Nested conditionals associate to the right, so the
+                        // chain needs no inner parentheses.
+                        vec4(format!("({expr})"))
+                    }
+                    _ => {
+                        let slot = slot.and_then(|i| i.imm()).unwrap_or(0);
+                        vec4(format!("cb{slot}.data[{e}]"))
+                    }
+                }
+            }
+            OperandType::IMMEDIATE_CONSTANT_BUFFER => {
+                let idx = op.indices.first().cloned().unwrap_or(Index::Imm32(0));
+                let e = self.index_expr(inst, &idx);
+                Some(Base {
+                    expr: format!("ImmCB_0[{e}]"),
+                    ty: Ty::Uint,
+                    width: 4,
+                })
+            }
+            OperandType::OUTPUT_DEPTH
+            | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+            | OperandType::OUTPUT_DEPTH_LESS_EQUAL => {
+                self.uses_depth_output = true;
+                Some(Base {
+                    expr: "oDepth".into(),
+                    ty: Ty::Float,
+                    width: 1,
+                })
+            }
+            OperandType::OUTPUT_COVERAGE_MASK if self.dialect == Dialect::Vk450 => {
+                self.uses_coverage_output = true;
+                Some(Base {
+                    expr: "oMask".into(),
+                    ty: Ty::Uint,
+                    width: 1,
+                })
+            }
+            // Declared only at sample frequency (decl/input.rs refuses the rest):
+            // a sample's invocation covers its own sample.
+            OperandType::INPUT_COVERAGE_MASK
+                if self.dialect == Dialect::Vk450 && decl::runs_per_sample(self) =>
+            {
+                Some(Base {
+                    expr: "(1u << uint(gl_SampleID))".into(),
+                    ty: Ty::Uint,
+                    width: 1,
+                })
+            }
+            OperandType::THIS_POINTER => Some(interfaces::this_base(self, inst, op)),
+            other => {
+                let reason = match other {
+                    // vk450 lowers vCoverage at sample frequency only.
+                    OperandType::INPUT_COVERAGE_MASK if self.dialect == Dialect::Vk450 => {
+                        Reason::CoverageInput
+                    }
+                    _ => operand_refusal(other),
+                };
+                self.refuse(inst, reason);
+                None
+            }
+        }
+    }
+
+    /// Source component index for each destination position in `positions`
+    /// (0..4), after the operand's swizzle.
+    pub fn source_components(op: &Operand, positions: &[u8]) -> Vec<u8> {
+        positions
+            .iter()
+            .map(|&p| match op.selection {
+                Selection::Swizzle(s) => s[p as usize & 3],
+                Selection::Select1(c) => c,
+                Selection::Mask(_) | Selection::None => {
+                    if op.components == Components::One {
+                        0
+                    } else {
+                        p
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Reads `op` as `ty` for the destination positions `positions`: a
+    /// scalar for one position, otherwise a vector of that many components.
+    /// Modifiers are applied in `ty`'s arithmetic.
+    pub fn read(&mut self, inst: &Instruction, op: &Operand, positions: &[u8], ty: Ty) -> String {
+        let n = positions.len().max(1);
+        let raw = if op.is_immediate() {
+            let value = op.immediate_lanes().unwrap_or([0; 4]);
+            let lanes: Vec<u32> = positions.iter().map(|&p| value[p as usize & 3]).collect();
+            return apply_modifier(op.modifier, ty.literal_vec(&lanes), ty, n);
+        } else {
+            let Some(base) = self.base(inst, op) else {
+                return ty.literal_vec(&vec![0; n]);
+            };
+            let comps: Vec<u8> = Self::source_components(op, positions)
+                .into_iter()
+                .map(|c| c.min(base.width as u8 - 1))
+                .collect();
+            let sw = if base.width == 1 {
+                if n == 1 {
+                    String::new()
+                } else {
+                    // Widen a scalar register to the destination's width.
+                    return apply_modifier(
+                        op.modifier,
+                        format!("{}({})", ty.vec(n), convert(&base.expr, base.ty, ty, 1)),
+                        ty,
+                        n,
+                    );
+                }
+            } else if base.width == 4 && comps == [0, 1, 2, 3] {
+                String::new()
+            } else {
+                swizzle(&comps)
+            };
+            convert(&format!("{}{}", base.expr, sw), base.ty, ty, n)
+        };
+        apply_modifier(op.modifier, raw, ty, n)
+    }
+
+    /// Reads a scalar (a one-component selection, or the first component).
+    pub fn read_scalar(&mut self, inst: &Instruction, op: &Operand, ty: Ty) -> String {
+        self.read(inst, op, &[0], ty)
+    }
+
+    /// Reads the first `n` components of `op` (coordinates, offsets).
+    pub fn read_n(&mut self, inst: &Instruction, op: &Operand, n: usize, ty: Ty) -> String {
+        let positions: Vec<u8> = (0..n as u8).collect();
+        self.read(inst, op, &positions, ty)
+    }
+
+    /// Reads `op` as `ty` for the components `mask` writes.
+    pub fn read_masked(&mut self, inst: &Instruction, op: &Operand, mask: u8, ty: Ty) -> String {
+        self.read(inst, op, &mask_components(mask), ty)
+    }
+
+    /// The destination's write mask (a full mask for one-component
+    /// destinations).
+    pub fn dst_mask(op: &Operand) -> u8 {
+        match op.selection {
+            Selection::Mask(m) => m & 0xf,
+            _ => {
+                if op.components == Components::One {
+                    1
+                } else {
+                    0xf
+                }
+            }
+        }
+    }
+
+    /// Writes `expr`, a `ty` value with one component per bit of the
+    /// destination's mask, to `dst`: bitcast to float bits, clamped when
+    /// `sat`. A null destination writes nothing.
+    pub fn assign(&mut self, inst: &Instruction, dst: &Operand, expr: &str, ty: Ty, sat: bool) {
+        if dst.ty == OperandType::NULL {
+            return;
+        }
+        let mask = Self::dst_mask(dst);
+        let n = mask_count(mask);
+        let Some(base) = self.base(inst, dst) else {
+            return;
+        };
+        if dst.ty == OperandType::OUTPUT
+            && let Some(Index::Imm32(r)) = dst.indices.first()
+        {
+            self.outputs_written.insert(*r);
+        }
+        let mut value = convert(expr, ty, base.ty, n);
+        if sat {
+            value = if n == 1 {
+                format!("clamp({value}, 0.0, 1.0)")
+            } else {
+                format!(
+                    "clamp({value}, {}(0.0), {}(1.0))",
+                    Ty::Float.vec(n),
+                    Ty::Float.vec(n)
+                )
+            };
+        }
+        let target = if base.width == 1 {
+            base.expr
+        } else {
+            let comps: Vec<u8> = mask_components(mask)
+                .into_iter()
+                .filter(|&c| (c as usize) < base.width)
+                .collect();
+            if comps.len() == base.width && base.width == 4 {
+                base.expr
+            } else {
+                format!("{}{}", base.expr, swizzle(&comps))
+            }
+        };
+        self.line(format!("{target} = {value};"));
+    }
+}
+
+/// Converts a value of `from` bits to `to`: bitcasts between float and the
+/// integer types, `int()`/`uint()` (bit-preserving) between the two.
+pub fn convert(expr: &str, from: Ty, to: Ty, n: usize) -> String {
+    if from == to {
+        return expr.to_string();
+    }
+    match (from, to) {
+        (Ty::Float, _) => format!("{}({expr})", to.from_float_bits().unwrap_or("")),
+        (_, Ty::Float) => format!("{}({expr})", from.to_float_bits().unwrap_or("")),
+        _ => format!("{}({expr})", to.vec(n)),
+    }
+}
+
+/// `-x`, `abs(x)`, `-abs(x)` in `ty`'s arithmetic. GLSL has no unary minus
+/// or `abs` on unsigned values, so those go through `int` (two's
+/// complement, as D3D's integer modifiers are).
+fn apply_modifier(m: Modifier, expr: String, ty: Ty, n: usize) -> String {
+    if ty == Ty::Uint && m != Modifier::None {
+        let signed = format!("{}({expr})", Ty::Int.vec(n));
+        let inner = apply_modifier(m, signed, Ty::Int, n);
+        return format!("{}({inner})", Ty::Uint.vec(n));
+    }
+    match m {
+        Modifier::None => expr,
+        Modifier::Neg => format!("-({expr})"),
+        Modifier::Abs => format!("abs({expr})"),
+        Modifier::AbsNeg => format!("-abs({expr})"),
+    }
+}
+
+/// Why a register file with no ES 3.00 value is refused.
+fn operand_refusal(ty: OperandType) -> Reason {
+    match ty {
+        OperandType::UNORDERED_ACCESS_VIEW => Reason::Uav,
+        OperandType::THREAD_GROUP_SHARED_MEMORY
+        | OperandType::INPUT_THREAD_ID
+        | OperandType::INPUT_THREAD_GROUP_ID
+        | OperandType::INPUT_THREAD_ID_IN_GROUP
+        | OperandType::INPUT_THREAD_ID_IN_GROUP_FLATTENED => Reason::Compute,
+        OperandType::INPUT_PRIMITIVEID
+        | OperandType::INPUT_COVERAGE_MASK
+        | OperandType::OUTPUT_COVERAGE_MASK
+        | OperandType::OUTPUT_STENCIL_REF
+        | OperandType::INNER_COVERAGE => Reason::SystemValue,
+        OperandType::RASTERIZER => Reason::Multisample,
+        // Function bodies, tables and interfaces are not values.
+        OperandType::FUNCTION_BODY | OperandType::FUNCTION_TABLE | OperandType::INTERFACE => {
+            Reason::Malformed
+        }
+        _ => Reason::Operand,
+    }
+}
