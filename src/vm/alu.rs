@@ -52,6 +52,8 @@ pub enum Exec {
     Flow,
     /// Handled by the texture glue.
     Texture,
+    /// Raw/structured buffers, UAVs and atomics (`super::memory`).
+    Memory,
     /// Interpolation at a sample or the centroid (pixel shaders).
     Eval,
     /// A double-precision instruction (`super::double`), run on the
@@ -356,9 +358,10 @@ pub fn exec_of(op: Op) -> Exec {
         Class::Flow => return Flow,
         Class::Texture => return Texture,
         Class::Stream => return Unsupported("stream output (geometry shaders) is not emulated"),
+        Class::Memory if super::memory::emulated(op) => return Memory,
         Class::Memory => {
             return Unsupported(
-                "UAVs, raw/structured buffers, shared memory and atomics are not emulated",
+                "typed UAVs and the tiled-resource `_s` loads are not emulated",
             );
         }
         Class::Double => {

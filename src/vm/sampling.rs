@@ -20,11 +20,18 @@ use crate::dxbc::opcodes::Op;
 pub struct Resources {
     pub textures: Vec<Option<Texture>>,
     pub samplers: Vec<Option<Sampler>>,
+    /// Raw and structured buffers bound as SRVs (`t#`; a slot holds a
+    /// texture or a buffer, never both).
+    pub buffers: Vec<Option<super::memory::Buffer>>,
 }
 
 impl Resources {
     pub fn texture(&self, slot: u32) -> Option<&Texture> {
         self.textures.get(slot as usize)?.as_ref()
+    }
+
+    pub fn buffer(&self, slot: u32) -> Option<&super::memory::Buffer> {
+        self.buffers.get(slot as usize)?.as_ref()
     }
 
     pub fn sampler(&self, slot: u32) -> Sampler {
