@@ -165,3 +165,16 @@ fn bufinfo_counts_bytes_for_raw_and_elements_for_structured() {
         2
     );
 }
+
+#[test]
+fn bufinfo_reads_srv_and_uav_views() {
+    // 6 words = 24 bytes raw (t0); u0 is 3 elements of 8 bytes.
+    let (o, _) = run(
+        "dcl_output o0.xyzw\ndcl_resource_raw t0\ndcl_uav_structured u0, 8\n\
+         bufinfo o0.x, t0.xxxx\nbufinfo o0.y, u0.xxxx",
+        raw(&[0; 6]),
+        vec![Some(Buffer::new(Layout::Structured { stride: 8 }, vec![0; 6]))],
+        [false; 4],
+    );
+    assert_eq!(&o[0][..2], &[24, 3]);
+}
