@@ -348,8 +348,8 @@ pub fn exec_of(op: Op) -> Exec {
     use Exec::*;
     let info = op.info();
     // The tiled-resource `_s` forms follow their class: the texture ones
-    // run with the texture glue (which writes the status), the memory ones
-    // stop with the other UAV and buffer accesses.
+    // run with the texture glue (which writes the status); the memory ones
+    // (`ld_raw_s`, ...) are refused with the typed UAVs for now.
     match info.class {
         // Declarations are read when a program is prepared.
         Class::Decl => return Nop,
@@ -360,9 +360,7 @@ pub fn exec_of(op: Op) -> Exec {
         Class::Stream => return Unsupported("stream output (geometry shaders) is not emulated"),
         Class::Memory if super::memory::emulated(op) => return Memory,
         Class::Memory => {
-            return Unsupported(
-                "typed UAVs and the tiled-resource `_s` loads are not emulated",
-            );
+            return Unsupported("typed UAVs and the tiled-resource `_s` loads are not emulated");
         }
         Class::Double => {
             return super::double::DOp::of(op)

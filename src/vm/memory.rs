@@ -192,7 +192,11 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             let dst = op(0)?;
             for &l in &lanes {
                 let a = u32s(m, op(1)?, l)?[0];
-                let b = if structured { u32s(m, op(2)?, l)?[0] } else { 0 };
+                let b = if structured {
+                    u32s(m, op(2)?, l)?[0]
+                } else {
+                    0
+                };
                 let buf = view(m, index, res, slot)?;
                 let v = buf.map_or([0; 4], |b2| {
                     std::array::from_fn(|c| b2.load([a, b], c as u32))

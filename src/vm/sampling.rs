@@ -288,10 +288,7 @@ fn execute_plain(
             };
             let r = match raw_or_structured {
                 Some(b) => [b.info(); 4],
-                None => m
-                    .resources()
-                    .texture(slot)
-                    .map_or([0; 4], texture::bufinfo),
+                None => m.resources().texture(slot).map_or([0; 4], texture::bufinfo),
             };
             for l in (0..LANES).filter(|&l| running[l]) {
                 results[l] = Some(swizzle(res, r));

@@ -542,15 +542,13 @@ impl Case {
                         }
                     }
                 }
-                Section::Test => {
-                    probes::parse_test(
-                        &ctx,
-                        &stripped,
-                        &mut case.probes,
-                        &mut case.uav_probes,
-                        &mut case.golden,
-                    )?
-                }
+                Section::Test => probes::parse_test(
+                    &ctx,
+                    &stripped,
+                    &mut case.probes,
+                    &mut case.uav_probes,
+                    &mut case.golden,
+                )?,
                 Section::Require => {
                     for (l, t) in &stripped {
                         let (word, reason) = t.split_once(char::is_whitespace).unwrap_or((t, ""));

@@ -149,7 +149,10 @@ pub(super) fn check_uav_probes(
         if words.len() as u64 > most {
             return Err(ctx.err(
                 p.line,
-                format!("{} values, but an element here holds at most {most}", words.len()),
+                format!(
+                    "{} values, but an element here holds at most {most}",
+                    words.len()
+                ),
             ));
         }
         let end = u64::from(*last) * per + words.len() as u64;
@@ -184,9 +187,8 @@ pub fn uav_probe_failures(p: &UavProbe, b: &Buffer) -> Vec<String> {
                 .filter_map(|e| {
                     let at = e as usize * per;
                     let got = b.words.get(at..at + words.len())?;
-                    (got != words.as_slice()).then(|| {
-                        format!("element {e} is {}, expected {}", hex(got), hex(words))
-                    })
+                    (got != words.as_slice())
+                        .then(|| format!("element {e} is {}, expected {}", hex(got), hex(words)))
                 })
                 .collect()
         }

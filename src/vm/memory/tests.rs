@@ -23,13 +23,7 @@ fn run(
     let mut m = Machine::new(Rc::new(s.program), setup, resources).expect("prepared");
     m.set_uavs(uavs);
     m.run_to_end().expect("runs");
-    let outs = std::array::from_fn(|l| {
-        m.state.lanes[l]
-            .outputs
-            .first()
-            .copied()
-            .unwrap_or([0; 4])
-    });
+    let outs = std::array::from_fn(|l| m.state.lanes[l].outputs.first().copied().unwrap_or([0; 4]));
     (outs, m.take_uavs())
 }
 
@@ -173,7 +167,10 @@ fn bufinfo_reads_srv_and_uav_views() {
         "dcl_output o0.xyzw\ndcl_resource_raw t0\ndcl_uav_structured u0, 8\n\
          bufinfo o0.x, t0.xxxx\nbufinfo o0.y, u0.xxxx",
         raw(&[0; 6]),
-        vec![Some(Buffer::new(Layout::Structured { stride: 8 }, vec![0; 6]))],
+        vec![Some(Buffer::new(
+            Layout::Structured { stride: 8 },
+            vec![0; 6],
+        ))],
         [false; 4],
     );
     assert_eq!(&o[0][..2], &[24, 3]);
