@@ -550,6 +550,18 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
     ),
     // Resources against the shader's declarations.
     (
+        "buffer the shader does not declare",
+        "[sampler 0]",
+        "@[buffer 3]\nraw\nsize 1\n[sampler 0]",
+        "declares no raw or structured t3",
+    ),
+    (
+        "uav the shader does not declare",
+        "[sampler 0]",
+        "@[uav 3]\nstride 4\nsize 1\n[sampler 0]",
+        "declares no raw or structured u3",
+    ),
+    (
         "texture the shader does not declare",
         "[sampler 0]",
         "@[texture 3]\nsize 1 1\n[sampler 0]",

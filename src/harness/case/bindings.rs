@@ -136,7 +136,81 @@ impl Case {
                 ));
             }
         }
+        self.check_buffers(&stages, &names())?;
         self.check_interfaces(&stages, &names())
+    }
+
+    /// Each `[buffer N]` and `[uav N]` against a `dcl_resource_raw`/
+    /// `_structured` (`tN`) or `dcl_uav_raw`/`_structured` (`uN`): the
+    /// layout must be the declared one and a structured stride equal the
+    /// declared stride (D3D's runtime refuses a mismatched view).
+    fn check_buffers(&self, stages: &[Stage], names: &str) -> Result<(), CaseError> {
+        use crate::dxbc::opcodes::Op;
+        use crate::vm::memory::Layout;
+        let views = [
+            (
+                &self.buffers,
+                "t",
+                Op::DclResourceRaw,
+                Op::DclResourceStructured,
+                Section::Buffer as fn(u32) -> Section,
+            ),
+            (
+                &self.uavs,
+                "u",
+                Op::DclUavRaw,
+                Op::DclUavStructured,
+                Section::Uav as fn(u32) -> Section,
+            ),
+        ];
+        for (list, prefix, raw_op, structured_op, section) in views {
+            for (slot, buffer) in list.iter() {
+                let section = section(*slot);
+                let mut declared = false;
+                for stage in stages {
+                    for decl in &stage.shader.program.instructions {
+                        let names_slot = decl.operands.first().and_then(|o| o.indices.first())
+                            == Some(&crate::dxbc::ir::Index::Imm32(*slot));
+                        if !names_slot || (decl.op != raw_op && decl.op != structured_op) {
+                            continue;
+                        }
+                        declared = true;
+                        let want = if decl.op == raw_op {
+                            Layout::Raw
+                        } else {
+                            match decl.decl {
+                                DeclKind::Count(stride) => Layout::Structured { stride },
+                                _ => continue,
+                            }
+                        };
+                        if want != buffer.layout {
+                            let say = |l: Layout| match l {
+                                Layout::Raw => "raw".to_string(),
+                                Layout::Structured { stride } => {
+                                    format!("structured, stride {stride}")
+                                }
+                            };
+                            return Err(self.section_error(
+                                section,
+                                format!(
+                                    "{prefix}{slot} is {}, but the {} declares it {}",
+                                    say(buffer.layout),
+                                    stage.name,
+                                    say(want)
+                                ),
+                            ));
+                        }
+                    }
+                }
+                if !declared {
+                    return Err(self.section_error(
+                        section,
+                        format!("the {names} declares no raw or structured {prefix}{slot}"),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Each `[interfaces]` line against the shaders' `dcl_interface`s: the

@@ -42,7 +42,7 @@ pub(super) fn parse_buffer(
             ["raw"] => layout = Some((l, Layout::Raw)),
             ["stride", s] => {
                 let s = ctx.u32(l, s)?;
-                if s == 0 || s % 4 != 0 || s > MAX_STRIDE {
+                if s == 0 || !s.is_multiple_of(4) || s > MAX_STRIDE {
                     return Err(ctx.err(
                         l,
                         format!("stride {s} is not a multiple of 4 in 4..={MAX_STRIDE}"),
@@ -92,7 +92,7 @@ pub(super) fn parse_buffer(
             if words.is_empty() {
                 return Err(ctx.err(title_line, "the buffer needs `size N` or `data`"));
             }
-            if words.len() as u64 % per != 0 {
+            if !(words.len() as u64).is_multiple_of(per) {
                 return Err(ctx.err(
                     title_line,
                     format!(
