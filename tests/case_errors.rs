@@ -553,13 +553,13 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "buffer the shader does not declare",
         "[sampler 0]",
         "@[buffer 3]\nraw\nsize 1\n[sampler 0]",
-        "declares no raw or structured t3",
+        "declares no buffer t3",
     ),
     (
         "uav the shader does not declare",
         "[sampler 0]",
         "@[uav 3]\nstride 4\nsize 1\n[sampler 0]",
-        "declares no raw or structured u3",
+        "declares no buffer u3",
     ),
     (
         "texture the shader does not declare",
@@ -869,7 +869,7 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "buffer without a layout",
         "[render target]",
         "@[buffer 5]\nsize 4\n[render target]",
-        "needs `raw` or `stride S`",
+        "needs `raw`, `stride S` or (a [uav]) `format F`",
     ),
     (
         "buffer both raw and structured",
@@ -906,6 +906,18 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "[render target]",
         "@[buffer 5]\nraw\n[render target]",
         "needs `size N` or `data`",
+    ),
+    (
+        "typed uav of a format D3D11 cannot load",
+        "[render target]",
+        "[uav 2]\n@format rgba8_unorm\nsize 1\n[render target]",
+        "a typed UAV here is r32_uint, r32_sint or r32_float",
+    ),
+    (
+        "typed srv buffer as [buffer]",
+        "[render target]",
+        "[buffer 5]\n@format r32_uint\nsize 1\n[render target]",
+        "a typed SRV buffer is a [texture] with `dimension buffer`",
     ),
     (
         "counter on an SRV",

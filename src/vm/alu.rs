@@ -349,7 +349,7 @@ pub fn exec_of(op: Op) -> Exec {
     let info = op.info();
     // The tiled-resource `_s` forms follow their class: the texture ones
     // run with the texture glue (which writes the status); the memory ones
-    // (`ld_raw_s`, ...) are refused with the typed UAVs for now.
+    // (`ld_raw_s`, ...) are refused for now.
     match info.class {
         // Declarations are read when a program is prepared.
         Class::Decl => return Nop,

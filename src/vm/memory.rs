@@ -19,6 +19,7 @@ use super::machine::Machine;
 use super::state::{LANES, Reg};
 use crate::dxbc::ir::{Instruction, Operand, OperandType, Selection};
 use crate::dxbc::opcodes::{NumType, Op};
+use crate::vm::texture::Format;
 
 /// How a buffer's words are addressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +28,10 @@ pub enum Layout {
     Raw,
     /// Elements of `stride` bytes (a multiple of 4).
     Structured { stride: u32 },
+    /// A typed buffer UAV of a single 32-bit channel format (`R32_UINT`,
+    /// `R32_SINT`, `R32_FLOAT`: the formats D3D11 loads from a typed UAV
+    /// without its optional extended formats): one word per element.
+    Typed { format: Format },
 }
 
 /// A buffer view's contents: its words, layout and (UAVs) the hidden
@@ -36,6 +41,16 @@ pub struct Buffer {
     pub layout: Layout,
     pub words: Vec<u32>,
     pub counter: u32,
+}
+
+impl Layout {
+    /// 32-bit words per element (a raw buffer's elements are words).
+    pub fn words_per_element(self) -> u32 {
+        match self {
+            Layout::Raw | Layout::Typed { .. } => 1,
+            Layout::Structured { stride } => stride / 4,
+        }
+    }
 }
 
 impl Buffer {
@@ -59,6 +74,8 @@ impl Buffer {
                 }
                 u64::from(address[0]) * u64::from(stride) + within
             }
+            Layout::Typed { .. } if c == 0 => u64::from(address[0]) * 4,
+            Layout::Typed { .. } => return None,
         };
         let w = usize::try_from(byte / 4).ok()?;
         (w < self.words.len()).then_some(w)
@@ -82,6 +99,7 @@ impl Buffer {
         let bytes = self.words.len() as u64 * 4;
         match self.layout {
             Layout::Raw => bytes as u32,
+            Layout::Typed { .. } => self.words.len() as u32,
             Layout::Structured { stride } => (bytes / u64::from(stride.max(1))) as u32,
         }
     }
@@ -111,13 +129,15 @@ fn atomic(op: Op, old: u32, value: u32, cmp: u32) -> u32 {
     }
 }
 
-/// Whether the emulator runs `op` here (the typed-UAV and `_s` forms are
-/// not yet emulated; see `alu::exec_of`).
+/// Whether the emulator runs `op` here (the `_s` forms are not yet
+/// emulated; see `alu::exec_of`).
 pub fn emulated(op: Op) -> bool {
     matches!(
         op,
         Op::LdRaw
             | Op::LdStructured
+            | Op::LdUavTyped
+            | Op::StoreUavTyped
             | Op::StoreRaw
             | Op::StoreStructured
             | Op::AtomicAnd
@@ -202,6 +222,44 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                     std::array::from_fn(|c| b2.load([a, b], c as u32))
                 });
                 m.write(dst, l, swizzle(res, v), false)?;
+            }
+        }
+        Op::LdUavTyped => {
+            // ld_uav_typed dst, address, u#: a single-channel format reads
+            // (v, 0, 0, 1), 1 in the format's type; out of bounds all 0.
+            let (dst, res) = (op(0)?, op(2)?);
+            let slot = m.slot(index, res)?;
+            for &l in &lanes {
+                let a = u32s(m, op(1)?, l)?[0];
+                let v = match m.uav(slot) {
+                    Some(b) => match (b.layout, b.word([a, 0], 0)) {
+                        (Layout::Typed { format }, Some(w)) => {
+                            let one = if format == Format::R32Float {
+                                1.0f32.to_bits()
+                            } else {
+                                1
+                            };
+                            [b.words[w], 0, 0, one]
+                        }
+                        _ => [0; 4],
+                    },
+                    None => [0; 4],
+                };
+                m.write(dst, l, swizzle(res, v), false)?;
+            }
+        }
+        Op::StoreUavTyped => {
+            // store_uav_typed u#.xyzw, address, value: the single channel
+            // takes value.x, bits unchanged.
+            let slot = m.slot(index, op(0)?)?;
+            for &l in &writers {
+                let a = u32s(m, op(1)?, l)?[0];
+                let v = u32s(m, op(2)?, l)?[0];
+                if let Some(buf) = m.uav_mut(slot)
+                    && matches!(buf.layout, Layout::Typed { .. })
+                {
+                    buf.store([a, 0], 0, v);
+                }
             }
         }
         Op::StoreRaw | Op::StoreStructured => {

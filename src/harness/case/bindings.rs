@@ -171,6 +171,11 @@ impl Case {
                     for decl in &stage.shader.program.instructions {
                         let names_slot = decl.operands.first().and_then(|o| o.indices.first())
                             == Some(&crate::dxbc::ir::Index::Imm32(*slot));
+                        if names_slot && prefix == "u" && decl.op == Op::DclUavTyped {
+                            declared = true;
+                            self.check_typed_uav(section, *slot, buffer, stage.name, decl)?;
+                            continue;
+                        }
                         if !names_slot || (decl.op != raw_op && decl.op != structured_op) {
                             continue;
                         }
@@ -189,6 +194,7 @@ impl Case {
                                 Layout::Structured { stride } => {
                                     format!("structured, stride {stride}")
                                 }
+                                Layout::Typed { format } => format!("typed {}", format.name()),
                             };
                             return Err(self.section_error(
                                 section,
@@ -205,10 +211,53 @@ impl Case {
                 if !declared {
                     return Err(self.section_error(
                         section,
-                        format!("the {names} declares no raw or structured {prefix}{slot}"),
+                        format!("the {names} declares no buffer {prefix}{slot}"),
                     ));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// A `[uav]` against `dcl_uav_typed`: a buffer UAV (texture UAVs are
+    /// not accepted yet) of a format whose type the declaration returns.
+    fn check_typed_uav(
+        &self,
+        section: Section,
+        slot: u32,
+        buffer: &crate::vm::memory::Buffer,
+        stage: &str,
+        decl: &crate::dxbc::ir::Instruction,
+    ) -> Result<(), CaseError> {
+        use crate::dxbc::enums::ResourceDimension;
+        use crate::vm::memory::Layout;
+        let dim = decl.resource_dimension();
+        if dim != Some(ResourceDimension::Buffer) {
+            return Err(self.section_error(
+                section,
+                format!(
+                    "the {stage} declares u{slot} a typed {} UAV; only buffer UAVs can be bound yet",
+                    dim.map_or("unknown", |d| d.name())
+                ),
+            ));
+        }
+        let Layout::Typed { format } = buffer.layout else {
+            return Err(self.section_error(
+                section,
+                format!("the {stage} declares u{slot} a typed buffer: give it `format F`"),
+            ));
+        };
+        if let DeclKind::ReturnTypes(types) = &decl.decl
+            && let Some(bad) = types.iter().find(|t| !returns(format.kind(), **t))
+        {
+            return Err(self.section_error(
+                section,
+                format!(
+                    "u{slot} is {}, but the {stage} declares it returning {}",
+                    format.name(),
+                    bad.name()
+                ),
+            ));
         }
         Ok(())
     }

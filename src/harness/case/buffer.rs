@@ -5,6 +5,7 @@
 use super::CaseError;
 use super::values::{Ctx, Lines, Once};
 use crate::vm::memory::{Buffer, Layout};
+use crate::vm::texture::Format;
 
 /// D3D11's largest structure stride (`D3D11_REQ_MULTI_ELEMENT_STRUCTURE_SIZE_IN_BYTES`).
 pub const MAX_STRIDE: u32 = 2048;
@@ -14,7 +15,7 @@ pub const UAV_SLOTS: u32 = 8;
 /// hand-worked case needs, small enough that a typo cannot exhaust memory.
 pub const MAX_WORDS: u64 = 1 << 22;
 
-const EXPECTED: &str = "expected `raw`, `stride S`, `size N`, `data uint|int|float|hex v...` \
+const EXPECTED: &str = "expected `raw`, `stride S`, `format F` ([uav]), `size N`, `data uint|int|float|hex v...` \
      or (in [uav]) `counter C`";
 
 /// One section's buffer.
@@ -35,7 +36,11 @@ pub(super) fn parse_buffer(
         let key = toks.first().copied().unwrap_or("");
         if key != "data" {
             // `raw` and `stride` both set the layout: one of them, once.
-            let k = if key == "stride" { "raw" } else { key };
+            let k = if matches!(key, "stride" | "format") {
+                "raw"
+            } else {
+                key
+            };
             once.check(ctx, l, k)?;
         }
         match toks.as_slice() {
@@ -49,6 +54,29 @@ pub(super) fn parse_buffer(
                     ));
                 }
                 layout = Some((l, Layout::Structured { stride: s }));
+            }
+            ["format", f] if uav => {
+                let format = match *f {
+                    "r32_uint" => Format::R32Uint,
+                    "r32_sint" => Format::R32Sint,
+                    "r32_float" => Format::R32Float,
+                    _ => {
+                        return Err(ctx.err(
+                            l,
+                            format!(
+                                "format {f}: a typed UAV here is r32_uint, r32_sint or r32_float \
+                                 (what D3D11 loads from a typed UAV without extended formats)"
+                            ),
+                        ));
+                    }
+                };
+                layout = Some((l, Layout::Typed { format }));
+            }
+            ["format", _] => {
+                return Err(ctx.err(
+                    l,
+                    "a typed SRV buffer is a [texture] with `dimension buffer`",
+                ));
             }
             ["size", n] => size = Some((l, ctx.u32(l, n)?)),
             ["counter", c] if uav => counter = ctx.u32(l, c)?,
@@ -67,13 +95,13 @@ pub(super) fn parse_buffer(
         }
     }
     let Some((_, layout)) = layout else {
-        return Err(ctx.err(title_line, "the buffer needs `raw` or `stride S`"));
+        return Err(ctx.err(
+            title_line,
+            "the buffer needs `raw`, `stride S` or (a [uav]) `format F`",
+        ));
     };
     // Words per element: raw buffers count 32-bit words.
-    let per = match layout {
-        Layout::Raw => 1,
-        Layout::Structured { stride } => u64::from(stride / 4),
-    };
+    let per = u64::from(layout.words_per_element());
     let total = match size {
         Some((l, n)) => {
             let total = u64::from(n) * per;

@@ -139,13 +139,10 @@ pub(super) fn check_uav_probes(
         let UavCheck::Elements { last, words, .. } = &p.check else {
             continue;
         };
-        let per = match b.layout {
-            Layout::Raw => 1,
-            Layout::Structured { stride } => u64::from(stride / 4),
-        };
+        let per = u64::from(b.layout.words_per_element());
         // Raw probes may span words (up to a 4-word window); structured
-        // ones stay inside their element.
-        let most = if per == 1 { 4 } else { per };
+        // and typed ones stay inside their element.
+        let most = if b.layout == Layout::Raw { 4 } else { per };
         if words.len() as u64 > most {
             return Err(ctx.err(
                 p.line,
@@ -179,10 +176,7 @@ pub fn uav_probe_failures(p: &UavProbe, b: &Buffer) -> Vec<String> {
             .into_iter()
             .collect(),
         UavCheck::Elements { first, last, words } => {
-            let per = match b.layout {
-                Layout::Raw => 1,
-                Layout::Structured { stride } => (stride / 4) as usize,
-            };
+            let per = b.layout.words_per_element() as usize;
             (*first..=*last)
                 .filter_map(|e| {
                     let at = e as usize * per;

@@ -175,3 +175,45 @@ fn bufinfo_reads_srv_and_uav_views() {
     );
     assert_eq!(&o[0][..2], &[24, 3]);
 }
+
+#[test]
+fn typed_r32_uavs_load_one_channel_and_store_value_x() {
+    use crate::vm::texture::Format;
+    // u0 is R32_FLOAT, 2 elements (1.5, 2.5). Every lane stores 4.0
+    // (value.x) to element 0, then loads it back: one channel reads
+    // (4.0, 0, 0, 1.0), the missing alpha being 1 of the format's type.
+    let f = |v: f32| v.to_bits();
+    let u = Some(Buffer::new(
+        Layout::Typed {
+            format: Format::R32Float,
+        },
+        vec![f(1.5), f(2.5)],
+    ));
+    let (o, u) = run(
+        "dcl_output o0.xyzw\ndcl_uav_typed_buffer (float,float,float,float) u0\n\
+         store_uav_typed u0.xyzw, l(0, 0, 0, 0), l(4.0, 0, 0, 0)\n\
+         ld_uav_typed o0.xyzw, l(0, 0, 0, 0), u0.xyzw",
+        None,
+        vec![u],
+        [false; 4],
+    );
+    assert_eq!(o[0], [f(4.0), 0, 0, f(1.0)]);
+    assert_eq!(u[0].as_ref().unwrap().words, vec![f(4.0), f(2.5)]);
+    // Element 2 of a 2-element R32_UINT UAV: the store is dropped (the
+    // words stay 7, 8) and the load is all 0, alpha included.
+    let (o1, u) = run(
+        "dcl_output o0.xyzw\ndcl_uav_typed_buffer (uint,uint,uint,uint) u0\n\
+         store_uav_typed u0.xyzw, l(2, 0, 0, 0), l(9, 9, 9, 9)\n\
+         ld_uav_typed o0.xyzw, l(2, 0, 0, 0), u0.xyzw",
+        None,
+        vec![Some(Buffer::new(
+            Layout::Typed {
+                format: Format::R32Uint,
+            },
+            vec![7, 8],
+        ))],
+        [false; 4],
+    );
+    assert_eq!(o1[0], [0; 4]);
+    assert_eq!(u[0].as_ref().unwrap().words, vec![7, 8]);
+}
