@@ -556,6 +556,12 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "declares no buffer t3",
     ),
     (
+        "uav on a render target's slot",
+        "[sampler 0]",
+        "@[uav 0]\nraw\nsize 1\n[sampler 0]",
+        "u0 shares its slot with SV_Target0",
+    ),
+    (
         "uav the shader does not declare",
         "[sampler 0]",
         "@[uav 3]\nstride 4\nsize 1\n[sampler 0]",

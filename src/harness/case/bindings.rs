@@ -163,6 +163,33 @@ impl Case {
                 Section::Uav as fn(u32) -> Section,
             ),
         ];
+        // A pixel shader's UAVs share slots with its render targets: D3D11
+        // binds UAVs from a start slot no lower than the target count
+        // (`OMSetRenderTargetsAndUnorderedAccessViews`), and fxc refuses a
+        // `u#` below a written `SV_Target#`.
+        let targets = stages
+            .iter()
+            .filter(|s| s.shader.program.kind == ProgramType::Pixel)
+            .flat_map(|s| &s.shader.program.instructions)
+            .filter(|d| d.op == Op::DclOutput)
+            .filter_map(|d| d.operands.first())
+            .filter(|o| o.ty == crate::dxbc::ir::OperandType::OUTPUT)
+            .filter_map(|o| match o.indices.first() {
+                Some(crate::dxbc::ir::Index::Imm32(n)) => Some(n + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        for (slot, _) in &self.uavs {
+            if *slot < targets {
+                return Err(self.section_error(
+                    Section::Uav(*slot),
+                    format!(
+                        "u{slot} shares its slot with SV_Target{slot}: the pixel shader writes {targets} render target(s), so its UAVs start at u{targets}"
+                    ),
+                ));
+            }
+        }
         for (list, prefix, raw_op, structured_op, section) in views {
             for (slot, buffer) in list.iter() {
                 let section = section(*slot);

@@ -408,3 +408,17 @@ fn buffers_and_uavs_match_their_declarations() {
     let e = check("[buffer 1]\nstride 8\nsize 2\n[uav 3]\nraw\nsize 4\n").unwrap_err();
     assert!(e.message.contains("declares no buffer u3"), "{}", e.message);
 }
+
+#[test]
+fn pixel_shader_uavs_start_after_the_render_targets() {
+    // The shader writes SV_Target0 and SV_Target1 (o0, o1): u0 and u1 are
+    // the targets' slots, so [uav 1] is refused at its title (line 9).
+    let text = "[pixel shader]\nps_5_0\ndcl_output o0.xyzw\ndcl_output o1.xyzw\n\
+                dcl_uav_raw u1\nmov o0.xyzw, l(0, 0, 0, 0)\nmov o1.xyzw, l(0, 0, 0, 0)\nret\n\
+                [uav 1]\nraw\nsize 1\n";
+    let c = parse(text).expect("parses");
+    let s = c.shaders().expect("assembles");
+    let e = c.check_bindings(&[&s.pixel]).unwrap_err();
+    assert_eq!(e.line, 9);
+    assert!(e.message.contains("UAVs start at u2"), "{}", e.message);
+}
