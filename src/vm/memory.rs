@@ -204,6 +204,21 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
     // Lanes that may change memory: helper lanes never do.
     let writers: Vec<usize> = lanes.iter().copied().filter(|&l| !helper[l]).collect();
     let u32s = |m: &Machine, o: &Operand, l: usize| m.read(o, l, NumType::Untyped);
+    // What a store or atomic writes must be a UAV: thread-group shared
+    // memory (`g#`) belongs to compute shaders, which are not emulated.
+    let uav_operand = |o: &Operand| -> Result<(), VmError> {
+        if o.ty == OperandType::UNORDERED_ACCESS_VIEW {
+            Ok(())
+        } else {
+            Err(VmError::Unsupported {
+                index,
+                mnemonic: inst.name().to_string(),
+                reason: "only UAVs (u#) are emulated as writable memory; \
+                         thread-group shared memory (g#) is not"
+                    .to_string(),
+            })
+        }
+    };
     match inst.op {
         Op::LdRaw | Op::LdStructured => {
             let structured = inst.op == Op::LdStructured;
@@ -217,7 +232,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                 } else {
                     0
                 };
-                let buf = view(m, index, res, slot)?;
+                let buf = view(m, index, inst, res, slot)?;
                 let v = buf.map_or([0; 4], |b2| {
                     std::array::from_fn(|c| b2.load([a, b], c as u32))
                 });
@@ -228,6 +243,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             // ld_uav_typed dst, address, u#: a single-channel format reads
             // (v, 0, 0, 1), 1 in the format's type; out of bounds all 0.
             let (dst, res) = (op(0)?, op(2)?);
+            uav_operand(res)?;
             let slot = m.slot(index, res)?;
             for &l in &lanes {
                 let a = u32s(m, op(1)?, l)?[0];
@@ -251,6 +267,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
         Op::StoreUavTyped => {
             // store_uav_typed u#.xyzw, address, value: the single channel
             // takes value.x, bits unchanged.
+            uav_operand(op(0)?)?;
             let slot = m.slot(index, op(0)?)?;
             for &l in &writers {
                 let a = u32s(m, op(1)?, l)?[0];
@@ -265,6 +282,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
         Op::StoreRaw | Op::StoreStructured => {
             let structured = inst.op == Op::StoreStructured;
             let uav = op(0)?;
+            uav_operand(uav)?;
             let slot = m.slot(index, uav)?;
             let wmask = mask(uav);
             for &l in &writers {
@@ -285,6 +303,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
         }
         Op::ImmAtomicAlloc | Op::ImmAtomicConsume => {
             let dst = op(0)?;
+            uav_operand(op(1)?)?;
             let slot = m.slot(index, op(1)?)?;
             for &l in &lanes {
                 let got = if helper[l] {
@@ -310,6 +329,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             let imm = inst.info().dst == 2;
             let base = usize::from(imm);
             let uav = op(base)?;
+            uav_operand(uav)?;
             let slot = m.slot(index, uav)?;
             let compare = matches!(inst.op, Op::AtomicCmpStore | Op::ImmAtomicCmpExch);
             for &l in &lanes {
@@ -344,16 +364,19 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
 fn view<'m>(
     m: &'m Machine,
     index: usize,
+    inst: &Instruction,
     res: &Operand,
     slot: u32,
 ) -> Result<Option<&'m Buffer>, VmError> {
     match res.ty {
         OperandType::RESOURCE => Ok(m.resources().buffer(slot)),
         OperandType::UNORDERED_ACCESS_VIEW => Ok(m.uav(slot)),
-        _ => Err(malformed(
+        _ => Err(VmError::Unsupported {
             index,
-            "a buffer load reads a t# or u# register".to_string(),
-        )),
+            mnemonic: inst.name().to_string(),
+            reason: "only t# and u# buffers are emulated; thread-group shared memory (g#) is not"
+                .to_string(),
+        }),
     }
 }
 
