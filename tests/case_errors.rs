@@ -926,6 +926,18 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "a typed SRV buffer is a [texture] with `dimension buffer`",
     ),
     (
+        "2D uav size without a format",
+        "[render target]",
+        "[uav 2]\nraw\n@size 2 2\n[render target]",
+        "`size W H` (a 2D texture) needs `format F`",
+    ),
+    (
+        "2D uav with a zero side",
+        "[render target]",
+        "[uav 2]\nformat r32_uint\n@size 4 0\n[render target]",
+        "a 2D texture's sides are in 1..=16384",
+    ),
+    (
         "counter on an SRV",
         "[render target]",
         "[buffer 5]\nraw\nsize 1\n@counter 3\n[render target]",

@@ -28,10 +28,13 @@ pub enum Layout {
     Raw,
     /// Elements of `stride` bytes (a multiple of 4).
     Structured { stride: u32 },
-    /// A typed buffer UAV of a single 32-bit channel format (`R32_UINT`,
+    /// A typed UAV of a single 32-bit channel format (`R32_UINT`,
     /// `R32_SINT`, `R32_FLOAT`: the formats D3D11 loads from a typed UAV
-    /// without its optional extended formats): one word per element.
-    Typed { format: Format },
+    /// without its optional extended formats): one word per element. `row`
+    /// is None for a buffer (addressed by `.x`), a 2D texture's width for
+    /// `RWTexture2D` (texel (x, y) is element y * width + x; `.y` past the
+    /// rows, or `.x` past the width, is out of bounds).
+    Typed { format: Format, row: Option<u32> },
 }
 
 /// A buffer view's contents: its words, layout and (UAVs) the hidden
@@ -74,7 +77,10 @@ impl Buffer {
                 }
                 u64::from(address[0]) * u64::from(stride) + within
             }
-            Layout::Typed { .. } if c == 0 => u64::from(address[0]) * 4,
+            Layout::Typed { row: None, .. } if c == 0 => u64::from(address[0]) * 4,
+            Layout::Typed { row: Some(w), .. } if c == 0 && address[0] < w => {
+                (u64::from(address[1]) * u64::from(w) + u64::from(address[0])) * 4
+            }
             Layout::Typed { .. } => return None,
         };
         let w = usize::try_from(byte / 4).ok()?;
@@ -246,10 +252,10 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             uav_operand(res)?;
             let slot = m.slot(index, res)?;
             for &l in &lanes {
-                let a = u32s(m, op(1)?, l)?[0];
+                let a = u32s(m, op(1)?, l)?;
                 let v = match m.uav(slot) {
-                    Some(b) => match (b.layout, b.word([a, 0], 0)) {
-                        (Layout::Typed { format }, Some(w)) => {
+                    Some(b) => match (b.layout, b.word([a[0], a[1]], 0)) {
+                        (Layout::Typed { format, .. }, Some(w)) => {
                             let one = if format == Format::R32Float {
                                 1.0f32.to_bits()
                             } else {
@@ -270,12 +276,12 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             uav_operand(op(0)?)?;
             let slot = m.slot(index, op(0)?)?;
             for &l in &writers {
-                let a = u32s(m, op(1)?, l)?[0];
+                let a = u32s(m, op(1)?, l)?;
                 let v = u32s(m, op(2)?, l)?[0];
                 if let Some(buf) = m.uav_mut(slot)
                     && matches!(buf.layout, Layout::Typed { .. })
                 {
-                    buf.store([a, 0], 0, v);
+                    buf.store([a[0], a[1]], 0, v);
                 }
             }
         }

@@ -221,7 +221,9 @@ impl Case {
                                 Layout::Structured { stride } => {
                                     format!("structured, stride {stride}")
                                 }
-                                Layout::Typed { format } => format!("typed {}", format.name()),
+                                Layout::Typed { format, .. } => {
+                                    format!("typed {}", format.name())
+                                }
                             };
                             return Err(self.section_error(
                                 section,
@@ -259,21 +261,27 @@ impl Case {
         use crate::dxbc::enums::ResourceDimension;
         use crate::vm::memory::Layout;
         let dim = decl.resource_dimension();
-        if dim != Some(ResourceDimension::Buffer) {
+        let Layout::Typed { format, row } = buffer.layout else {
+            return Err(self.section_error(
+                section,
+                format!("the {stage} declares u{slot} a typed UAV: give it `format F`"),
+            ));
+        };
+        let have = if row.is_some() {
+            ResourceDimension::Texture2D
+        } else {
+            ResourceDimension::Buffer
+        };
+        if dim != Some(have) {
             return Err(self.section_error(
                 section,
                 format!(
-                    "the {stage} declares u{slot} a typed {} UAV; only buffer UAVs can be bound yet",
+                    "u{slot} is a {} UAV, but the {stage} declares it {} (buffer and texture2d UAVs can be bound)",
+                    have.name(),
                     dim.map_or("unknown", |d| d.name())
                 ),
             ));
         }
-        let Layout::Typed { format } = buffer.layout else {
-            return Err(self.section_error(
-                section,
-                format!("the {stage} declares u{slot} a typed buffer: give it `format F`"),
-            ));
-        };
         if let DeclKind::ReturnTypes(types) = &decl.decl
             && let Some(bad) = types.iter().find(|t| !returns(format.kind(), **t))
         {

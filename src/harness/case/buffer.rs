@@ -1,6 +1,7 @@
 //! `[buffer N]` (a raw or structured SRV at `tN`) and `[uav N]` (a raw or
 //! structured UAV at `uN`): layout, contents and, for UAVs, the hidden
-//! counter. Typed buffers and texture UAVs are not accepted yet.
+//! counter. A typed UAV (`format F`, R32 formats) is a buffer or, with
+//! `size W H`, a 2D texture.
 
 use super::CaseError;
 use super::values::{Ctx, Lines, Once};
@@ -28,6 +29,8 @@ pub(super) fn parse_buffer(
     let mut once = Once::default();
     let mut layout: Option<(usize, Layout)> = None;
     let mut size: Option<(usize, u32)> = None;
+    // `size W H`: a typed 2D texture UAV of W x H texels.
+    let mut texture: Option<(usize, u32, u32)> = None;
     let mut counter = 0;
     let mut words: Vec<u32> = Vec::new();
     for (l, t) in lines {
@@ -70,7 +73,7 @@ pub(super) fn parse_buffer(
                         ));
                     }
                 };
-                layout = Some((l, Layout::Typed { format }));
+                layout = Some((l, Layout::Typed { format, row: None }));
             }
             ["format", _] => {
                 return Err(ctx.err(
@@ -79,6 +82,17 @@ pub(super) fn parse_buffer(
                 ));
             }
             ["size", n] => size = Some((l, ctx.u32(l, n)?)),
+            ["size", w, h] if uav => {
+                let (w, h) = (ctx.u32(l, w)?, ctx.u32(l, h)?);
+                let side = crate::dxbc::limits::RENDER_TARGET_SIDE;
+                if w == 0 || h == 0 || w > side || h > side {
+                    return Err(ctx.err(
+                        l,
+                        format!("size {w} {h}: a 2D texture's sides are in 1..={side}"),
+                    ));
+                }
+                texture = Some((l, w, h));
+            }
             ["counter", c] if uav => counter = ctx.u32(l, c)?,
             ["counter", _] => {
                 return Err(ctx.err(l, "`counter` belongs to a [uav]: an SRV has no counter"));
@@ -94,12 +108,23 @@ pub(super) fn parse_buffer(
             _ => return Err(ctx.err(l, EXPECTED)),
         }
     }
-    let Some((_, layout)) = layout else {
+    let Some((_, mut layout)) = layout else {
         return Err(ctx.err(
             title_line,
             "the buffer needs `raw`, `stride S` or (a [uav]) `format F`",
         ));
     };
+    if let Some((l, w, h)) = texture {
+        let Layout::Typed { format, .. } = layout else {
+            return Err(ctx.err(l, "`size W H` (a 2D texture) needs `format F`"));
+        };
+        layout = Layout::Typed {
+            format,
+            row: Some(w),
+        };
+        // Texels as elements; `data` fills rows top to bottom.
+        size = Some((l, w * h));
+    }
     // Words per element: raw buffers count 32-bit words.
     let per = u64::from(layout.words_per_element());
     let total = match size {

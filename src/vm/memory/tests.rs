@@ -186,6 +186,7 @@ fn typed_r32_uavs_load_one_channel_and_store_value_x() {
     let u = Some(Buffer::new(
         Layout::Typed {
             format: Format::R32Float,
+            row: None,
         },
         vec![f(1.5), f(2.5)],
     ));
@@ -209,6 +210,7 @@ fn typed_r32_uavs_load_one_channel_and_store_value_x() {
         vec![Some(Buffer::new(
             Layout::Typed {
                 format: Format::R32Uint,
+                row: None,
             },
             vec![7, 8],
         ))],
@@ -216,4 +218,27 @@ fn typed_r32_uavs_load_one_channel_and_store_value_x() {
     );
     assert_eq!(o1[0], [0; 4]);
     assert_eq!(u[0].as_ref().unwrap().words, vec![7, 8]);
+}
+
+#[test]
+fn a_typed_2d_uav_is_addressed_by_x_and_y() {
+    use crate::vm::texture::Format;
+    // A 2x2 R32_UINT texture (texel (x, y) is word y * 2 + x). A store at
+    // (1, 1) lands in word 3; one at (2, 0), past the width, is dropped,
+    // not wrapped into word 2.
+    let (_, u) = run(
+        "dcl_uav_typed_texture2d (uint,uint,uint,uint) u0\n\
+         store_uav_typed u0.xyzw, l(1, 1, 0, 0), l(7, 0, 0, 0)\n\
+         store_uav_typed u0.xyzw, l(2, 0, 0, 0), l(9, 0, 0, 0)",
+        None,
+        vec![Some(Buffer::new(
+            Layout::Typed {
+                format: Format::R32Uint,
+                row: Some(2),
+            },
+            vec![0; 4],
+        ))],
+        [false; 4],
+    );
+    assert_eq!(u[0].as_ref().unwrap().words, vec![0, 0, 0, 7]);
 }
