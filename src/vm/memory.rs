@@ -1,6 +1,6 @@
-//! Raw and structured buffers (SRV `t#` and UAV `u#`) and the instructions
-//! that read, write and atomically update them. D3D11's rules, as the
-//! emulator applies them:
+//! Raw, structured and typed (R32) buffers and UAVs (SRV `t#`, UAV `u#`)
+//! and the instructions that read, write and atomically update them.
+//! D3D11's rules, as the emulator applies them:
 //!
 //! * Memory is 32-bit words. A raw address is a byte offset; its low two
 //!   bits are dropped (D3D requires multiples of 4 and leaves others
