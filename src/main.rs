@@ -452,7 +452,9 @@ fn run(cli: Cli) -> Result<Outcome> {
             no_verify,
         } => {
             let shader = load(&file, no_verify)?;
-            let (setup, resources) = match case {
+            // UAVs start as the case gives them: the traced quad does not
+            // see what quads drawn before it would have written.
+            let (setup, resources, uavs) = match case {
                 Some(path) => {
                     let case = harness::case::Case::load(&path)?;
                     case.check_bindings(&[&shader])?;
@@ -462,7 +464,8 @@ fn run(cli: Cli) -> Result<Outcome> {
                         width: case.width,
                         height: case.height,
                     };
-                    harness::raster::case_inputs(&case, &shader, choice)
+                    let (setup, resources) = harness::raster::case_inputs(&case, &shader, choice);
+                    (setup, resources, harness::cpu::uavs(&case))
                 }
                 None => {
                     let choice = vm::defaults::PixelChoice {
@@ -476,12 +479,14 @@ fn run(cli: Cli) -> Result<Outcome> {
                             &shader.program,
                             vm::defaults::DefaultTextures::Checker,
                         ),
+                        Vec::new(),
                     )
                 }
             };
             let style = shader.style();
             let mut machine = vm::Machine::new(std::rc::Rc::new(shader.program), setup, resources)
                 .with_context(|| file.display().to_string())?;
+            machine.set_uavs(uavs);
             let format = if json {
                 vm::trace::Format::Json
             } else {

@@ -550,6 +550,24 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
     ),
     // Resources against the shader's declarations.
     (
+        "buffer the shader does not declare",
+        "[sampler 0]",
+        "@[buffer 3]\nraw\nsize 1\n[sampler 0]",
+        "declares no buffer t3",
+    ),
+    (
+        "uav on a render target's slot",
+        "[sampler 0]",
+        "@[uav 0]\nraw\nsize 1\n[sampler 0]",
+        "u0 shares its slot with SV_Target0",
+    ),
+    (
+        "uav the shader does not declare",
+        "[sampler 0]",
+        "@[uav 3]\nstride 4\nsize 1\n[sampler 0]",
+        "declares no buffer u3",
+    ),
+    (
         "texture the shader does not declare",
         "[sampler 0]",
         "@[texture 3]\nsize 1 1\n[sampler 0]",
@@ -844,6 +862,122 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "[texture 0]\nformat rgba8_unorm\nsize 2 2\nfill checker",
         "[texture 0]\nformat rgba8_unorm\nsize 2 2\n@samples 4\nfill image missing.dds",
         "DDS",
+    ),
+    // [buffer N] / [uav N]: a layout, whole elements, sizes that hold
+    // their data, counters only on UAVs, one view per t# slot.
+    (
+        "uav slot past the pixel shader's eight",
+        "[render target]",
+        "@[uav 8]\nraw\nsize 1\n[render target]",
+        "u8 is outside u0..u7",
+    ),
+    (
+        "buffer without a layout",
+        "[render target]",
+        "@[buffer 5]\nsize 4\n[render target]",
+        "needs `raw`, `stride S` or (a [uav]) `format F`",
+    ),
+    (
+        "buffer both raw and structured",
+        "[render target]",
+        "[buffer 5]\nraw\n@stride 4\nsize 1\n[render target]",
+        "`raw` is set twice",
+    ),
+    (
+        "stride not a multiple of 4",
+        "[render target]",
+        "[buffer 5]\n@stride 6\nsize 1\n[render target]",
+        "stride 6 is not a multiple of 4",
+    ),
+    (
+        "stride past D3D11's 2048",
+        "[render target]",
+        "[buffer 5]\n@stride 2052\nsize 1\n[render target]",
+        "in 4..=2048",
+    ),
+    (
+        "buffer data larger than its size",
+        "[render target]",
+        "[buffer 5]\nraw\n@size 1\ndata uint 1 2\n[render target]",
+        "does not fit in size 1",
+    ),
+    (
+        "structured data not whole elements",
+        "[render target]",
+        "@[buffer 5]\nstride 8\ndata uint 1 2 3\n[render target]",
+        "not a whole number of 2-word elements",
+    ),
+    (
+        "buffer with neither size nor data",
+        "[render target]",
+        "@[buffer 5]\nraw\n[render target]",
+        "needs `size N` or `data`",
+    ),
+    (
+        "typed uav of a format D3D11 cannot load",
+        "[render target]",
+        "[uav 2]\n@format rgba8_unorm\nsize 1\n[render target]",
+        "a typed UAV here is r32_uint, r32_sint or r32_float",
+    ),
+    (
+        "typed srv buffer as [buffer]",
+        "[render target]",
+        "[buffer 5]\n@format r32_uint\nsize 1\n[render target]",
+        "a typed SRV buffer is a [texture] with `dimension buffer`",
+    ),
+    (
+        "2D uav size without a format",
+        "[render target]",
+        "[uav 2]\nraw\n@size 2 2\n[render target]",
+        "`size W H` (a 2D texture) needs `format F`",
+    ),
+    (
+        "2D uav with a zero side",
+        "[render target]",
+        "[uav 2]\nformat r32_uint\n@size 4 0\n[render target]",
+        "a 2D texture's sides are in 1..=16384",
+    ),
+    (
+        "counter on an SRV",
+        "[render target]",
+        "[buffer 5]\nraw\nsize 1\n@counter 3\n[render target]",
+        "`counter` belongs to a [uav]",
+    ),
+    (
+        "unknown buffer value type",
+        "[render target]",
+        "[uav 2]\nraw\n@data word 1\n[render target]",
+        "unknown value type `word`",
+    ),
+    (
+        "texture and buffer on one t slot",
+        "[render target]",
+        "@[buffer 0]\nraw\nsize 1\n[render target]",
+        "t0 is bound twice",
+    ),
+    (
+        "probe uav without a [uav]",
+        "probe rect 0 0 4 4 1 0 0 1\n",
+        "probe rect 0 0 4 4 1 0 0 1\n@probe uav 2 0 uint 1\n",
+        "no [uav 2] to probe",
+    ),
+    (
+        "probe uav past the end",
+        "probe rect 0 0 4 4 1 0 0 1\n",
+        "probe rect 0 0 4 4 1 0 0 1\n@probe uav 2 1 uint 1 2\n[uav 2]\nraw\nsize 2\n",
+        "past the 2-word [uav 2]",
+    ),
+    (
+        "probe uav with more values than an element",
+        "probe rect 0 0 4 4 1 0 0 1\n",
+        "probe rect 0 0 4 4 1 0 0 1\n@probe uav 2 0 uint 1 2 3\n[uav 2]\nstride 8\nsize 2\n",
+        "an element here holds at most 2",
+    ),
+    (
+        "probe uav with an empty range",
+        "probe rect 0 0 4 4 1 0 0 1\n",
+        "probe rect 0 0 4 4 1 0 0 1\n@probe uav 2 1..0 uint 1\n[uav 2]\nraw\nsize 2\n",
+        "the range 1..0 is empty",
     ),
 ];
 

@@ -193,7 +193,27 @@ pub fn resources(case: &Case) -> Resources {
         }
         resources.samplers[slot] = Some(*smp);
     }
+    for (slot, b) in &case.buffers {
+        let slot = *slot as usize;
+        if resources.buffers.len() <= slot {
+            resources.buffers.resize(slot + 1, None);
+        }
+        resources.buffers[slot] = Some(b.clone());
+    }
     resources
+}
+
+/// The case's UAVs by slot, as they start.
+pub fn uavs(case: &Case) -> Vec<Option<crate::vm::memory::Buffer>> {
+    let mut out: Vec<Option<crate::vm::memory::Buffer>> = Vec::new();
+    for (slot, b) in &case.uavs {
+        let slot = *slot as usize;
+        if out.len() <= slot {
+            out.resize(slot + 1, None);
+        }
+        out[slot] = Some(b.clone());
+    }
+    out
 }
 
 /// Puts the case's constant buffers, and the classes bound to its
@@ -348,6 +368,19 @@ pub fn vertex_stage(case: &Case, shaders: &CaseShaders) -> Result<Vec<Vertex>, C
 /// Draws the case with the emulator: one image per render target, in
 /// `SV_TargetN` index order.
 pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError> {
+    render_with_uavs(case, shaders).map(|d| d.images)
+}
+
+/// What a draw leaves: the target images and the UAVs (`u#` by slot).
+#[derive(Debug, Clone)]
+pub struct Drawn {
+    pub images: Vec<Image>,
+    pub uavs: Vec<Option<crate::vm::memory::Buffer>>,
+}
+
+/// Draws the case and keeps the UAVs as the draw left them. Quads run in
+/// row-major order, lanes in quad order: a case must not depend on it.
+pub fn render_with_uavs(case: &Case, shaders: &CaseShaders) -> Result<Drawn, CpuError> {
     let file = case.path.display().to_string();
     let pixel = &shaders.pixel;
     if pixel.program.kind != ProgramType::Pixel {
@@ -386,6 +419,7 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
             source,
         })?;
     let res = Rc::new(resources(case));
+    let mut uavs = uavs(case);
     let n = case.samples.max(1);
     // Every target's samples, each starting at the target's clear colour:
     // pixel (x, y)'s sample s at (y * w + x) * n + s.
@@ -421,7 +455,9 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
                 };
                 let mut m = Machine::prepared(Rc::clone(&prepared), setup, Rc::clone(&res));
                 m.set_recording(false);
+                m.set_uavs(std::mem::take(&mut uavs));
                 m.run_to_end().map_err(err)?;
+                uavs = m.take_uavs();
                 let discarded = m.discarded();
                 for (lane, (px, py)) in choice.lane_pixels().into_iter().enumerate() {
                     if helper[lane] || discarded[lane] || px >= case.width || py >= case.height {
@@ -488,7 +524,7 @@ pub fn render(case: &Case, shaders: &CaseShaders) -> Result<Vec<Image>, CpuError
         }
         images.push(img);
     }
-    Ok(images)
+    Ok(Drawn { images, uavs })
 }
 
 /// The case's render-target plans for the shader's targets.

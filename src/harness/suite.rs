@@ -110,6 +110,11 @@ impl Backend {
             // translation applies one on its emulated sampling path, which
             // cubes do not have, and refuses it there (`Reason::LodClamp`).
             (_, Feature::LodClamp) => false,
+            // GLSL ES 3.00 has no storage buffers or image stores, so
+            // WebGL2 cannot express a UAV. The Vulkan path has no storage
+            // bindings or readback YET: this refusal is temporary and goes
+            // when it gets them (docs/cases.md).
+            (_, Feature::Buffers) => false,
         }
     }
 }
@@ -398,10 +403,16 @@ pub fn run_all(
         .map(|l| {
             l.input.as_ref().map(|(case, shaders)| {
                 let start = Instant::now();
-                let images = cpu::render(case, shaders);
+                let drawn = cpu::render_with_uavs(case, shaders);
+                let ms = elapsed_ms(start);
+                let uav_failures = match &drawn {
+                    Ok(d) => uav_failures(case, &d.uavs),
+                    Err(_) => Vec::new(),
+                };
                 CpuRun {
-                    ms: elapsed_ms(start),
-                    images,
+                    ms,
+                    images: drawn.map(|d| d.images),
+                    uav_failures,
                     indices: cpu::targets(&shaders.pixel)
                         .iter()
                         .map(|t| t.index)
@@ -513,6 +524,9 @@ impl Drawn {
 struct CpuRun {
     ms: f64,
     images: Result<Vec<Image>, CpuError>,
+    /// `probe uav` lines the emulator's UAVs fail (GPU backends do not
+    /// read UAVs back yet).
+    uav_failures: Vec<String>,
     /// The `N` of the `SV_TargetN` each colour image is, in order; the
     /// depth buffer's image, when read back, follows them.
     indices: Vec<u32>,
@@ -533,6 +547,7 @@ fn compare(
     options: &RunOptions,
 ) {
     result.cpu_ms = Some(cpu.ms);
+    result.case_failures.extend(cpu.uav_failures);
     let indices = cpu.indices;
     let cpu = match cpu.images {
         Ok(c) => c,
@@ -652,6 +667,23 @@ fn compare(
         result.backends.push(b);
     }
     result.cpu = cpu;
+}
+
+/// `probe uav` lines checked against UAVs after a draw (by slot).
+fn uav_failures(case: &Case, uavs: &[Option<crate::vm::memory::Buffer>]) -> Vec<String> {
+    let file = case.path.display().to_string();
+    let mut out = Vec::new();
+    for p in &case.uav_probes {
+        match uavs.get(p.slot as usize).and_then(Option::as_ref) {
+            Some(b) => out.extend(
+                super::case::uav_probe_failures(p, b)
+                    .into_iter()
+                    .map(|m| format!("{file}:{}: CPU: u{}: {m}", p.line, p.slot)),
+            ),
+            None => out.push(format!("{file}:{}: u{} was not bound", p.line, p.slot)),
+        }
+    }
+    out
 }
 
 /// What the `i`-th image of a draw is: `SV_TargetN` for the colour

@@ -52,6 +52,8 @@ pub enum Exec {
     Flow,
     /// Handled by the texture glue.
     Texture,
+    /// Raw/structured buffers, UAVs and atomics (`super::memory`).
+    Memory,
     /// Interpolation at a sample or the centroid (pixel shaders).
     Eval,
     /// A double-precision instruction (`super::double`), run on the
@@ -346,8 +348,8 @@ pub fn exec_of(op: Op) -> Exec {
     use Exec::*;
     let info = op.info();
     // The tiled-resource `_s` forms follow their class: the texture ones
-    // run with the texture glue (which writes the status), the memory ones
-    // stop with the other UAV and buffer accesses.
+    // run with the texture glue (which writes the status); the memory ones
+    // (`ld_raw_s`, ...) are refused for now.
     match info.class {
         // Declarations are read when a program is prepared.
         Class::Decl => return Nop,
@@ -356,10 +358,9 @@ pub fn exec_of(op: Op) -> Exec {
         Class::Flow => return Flow,
         Class::Texture => return Texture,
         Class::Stream => return Unsupported("stream output (geometry shaders) is not emulated"),
+        Class::Memory if super::memory::emulated(op) => return Memory,
         Class::Memory => {
-            return Unsupported(
-                "UAVs, raw/structured buffers, shared memory and atomics are not emulated",
-            );
+            return Unsupported("typed UAVs and the tiled-resource `_s` loads are not emulated");
         }
         Class::Double => {
             return super::double::DOp::of(op)

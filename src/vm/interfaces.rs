@@ -283,6 +283,7 @@ mod tests {
         let resources = std::rc::Rc::new(Resources {
             textures: vec![None, texel(11), texel(22)],
             samplers: Vec::new(),
+            buffers: Vec::new(),
         });
         let program = std::rc::Rc::new(s.program);
         let run = |z: u32| {

@@ -9,6 +9,7 @@ pub mod double;
 pub mod float;
 pub mod interfaces;
 pub mod machine;
+pub mod memory;
 pub mod output_merger;
 pub mod sampling;
 pub mod state;

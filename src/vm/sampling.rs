@@ -20,11 +20,18 @@ use crate::dxbc::opcodes::Op;
 pub struct Resources {
     pub textures: Vec<Option<Texture>>,
     pub samplers: Vec<Option<Sampler>>,
+    /// Raw and structured buffers bound as SRVs (`t#`; a slot holds a
+    /// texture or a buffer, never both).
+    pub buffers: Vec<Option<super::memory::Buffer>>,
 }
 
 impl Resources {
     pub fn texture(&self, slot: u32) -> Option<&Texture> {
         self.textures.get(slot as usize)?.as_ref()
+    }
+
+    pub fn buffer(&self, slot: u32) -> Option<&super::memory::Buffer> {
+        self.buffers.get(slot as usize)?.as_ref()
     }
 
     pub fn sampler(&self, slot: u32) -> Sampler {
@@ -271,10 +278,18 @@ fn execute_plain(
         // bufinfo
         Op::Bufinfo => {
             let res = op(1)?;
-            let r = m
-                .resources()
-                .texture(m.slot(index, res)?)
-                .map_or([0; 4], texture::bufinfo);
+            let slot = m.slot(index, res)?;
+            // Raw and structured views (SRV or UAV) report bytes or
+            // elements; a typed buffer is a texture and reports elements.
+            let raw_or_structured = if res.ty == OperandType::UNORDERED_ACCESS_VIEW {
+                m.uav(slot)
+            } else {
+                m.resources().buffer(slot)
+            };
+            let r = match raw_or_structured {
+                Some(b) => [b.info(); 4],
+                None => m.resources().texture(slot).map_or([0; 4], texture::bufinfo),
+            };
             for l in (0..LANES).filter(|&l| running[l]) {
                 results[l] = Some(swizzle(res, r));
             }

@@ -136,7 +136,165 @@ impl Case {
                 ));
             }
         }
+        self.check_buffers(&stages, &names())?;
         self.check_interfaces(&stages, &names())
+    }
+
+    /// Each `[buffer N]` and `[uav N]` against a `dcl_resource_raw`/
+    /// `_structured` (`tN`) or `dcl_uav_raw`/`_structured` (`uN`): the
+    /// layout must be the declared one and a structured stride equal the
+    /// declared stride (D3D's runtime refuses a mismatched view).
+    fn check_buffers(&self, stages: &[Stage], names: &str) -> Result<(), CaseError> {
+        use crate::dxbc::opcodes::Op;
+        use crate::vm::memory::Layout;
+        let views = [
+            (
+                &self.buffers,
+                "t",
+                Op::DclResourceRaw,
+                Op::DclResourceStructured,
+                Section::Buffer as fn(u32) -> Section,
+            ),
+            (
+                &self.uavs,
+                "u",
+                Op::DclUavRaw,
+                Op::DclUavStructured,
+                Section::Uav as fn(u32) -> Section,
+            ),
+        ];
+        // A pixel shader's UAVs share slots with its render targets: D3D11
+        // binds UAVs from a start slot no lower than the target count
+        // (`OMSetRenderTargetsAndUnorderedAccessViews`), and fxc refuses a
+        // `u#` below a written `SV_Target#`.
+        let targets = stages
+            .iter()
+            .filter(|s| s.shader.program.kind == ProgramType::Pixel)
+            .flat_map(|s| &s.shader.program.instructions)
+            .filter(|d| d.op == Op::DclOutput)
+            .filter_map(|d| d.operands.first())
+            .filter(|o| o.ty == crate::dxbc::ir::OperandType::OUTPUT)
+            .filter_map(|o| match o.indices.first() {
+                Some(crate::dxbc::ir::Index::Imm32(n)) => Some(n + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        for (slot, _) in &self.uavs {
+            if *slot < targets {
+                return Err(self.section_error(
+                    Section::Uav(*slot),
+                    format!(
+                        "u{slot} shares its slot with SV_Target{slot}: the pixel shader writes {targets} render target(s), so its UAVs start at u{targets}"
+                    ),
+                ));
+            }
+        }
+        for (list, prefix, raw_op, structured_op, section) in views {
+            for (slot, buffer) in list.iter() {
+                let section = section(*slot);
+                let mut declared = false;
+                for stage in stages {
+                    for decl in &stage.shader.program.instructions {
+                        let names_slot = decl.operands.first().and_then(|o| o.indices.first())
+                            == Some(&crate::dxbc::ir::Index::Imm32(*slot));
+                        if names_slot && prefix == "u" && decl.op == Op::DclUavTyped {
+                            declared = true;
+                            self.check_typed_uav(section, *slot, buffer, stage.name, decl)?;
+                            continue;
+                        }
+                        if !names_slot || (decl.op != raw_op && decl.op != structured_op) {
+                            continue;
+                        }
+                        declared = true;
+                        let want = if decl.op == raw_op {
+                            Layout::Raw
+                        } else {
+                            match decl.decl {
+                                DeclKind::Count(stride) => Layout::Structured { stride },
+                                _ => continue,
+                            }
+                        };
+                        if want != buffer.layout {
+                            let say = |l: Layout| match l {
+                                Layout::Raw => "raw".to_string(),
+                                Layout::Structured { stride } => {
+                                    format!("structured, stride {stride}")
+                                }
+                                Layout::Typed { format, .. } => {
+                                    format!("typed {}", format.name())
+                                }
+                            };
+                            return Err(self.section_error(
+                                section,
+                                format!(
+                                    "{prefix}{slot} is {}, but the {} declares it {}",
+                                    say(buffer.layout),
+                                    stage.name,
+                                    say(want)
+                                ),
+                            ));
+                        }
+                    }
+                }
+                if !declared {
+                    return Err(self.section_error(
+                        section,
+                        format!("the {names} declares no buffer {prefix}{slot}"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A `[uav]` against `dcl_uav_typed`: a buffer UAV (texture UAVs are
+    /// not accepted yet) of a format whose type the declaration returns.
+    fn check_typed_uav(
+        &self,
+        section: Section,
+        slot: u32,
+        buffer: &crate::vm::memory::Buffer,
+        stage: &str,
+        decl: &crate::dxbc::ir::Instruction,
+    ) -> Result<(), CaseError> {
+        use crate::dxbc::enums::ResourceDimension;
+        use crate::vm::memory::Layout;
+        let dim = decl.resource_dimension();
+        let Layout::Typed { format, row } = buffer.layout else {
+            return Err(self.section_error(
+                section,
+                format!("the {stage} declares u{slot} a typed UAV: give it `format F`"),
+            ));
+        };
+        let have = if row.is_some() {
+            ResourceDimension::Texture2D
+        } else {
+            ResourceDimension::Buffer
+        };
+        if dim != Some(have) {
+            return Err(self.section_error(
+                section,
+                format!(
+                    "u{slot} is a {} UAV, but the {stage} declares it {} (buffer and texture2d UAVs can be bound)",
+                    have.name(),
+                    dim.map_or("unknown", |d| d.name())
+                ),
+            ));
+        }
+        if let DeclKind::ReturnTypes(types) = &decl.decl
+            && let Some(bad) = types.iter().find(|t| !returns(format.kind(), **t))
+        {
+            return Err(self.section_error(
+                section,
+                format!(
+                    "u{slot} is {}, but the {stage} declares it returning {}",
+                    format.name(),
+                    bad.name()
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Each `[interfaces]` line against the shaders' `dcl_interface`s: the

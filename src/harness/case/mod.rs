@@ -11,6 +11,7 @@ use thiserror::Error;
 use crate::vm::texture::{Sampler, Texture};
 
 mod bindings;
+mod buffer;
 mod constants;
 mod interfaces;
 mod probes;
@@ -21,6 +22,7 @@ mod texture;
 mod values;
 
 pub use interfaces::InterfaceLine;
+pub use probes::uav_probe_failures;
 pub use quad::{INPUT_REGISTERS, default_quad};
 pub use target::{DepthBuffer, MAX_TARGETS, RenderTarget, Viewport};
 use values::{Ctx, Lines, strip};
@@ -64,6 +66,26 @@ pub enum ProbeTarget {
     Depth,
 }
 
+/// A `probe uav` line: words of UAV `slot` after the draw. `first..=last`
+/// are elements (words for a raw UAV); each must start with `words`.
+/// `Counter` checks the hidden counter instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UavProbe {
+    pub line: usize,
+    pub slot: u32,
+    pub check: UavCheck,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UavCheck {
+    Elements {
+        first: u32,
+        last: u32,
+        words: Vec<u32>,
+    },
+    Counter(u32),
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Tolerance {
     pub abs: f32,
@@ -91,6 +113,12 @@ pub struct Case {
     pub textures: Vec<(u32, Texture)>,
     pub samplers: Vec<(u32, Sampler)>,
     pub constant_buffers: Vec<(u32, Vec<[u32; 4]>)>,
+    /// `[buffer N]`: raw and structured SRVs (`tN`).
+    pub buffers: Vec<(u32, crate::vm::memory::Buffer)>,
+    /// `[uav N]`: raw and structured UAVs (`uN`), as they start.
+    pub uavs: Vec<(u32, crate::vm::memory::Buffer)>,
+    /// `probe uav` lines, checked after the draw.
+    pub uav_probes: Vec<UavProbe>,
     /// `[interfaces]`: the class bound to each interface slot and its
     /// instance data; slots it does not name keep the defaults.
     pub interfaces: crate::vm::interfaces::Bindings,
@@ -125,6 +153,8 @@ pub enum Section {
     Texture(u32),
     Sampler(u32),
     ConstantBuffer(u32),
+    Buffer(u32),
+    Uav(u32),
     Interfaces,
     Tolerance,
     Test,
@@ -143,6 +173,8 @@ impl Section {
             Section::Texture(n) => format!("[texture {n}]"),
             Section::Sampler(n) => format!("[sampler {n}]"),
             Section::ConstantBuffer(n) => format!("[constant buffer {n}]"),
+            Section::Buffer(n) => format!("[buffer {n}]"),
+            Section::Uav(n) => format!("[uav {n}]"),
             Section::Interfaces => "[interfaces]".into(),
             Section::Tolerance => "[tolerance]".into(),
             Section::Test => "[test]".into(),
@@ -187,10 +219,12 @@ pub enum Feature {
     /// A `_cl` instruction's per-sample minimum-LOD clamp other than the
     /// literal 0 (which means no clamp) on a cube.
     LodClamp,
+    /// Raw/structured buffers and UAVs (`[buffer]`, `[uav]`); implied.
+    Buffers,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 13] = [
+    pub const ALL: [Feature; 14] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -204,6 +238,7 @@ impl Feature {
         Feature::AnisotropicFilter,
         Feature::Float64,
         Feature::LodClamp,
+        Feature::Buffers,
     ];
 
     pub fn name(self) -> &'static str {
@@ -221,6 +256,7 @@ impl Feature {
             Feature::AnisotropicFilter => "anisotropic_filter",
             Feature::Float64 => "float64",
             Feature::LodClamp => "lod_clamp",
+            Feature::Buffers => "buffers",
         }
     }
 }
@@ -365,6 +401,9 @@ impl Case {
             textures: Vec::new(),
             samplers: Vec::new(),
             constant_buffers: Vec::new(),
+            buffers: Vec::new(),
+            uavs: Vec::new(),
+            uav_probes: Vec::new(),
             interfaces: Default::default(),
             interface_lines: Vec::new(),
             tolerance: Tolerance::default(),
@@ -468,6 +507,14 @@ impl Case {
                     case.constant_buffers
                         .push((slot, constants::parse_rows(&ctx, &stripped)?));
                 }
+                Section::Buffer(slot) => {
+                    let b = buffer::parse_buffer(&ctx, n, &stripped, false)?;
+                    case.buffers.push((slot, b));
+                }
+                Section::Uav(slot) => {
+                    let b = buffer::parse_buffer(&ctx, n, &stripped, true)?;
+                    case.uavs.push((slot, b));
+                }
                 Section::Interfaces => {
                     (case.interfaces, case.interface_lines) =
                         interfaces::parse_interfaces(&ctx, &stripped)?;
@@ -495,9 +542,13 @@ impl Case {
                         }
                     }
                 }
-                Section::Test => {
-                    probes::parse_test(&ctx, &stripped, &mut case.probes, &mut case.golden)?
-                }
+                Section::Test => probes::parse_test(
+                    &ctx,
+                    &stripped,
+                    &mut case.probes,
+                    &mut case.uav_probes,
+                    &mut case.golden,
+                )?,
                 Section::Require => {
                     for (l, t) in &stripped {
                         let (word, reason) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
@@ -537,6 +588,33 @@ impl Case {
             ));
         }
         probes::check_inside(&ctx, &case.probes, [case.width, case.height])?;
+        probes::check_uav_probes(&ctx, &case.uav_probes, &case.uavs)?;
+        // A t# slot holds one view: a texture or a buffer.
+        for (slot, _) in &case.buffers {
+            if case.textures.iter().any(|(t, _)| t == slot) {
+                let line = case
+                    .sections
+                    .iter()
+                    .find(|(s, _)| *s == Section::Buffer(*slot))
+                    .map_or(1, |(_, l)| *l);
+                return Err(ctx.err(
+                    line,
+                    format!("t{slot} is bound twice: by [texture {slot}] and [buffer {slot}]"),
+                ));
+            }
+        }
+        if let Some(line) = case
+            .sections
+            .iter()
+            .find(|(s, _)| matches!(s, Section::Buffer(_) | Section::Uav(_)))
+            .map(|(_, l)| *l)
+        {
+            case.requires.push(Requirement {
+                line,
+                feature: Feature::Buffers,
+                reason: format!("line {line} binds a raw or structured buffer"),
+            });
+        }
         // The depth buffer is single-sampled on every path (the emulator
         // tests one depth per pixel; wgpu needs a depth attachment with the
         // colour targets' sample count), so a multisampled draw with a
@@ -591,6 +669,8 @@ fn section_of(ctx: &Ctx, line: usize, title: &str, words: &[&str]) -> Result<Sec
         ["constant", "buffer", n] => {
             Section::ConstantBuffer(slot(n, "cb", CONSTANT_BUFFER_SLOTS, "constant-buffer")?)
         }
+        ["buffer", n] => Section::Buffer(slot(n, "t", SHADER_RESOURCE_SLOTS, "shader-resource")?),
+        ["uav", n] => Section::Uav(slot(n, "u", buffer::UAV_SLOTS, "pixel-shader UAV")?),
         ["interfaces"] => Section::Interfaces,
         ["tolerance"] => Section::Tolerance,
         ["test"] => Section::Test,

@@ -374,3 +374,51 @@ fn sampler_reduction_and_anisotropy() {
         assert_eq!(smp(body).unwrap_err().line, line, "{body}");
     }
 }
+
+#[test]
+fn buffers_and_uavs_match_their_declarations() {
+    // t1 declared structured with stride 8, u2 raw: the case's views must
+    // be the same layouts (and stride), or the case is refused at the
+    // section's title line.
+    let shader = "[pixel shader]\nps_5_0\ndcl_output o0.xyzw\n\
+                  dcl_resource_structured t1, 8\ndcl_uav_raw u2\n\
+                  ld_structured o0.x, l(0), l(0), t1.xxxx\nret\n";
+    let check = |views: &str| {
+        let c = parse(&format!("{shader}{views}")).expect("parses");
+        let s = c.shaders().expect("assembles");
+        c.check_bindings(&[&s.pixel])
+    };
+    check("[buffer 1]\nstride 8\nsize 2\n[uav 2]\nraw\nsize 4\n").expect("matches");
+    // Line 8 is `[buffer 1]` (the shader takes lines 1..7), 11 `[uav 2]`.
+    let e = check("[buffer 1]\nstride 4\nsize 2\n[uav 2]\nraw\nsize 4\n").unwrap_err();
+    assert_eq!(e.line, 8);
+    assert!(
+        e.message.contains(
+            "t1 is structured, stride 4, but the pixel shader declares it structured, stride 8"
+        ),
+        "{}",
+        e.message
+    );
+    let e = check("[buffer 1]\nstride 8\nsize 2\n[uav 2]\nstride 4\nsize 4\n").unwrap_err();
+    assert_eq!(e.line, 11);
+    assert!(
+        e.message
+            .contains("u2 is structured, stride 4, but the pixel shader declares it raw")
+    );
+    let e = check("[buffer 1]\nstride 8\nsize 2\n[uav 3]\nraw\nsize 4\n").unwrap_err();
+    assert!(e.message.contains("declares no buffer u3"), "{}", e.message);
+}
+
+#[test]
+fn pixel_shader_uavs_start_after_the_render_targets() {
+    // The shader writes SV_Target0 and SV_Target1 (o0, o1): u0 and u1 are
+    // the targets' slots, so [uav 1] is refused at its title (line 9).
+    let text = "[pixel shader]\nps_5_0\ndcl_output o0.xyzw\ndcl_output o1.xyzw\n\
+                dcl_uav_raw u1\nmov o0.xyzw, l(0, 0, 0, 0)\nmov o1.xyzw, l(0, 0, 0, 0)\nret\n\
+                [uav 1]\nraw\nsize 1\n";
+    let c = parse(text).expect("parses");
+    let s = c.shaders().expect("assembles");
+    let e = c.check_bindings(&[&s.pixel]).unwrap_err();
+    assert_eq!(e.line, 9);
+    assert!(e.message.contains("UAVs start at u2"), "{}", e.message);
+}

@@ -12,6 +12,7 @@ use std::rc::Rc;
 use super::alu::{Exec, compute, exec_of};
 use super::float;
 use super::interfaces::Linkage;
+use super::memory::Buffer;
 use super::state::{LANES, Layout, Loc, Reg, Setup, State};
 use super::{Resources, VmError};
 use crate::dxbc::analysis::{Analysis, Blocks};
@@ -174,6 +175,10 @@ pub struct Machine {
     setup: Setup,
     /// Shared: a frame runs thousands of quads over the same textures.
     resources: Rc<Resources>,
+    /// UAVs (`u#`), owned: the shader writes them. The harness moves them
+    /// from quad to quad (`set_uavs`, `take_uavs`). Stepping back does not
+    /// undo their writes.
+    uavs: Vec<Option<Buffer>>,
     pub state: State,
     pc: usize,
     control: Control,
@@ -220,6 +225,7 @@ impl Machine {
             prepared,
             setup,
             resources: resources.into(),
+            uavs: Vec::new(),
             state,
             control: Control::new(lanes),
             history: Vec::new(),
@@ -358,6 +364,7 @@ impl Machine {
             }
             Exec::Flow => self.flow(index, inst),
             Exec::Texture => self.texture(index, inst).map(|_| self.pc += 1),
+            Exec::Memory => super::memory::execute(self, index, inst).map(|_| self.pc += 1),
             Exec::Unsupported(reason) => Err(VmError::Unsupported {
                 index,
                 mnemonic: inst.name().to_string(),
@@ -786,6 +793,24 @@ impl Machine {
 
     pub(super) fn resources(&self) -> &Resources {
         &self.resources
+    }
+
+    /// Binds the UAVs (`u#` by slot) the shader reads and writes.
+    pub fn set_uavs(&mut self, uavs: Vec<Option<Buffer>>) {
+        self.uavs = uavs;
+    }
+
+    /// The UAVs as the run left them (the machine keeps none).
+    pub fn take_uavs(&mut self) -> Vec<Option<Buffer>> {
+        std::mem::take(&mut self.uavs)
+    }
+
+    pub fn uav(&self, slot: u32) -> Option<&Buffer> {
+        self.uavs.get(slot as usize)?.as_ref()
+    }
+
+    pub(super) fn uav_mut(&mut self, slot: u32) -> Option<&mut Buffer> {
+        self.uavs.get_mut(slot as usize)?.as_mut()
     }
 }
 

@@ -1,0 +1,390 @@
+//! Raw, structured and typed (R32) buffers and UAVs (SRV `t#`, UAV `u#`)
+//! and the instructions that read, write and atomically update them.
+//! D3D11's rules, as the emulator applies them:
+//!
+//! * Memory is 32-bit words. A raw address is a byte offset; its low two
+//!   bits are dropped (D3D requires multiples of 4 and leaves others
+//!   undefined, so cases must not rely on this choice).
+//! * A structured address is (element index, byte offset in the element).
+//! * Each 32-bit component is bounds-checked on its own: a read past the
+//!   end (or past the element's stride) gives 0, a write there is dropped.
+//! * Helper lanes (and discarded ones) never write, and atomics in them
+//!   do nothing and return 0.
+//! * Lanes run in quad order (0..4) within an instruction; the harness
+//!   runs quads in row-major order. Only order-free results (sums, counts,
+//!   min/max) make cases that any GPU would agree with.
+
+use super::VmError;
+use super::machine::Machine;
+use super::state::{LANES, Reg};
+use crate::dxbc::ir::{Instruction, Operand, OperandType, Selection};
+use crate::dxbc::opcodes::{NumType, Op};
+use crate::vm::texture::Format;
+
+/// How a buffer's words are addressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Byte addresses (`ByteAddressBuffer`).
+    Raw,
+    /// Elements of `stride` bytes (a multiple of 4).
+    Structured { stride: u32 },
+    /// A typed UAV of a single 32-bit channel format (`R32_UINT`,
+    /// `R32_SINT`, `R32_FLOAT`: the formats D3D11 loads from a typed UAV
+    /// without its optional extended formats): one word per element. `row`
+    /// is None for a buffer (addressed by `.x`), a 2D texture's width for
+    /// `RWTexture2D` (texel (x, y) is element y * width + x; `.y` past the
+    /// rows, or `.x` past the width, is out of bounds).
+    Typed { format: Format, row: Option<u32> },
+}
+
+/// A buffer view's contents: its words, layout and (UAVs) the hidden
+/// counter `imm_atomic_alloc`/`imm_atomic_consume` use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Buffer {
+    pub layout: Layout,
+    pub words: Vec<u32>,
+    pub counter: u32,
+}
+
+impl Layout {
+    /// 32-bit words per element (a raw buffer's elements are words).
+    pub fn words_per_element(self) -> u32 {
+        match self {
+            Layout::Raw | Layout::Typed { .. } => 1,
+            Layout::Structured { stride } => stride / 4,
+        }
+    }
+}
+
+impl Buffer {
+    pub fn new(layout: Layout, words: Vec<u32>) -> Buffer {
+        Buffer {
+            layout,
+            words,
+            counter: 0,
+        }
+    }
+
+    /// The word index of component `c` at an address, None when out of
+    /// bounds (past the buffer, or past the element for structured).
+    fn word(&self, address: [u32; 2], c: u32) -> Option<usize> {
+        let byte = match self.layout {
+            Layout::Raw => u64::from(address[0] & !3) + 4 * u64::from(c),
+            Layout::Structured { stride } => {
+                let within = u64::from(address[1] & !3) + 4 * u64::from(c);
+                if within >= u64::from(stride) {
+                    return None;
+                }
+                u64::from(address[0]) * u64::from(stride) + within
+            }
+            Layout::Typed { row: None, .. } if c == 0 => u64::from(address[0]) * 4,
+            Layout::Typed { row: Some(w), .. } if c == 0 && address[0] < w => {
+                (u64::from(address[1]) * u64::from(w) + u64::from(address[0])) * 4
+            }
+            Layout::Typed { .. } => return None,
+        };
+        let w = usize::try_from(byte / 4).ok()?;
+        (w < self.words.len()).then_some(w)
+    }
+
+    /// Component `c` at `address`; 0 out of bounds.
+    pub fn load(&self, address: [u32; 2], c: u32) -> u32 {
+        self.word(address, c).map_or(0, |w| self.words[w])
+    }
+
+    /// Stores component `c`; dropped out of bounds.
+    pub fn store(&mut self, address: [u32; 2], c: u32, v: u32) {
+        if let Some(w) = self.word(address, c) {
+            self.words[w] = v;
+        }
+    }
+
+    /// What `bufinfo` reports: the byte size for raw, the element count
+    /// for structured.
+    pub fn info(&self) -> u32 {
+        let bytes = self.words.len() as u64 * 4;
+        match self.layout {
+            Layout::Raw => bytes as u32,
+            Layout::Typed { .. } => self.words.len() as u32,
+            Layout::Structured { stride } => (bytes / u64::from(stride.max(1))) as u32,
+        }
+    }
+}
+
+/// An atomic operation: the new memory value from the old one and the
+/// operands (`cmp` only for the compare forms).
+fn atomic(op: Op, old: u32, value: u32, cmp: u32) -> u32 {
+    match op {
+        Op::AtomicAnd | Op::ImmAtomicAnd => old & value,
+        Op::AtomicOr | Op::ImmAtomicOr => old | value,
+        Op::AtomicXor | Op::ImmAtomicXor => old ^ value,
+        Op::AtomicIadd | Op::ImmAtomicIadd => old.wrapping_add(value),
+        Op::AtomicImax | Op::ImmAtomicImax => (old as i32).max(value as i32) as u32,
+        Op::AtomicImin | Op::ImmAtomicImin => (old as i32).min(value as i32) as u32,
+        Op::AtomicUmax | Op::ImmAtomicUmax => old.max(value),
+        Op::AtomicUmin | Op::ImmAtomicUmin => old.min(value),
+        Op::ImmAtomicExch => value,
+        Op::AtomicCmpStore | Op::ImmAtomicCmpExch => {
+            if old == cmp {
+                value
+            } else {
+                old
+            }
+        }
+        _ => old,
+    }
+}
+
+/// Whether the emulator runs `op` here (the `_s` forms are not yet
+/// emulated; see `alu::exec_of`).
+pub fn emulated(op: Op) -> bool {
+    matches!(
+        op,
+        Op::LdRaw
+            | Op::LdStructured
+            | Op::LdUavTyped
+            | Op::StoreUavTyped
+            | Op::StoreRaw
+            | Op::StoreStructured
+            | Op::AtomicAnd
+            | Op::AtomicOr
+            | Op::AtomicXor
+            | Op::AtomicCmpStore
+            | Op::AtomicIadd
+            | Op::AtomicImax
+            | Op::AtomicImin
+            | Op::AtomicUmax
+            | Op::AtomicUmin
+            | Op::ImmAtomicAlloc
+            | Op::ImmAtomicConsume
+            | Op::ImmAtomicIadd
+            | Op::ImmAtomicAnd
+            | Op::ImmAtomicOr
+            | Op::ImmAtomicXor
+            | Op::ImmAtomicExch
+            | Op::ImmAtomicCmpExch
+            | Op::ImmAtomicImax
+            | Op::ImmAtomicImin
+            | Op::ImmAtomicUmax
+            | Op::ImmAtomicUmin
+            | Op::Sync
+    )
+}
+
+fn malformed(index: usize, message: String) -> VmError {
+    VmError::Malformed { index, message }
+}
+
+/// The resource operand's swizzle applied to four loaded words.
+fn swizzle(op: &Operand, v: Reg) -> Reg {
+    match op.selection {
+        Selection::Swizzle(s) => s.map(|c| v[c as usize & 3]),
+        Selection::Select1(c) => [v[c as usize & 3]; 4],
+        _ => v,
+    }
+}
+
+/// A store's write mask (the UAV operand's).
+fn mask(op: &Operand) -> u8 {
+    match op.selection {
+        Selection::Mask(m) => m,
+        _ => 0xF,
+    }
+}
+
+/// Runs a buffer or UAV instruction for the lanes that execute it.
+pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), VmError> {
+    if inst.op == Op::Sync {
+        // One pixel shader invocation's accesses are already in order; a
+        // barrier across invocations has nothing to wait for here.
+        return Ok(());
+    }
+    let ops = &inst.operands;
+    let op = |i: usize| -> Result<&Operand, VmError> {
+        ops.get(i)
+            .ok_or_else(|| malformed(index, format!("`{}` is missing operands", inst.name())))
+    };
+    let running = m.execution_mask();
+    let helper = m.helper();
+    let lanes: Vec<usize> = (0..LANES).filter(|&l| running[l]).collect();
+    // Lanes that may change memory: helper lanes never do.
+    let writers: Vec<usize> = lanes.iter().copied().filter(|&l| !helper[l]).collect();
+    let u32s = |m: &Machine, o: &Operand, l: usize| m.read(o, l, NumType::Untyped);
+    // What a store or atomic writes must be a UAV: thread-group shared
+    // memory (`g#`) belongs to compute shaders, which are not emulated.
+    let uav_operand = |o: &Operand| -> Result<(), VmError> {
+        if o.ty == OperandType::UNORDERED_ACCESS_VIEW {
+            Ok(())
+        } else {
+            Err(VmError::Unsupported {
+                index,
+                mnemonic: inst.name().to_string(),
+                reason: "only UAVs (u#) are emulated as writable memory; \
+                         thread-group shared memory (g#) is not"
+                    .to_string(),
+            })
+        }
+    };
+    match inst.op {
+        Op::LdRaw | Op::LdStructured => {
+            let structured = inst.op == Op::LdStructured;
+            let res = op(if structured { 3 } else { 2 })?;
+            let slot = m.slot(index, res)?;
+            let dst = op(0)?;
+            for &l in &lanes {
+                let a = u32s(m, op(1)?, l)?[0];
+                let b = if structured {
+                    u32s(m, op(2)?, l)?[0]
+                } else {
+                    0
+                };
+                let buf = view(m, index, inst, res, slot)?;
+                let v = buf.map_or([0; 4], |b2| {
+                    std::array::from_fn(|c| b2.load([a, b], c as u32))
+                });
+                m.write(dst, l, swizzle(res, v), false)?;
+            }
+        }
+        Op::LdUavTyped => {
+            // ld_uav_typed dst, address, u#: a single-channel format reads
+            // (v, 0, 0, 1), 1 in the format's type; out of bounds all 0.
+            let (dst, res) = (op(0)?, op(2)?);
+            uav_operand(res)?;
+            let slot = m.slot(index, res)?;
+            for &l in &lanes {
+                let a = u32s(m, op(1)?, l)?;
+                let v = match m.uav(slot) {
+                    Some(b) => match (b.layout, b.word([a[0], a[1]], 0)) {
+                        (Layout::Typed { format, .. }, Some(w)) => {
+                            let one = if format == Format::R32Float {
+                                1.0f32.to_bits()
+                            } else {
+                                1
+                            };
+                            [b.words[w], 0, 0, one]
+                        }
+                        _ => [0; 4],
+                    },
+                    None => [0; 4],
+                };
+                m.write(dst, l, swizzle(res, v), false)?;
+            }
+        }
+        Op::StoreUavTyped => {
+            // store_uav_typed u#.xyzw, address, value: the single channel
+            // takes value.x, bits unchanged.
+            uav_operand(op(0)?)?;
+            let slot = m.slot(index, op(0)?)?;
+            for &l in &writers {
+                let a = u32s(m, op(1)?, l)?;
+                let v = u32s(m, op(2)?, l)?[0];
+                if let Some(buf) = m.uav_mut(slot)
+                    && matches!(buf.layout, Layout::Typed { .. })
+                {
+                    buf.store([a[0], a[1]], 0, v);
+                }
+            }
+        }
+        Op::StoreRaw | Op::StoreStructured => {
+            let structured = inst.op == Op::StoreStructured;
+            let uav = op(0)?;
+            uav_operand(uav)?;
+            let slot = m.slot(index, uav)?;
+            let wmask = mask(uav);
+            for &l in &writers {
+                let a = u32s(m, op(1)?, l)?[0];
+                let (b, value) = if structured {
+                    (u32s(m, op(2)?, l)?[0], u32s(m, op(3)?, l)?)
+                } else {
+                    (0, u32s(m, op(2)?, l)?)
+                };
+                if let Some(buf) = m.uav_mut(slot) {
+                    // Mask component c writes word c of the window (D3D
+                    // only allows .x, .xy, .xyz, .xyzw here).
+                    for c in (0..4).filter(|c| wmask & (1 << c) != 0) {
+                        buf.store([a, b], c, value[c as usize]);
+                    }
+                }
+            }
+        }
+        Op::ImmAtomicAlloc | Op::ImmAtomicConsume => {
+            let dst = op(0)?;
+            uav_operand(op(1)?)?;
+            let slot = m.slot(index, op(1)?)?;
+            for &l in &lanes {
+                let got = if helper[l] {
+                    0
+                } else if let Some(buf) = m.uav_mut(slot) {
+                    if inst.op == Op::ImmAtomicAlloc {
+                        let old = buf.counter;
+                        buf.counter = old.wrapping_add(1);
+                        old
+                    } else {
+                        buf.counter = buf.counter.wrapping_sub(1);
+                        buf.counter
+                    }
+                } else {
+                    0
+                };
+                m.write(dst, l, [got; 4], false)?;
+            }
+        }
+        _ => {
+            // The atomics: `atomic_* u, addr, v[, v2]` and
+            // `imm_atomic_* dst, u, addr, v[, v2]`.
+            let imm = inst.info().dst == 2;
+            let base = usize::from(imm);
+            let uav = op(base)?;
+            uav_operand(uav)?;
+            let slot = m.slot(index, uav)?;
+            let compare = matches!(inst.op, Op::AtomicCmpStore | Op::ImmAtomicCmpExch);
+            for &l in &lanes {
+                let addr = u32s(m, op(base + 1)?, l)?;
+                let first = u32s(m, op(base + 2)?, l)?[0];
+                let (cmp, value) = if compare {
+                    (first, u32s(m, op(base + 3)?, l)?[0])
+                } else {
+                    (0, first)
+                };
+                let mut old = 0;
+                if !helper[l]
+                    && let Some(buf) = m.uav_mut(slot)
+                {
+                    let a = [addr[0], addr[1]];
+                    if let Some(w) = buf.word(a, 0) {
+                        old = buf.words[w];
+                        buf.words[w] = atomic(inst.op, old, value, cmp);
+                    }
+                }
+                if imm {
+                    m.write(op(0)?, l, [old; 4], false)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The buffer a load reads: an SRV (`t#`) from the resources or a UAV
+/// (`u#`) from the machine. None when nothing is bound (reads give 0).
+fn view<'m>(
+    m: &'m Machine,
+    index: usize,
+    inst: &Instruction,
+    res: &Operand,
+    slot: u32,
+) -> Result<Option<&'m Buffer>, VmError> {
+    match res.ty {
+        OperandType::RESOURCE => Ok(m.resources().buffer(slot)),
+        OperandType::UNORDERED_ACCESS_VIEW => Ok(m.uav(slot)),
+        _ => Err(VmError::Unsupported {
+            index,
+            mnemonic: inst.name().to_string(),
+            reason: "only t# and u# buffers are emulated; thread-group shared memory (g#) is not"
+                .to_string(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests;

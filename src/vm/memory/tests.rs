@@ -1,0 +1,244 @@
+//! Hand-worked buffer and UAV accesses, one quad at a time.
+
+use super::{Buffer, Layout};
+use crate::dxbc::asm::test_shader;
+use crate::vm::{Machine, Resources, Setup};
+use std::rc::Rc;
+
+/// Runs `body` (after `ps_5_0` and its declarations) on one quad with
+/// `t0` and `u0`..; returns lane outputs o0 and the UAVs afterwards.
+fn run(
+    body: &str,
+    srv: Option<Buffer>,
+    uavs: Vec<Option<Buffer>>,
+    helper: [bool; 4],
+) -> ([[u32; 4]; 4], Vec<Option<Buffer>>) {
+    let s = test_shader(&format!("ps_5_0\n{body}\nret\n"));
+    let resources = Resources {
+        buffers: vec![srv],
+        ..Resources::default()
+    };
+    let mut setup = Setup::empty();
+    setup.helper = helper;
+    let mut m = Machine::new(Rc::new(s.program), setup, resources).expect("prepared");
+    m.set_uavs(uavs);
+    m.run_to_end().expect("runs");
+    let outs = std::array::from_fn(|l| m.state.lanes[l].outputs.first().copied().unwrap_or([0; 4]));
+    (outs, m.take_uavs())
+}
+
+fn raw(words: &[u32]) -> Option<Buffer> {
+    Some(Buffer::new(Layout::Raw, words.to_vec()))
+}
+
+#[test]
+fn ld_raw_reads_four_words_from_a_byte_address_with_zero_past_the_end() {
+    // Address 4 → words 1, 2, 3 and word 4, past the 4-word buffer: 0.
+    let (o, _) = run(
+        "dcl_output o0.xyzw\ndcl_resource_raw t0\nld_raw o0.xyzw, l(4), t0.xyzw",
+        raw(&[10, 11, 12, 13]),
+        vec![],
+        [false; 4],
+    );
+    assert_eq!(o[0], [11, 12, 13, 0]);
+    // The resource swizzle picks from the window: .wzyx of (11,12,13,0).
+    let (o, _) = run(
+        "dcl_output o0.xyzw\ndcl_resource_raw t0\nld_raw o0.xyzw, l(4), t0.wzyx",
+        raw(&[10, 11, 12, 13]),
+        vec![],
+        [false; 4],
+    );
+    assert_eq!(o[3], [0, 13, 12, 11]);
+}
+
+#[test]
+fn ld_structured_is_bounded_by_the_element_and_the_count() {
+    // Stride 8: element 1 is words 2, 3. Offset 4 → word 3, then offset 8
+    // is past the element → 0 (even though word 4 exists).
+    let buf = Some(Buffer::new(
+        Layout::Structured { stride: 8 },
+        vec![1, 2, 3, 4, 5, 6],
+    ));
+    let (o, _) = run(
+        "dcl_output o0.xyzw\ndcl_resource_structured t0, 8\n\
+         ld_structured o0.xyzw, l(1), l(4), t0.xyzw",
+        buf.clone(),
+        vec![],
+        [false; 4],
+    );
+    assert_eq!(o[0], [4, 0, 0, 0]);
+    // Element 3 of a 3-element buffer: all zero.
+    let (o, _) = run(
+        "dcl_output o0.xyzw\ndcl_resource_structured t0, 8\n\
+         ld_structured o0.xyzw, l(3), l(0), t0.xyzw",
+        buf,
+        vec![],
+        [false; 4],
+    );
+    assert_eq!(o[0], [0; 4]);
+}
+
+#[test]
+fn stores_follow_the_mask_and_drop_out_of_bounds_words() {
+    // D3D allows only .x, .xy, .xyz, .xyzw here: .xy at byte 4 writes
+    // words 1 and 2 (z/w not written). Then a store at byte 12 writes
+    // word 3 (x) and drops word 4 (y), past the 4-word buffer.
+    let (_, u) = run(
+        "dcl_uav_raw u0\nstore_raw u0.xy, l(4), l(7, 8, 9, 10)\n\
+         store_raw u0.xy, l(12), l(20, 21, 0, 0)",
+        None,
+        vec![raw(&[0, 0, 0, 0])],
+        [false; 4],
+    );
+    assert_eq!(u[0].as_ref().unwrap().words, vec![0, 7, 8, 20]);
+}
+
+#[test]
+fn atomics_return_the_original_value_and_helpers_do_not_write() {
+    // Each of the three non-helper lanes adds 5 to word 0 (start 1) and
+    // gets the value before its add: 1, 6, 11 in lane order; the helper
+    // lane (3) adds nothing and reads 0. Final: 1 + 3 * 5 = 16.
+    let (o, u) = run(
+        "dcl_output o0.xyzw\ndcl_uav_raw u0\nimm_atomic_iadd o0.x, u0, l(0), l(5)",
+        None,
+        vec![raw(&[1])],
+        [false, false, false, true],
+    );
+    assert_eq!([o[0][0], o[1][0], o[2][0], o[3][0]], [1, 6, 11, 0]);
+    assert_eq!(u[0].as_ref().unwrap().words, vec![16]);
+    // Signed max: -3 (0xFFFFFFFD) against 2 keeps 2; unsigned max would
+    // keep 0xFFFFFFFD.
+    let (_, u) = run(
+        "dcl_uav_raw u0\natomic_imax u0, l(0), l(-3)\natomic_umax u0, l(4), l(-3)",
+        None,
+        vec![raw(&[2, 2])],
+        [false; 4],
+    );
+    assert_eq!(u[0].as_ref().unwrap().words, vec![2, 0xFFFF_FFFD]);
+}
+
+#[test]
+fn cmp_exch_swaps_only_on_a_match_and_the_counter_counts() {
+    // Word 0 = 3: lane 0 compares 3 (match → 9, returns 3); lanes 1-3
+    // then compare 3 against 9 and leave it, returning 9.
+    let (o, u) = run(
+        "dcl_output o0.xyzw\ndcl_uav_raw u0\nimm_atomic_cmp_exch o0.x, u0, l(0), l(3), l(9)",
+        None,
+        vec![raw(&[3])],
+        [false; 4],
+    );
+    assert_eq!([o[0][0], o[1][0], o[2][0], o[3][0]], [3, 9, 9, 9]);
+    assert_eq!(u[0].as_ref().unwrap().words, vec![9]);
+    // alloc returns the counter before its increment; consume the value
+    // after its decrement. Counter 5: allocs give 5..8 and leave 9.
+    let mut b = Buffer::new(Layout::Structured { stride: 4 }, vec![0; 4]);
+    b.counter = 5;
+    let (o, u) = run(
+        "dcl_output o0.xyzw\ndcl_uav_structured u0, 4\nimm_atomic_alloc o0.x, u0",
+        None,
+        vec![Some(b.clone())],
+        [false; 4],
+    );
+    assert_eq!([o[0][0], o[1][0], o[2][0], o[3][0]], [5, 6, 7, 8]);
+    assert_eq!(u[0].as_ref().unwrap().counter, 9);
+    let (o, u) = run(
+        "dcl_output o0.xyzw\ndcl_uav_structured u0, 4\nimm_atomic_consume o0.x, u0",
+        None,
+        vec![Some(b)],
+        [false; 4],
+    );
+    assert_eq!([o[0][0], o[1][0], o[2][0], o[3][0]], [4, 3, 2, 1]);
+    assert_eq!(u[0].as_ref().unwrap().counter, 1);
+}
+
+#[test]
+fn bufinfo_counts_bytes_for_raw_and_elements_for_structured() {
+    assert_eq!(Buffer::new(Layout::Raw, vec![0; 5]).info(), 20);
+    assert_eq!(
+        Buffer::new(Layout::Structured { stride: 12 }, vec![0; 7]).info(),
+        2
+    );
+}
+
+#[test]
+fn bufinfo_reads_srv_and_uav_views() {
+    // 6 words = 24 bytes raw (t0); u0 is 3 elements of 8 bytes.
+    let (o, _) = run(
+        "dcl_output o0.xyzw\ndcl_resource_raw t0\ndcl_uav_structured u0, 8\n\
+         bufinfo o0.x, t0.xxxx\nbufinfo o0.y, u0.xxxx",
+        raw(&[0; 6]),
+        vec![Some(Buffer::new(
+            Layout::Structured { stride: 8 },
+            vec![0; 6],
+        ))],
+        [false; 4],
+    );
+    assert_eq!(&o[0][..2], &[24, 3]);
+}
+
+#[test]
+fn typed_r32_uavs_load_one_channel_and_store_value_x() {
+    use crate::vm::texture::Format;
+    // u0 is R32_FLOAT, 2 elements (1.5, 2.5). Every lane stores 4.0
+    // (value.x) to element 0, then loads it back: one channel reads
+    // (4.0, 0, 0, 1.0), the missing alpha being 1 of the format's type.
+    let f = |v: f32| v.to_bits();
+    let u = Some(Buffer::new(
+        Layout::Typed {
+            format: Format::R32Float,
+            row: None,
+        },
+        vec![f(1.5), f(2.5)],
+    ));
+    let (o, u) = run(
+        "dcl_output o0.xyzw\ndcl_uav_typed_buffer (float,float,float,float) u0\n\
+         store_uav_typed u0.xyzw, l(0, 0, 0, 0), l(4.0, 0, 0, 0)\n\
+         ld_uav_typed o0.xyzw, l(0, 0, 0, 0), u0.xyzw",
+        None,
+        vec![u],
+        [false; 4],
+    );
+    assert_eq!(o[0], [f(4.0), 0, 0, f(1.0)]);
+    assert_eq!(u[0].as_ref().unwrap().words, vec![f(4.0), f(2.5)]);
+    // Element 2 of a 2-element R32_UINT UAV: the store is dropped (the
+    // words stay 7, 8) and the load is all 0, alpha included.
+    let (o1, u) = run(
+        "dcl_output o0.xyzw\ndcl_uav_typed_buffer (uint,uint,uint,uint) u0\n\
+         store_uav_typed u0.xyzw, l(2, 0, 0, 0), l(9, 9, 9, 9)\n\
+         ld_uav_typed o0.xyzw, l(2, 0, 0, 0), u0.xyzw",
+        None,
+        vec![Some(Buffer::new(
+            Layout::Typed {
+                format: Format::R32Uint,
+                row: None,
+            },
+            vec![7, 8],
+        ))],
+        [false; 4],
+    );
+    assert_eq!(o1[0], [0; 4]);
+    assert_eq!(u[0].as_ref().unwrap().words, vec![7, 8]);
+}
+
+#[test]
+fn a_typed_2d_uav_is_addressed_by_x_and_y() {
+    use crate::vm::texture::Format;
+    // A 2x2 R32_UINT texture (texel (x, y) is word y * 2 + x). A store at
+    // (1, 1) lands in word 3; one at (2, 0), past the width, is dropped,
+    // not wrapped into word 2.
+    let (_, u) = run(
+        "dcl_uav_typed_texture2d (uint,uint,uint,uint) u0\n\
+         store_uav_typed u0.xyzw, l(1, 1, 0, 0), l(7, 0, 0, 0)\n\
+         store_uav_typed u0.xyzw, l(2, 0, 0, 0), l(9, 0, 0, 0)",
+        None,
+        vec![Some(Buffer::new(
+            Layout::Typed {
+                format: Format::R32Uint,
+                row: Some(2),
+            },
+            vec![0; 4],
+        ))],
+        [false; 4],
+    );
+    assert_eq!(u[0].as_ref().unwrap().words, vec![0, 0, 0, 7]);
+}
