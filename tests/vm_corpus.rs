@@ -1,9 +1,11 @@
 //! Every pixel and vertex shader in the corpus runs to completion on a quad
-//! with zeroed inputs and 1x1 black textures on every declared slot, or stops
-//! with an error naming a feature the emulator does not cover; counts by
-//! reason are printed. The corpus is real fxc output, so nothing in it is
-//! malformed: a `Malformed` refusal is the emulator misreading a well-formed
-//! shader, and fails the test. No panic.
+//! with zeroed inputs and 1x1 black textures on every declared slot, or
+//! stops for a reason zeroed inputs give a real shader: a loop that never
+//! ends (`docs/emulator.md` names the corpus shader that does). Counts by
+//! reason, and each shader that stopped, are printed. A feature the
+//! emulator does not cover (`Unsupported`, an unread register kind) fails
+//! the test, as does `Malformed`: the corpus is real fxc output, so such a
+//! refusal is the emulator misreading a well-formed shader. No panic.
 
 mod common;
 
@@ -19,6 +21,7 @@ fn corpus_shaders_run_on_a_zeroed_quad() {
     let (mut total, mut completed) = (0, 0);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     let mut misread = Vec::new();
+    let mut not_emulated = Vec::new();
     for (file, shader) in common::vertex_and_pixel_shaders(&root) {
         total += 1;
         let resources = default_resources(&shader.program, DefaultTextures::Black);
@@ -35,9 +38,15 @@ fn corpus_shaders_run_on_a_zeroed_quad() {
         // No wildcard: a new kind of refusal has to be sorted into
         // "not covered yet" or "cannot happen on fxc output" here.
         let reason = match &e {
-            VmError::Unsupported { reason, .. } => reason.clone(),
+            VmError::Unsupported { reason, .. } => {
+                not_emulated.push(format!("{file}: {e}"));
+                reason.clone()
+            }
             // A register kind the emulator does not read or write yet.
-            VmError::Operand { message, .. } => message.clone(),
+            VmError::Operand { message, .. } => {
+                not_emulated.push(format!("{file}: {e}"));
+                message.clone()
+            }
             // Zeroed inputs can legitimately keep a loop from ending.
             VmError::Budget { .. } => "instruction budget exceeded".to_string(),
             VmError::Malformed { .. } => {
@@ -45,6 +54,7 @@ fn corpus_shaders_run_on_a_zeroed_quad() {
                 continue;
             }
         };
+        println!("  stopped: {file}: {e}");
         *reasons.entry(reason).or_insert(0) += 1;
     }
     println!("vm corpus: {completed}/{total} pixel and vertex shaders ran to completion");
@@ -52,6 +62,12 @@ fn corpus_shaders_run_on_a_zeroed_quad() {
         println!("  {n:4}  {r}");
     }
     assert!(total > 0);
+    assert!(
+        not_emulated.is_empty(),
+        "{} corpus shaders stop at something the emulator does not cover:\n{}",
+        not_emulated.len(),
+        not_emulated.join("\n")
+    );
     assert!(
         misread.is_empty(),
         "{} well-formed corpus shaders refused as malformed:\n{}",
