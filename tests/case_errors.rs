@@ -698,6 +698,12 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "depth 1.5 is outside 0..=1",
     ),
     (
+        "D32 depth below 0",
+        "[texture 1]\nformat d32_float\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
+        "[texture 1]\nformat d32_float\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n@0.75 0 0 1  -0.5 0 0 1",
+        "depth -0.5 is outside 0..=1",
+    ),
+    (
         "D32S8X24 depth below 0",
         "[texture 1]\nformat d32_float\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n0.75 0 0 1  1 0 0 1",
         "[texture 1]\nformat d32_float_s8x24_uint\nview format r32_float_x8x24_typeless\nsize 2 2\nvalues\n0.25 0 0 1  0.5 0 0 1\n@-0.5 0 0 1  1 0 0 1",

@@ -444,6 +444,7 @@ impl Format {
     fn channel_name(self, lane: usize) -> &'static str {
         match (self.depth_stencil_views(), lane) {
             (Some(_), 0) => "depth",
+            (None, 0) if self == Format::D32Float => "depth",
             (Some(_), 1) => "stencil",
             _ => ["red", "green", "blue", "alpha"][lane.min(3)],
         }
@@ -627,9 +628,14 @@ impl Format {
                     }
                 }
                 (NumericKind::Unorm | NumericKind::Srgb, _) => range(0.0, 1.0)?,
-                // A float depth beside a stencil is a depth buffer's value:
-                // Vulkan and GL clamp what a depth texture holds to 0..1.
-                (NumericKind::Float, 32) if self == Format::D32FloatS8X24Uint && f.lane == 0 => {
+                // A float depth is a depth buffer's value, alone or beside
+                // a stencil: Vulkan and GL clamp what a depth texture
+                // holds to 0..1, so a case outside it would compare
+                // different numbers on the GPU than on the emulator.
+                (NumericKind::Float, 32)
+                    if matches!(self, Format::D32Float | Format::D32FloatS8X24Uint)
+                        && f.lane == 0 =>
+                {
                     range(0.0, 1.0)?
                 }
                 (NumericKind::Snorm, _) => range(-1.0, 1.0)?,

@@ -499,6 +499,21 @@ fn depth_stencil_layouts() {
 }
 
 #[test]
+fn a_d32_float_depth_is_range_checked_like_a_depth_beside_a_stencil() {
+    let f = f32::to_bits;
+    let e = Format::D32Float
+        .check_lanes([f(1.25), 0, 0, 0])
+        .unwrap_err();
+    assert!(e.starts_with("depth 1.25 is outside 0..=1"), "{e}");
+    let e = Format::D32Float
+        .check_lanes([f(-0.5), 0, 0, 0])
+        .unwrap_err();
+    assert!(e.starts_with("depth -0.5 is outside 0..=1"), "{e}");
+    assert!(Format::D32Float.check_lanes([f(1.0), 0, 0, 0]).is_ok());
+    assert!(Format::D32Float.check_lanes([f(0.0), 0, 0, 0]).is_ok());
+}
+
+#[test]
 fn depth_stencil_values_are_range_checked_per_field() {
     let f = f32::to_bits;
     let e = Format::D24UnormS8Uint
