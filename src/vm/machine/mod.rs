@@ -12,7 +12,7 @@ use std::rc::Rc;
 use super::alu::{Exec, compute, exec_of};
 use super::float;
 use super::interfaces::Linkage;
-use super::memory::Buffer;
+use super::memory::{Buffer, MemoryWrite};
 use super::state::{LANES, Layout, Loc, Reg, Setup, State};
 use super::{Resources, VmError};
 use crate::dxbc::analysis::{Analysis, Blocks};
@@ -102,6 +102,7 @@ struct Undo {
     pc: usize,
     control: Control,
     writes: Vec<Change>,
+    memory: Vec<MemoryWrite>,
 }
 
 /// What a step did.
@@ -176,14 +177,17 @@ pub struct Machine {
     /// Shared: a frame runs thousands of quads over the same textures.
     resources: Rc<Resources>,
     /// UAVs (`u#`), owned: the shader writes them. The harness moves them
-    /// from quad to quad (`set_uavs`, `take_uavs`). Stepping back does not
-    /// undo their writes.
+    /// from quad to quad (`set_uavs`, `take_uavs`). Their writes go in the
+    /// undo log beside the registers' (`memory`), so stepping back
+    /// restores them.
     uavs: Vec<Option<Buffer>>,
     pub state: State,
     pc: usize,
     control: Control,
     history: Vec<Undo>,
     writes: Vec<Change>,
+    /// The UAV writes of the step in progress (when recording).
+    memory: Vec<MemoryWrite>,
     budget: usize,
     /// Instructions executed so far (for the budget).
     executed: usize,
@@ -230,6 +234,7 @@ impl Machine {
             control: Control::new(lanes),
             history: Vec::new(),
             writes: Vec::new(),
+            memory: Vec::new(),
             budget: DEFAULT_BUDGET,
             executed: 0,
             recording: true,
@@ -297,6 +302,14 @@ impl Machine {
             .unwrap_or(&[])
     }
 
+    /// UAV words (and counters) the last step wrote, in the order written.
+    pub fn memory_writes(&self) -> &[MemoryWrite] {
+        self.history
+            .last()
+            .map(|u| u.memory.as_slice())
+            .unwrap_or(&[])
+    }
+
     /// Index of the instruction the last step ran.
     pub fn last_index(&self) -> Option<usize> {
         self.history.last().map(|u| u.pc)
@@ -319,6 +332,7 @@ impl Machine {
         // failed step and stepping back can restore it.
         let saved = self.recording.then(|| self.control.clone());
         self.writes.clear();
+        self.memory.clear();
         let result = match (self.fast, &self.prepared.ops[index]) {
             (true, fast::Op::Alu(a)) => {
                 let log = self.recording.then_some(&mut self.writes);
@@ -347,6 +361,7 @@ impl Machine {
                 pc: index,
                 control,
                 writes: std::mem::take(&mut self.writes),
+                memory: std::mem::take(&mut self.memory),
             });
         }
         Ok(Event::Executed { index })
@@ -393,6 +408,25 @@ impl Machine {
                 *c = w.old;
             }
         }
+        let memory = std::mem::take(&mut self.memory);
+        self.undo_memory(&memory);
+    }
+
+    /// Puts back what `writes` replaced, last write first (a word written
+    /// twice in one step ends with its value from before the step).
+    fn undo_memory(&mut self, writes: &[MemoryWrite]) {
+        for w in writes.iter().rev() {
+            if let Some(buf) = self.uav_mut(w.slot) {
+                buf.set(w.cell, w.old);
+            }
+        }
+    }
+
+    /// Records a UAV write of the step in progress (`memory.rs`).
+    pub(super) fn log_memory(&mut self, write: MemoryWrite) {
+        if self.recording {
+            self.memory.push(write);
+        }
     }
 
     /// Undoes the last step; false at the start.
@@ -405,6 +439,7 @@ impl Machine {
                 *c = w.old;
             }
         }
+        self.undo_memory(&undo.memory);
         self.pc = undo.pc;
         self.control = undo.control;
         self.executed -= 1;
