@@ -114,7 +114,7 @@ pub const BINDINGS: &[Binding] = &[
     b(
         &[k('v')],
         Action::CycleView,
-        "values: float/hex/int/uint (memory: typed first)",
+        "values: float/hex/int/uint; memory: typed too",
     ),
     b(
         &[k('m')],

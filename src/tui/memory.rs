@@ -469,8 +469,7 @@ pub fn summary(writes: &[MemoryWrite]) -> Option<String> {
             };
             parts.push(format!("u{slot} {noun} {}", list.join(",")));
         }
-        let counter: Vec<&&MemoryWrite> =
-            mine.iter().filter(|w| w.cell == Cell::Counter).collect();
+        let counter: Vec<&&MemoryWrite> = mine.iter().filter(|w| w.cell == Cell::Counter).collect();
         if let (Some(a), Some(b)) = (counter.first(), counter.last()) {
             parts.push(format!("u{slot} counter {} -> {}", a.old, b.new));
         }

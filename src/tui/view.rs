@@ -238,7 +238,9 @@ fn draw_memory(frame: &mut Frame, app: &mut App, area: Rect) {
     let block = Block::bordered().title(format!(
         " buffers and UAVs · {} · m: registers{} ",
         app.memory_view_name(),
-        writes.map(|w| format!(" · last step {w}")).unwrap_or_default()
+        writes
+            .map(|w| format!(" · last step {w}"))
+            .unwrap_or_default()
     ));
     let inner = block.inner(area);
     let height = inner.height as usize;
@@ -265,10 +267,7 @@ fn draw_memory(frame: &mut Frame, app: &mut App, area: Rect) {
                 cells,
             } => {
                 let mark = if marked { "▶" } else { " " };
-                let mut spans = vec![
-                    Span::styled(mark, MARK),
-                    Span::raw(format!(" {label:<9}")),
-                ];
+                let mut spans = vec![Span::styled(mark, MARK), Span::raw(format!(" {label:<9}"))];
                 for c in cells {
                     let name: String = c.name.chars().take(12).collect();
                     spans.push(Span::styled(format!(" {name}:"), DIM));
