@@ -4,33 +4,16 @@
 //! the real binary in a terminal (tmux) to see it leave the terminal as it
 //! found it.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::screen::{draw, inner, root, row_text, screen, shader, text};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use dxbc_dbg::dxbc::{ParseOptions, Shader, asm};
 use dxbc_dbg::tui::app::{Action, Overlay};
 use dxbc_dbg::tui::{App, Inputs, view};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn shader(rel: &str) -> Shader {
-    let path = root().join(rel);
-    let bytes = if rel.ends_with(".asm") {
-        let text = std::fs::read_to_string(&path).expect("read shader");
-        asm::assemble(&text).unwrap_or_else(|e| panic!("{}", e.in_file(rel)))
-    } else {
-        std::fs::read(&path).expect("read shader")
-    };
-    Shader::parse(&bytes, ParseOptions::default()).expect("shader parses")
-}
 
 fn app(rel: &str) -> App {
     let s = shader(rel);
@@ -39,39 +22,6 @@ fn app(rel: &str) -> App {
 
 fn small() -> App {
     app("shaders/debugger/small.asm")
-}
-
-fn draw(app: &mut App, width: u16, height: u16) -> Buffer {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    terminal
-        .draw(|f| view::draw(f, app))
-        .expect("draw into the test backend");
-    terminal.backend().buffer().clone()
-}
-
-fn screen(app: &mut App) -> Buffer {
-    draw(app, 140, 45)
-}
-
-fn row_text(buf: &Buffer, y: u16, from: u16, to: u16) -> String {
-    (from..to).map(|x| buf[(x, y)].symbol()).collect()
-}
-
-fn text(buf: &Buffer) -> String {
-    let a = buf.area;
-    (0..a.height)
-        .map(|y| row_text(buf, y, 0, a.width).trim_end().to_string())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn inner(r: Rect) -> Rect {
-    Rect {
-        x: r.x + 1,
-        y: r.y + 1,
-        width: r.width - 2,
-        height: r.height - 2,
-    }
 }
 
 /// The instruction indices of listing rows drawn in the next-instruction style.
@@ -458,226 +408,6 @@ fn mouse_wheel_scrolls_the_pane_under_the_pointer() {
     screen(&mut app);
     // Thirteen instructions fit: the listing cannot scroll past its end.
     assert_eq!(app.listing_top, 0);
-}
-
-// ---- the memory pane ------------------------------------------------------
-
-/// `shaders/debugger/particles.asm` on its case
-/// (`tests/cases/buffers/structured_store.case`) at pixel (1,0): lane 1 of
-/// the quad at (0,0), whose lanes 2 and 3 lie below the 4x1 target
-/// (helpers, which never write).
-fn particles() -> App {
-    let s = shader("shaders/debugger/particles.asm");
-    let rel = "tests/cases/buffers/structured_store.case";
-    let case = dxbc_dbg::harness::case::Case::load(&root().join(rel)).expect("case loads");
-    case.check_bindings(&[&s]).expect("bindings match");
-    App::new(&s, Inputs::case(case, &s, rel), (1, 0), None).expect("machine starts")
-}
-
-/// The bottom pane's rows as text.
-fn bottom_rows(app: &App, buf: &Buffer) -> Vec<String> {
-    let r = inner(app.areas.registers);
-    (r.y..r.bottom())
-        .map(|y| row_text(buf, y, r.x, r.right()))
-        .collect()
-}
-
-/// The bottom pane (its title and rows) and the status line: what the
-/// memory snapshots keep. The GLSL pane is left out: how the emitter
-/// treats UAVs is not this pane's business.
-fn bottom_text(app: &App, buf: &Buffer) -> String {
-    let r = app.areas.registers;
-    let a = buf.area;
-    (r.y..a.height)
-        .map(|y| row_text(buf, y, 0, a.width).trim_end().to_string())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The memory row labelled `label` (`[1]`).
-fn memory_row(app: &App, buf: &Buffer, label: &str) -> String {
-    bottom_rows(app, buf)
-        .into_iter()
-        .find(|t| {
-            t.chars()
-                .skip(1)
-                .collect::<String>()
-                .split_whitespace()
-                .next()
-                == Some(label)
-        })
-        .unwrap_or_else(|| panic!("no memory row {label}"))
-}
-
-/// The values on a memory row (the words after each `name:`).
-fn memory_values(row: &str) -> Vec<String> {
-    row.split_whitespace()
-        .skip_while(|w| !w.ends_with(':'))
-        .filter(|w| !w.ends_with(':'))
-        .map(str::to_string)
-        .collect()
-}
-
-/// (row label, value) of every memory word drawn with background `bg`.
-fn memory_cells_with(app: &App, buf: &Buffer, bg: ratatui::style::Color) -> Vec<(String, String)> {
-    let r = inner(app.areas.registers);
-    let mut out = Vec::new();
-    for y in r.y..r.bottom() {
-        let t = row_text(buf, y, r.x, r.right());
-        let label: String = t.chars().skip(1).collect::<String>();
-        let label = label.split_whitespace().next().unwrap_or("").to_string();
-        let mut run = String::new();
-        for x in r.x..=r.right() {
-            if x < r.right() && buf[(x, y)].bg == bg {
-                run.push_str(buf[(x, y)].symbol());
-            } else if !run.trim().is_empty() {
-                out.push((label.clone(), run.trim().to_string()));
-                run.clear();
-            } else {
-                run.clear();
-            }
-        }
-    }
-    out
-}
-
-fn marked_rows(app: &App, buf: &Buffer) -> Vec<String> {
-    bottom_rows(app, buf)
-        .into_iter()
-        .filter(|t| t.starts_with('▶'))
-        .map(|t| {
-            t.chars()
-                .skip(1)
-                .collect::<String>()
-                .split_whitespace()
-                .next()
-                .unwrap()
-                .to_string()
-        })
-        .collect()
-}
-
-#[test]
-fn memory_pane_shows_the_element_a_structured_store_wrote() {
-    let mut app = particles();
-    assert_eq!(app.lane, 1);
-    app.key(KeyEvent::new(KeyCode::Char('m'), KeyModifiers::NONE));
-    assert!(app.memory);
-    // 0-4 declarations, 5 ftou, 6-9 build the element in r1, 10 the store.
-    app.cursor = 10;
-    app.apply(Action::RunToCursor);
-    assert_eq!(app.machine.pc(), 10);
-    let buf = screen(&mut app);
-    let rows = bottom_rows(&app, &buf).join("\n");
-    assert!(
-        rows.contains(
-            "u1 \"particles\" · structured, stride 16 (struct Particle) · 5 elements (80 bytes) · counter 0"
-        ),
-        "{rows}"
-    );
-    // Before the store: the case's words, by member type.
-    assert_eq!(
-        memory_values(&memory_row(&app, &buf, "[1]")),
-        ["-1.0", "-1.0", "101", "7"]
-    );
-    assert!(marked_rows(&app, &buf).is_empty());
-    app.apply(Action::Step);
-    let buf = screen(&mut app);
-    insta::assert_snapshot!("memory_after_store", bottom_text(&app, &buf));
-    assert_eq!(app.machine.pc(), 11);
-    // Lane 0 (pixel 0) wrote element 0, lane 1 (pixel 1) element 1:
-    // (x + 0.5, 0.25, 100 + x, -x).
-    assert_eq!(
-        memory_values(&memory_row(&app, &buf, "[0]")),
-        ["0.5", "0.25", "100", "0"]
-    );
-    assert_eq!(
-        memory_values(&memory_row(&app, &buf, "[1]")),
-        ["1.5", "0.25", "101", "-1"]
-    );
-    // Helper lanes 2 and 3 wrote nothing: elements 2-4 are as they were.
-    assert_eq!(
-        memory_values(&memory_row(&app, &buf, "[2]")),
-        ["-1.0", "-1.0", "0", "7"]
-    );
-    assert_eq!(marked_rows(&app, &buf), ["[0]", "[1]"]);
-    // Every written word is highlighted; element 1's id was written with
-    // the value it had, so it is drawn written but not changed.
-    let changed = memory_cells_with(&app, &buf, view::CHANGED.bg.unwrap());
-    let cell = |l: &str, v: &str| (l.to_string(), v.to_string());
-    assert_eq!(
-        changed,
-        [
-            cell("[0]", "0.5"),
-            cell("[0]", "0.25"),
-            cell("[0]", "100"),
-            cell("[0]", "0"),
-            cell("[1]", "1.5"),
-            cell("[1]", "0.25"),
-            cell("[1]", "-1"),
-        ]
-    );
-    assert_eq!(
-        memory_cells_with(&app, &buf, view::WRITTEN.bg.unwrap()),
-        [cell("[1]", "101")]
-    );
-    assert!(text(&buf).contains("last step wrote u1 elements 0,1 (lanes 0,1)"));
-    // The hex view shows the bits: 1.5 is 0x3fc00000, -1 is 0xffffffff.
-    app.apply(Action::CycleView);
-    let buf = screen(&mut app);
-    assert!(text(&buf).contains("buffers and UAVs · hex"));
-    assert_eq!(
-        memory_values(&memory_row(&app, &buf, "[1]")),
-        ["0x3fc00000", "0x3e800000", "0x00000065", "0xffffffff"]
-    );
-    // The register view is left as it was.
-    assert_eq!(app.view, dxbc_dbg::tui::app::ValueView::Float);
-}
-
-#[test]
-fn stepping_back_over_a_store_restores_the_element() {
-    let mut app = particles();
-    app.apply(Action::ToggleMemory);
-    app.cursor = 11;
-    app.apply(Action::RunToCursor);
-    assert_eq!(app.machine.last_index(), Some(10));
-    app.apply(Action::StepBack);
-    let buf = screen(&mut app);
-    insta::assert_snapshot!("memory_store_stepped_back", bottom_text(&app, &buf));
-    assert_eq!(app.machine.pc(), 10);
-    // The store is undone: element 1 has the case's words again, and the
-    // last step that stands (`ineg`) wrote no memory.
-    assert_eq!(
-        memory_values(&memory_row(&app, &buf, "[1]")),
-        ["-1.0", "-1.0", "101", "7"]
-    );
-    assert_eq!(
-        memory_values(&memory_row(&app, &buf, "[0]")),
-        ["-1.0", "-1.0", "0", "7"]
-    );
-    assert!(marked_rows(&app, &buf).is_empty());
-    assert!(memory_cells_with(&app, &buf, view::CHANGED.bg.unwrap()).is_empty());
-    let words = &app.machine.uav(1).expect("u1 bound").words;
-    assert_eq!(words[4..8], [0xbf80_0000, 0xbf80_0000, 101, 7]);
-    // `m` again shows the registers: lane 1 built (1.5, 0.25, 101, -1) in
-    // r1 (101 and -1 are integer bits, read as such).
-    app.key(KeyEvent::new(KeyCode::Char('m'), KeyModifiers::NONE));
-    let buf = screen(&mut app);
-    assert!(!app.memory);
-    assert_eq!(app.component("r1.w"), Some(u32::MAX));
-    assert_eq!(app.component("r1.z"), Some(101));
-    assert_eq!(
-        values(&register_row(&app, &buf, "r1"))[..2],
-        ["1.5", "0.25"]
-    );
-}
-
-#[test]
-fn memory_pane_without_buffers_says_so() {
-    let mut app = small();
-    app.apply(Action::ToggleMemory);
-    let t = text(&screen(&mut app));
-    assert!(t.contains("no buffer SRVs or UAVs are bound"), "{t}");
 }
 
 // ---- the real binary in a real terminal -----------------------------------

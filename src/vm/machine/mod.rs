@@ -6,6 +6,7 @@
 mod fast;
 mod flow;
 mod plan;
+mod undo;
 
 use std::rc::Rc;
 
@@ -18,6 +19,7 @@ use super::{Resources, VmError};
 use crate::dxbc::analysis::{Analysis, Blocks};
 use crate::dxbc::ir::*;
 use crate::dxbc::opcodes::NumType;
+use undo::Undo;
 
 /// Why a lane is not executing, and where it resumes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,13 +98,6 @@ pub struct Change {
     pub component: usize,
     pub old: u32,
     pub new: u32,
-}
-
-struct Undo {
-    pc: usize,
-    control: Control,
-    writes: Vec<Change>,
-    memory: Vec<MemoryWrite>,
 }
 
 /// What a step did.
@@ -294,27 +289,6 @@ impl Machine {
         self.setup.helper
     }
 
-    /// Components the last step changed.
-    pub fn changes(&self) -> &[Change] {
-        self.history
-            .last()
-            .map(|u| u.writes.as_slice())
-            .unwrap_or(&[])
-    }
-
-    /// UAV words (and counters) the last step wrote, in the order written.
-    pub fn memory_writes(&self) -> &[MemoryWrite] {
-        self.history
-            .last()
-            .map(|u| u.memory.as_slice())
-            .unwrap_or(&[])
-    }
-
-    /// Index of the instruction the last step ran.
-    pub fn last_index(&self) -> Option<usize> {
-        self.history.last().map(|u| u.pc)
-    }
-
     /// Runs one instruction for all active lanes.
     pub fn step(&mut self) -> Result<Event, VmError> {
         if self.is_finished() {
@@ -400,64 +374,6 @@ impl Machine {
         {
             self.control.finished = true;
         }
-    }
-
-    fn undo_writes(&mut self) {
-        for w in self.writes.drain(..).rev() {
-            if let Some(c) = self.state.lanes[w.lane].component_mut(w.loc, w.component) {
-                *c = w.old;
-            }
-        }
-        let memory = std::mem::take(&mut self.memory);
-        self.undo_memory(&memory);
-    }
-
-    /// Puts back what `writes` replaced, last write first (a word written
-    /// twice in one step ends with its value from before the step).
-    fn undo_memory(&mut self, writes: &[MemoryWrite]) {
-        for w in writes.iter().rev() {
-            if let Some(buf) = self.uav_mut(w.slot) {
-                buf.set(w.cell, w.old);
-            }
-        }
-    }
-
-    /// Records a UAV write of the step in progress (`memory.rs`).
-    pub(super) fn log_memory(&mut self, write: MemoryWrite) {
-        if self.recording {
-            self.memory.push(write);
-        }
-    }
-
-    /// Undoes the last step; false at the start.
-    pub fn step_back(&mut self) -> bool {
-        let Some(undo) = self.history.pop() else {
-            return false;
-        };
-        for w in undo.writes.iter().rev() {
-            if let Some(c) = self.state.lanes[w.lane].component_mut(w.loc, w.component) {
-                *c = w.old;
-            }
-        }
-        self.undo_memory(&undo.memory);
-        self.pc = undo.pc;
-        self.control = undo.control;
-        self.executed -= 1;
-        true
-    }
-
-    /// Forgets the undo log kept so far: stepping back stops here.
-    /// A caller that streams each step as it runs (`trace`) and never steps
-    /// back calls it after every step, so a run of a million steps holds
-    /// one step's log instead of all of them; [`Machine::changes`] still
-    /// reports the next step.
-    pub fn forget_history(&mut self) {
-        self.history.clear();
-    }
-
-    /// Steps back to `position` steps from the start.
-    pub fn restore(&mut self, position: usize) {
-        while self.history.len() > position && self.step_back() {}
     }
 
     /// Runs until the shader finishes; returns the number of steps taken.
