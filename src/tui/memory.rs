@@ -510,3 +510,131 @@ impl App {
         self.mem_view.map_or("typed", ValueView::name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dxbc::rdef::Member;
+
+    fn scalar(class_: u16, base: u16, columns: u16, elements: u16) -> Type {
+        Type {
+            class: class_,
+            base,
+            rows: 1,
+            columns,
+            elements,
+            members: Vec::new(),
+            name: None,
+            extra: None,
+        }
+    }
+
+    fn member(name: &str, offset: u32, ty: Type) -> Member {
+        Member {
+            name: name.into(),
+            offset,
+            ty,
+        }
+    }
+
+    fn words(ty: &Type) -> Vec<Option<(String, WordType)>> {
+        let mut w = Vec::new();
+        flatten(ty, "", 0, &mut w);
+        w
+    }
+
+    #[test]
+    fn members_name_their_words_by_type_and_control_bytes_are_escaped() {
+        // struct { float3 p; int n[2]; struct { uint u; } s; bool\n b; }
+        // Offsets as a structured buffer packs them: p 0, n 12, s 20, b 24
+        // (the member named with a newline, as a hostile RDEF could).
+        let inner = Type {
+            members: vec![member("u", 0, scalar(class::SCALAR, 19, 1, 0))],
+            ..scalar(class::STRUCT, 0, 1, 0)
+        };
+        let ty = Type {
+            members: vec![
+                member("p", 0, scalar(class::VECTOR, 3, 3, 0)),
+                member("n", 12, scalar(class::SCALAR, 2, 1, 2)),
+                member("s", 20, inner),
+                member("b\n", 24, scalar(class::SCALAR, 1, 1, 0)),
+            ],
+            ..scalar(class::STRUCT, 0, 1, 0)
+        };
+        let got: Vec<(String, WordType)> = words(&ty).into_iter().map(Option::unwrap).collect();
+        let w = |n: &str, t| (n.to_string(), t);
+        assert_eq!(
+            got,
+            [
+                w("p.x", WordType::Float),
+                w("p.y", WordType::Float),
+                w("p.z", WordType::Float),
+                w("n[0]", WordType::Int),
+                w("n[1]", WordType::Int),
+                w("s.u", WordType::Uint),
+                w("b\\x0a", WordType::Uint),
+            ]
+        );
+    }
+
+    #[test]
+    fn gaps_and_doubles_stay_bits() {
+        // struct { double d; float f; } with f at 12: words 0, 1 are the
+        // double's (bits), word 2 nothing, word 3 the float.
+        let ty = Type {
+            members: vec![
+                member("d", 0, scalar(class::SCALAR, 39, 1, 0)),
+                member("f", 12, scalar(class::SCALAR, 3, 1, 0)),
+            ],
+            ..scalar(class::STRUCT, 0, 1, 0)
+        };
+        let w = words(&ty);
+        assert_eq!(w.len(), 4);
+        assert_eq!(w[0].as_ref().unwrap().1, WordType::Bits);
+        assert_eq!(w[2], None);
+        assert_eq!(w[3], Some(("f".to_string(), WordType::Float)));
+    }
+
+    #[test]
+    fn long_elements_take_several_rows() {
+        // Stride 24: six words, rows of four then two, the second labelled
+        // by its byte offset in the element.
+        let b = Buffer::new(Layout::Structured { stride: 24 }, (0..12).collect());
+        let names = BTreeMap::new();
+        let pane = MemoryPane::new([], [(0, &b)], &names, &[], None);
+        assert_eq!(pane.len(), 1 + 4);
+        let Some(MemRow::Words { label, cells, .. }) = pane.row(2) else {
+            panic!("a row of words");
+        };
+        assert_eq!(label, "  +16");
+        let texts: Vec<&str> = cells.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["0x00000004", "0x00000005"]);
+        assert_eq!(cells[0].name, "+16");
+        let Some(MemRow::Words { label, .. }) = pane.row(3) else {
+            panic!("a row of words");
+        };
+        assert_eq!(label, "[1]");
+        assert_eq!(pane.row(5), None);
+    }
+
+    #[test]
+    fn the_particles_shader_names_its_uav() {
+        let text = include_str!("../../shaders/debugger/particles.asm");
+        let bytes = crate::dxbc::asm::assemble(text).expect("assembles");
+        let shader = Shader::parse(&bytes, Default::default()).expect("parses");
+        let names = reflect(&shader);
+        let r = &names[&(Space::Uav, 1)];
+        assert_eq!(r.name, "particles");
+        assert_eq!(r.element.as_deref(), Some("struct Particle"));
+        let kinds: Vec<WordType> = r.words.iter().map(|w| w.as_ref().unwrap().1).collect();
+        assert_eq!(
+            kinds,
+            [
+                WordType::Float,
+                WordType::Float,
+                WordType::Uint,
+                WordType::Int
+            ]
+        );
+    }
+}
