@@ -333,3 +333,35 @@ fn memory_pane_follows_writes_far_down_and_counters() {
     let buf = screen(&mut app);
     assert_eq!(bottom_rows(&app, &buf)[0], first);
 }
+
+#[test]
+fn picking_another_pixel_starts_from_the_case_uavs_again() {
+    let mut app = particles();
+    app.apply(Action::ToggleMemory);
+    app.cursor = 11;
+    app.apply(Action::RunToCursor);
+    // Pixel (3,0) is lane 1 of the quad at (2,0): replayed to the same
+    // step from the case's UAV, only elements 2 and 3 are written;
+    // elements 0 and 1 are as the case gives them.
+    app.pick_pixel(3, 0);
+    assert_eq!(app.lane, 1);
+    assert_eq!(app.machine.last_index(), Some(10));
+    let buf = screen(&mut app);
+    assert_eq!(marked_rows(&app, &buf), ["[2]", "[3]"]);
+    assert_eq!(
+        memory_values(&memory_row(&app, &buf, "[3]")),
+        ["3.5", "0.25", "103", "-3"]
+    );
+    assert_eq!(
+        memory_values(&memory_row(&app, &buf, "[0]")),
+        ["-1.0", "-1.0", "0", "7"]
+    );
+    // The mouse wheel over the pane scrolls it (five elements fit, so it
+    // stays at the top) without leaving the memory view.
+    let r = app.areas.registers;
+    app.scroll_at(r.x + 2, r.y + 2, 3);
+    let buf = screen(&mut app);
+    assert!(app.memory);
+    assert_eq!(app.mem_top, 0);
+    assert!(bottom_rows(&app, &buf)[0].starts_with("u1 \"particles\""));
+}
