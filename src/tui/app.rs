@@ -10,12 +10,15 @@ use ratatui::layout::Rect;
 
 use crate::dxbc::Shader;
 use crate::dxbc::disasm::format_instruction;
-use crate::dxbc::ir::{OperandType, Program};
+use crate::dxbc::ir::Program;
 use crate::dxbc::opcodes::Class;
 use crate::glsl::{self, Dialect, SourceMap};
 use crate::harness::case::Case;
 use crate::vm::defaults::{self, DefaultTextures, PixelChoice};
-use crate::vm::{Change, Event, LANES, Loc, Machine, Resources, Setup, VmError};
+use crate::vm::memory::Buffer;
+use crate::vm::{Change, Event, LANES, Machine, Resources, Setup, VmError};
+
+use super::memory::{Reflection, Space};
 
 pub use super::values::{
     ValueView, component_name, float_text, nan_or_inf, parse_pixel, parse_watch,
@@ -31,6 +34,10 @@ pub struct Inputs {
     pub width: u32,
     pub height: u32,
     pub provider: Provider,
+    /// The UAVs (`u#` by slot) every run starts from: the case's, as it
+    /// gives them (the quad does not see what quads drawn before it
+    /// would have written).
+    pub uavs: Vec<Option<Buffer>>,
     /// Shown in the help overlay: "documented defaults" or the case.
     pub description: String,
 }
@@ -50,17 +57,20 @@ impl Inputs {
                     defaults::default_resources(&shader.program, DefaultTextures::Checker),
                 )
             }),
+            uavs: Vec::new(),
             description: "documented defaults (64x64 target, checker textures)".into(),
         }
     }
 
-    /// A case's quad, textures, samplers and constant buffers.
+    /// A case's quad, textures, samplers, constant buffers, buffers and
+    /// UAVs.
     pub fn case(case: Case, shader: &Shader, name: &str) -> Inputs {
         let shader = shader.clone();
         let (width, height) = (case.width, case.height);
         Inputs {
             width,
             height,
+            uavs: crate::harness::cpu::uavs(&case),
             provider: Box::new(move |choice| {
                 crate::harness::raster::case_inputs(&case, &shader, choice)
             }),
@@ -90,6 +100,9 @@ pub enum Action {
     PickPixel,
     Search,
     CycleView,
+    ToggleMemory,
+    PaneUp,
+    PaneDown,
     SwitchDialect,
     ToggleExtra,
     Help,
@@ -191,6 +204,8 @@ pub struct App {
     pub vk450: GlslText,
     pub dialect: Dialect,
     pub machine: Machine,
+    /// The run's textures and buffer SRVs (the machine holds the same).
+    pub resources: Rc<Resources>,
     pub inputs: Inputs,
     pub pixel: (u32, u32),
     pub lane: usize,
@@ -198,6 +213,12 @@ pub struct App {
     pub breakpoints: BTreeSet<usize>,
     pub view: ValueView,
     pub extra: bool,
+    /// The bottom pane shows the buffers and UAVs instead of registers.
+    pub memory: bool,
+    /// The memory pane's view: None shows each word by its type.
+    pub mem_view: Option<ValueView>,
+    /// RDEF's names and element types of the buffer bindings.
+    pub names: std::collections::BTreeMap<(Space, u32), Reflection>,
     pub overlay: Overlay,
     pub event: String,
     pub tone: Tone,
@@ -207,8 +228,13 @@ pub struct App {
     pub listing_top: usize,
     pub glsl_top: usize,
     pub regs_top: usize,
+    pub mem_top: usize,
     pub follow_listing: Option<usize>,
     pub follow_glsl: bool,
+    /// Scroll the memory pane to the last write at the next draw.
+    pub follow_memory: bool,
+    /// Rows `[`/`]` scroll the bottom pane (its height at the last draw).
+    pub bottom_page: usize,
     pub areas: Areas,
     /// Rows a page key moves (the listing's height at the last draw).
     pub page: usize,
@@ -234,7 +260,9 @@ impl App {
             .collect();
         let choice = choice(&inputs, pixel);
         let (setup, resources) = (inputs.provider)(choice);
-        let machine = Machine::new(Rc::clone(&program), setup, resources)?;
+        let resources = Rc::new(resources);
+        let mut machine = Machine::new(Rc::clone(&program), setup, Rc::clone(&resources))?;
+        machine.set_uavs(inputs.uavs.clone());
         let mut app = App {
             listing,
             es300: GlslText::of(shader, Dialect::Es300),
@@ -242,13 +270,17 @@ impl App {
             dialect: Dialect::Es300,
             cursor: machine.pc(),
             machine,
+            resources,
             program,
+            names: super::memory::reflect(shader),
             inputs,
             pixel,
             lane: lane.unwrap_or(choice.lane()).min(LANES - 1),
             breakpoints: BTreeSet::new(),
             view: ValueView::Float,
             extra: false,
+            memory: false,
+            mem_view: None,
             overlay: Overlay::None,
             event: "ready: n steps, ? shows the keys".into(),
             tone: Tone::Info,
@@ -256,8 +288,11 @@ impl App {
             listing_top: 0,
             glsl_top: 0,
             regs_top: 0,
+            mem_top: 0,
             follow_listing: None,
             follow_glsl: true,
+            follow_memory: true,
+            bottom_page: 10,
             areas: Areas::default(),
             page: 20,
             last_search: String::new(),
@@ -333,13 +368,14 @@ impl App {
         let top = match pane {
             Pane::Listing => &mut self.listing_top,
             Pane::Glsl => &mut self.glsl_top,
+            Pane::Registers if self.memory => &mut self.mem_top,
             Pane::Registers => &mut self.regs_top,
         };
         *top = top.saturating_add_signed(delta);
         match pane {
             Pane::Listing => self.follow_listing = None,
             Pane::Glsl => self.follow_glsl = false,
-            Pane::Registers => {}
+            Pane::Registers => self.follow_memory = false,
         }
     }
 
@@ -407,7 +443,14 @@ impl App {
             Action::Search => {
                 self.overlay = Overlay::Prompt(PromptKind::Search, self.last_search.clone())
             }
+            Action::CycleView if self.memory => self.cycle_memory_view(),
             Action::CycleView => self.view = self.view.next(),
+            Action::ToggleMemory => {
+                self.memory = !self.memory;
+                self.follow_memory = true;
+            }
+            Action::PaneUp => self.scroll(Pane::Registers, -(self.bottom_page.max(1) as isize)),
+            Action::PaneDown => self.scroll(Pane::Registers, self.bottom_page.max(1) as isize),
             Action::SwitchDialect => {
                 self.dialect = match self.dialect {
                     Dialect::Es300 => Dialect::Vk450,
@@ -442,6 +485,7 @@ impl App {
     fn moved(&mut self) {
         self.follow_listing = Some(self.machine.pc().min(self.listing.len().saturating_sub(1)));
         self.follow_glsl = true;
+        self.follow_memory = true;
     }
 
     /// Steps up to `limit` times, stopping early when the shader finishes,
@@ -572,10 +616,13 @@ impl App {
     pub fn pick_pixel(&mut self, x: u32, y: u32) {
         let choice = choice(&self.inputs, (x, y));
         let (setup, resources) = (self.inputs.provider)(choice);
+        let resources = Rc::new(resources);
         let position = self.machine.position();
-        match Machine::new(Rc::clone(&self.program), setup, resources) {
-            Ok(machine) => {
+        match Machine::new(Rc::clone(&self.program), setup, Rc::clone(&resources)) {
+            Ok(mut machine) => {
+                machine.set_uavs(self.inputs.uavs.clone());
                 self.machine = machine;
+                self.resources = resources;
                 self.pixel = (x, y);
                 self.lane = choice.lane();
                 let mut msg = format!("pixel ({x},{y}), lane {}", self.lane);
@@ -614,131 +661,6 @@ impl App {
                 self.set(Tone::Info, format!("`{text}` at [{i}]"));
             }
             None => self.set(Tone::Warn, format!("`{text}` not found")),
-        }
-    }
-
-    /// The register pane's rows for the selected lane.
-    pub fn register_rows(&self) -> Vec<RegRow> {
-        let lane = self.lane;
-        let state = &self.machine.state;
-        let regs = &state.lanes[lane];
-        let changes: Vec<&Change> = self
-            .machine
-            .changes()
-            .iter()
-            .filter(|c| c.lane == lane)
-            .collect();
-        let changed = |loc: Loc| -> Vec<bool> {
-            (0..4)
-                .map(|c| changes.iter().any(|ch| ch.loc == loc && ch.component == c))
-                .collect()
-        };
-        let mut rows = Vec::new();
-        let section = |rows: &mut Vec<RegRow>, title: &str, items: Vec<RegRow>| {
-            if !items.is_empty() {
-                rows.push(RegRow::Heading(title.to_string()));
-                rows.extend(items);
-            }
-        };
-        let plain = |name: String, r: &[u32; 4]| RegRow::Reg {
-            name,
-            values: r.to_vec(),
-            changed: vec![false; 4],
-        };
-        let temps = (regs.temps.iter().enumerate())
-            .map(|(i, r)| RegRow::Reg {
-                name: format!("r{i}"),
-                values: r.to_vec(),
-                changed: changed(Loc::Temp(i as u32)),
-            })
-            .collect();
-        section(&mut rows, "temps", temps);
-        let inputs = (state.inputs[lane].iter().enumerate())
-            .map(|(i, r)| plain(format!("v{i}"), r))
-            .collect();
-        section(&mut rows, "inputs", inputs);
-        let mut outputs: Vec<RegRow> = (regs.outputs.iter().enumerate())
-            .map(|(i, r)| RegRow::Reg {
-                name: format!("o{i}"),
-                values: r.to_vec(),
-                changed: changed(Loc::Output(i as u32)),
-            })
-            .collect();
-        for (ty, loc, value) in [
-            (OperandType::OUTPUT_DEPTH, Loc::Depth, regs.depth),
-            (
-                OperandType::OUTPUT_COVERAGE_MASK,
-                Loc::Coverage,
-                regs.coverage,
-            ),
-        ] {
-            if self.writes(ty) {
-                outputs.push(RegRow::Reg {
-                    name: loc.to_string(),
-                    values: vec![value],
-                    changed: changed(loc)[..1].to_vec(),
-                });
-            }
-        }
-        section(&mut rows, "outputs", outputs);
-        if self.extra {
-            for (b, cb) in state.constant_buffers.iter().enumerate() {
-                let items = (cb.iter().enumerate())
-                    .map(|(i, r)| plain(format!("cb{b}[{i}]"), r))
-                    .collect();
-                section(&mut rows, &format!("constant buffer cb{b}"), items);
-            }
-            for (x, arr) in regs.indexable.iter().enumerate() {
-                let items = (arr.iter().enumerate())
-                    .map(|(i, r)| {
-                        let loc = Loc::Indexable(x as u32, i as u32);
-                        RegRow::Reg {
-                            name: loc.to_string(),
-                            values: r.to_vec(),
-                            changed: changed(loc),
-                        }
-                    })
-                    .collect();
-                section(&mut rows, &format!("indexable temp x{x}"), items);
-            }
-            let icb = (state.icb.iter().enumerate())
-                .map(|(i, r)| plain(format!("icb[{i}]"), r))
-                .collect();
-            section(&mut rows, "immediate constant buffer", icb);
-        }
-        rows
-    }
-
-    fn writes(&self, ty: OperandType) -> bool {
-        let depth_like = |t: OperandType| {
-            matches!(
-                t,
-                OperandType::OUTPUT_DEPTH
-                    | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
-                    | OperandType::OUTPUT_DEPTH_LESS_EQUAL
-            )
-        };
-        self.program.instructions.iter().any(|i| {
-            i.operands.iter().any(|o| {
-                if ty == OperandType::OUTPUT_DEPTH {
-                    depth_like(o.ty)
-                } else {
-                    o.ty == ty
-                }
-            })
-        })
-    }
-
-    /// One register component of the selected lane, by name (`r0.x`,
-    /// `o0.w`, `x1[2].y`): what tests and the watch prompt read.
-    pub fn component(&self, name: &str) -> Option<u32> {
-        let (loc, c) = parse_watch(name)?;
-        let regs = &self.machine.state.lanes[self.lane];
-        match loc {
-            Loc::Depth => Some(regs.depth),
-            Loc::Coverage => Some(regs.coverage),
-            Loc::StencilRef => Some(regs.stencil_ref),
-            _ => regs.get(loc).map(|r| r[c]),
         }
     }
 }

@@ -111,7 +111,18 @@ pub const BINDINGS: &[Binding] = &[
     b(&[k('3')], Action::Lane(2), "lane 2 (bottom left)"),
     b(&[k('4')], Action::Lane(3), "lane 3 (bottom right)"),
     b(&[k('P')], Action::PickPixel, "pick a pixel (re-runs)"),
-    b(&[k('v')], Action::CycleView, "values: float/hex/int/uint"),
+    b(
+        &[k('v')],
+        Action::CycleView,
+        "values: float/hex/int/uint; memory: typed too",
+    ),
+    b(
+        &[k('m')],
+        Action::ToggleMemory,
+        "bottom pane: registers / buffers and UAVs",
+    ),
+    b(&[k('[')], Action::PaneUp, "scroll the bottom pane up"),
+    b(&[k(']')], Action::PaneDown, "scroll the bottom pane down"),
     b(
         &[k('d')],
         Action::SwitchDialect,

@@ -4,11 +4,15 @@
 //! the emitted GLSL and the register file. See `docs/debugger.md`.
 //!
 //! `app.rs` holds all state and actions (no terminal), `keys.rs` the key
-//! table, `values.rs` value views and prompt parsing, `view.rs` the
-//! drawing, `terminal.rs` the terminal's set-up and restoration.
+//! table, `values.rs` value views and prompt parsing, `registers.rs` and
+//! `memory.rs` the rows of the bottom pane's two modes (registers, and
+//! buffers and UAVs), `view.rs` the drawing, `terminal.rs` the
+//! terminal's set-up and restoration.
 
 pub mod app;
 pub mod keys;
+pub mod memory;
+pub mod registers;
 pub mod terminal;
 pub mod values;
 pub mod view;

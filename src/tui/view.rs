@@ -11,6 +11,7 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::app::{App, Overlay, RegRow, Tone, component_name};
 use super::keys;
+use super::memory::{MemRow, summary};
 
 /// The smallest terminal the layout fits.
 pub const MIN_WIDTH: u16 = 80;
@@ -25,6 +26,10 @@ pub const PC: Style = Style::new()
 pub const CURSOR: Style = Style::new().bg(Color::DarkGray);
 /// The GLSL lines of the next instruction.
 pub const GLSL_LINES: Style = Style::new().fg(Color::Black).bg(Color::LightGreen);
+/// A memory word the last step wrote without changing its value.
+pub const WRITTEN: Style = Style::new().fg(Color::Black).bg(Color::LightYellow);
+/// The marker of a row holding an element the last step wrote.
+pub const MARK: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
 /// A register component the last step changed.
 pub const CHANGED: Style = Style::new()
     .fg(Color::Black)
@@ -61,7 +66,11 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
     app.areas.registers = regs;
     draw_listing(frame, app, listing);
     draw_glsl(frame, app, glsl);
-    draw_registers(frame, app, regs);
+    if app.memory {
+        draw_memory(frame, app, regs);
+    } else {
+        draw_registers(frame, app, regs);
+    }
     draw_status(frame, app, status);
     if app.overlay == Overlay::Help {
         draw_help(frame, app, area);
@@ -193,6 +202,7 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     ));
     let inner = block.inner(area);
     let height = inner.height as usize;
+    app.bottom_page = height.saturating_sub(1).max(1);
     let rows = app.register_rows();
     app.regs_top = app.regs_top.min(rows.len().saturating_sub(height));
     let view = app.view;
@@ -217,6 +227,64 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
             }
         })
         .collect();
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The buffers and UAVs: a heading per view, then its words, by type
+/// (or the chosen view); the words the last step wrote highlighted, `▶`
+/// on the rows of the elements it wrote, scrolled into view after a step.
+fn draw_memory(frame: &mut Frame, app: &mut App, area: Rect) {
+    let writes = summary(app.machine.memory_writes());
+    let block = Block::bordered().title(format!(
+        " buffers and UAVs · {} · m: registers{} ",
+        app.memory_view_name(),
+        writes
+            .map(|w| format!(" · last step {w}"))
+            .unwrap_or_default()
+    ));
+    let inner = block.inner(area);
+    let height = inner.height as usize;
+    app.bottom_page = height.saturating_sub(1).max(1);
+    let follow_memory = std::mem::take(&mut app.follow_memory);
+    let mut top = app.mem_top;
+    let pane = app.memory_pane();
+    if pane.is_empty() {
+        let text = "no buffer SRVs or UAVs are bound (a case binds them: --case)";
+        frame.render_widget(Paragraph::new(Line::styled(text, DIM)).block(block), area);
+        return;
+    }
+    if follow_memory && let Some((a, b)) = pane.written_rows() {
+        follow(&mut top, a, b.min(a + height.max(1) - 1), height);
+    }
+    top = top.min(pane.len().saturating_sub(height));
+    let lines: Vec<Line> = (top..pane.len().min(top + height))
+        .filter_map(|i| pane.row(i))
+        .map(|row| match row {
+            MemRow::Heading(t) => Line::styled(t, HEADING),
+            MemRow::Words {
+                label,
+                marked,
+                cells,
+            } => {
+                let mark = if marked { "▶" } else { " " };
+                let mut spans = vec![Span::styled(mark, MARK), Span::raw(format!(" {label:<9}"))];
+                for c in cells {
+                    let name: String = c.name.chars().take(12).collect();
+                    spans.push(Span::styled(format!(" {name}:"), DIM));
+                    let style = if c.changed {
+                        CHANGED
+                    } else if c.written {
+                        WRITTEN
+                    } else {
+                        Style::new()
+                    };
+                    spans.push(Span::styled(format!("{:>13}", c.text), style));
+                }
+                Line::from(spans)
+            }
+        })
+        .collect();
+    app.mem_top = top;
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 

@@ -13,6 +13,11 @@
 //! * Lanes run in quad order (0..4) within an instruction; the harness
 //!   runs quads in row-major order. Only order-free results (sums, counts,
 //!   min/max) make cases that any GPU would agree with.
+//!
+//! Every word a store or atomic writes (and every counter change) goes
+//! through [`put`]/[`count`], which hand the machine a [`MemoryWrite`]:
+//! its undo log keeps them, so stepping back restores a UAV exactly, and
+//! the debugger shows which element the step wrote.
 
 use super::VmError;
 use super::machine::Machine;
@@ -44,6 +49,29 @@ pub struct Buffer {
     pub layout: Layout,
     pub words: Vec<u32>,
     pub counter: u32,
+}
+
+/// Which part of a UAV a step wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// Word `word` of the buffer (an index into [`Buffer::words`]), part
+    /// of element `element` (a structured element spans several words;
+    /// raw and typed elements are one word each).
+    Word { element: u32, word: u32 },
+    /// The hidden counter `imm_atomic_alloc`/`imm_atomic_consume` move.
+    Counter,
+}
+
+/// One write a step made to a UAV (`u#` slot `slot`) on behalf of `lane`:
+/// a store's component or an atomic's result. Writes of an unchanged value
+/// are recorded too: the instruction still wrote there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryWrite {
+    pub slot: u32,
+    pub lane: usize,
+    pub cell: Cell,
+    pub old: u32,
+    pub new: u32,
 }
 
 impl Layout {
@@ -96,6 +124,24 @@ impl Buffer {
     pub fn store(&mut self, address: [u32; 2], c: u32, v: u32) {
         if let Some(w) = self.word(address, c) {
             self.words[w] = v;
+        }
+    }
+
+    /// The element word `word` belongs to.
+    pub fn element_of(&self, word: usize) -> u32 {
+        (word as u32) / self.layout.words_per_element().max(1)
+    }
+
+    /// Puts a recorded write's `value` (its old or new one) back in place;
+    /// a write to a word the buffer no longer has is ignored.
+    pub fn set(&mut self, cell: Cell, value: u32) {
+        match cell {
+            Cell::Word { word, .. } => {
+                if let Some(w) = self.words.get_mut(word as usize) {
+                    *w = value;
+                }
+            }
+            Cell::Counter => self.counter = value,
         }
     }
 
@@ -192,6 +238,52 @@ fn mask(op: &Operand) -> u8 {
     }
 }
 
+/// Writes word `w` of UAV `slot` for `lane` and tells the machine.
+fn put(m: &mut Machine, slot: u32, lane: usize, w: usize, new: u32) {
+    let Some(buf) = m.uav_mut(slot) else {
+        return;
+    };
+    let Some(word) = buf.words.get_mut(w) else {
+        return;
+    };
+    let old = std::mem::replace(word, new);
+    let element = buf.element_of(w);
+    let cell = Cell::Word {
+        element,
+        word: w as u32,
+    };
+    m.log_memory(MemoryWrite {
+        slot,
+        lane,
+        cell,
+        old,
+        new,
+    });
+}
+
+/// Moves UAV `slot`'s counter for `lane` (`alloc`: up, returning the old
+/// value; otherwise down, returning the new one) and tells the machine.
+fn count(m: &mut Machine, slot: u32, lane: usize, alloc: bool) -> u32 {
+    let Some(buf) = m.uav_mut(slot) else {
+        return 0;
+    };
+    let old = buf.counter;
+    let new = if alloc {
+        old.wrapping_add(1)
+    } else {
+        old.wrapping_sub(1)
+    };
+    buf.counter = new;
+    m.log_memory(MemoryWrite {
+        slot,
+        lane,
+        cell: Cell::Counter,
+        old,
+        new,
+    });
+    if alloc { old } else { new }
+}
+
 /// Runs a buffer or UAV instruction for the lanes that execute it.
 pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), VmError> {
     if inst.op == Op::Sync {
@@ -278,10 +370,12 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             for &l in &writers {
                 let a = u32s(m, op(1)?, l)?;
                 let v = u32s(m, op(2)?, l)?[0];
-                if let Some(buf) = m.uav_mut(slot)
-                    && matches!(buf.layout, Layout::Typed { .. })
-                {
-                    buf.store([a[0], a[1]], 0, v);
+                let w = m
+                    .uav(slot)
+                    .filter(|b| matches!(b.layout, Layout::Typed { .. }))
+                    .and_then(|b| b.word([a[0], a[1]], 0));
+                if let Some(w) = w {
+                    put(m, slot, l, w, v);
                 }
             }
         }
@@ -298,11 +392,11 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                 } else {
                     (0, u32s(m, op(2)?, l)?)
                 };
-                if let Some(buf) = m.uav_mut(slot) {
-                    // Mask component c writes word c of the window (D3D
-                    // only allows .x, .xy, .xyz, .xyzw here).
-                    for c in (0..4).filter(|c| wmask & (1 << c) != 0) {
-                        buf.store([a, b], c, value[c as usize]);
+                // Mask component c writes word c of the window (D3D only
+                // allows .x, .xy, .xyz, .xyzw here).
+                for c in (0..4).filter(|c| wmask & (1 << c) != 0) {
+                    if let Some(w) = m.uav(slot).and_then(|buf| buf.word([a, b], c)) {
+                        put(m, slot, l, w, value[c as usize]);
                     }
                 }
             }
@@ -314,17 +408,8 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
             for &l in &lanes {
                 let got = if helper[l] {
                     0
-                } else if let Some(buf) = m.uav_mut(slot) {
-                    if inst.op == Op::ImmAtomicAlloc {
-                        let old = buf.counter;
-                        buf.counter = old.wrapping_add(1);
-                        old
-                    } else {
-                        buf.counter = buf.counter.wrapping_sub(1);
-                        buf.counter
-                    }
                 } else {
-                    0
+                    count(m, slot, l, inst.op == Op::ImmAtomicAlloc)
                 };
                 m.write(dst, l, [got; 4], false)?;
             }
@@ -347,14 +432,13 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                     (0, first)
                 };
                 let mut old = 0;
+                let a = [addr[0], addr[1]];
+                let w = m.uav(slot).and_then(|b| Some((b.word(a, 0)?, b)));
                 if !helper[l]
-                    && let Some(buf) = m.uav_mut(slot)
+                    && let Some((w, buf)) = w
                 {
-                    let a = [addr[0], addr[1]];
-                    if let Some(w) = buf.word(a, 0) {
-                        old = buf.words[w];
-                        buf.words[w] = atomic(inst.op, old, value, cmp);
-                    }
+                    old = buf.words[w];
+                    put(m, slot, l, w, atomic(inst.op, old, value, cmp));
                 }
                 if imm {
                     m.write(op(0)?, l, [old; 4], false)?;

@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod quad;
+pub mod screen;
 pub mod validate;
 
 use std::path::{Path, PathBuf};

@@ -6,18 +6,20 @@
 mod fast;
 mod flow;
 mod plan;
+mod undo;
 
 use std::rc::Rc;
 
 use super::alu::{Exec, compute, exec_of};
 use super::float;
 use super::interfaces::Linkage;
-use super::memory::Buffer;
+use super::memory::{Buffer, MemoryWrite};
 use super::state::{LANES, Layout, Loc, Reg, Setup, State};
 use super::{Resources, VmError};
 use crate::dxbc::analysis::{Analysis, Blocks};
 use crate::dxbc::ir::*;
 use crate::dxbc::opcodes::NumType;
+use undo::Undo;
 
 /// Why a lane is not executing, and where it resumes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,12 +100,6 @@ pub struct Change {
     pub new: u32,
 }
 
-struct Undo {
-    pc: usize,
-    control: Control,
-    writes: Vec<Change>,
-}
-
 /// What a step did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
@@ -176,14 +172,17 @@ pub struct Machine {
     /// Shared: a frame runs thousands of quads over the same textures.
     resources: Rc<Resources>,
     /// UAVs (`u#`), owned: the shader writes them. The harness moves them
-    /// from quad to quad (`set_uavs`, `take_uavs`). Stepping back does not
-    /// undo their writes.
+    /// from quad to quad (`set_uavs`, `take_uavs`). Their writes go in the
+    /// undo log beside the registers' (`memory`), so stepping back
+    /// restores them.
     uavs: Vec<Option<Buffer>>,
     pub state: State,
     pc: usize,
     control: Control,
     history: Vec<Undo>,
     writes: Vec<Change>,
+    /// The UAV writes of the step in progress (when recording).
+    memory: Vec<MemoryWrite>,
     budget: usize,
     /// Instructions executed so far (for the budget).
     executed: usize,
@@ -230,6 +229,7 @@ impl Machine {
             control: Control::new(lanes),
             history: Vec::new(),
             writes: Vec::new(),
+            memory: Vec::new(),
             budget: DEFAULT_BUDGET,
             executed: 0,
             recording: true,
@@ -289,19 +289,6 @@ impl Machine {
         self.setup.helper
     }
 
-    /// Components the last step changed.
-    pub fn changes(&self) -> &[Change] {
-        self.history
-            .last()
-            .map(|u| u.writes.as_slice())
-            .unwrap_or(&[])
-    }
-
-    /// Index of the instruction the last step ran.
-    pub fn last_index(&self) -> Option<usize> {
-        self.history.last().map(|u| u.pc)
-    }
-
     /// Runs one instruction for all active lanes.
     pub fn step(&mut self) -> Result<Event, VmError> {
         if self.is_finished() {
@@ -319,6 +306,7 @@ impl Machine {
         // failed step and stepping back can restore it.
         let saved = self.recording.then(|| self.control.clone());
         self.writes.clear();
+        self.memory.clear();
         let result = match (self.fast, &self.prepared.ops[index]) {
             (true, fast::Op::Alu(a)) => {
                 let log = self.recording.then_some(&mut self.writes);
@@ -347,6 +335,7 @@ impl Machine {
                 pc: index,
                 control,
                 writes: std::mem::take(&mut self.writes),
+                memory: std::mem::take(&mut self.memory),
             });
         }
         Ok(Event::Executed { index })
@@ -385,44 +374,6 @@ impl Machine {
         {
             self.control.finished = true;
         }
-    }
-
-    fn undo_writes(&mut self) {
-        for w in self.writes.drain(..).rev() {
-            if let Some(c) = self.state.lanes[w.lane].component_mut(w.loc, w.component) {
-                *c = w.old;
-            }
-        }
-    }
-
-    /// Undoes the last step; false at the start.
-    pub fn step_back(&mut self) -> bool {
-        let Some(undo) = self.history.pop() else {
-            return false;
-        };
-        for w in undo.writes.iter().rev() {
-            if let Some(c) = self.state.lanes[w.lane].component_mut(w.loc, w.component) {
-                *c = w.old;
-            }
-        }
-        self.pc = undo.pc;
-        self.control = undo.control;
-        self.executed -= 1;
-        true
-    }
-
-    /// Forgets the undo log kept so far: stepping back stops here.
-    /// A caller that streams each step as it runs (`trace`) and never steps
-    /// back calls it after every step, so a run of a million steps holds
-    /// one step's log instead of all of them; [`Machine::changes`] still
-    /// reports the next step.
-    pub fn forget_history(&mut self) {
-        self.history.clear();
-    }
-
-    /// Steps back to `position` steps from the start.
-    pub fn restore(&mut self, position: usize) {
-        while self.history.len() > position && self.step_back() {}
     }
 
     /// Runs until the shader finishes; returns the number of steps taken.

@@ -242,3 +242,68 @@ fn a_typed_2d_uav_is_addressed_by_x_and_y() {
     );
     assert_eq!(u[0].as_ref().unwrap().words, vec![0, 0, 0, 7]);
 }
+
+#[test]
+fn a_step_reports_its_memory_writes_and_stepping_back_restores_them() {
+    use super::{Cell, MemoryWrite};
+    // Stride 8: element 1 is words 2, 3. Lane l stores (l, 7) there (the
+    // lanes in order, so lane 3's value stands), then the append counter
+    // moves once per lane.
+    let s = test_shader(
+        "ps_5_0\ndcl_uav_structured u1, 8\ndcl_input_ps_siv linear noperspective v0.xy, position\n\
+         dcl_temps 1\nftou r0.x, v0.x\nmov r0.y, l(7)\n\
+         store_structured u1.xy, l(1), l(0), r0.xyxx\nimm_atomic_alloc r0.z, u1\nret\n",
+    );
+    let mut setup = Setup::empty();
+    // Lane x positions 0, 1, 0, 1 (pixel centres truncated).
+    for l in 0..4 {
+        setup.inputs[l] = vec![[(l % 2) as f32 + 0.5, 0.5, 0.0, 1.0].map(f32::to_bits)];
+    }
+    let mut m = Machine::new(Rc::new(s.program), setup, Resources::default()).expect("prepared");
+    let before = vec![5, 5, 9, 9, 5, 5];
+    m.set_uavs(vec![
+        None,
+        Some(Buffer::new(
+            Layout::Structured { stride: 8 },
+            before.clone(),
+        )),
+    ]);
+    // 0-2 declarations, 3 ftou, 4 mov, 5 the store, 6 the alloc.
+    m.run_to(5).expect("runs to the store");
+    assert!(m.memory_writes().is_empty(), "mov writes no memory");
+    m.step().expect("store_structured");
+    let w = |lane, word, old, new| MemoryWrite {
+        slot: 1,
+        lane,
+        cell: Cell::Word { element: 1, word },
+        old,
+        new,
+    };
+    // Lane 0 wrote 0 over 9 and 7 over 9; lane 1 then 1 over 0 and 7
+    // over 7; lanes 2 and 3 repeat lanes 0 and 1.
+    assert_eq!(
+        m.memory_writes(),
+        [
+            w(0, 2, 9, 0),
+            w(0, 3, 9, 7),
+            w(1, 2, 0, 1),
+            w(1, 3, 7, 7),
+            w(2, 2, 1, 0),
+            w(2, 3, 7, 7),
+            w(3, 2, 0, 1),
+            w(3, 3, 7, 7),
+        ]
+    );
+    assert_eq!(m.uav(1).unwrap().words, [5, 5, 1, 7, 5, 5]);
+    m.step().expect("imm_atomic_alloc");
+    assert_eq!(m.uav(1).unwrap().counter, 4);
+    assert_eq!(m.memory_writes().len(), 4);
+    assert_eq!(m.memory_writes()[3].cell, Cell::Counter);
+    // Back over the alloc: the counter returns to 0; back over the store:
+    // element 1 has its old words, and the log shows the mov's (none).
+    assert!(m.step_back());
+    assert_eq!(m.uav(1).unwrap().counter, 0);
+    assert!(m.step_back());
+    assert_eq!(m.uav(1).unwrap().words, before);
+    assert!(m.memory_writes().is_empty());
+}

@@ -1,0 +1,136 @@
+//! The register pane's rows: the selected lane's temps, inputs and
+//! outputs (and on request the constant buffers, indexable temps and ICB),
+//! with the components the last step changed.
+
+use crate::dxbc::ir::OperandType;
+use crate::vm::{Change, Loc};
+
+use super::app::{App, RegRow};
+use super::values::parse_watch;
+
+impl App {
+    /// The register pane's rows for the selected lane.
+    pub fn register_rows(&self) -> Vec<RegRow> {
+        let lane = self.lane;
+        let state = &self.machine.state;
+        let regs = &state.lanes[lane];
+        let changes: Vec<&Change> = self
+            .machine
+            .changes()
+            .iter()
+            .filter(|c| c.lane == lane)
+            .collect();
+        let changed = |loc: Loc| -> Vec<bool> {
+            (0..4)
+                .map(|c| changes.iter().any(|ch| ch.loc == loc && ch.component == c))
+                .collect()
+        };
+        let mut rows = Vec::new();
+        let section = |rows: &mut Vec<RegRow>, title: &str, items: Vec<RegRow>| {
+            if !items.is_empty() {
+                rows.push(RegRow::Heading(title.to_string()));
+                rows.extend(items);
+            }
+        };
+        let plain = |name: String, r: &[u32; 4]| RegRow::Reg {
+            name,
+            values: r.to_vec(),
+            changed: vec![false; 4],
+        };
+        let temps = (regs.temps.iter().enumerate())
+            .map(|(i, r)| RegRow::Reg {
+                name: format!("r{i}"),
+                values: r.to_vec(),
+                changed: changed(Loc::Temp(i as u32)),
+            })
+            .collect();
+        section(&mut rows, "temps", temps);
+        let inputs = (state.inputs[lane].iter().enumerate())
+            .map(|(i, r)| plain(format!("v{i}"), r))
+            .collect();
+        section(&mut rows, "inputs", inputs);
+        let mut outputs: Vec<RegRow> = (regs.outputs.iter().enumerate())
+            .map(|(i, r)| RegRow::Reg {
+                name: format!("o{i}"),
+                values: r.to_vec(),
+                changed: changed(Loc::Output(i as u32)),
+            })
+            .collect();
+        for (ty, loc, value) in [
+            (OperandType::OUTPUT_DEPTH, Loc::Depth, regs.depth),
+            (
+                OperandType::OUTPUT_COVERAGE_MASK,
+                Loc::Coverage,
+                regs.coverage,
+            ),
+        ] {
+            if self.writes(ty) {
+                outputs.push(RegRow::Reg {
+                    name: loc.to_string(),
+                    values: vec![value],
+                    changed: changed(loc)[..1].to_vec(),
+                });
+            }
+        }
+        section(&mut rows, "outputs", outputs);
+        if self.extra {
+            for (b, cb) in state.constant_buffers.iter().enumerate() {
+                let items = (cb.iter().enumerate())
+                    .map(|(i, r)| plain(format!("cb{b}[{i}]"), r))
+                    .collect();
+                section(&mut rows, &format!("constant buffer cb{b}"), items);
+            }
+            for (x, arr) in regs.indexable.iter().enumerate() {
+                let items = (arr.iter().enumerate())
+                    .map(|(i, r)| {
+                        let loc = Loc::Indexable(x as u32, i as u32);
+                        RegRow::Reg {
+                            name: loc.to_string(),
+                            values: r.to_vec(),
+                            changed: changed(loc),
+                        }
+                    })
+                    .collect();
+                section(&mut rows, &format!("indexable temp x{x}"), items);
+            }
+            let icb = (state.icb.iter().enumerate())
+                .map(|(i, r)| plain(format!("icb[{i}]"), r))
+                .collect();
+            section(&mut rows, "immediate constant buffer", icb);
+        }
+        rows
+    }
+
+    fn writes(&self, ty: OperandType) -> bool {
+        let depth_like = |t: OperandType| {
+            matches!(
+                t,
+                OperandType::OUTPUT_DEPTH
+                    | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+                    | OperandType::OUTPUT_DEPTH_LESS_EQUAL
+            )
+        };
+        self.program.instructions.iter().any(|i| {
+            i.operands.iter().any(|o| {
+                if ty == OperandType::OUTPUT_DEPTH {
+                    depth_like(o.ty)
+                } else {
+                    o.ty == ty
+                }
+            })
+        })
+    }
+
+    /// One register component of the selected lane, by name (`r0.x`,
+    /// `o0.w`, `x1[2].y`): what tests and the watch prompt read.
+    pub fn component(&self, name: &str) -> Option<u32> {
+        let (loc, c) = parse_watch(name)?;
+        let regs = &self.machine.state.lanes[self.lane];
+        match loc {
+            Loc::Depth => Some(regs.depth),
+            Loc::Coverage => Some(regs.coverage),
+            Loc::StencilRef => Some(regs.stencil_ref),
+            _ => regs.get(loc).map(|r| r[c]),
+        }
+    }
+}
