@@ -11,11 +11,10 @@ use std::rc::Rc;
 
 use super::alu::{Exec, compute, exec_of};
 use super::float;
-use super::interfaces::Linkage;
 use super::memory::Buffer;
 use super::state::{LANES, Layout, Loc, Reg, Setup, State};
 use super::{Resources, VmError};
-use crate::dxbc::analysis::{Analysis, Blocks};
+use crate::dxbc::analysis::{Analysis, Blocks, Linkage};
 use crate::dxbc::ir::*;
 use crate::dxbc::opcodes::NumType;
 
@@ -146,7 +145,7 @@ impl Prepared {
             .map(|((i, e), p)| fast::op(i, *e, p.as_ref()))
             .collect();
         let layout = Layout::of(&program, &analysis.registers);
-        let linkage = Linkage::of(&program);
+        let linkage = analysis.linkage;
         Ok(Rc::new(Prepared {
             program,
             structure,
