@@ -127,9 +127,13 @@ enum Command {
         /// Write goldens (from the emulator's image) instead of comparing.
         #[arg(long)]
         bless: bool,
-        /// Where goldens live.
-        #[arg(long, default_value = "goldens")]
-        goldens: PathBuf,
+        /// Where goldens live, named by each case's path relative to the
+        /// directory it was found under. Default: the `goldens` directory
+        /// beside the `tests/cases` tree each case lives in, named by its
+        /// path in that tree (so one group finds the same goldens as the
+        /// whole tree).
+        #[arg(long)]
+        goldens: Option<PathBuf>,
         /// Write an HTML report (index.html and pictures) into this directory.
         #[arg(long)]
         report: Option<PathBuf>,

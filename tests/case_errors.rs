@@ -766,6 +766,12 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "lists 1 function table(s)",
     ),
     (
+        "interfaces bound to declarations that do not check",
+        "label fb0\nret\n",
+        "label fb1\nret\n\n[interfaces]\n@slot 0 table 0\n",
+        "class interfaces do not check: instruction 7 (byte offset",
+    ),
+    (
         "interface slot bound twice",
         "[render target]",
         "[interfaces]\nslot 0 table 0\n@slot 0 table 0\n[render target]",

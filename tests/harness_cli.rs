@@ -169,3 +169,77 @@ fn diff_with_nothing_to_run_is_an_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no cases"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A backend this machine can draw with: Vulkan where it is present, else
+/// WebGL2 (golden lookup does not depend on which).
+fn a_backend() -> &'static str {
+    if vulkan_absent() { "webgl2" } else { "vulkan" }
+}
+
+#[test]
+fn one_group_finds_the_goldens_of_the_whole_tree() {
+    // Run from elsewhere on the project's own pcf group: the goldens are
+    // found beside its `tests/cases`, not in `./goldens` and not by the
+    // name relative to the group (`point_less_equal`).
+    let cwd = temp_dir("group");
+    let group = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/pcf");
+    let out = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
+        .current_dir(&cwd)
+        .arg("diff")
+        .arg(&group)
+        .args(["--filter", "point_less_equal", "--backend", a_backend()])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("point_less_equal"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&cwd);
+}
+
+#[test]
+fn a_missing_golden_names_the_path_it_looked_for() {
+    let dir = temp_dir("missing-golden");
+    let group = dir.join("tests/cases/grp");
+    std::fs::create_dir_all(&group).expect("group dir");
+    std::fs::write(group.join("flat.case"), format!("{CASE}golden\n")).expect("write");
+    let backend = ["--backend", a_backend()];
+    let want = dir.join("goldens/grp/flat.exr");
+    let out = diff(&group, &backend, &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{}: no golden", want.display())),
+        "{stdout}"
+    );
+    // Blessed from the whole tree, the group run finds it.
+    let out = diff(
+        &dir.join("tests/cases"),
+        &[&backend[..], &["--bless"]].concat(),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(want.exists());
+    let out = diff(&group, &backend, &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    // `--goldens DIR` still means DIR/<name relative to what was given>.
+    let out = diff(
+        &group,
+        &[
+            &backend[..],
+            &["--goldens", dir.join("goldens").to_str().expect("UTF-8")],
+        ]
+        .concat(),
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "{}: no golden",
+            dir.join("goldens/flat.exr").display()
+        )),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

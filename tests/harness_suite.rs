@@ -97,7 +97,7 @@ fn run(renderers: &[&dyn Renderer], glsl: glsl::Options) -> Vec<CaseResult> {
     let cases = suite::collect(&[root], None).expect("cases");
     let options = RunOptions {
         glsl,
-        goldens: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("goldens"),
+        goldens: Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("goldens")),
         ..RunOptions::default()
     };
     suite::run_all(&cases, renderers, &options, |_| {})

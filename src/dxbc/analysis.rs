@@ -14,6 +14,9 @@
 //!   register used past them is an [`AnalysisError`].
 //! * [`ResourceUse`]: the textures, samplers, constant buffers and UAVs
 //!   declared and used; a use of an undeclared slot is an [`AnalysisError`].
+//! * [`Linkage`]: the class-interface declarations (function bodies and
+//!   their labels, function tables, interfaces and their slots); one naming
+//!   what is not declared, or declared twice, is an [`AnalysisError`].
 //!
 //! fxc never writes a program that fails these checks, so a failure means
 //! hand-made or damaged bytecode, and every consumer refuses it the same
@@ -22,11 +25,13 @@
 
 pub mod blocks;
 pub mod layout;
+pub mod linkage;
 pub mod registers;
 pub mod resources;
 
 pub use blocks::Blocks;
 pub use layout::{IoLayout, IoRegister};
+pub use linkage::{Interface, Linkage};
 pub use registers::{IndexableTemp, Registers};
 pub use resources::{ResourceUse, Slots};
 
@@ -57,6 +62,9 @@ pub enum Check {
     Range,
     /// A resource slot used but never declared ([`ResourceUse`]).
     Undeclared,
+    /// A class-interface declaration or call naming what is not declared
+    /// ([`Linkage`]).
+    Linkage,
 }
 
 /// Everything the analysis pass works out about one program.
@@ -67,6 +75,7 @@ pub struct Analysis {
     pub outputs: IoLayout,
     pub registers: Registers,
     pub resources: ResourceUse,
+    pub linkage: Linkage,
 }
 
 impl Analysis {
@@ -93,7 +102,7 @@ impl Analysis {
 
     /// The checks run in the order a reader would fix them: blocks first
     /// (the structure everything else hangs on), then registers, then
-    /// resources; the first failure is reported.
+    /// resources, then class linkage; the first failure is reported.
     fn with_layouts(
         program: &Program,
         inputs: IoLayout,
@@ -104,12 +113,14 @@ impl Analysis {
         registers::check(program, &registers, &inputs, &outputs)?;
         let resources = ResourceUse::of(program);
         resources.check(program)?;
+        let linkage = Linkage::of(program)?;
         Ok(Analysis {
             blocks,
             inputs,
             outputs,
             registers,
             resources,
+            linkage,
         })
     }
 }

@@ -9,8 +9,6 @@
 //! `dcl_interface` list, of the function table of the bound class, and
 //! `hlslcc_this[slot]` is the instance data D3D passes for it.
 
-use std::collections::BTreeMap;
-
 use super::Dialect;
 use super::emit::{Base, Emitter};
 use super::manifest::{UniformEntry, UniformRole};
@@ -19,40 +17,12 @@ use super::types::{Ty, ValueType, int_literal};
 use crate::dxbc::ir::{DeclKind, Index, Instruction, Operand};
 use crate::dxbc::opcodes::Op;
 
+/// The emitter's interface state: the declarations are the analysis
+/// pass's `Linkage` (`e.analysis.linkage`).
 #[derive(Debug, Default)]
 pub struct Interfaces {
-    /// `dcl_function_table ftN = {fb…}`.
-    tables: BTreeMap<u32, Vec<u32>>,
-    /// `dcl_interface fpN[array][calls] = {ft…}`: first slot, array length,
-    /// tables.
-    interfaces: BTreeMap<u32, (u32, Vec<u32>)>,
-    /// Interface slots in all.
-    slots: u32,
+    /// The uniform block is written (at the first `dcl_interface`).
     declared: bool,
-}
-
-/// Collects function tables and interfaces before the walk.
-pub fn scan(e: &mut Emitter) {
-    let mut s = Interfaces::default();
-    for inst in &e.program.instructions {
-        match &inst.decl {
-            DeclKind::FunctionTable { table, bodies } => {
-                s.tables.insert(*table, bodies.clone());
-            }
-            DeclKind::Interface {
-                index,
-                array_length,
-                tables,
-                ..
-            } => {
-                let len = (*array_length).max(1);
-                s.interfaces.insert(*index, (len, tables.clone()));
-                s.slots = s.slots.max(index.saturating_add(len));
-            }
-            _ => {}
-        }
-    }
-    e.interfaces = s;
 }
 
 /// The block's vk450 binding: after every constant buffer and texture.
@@ -68,7 +38,7 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
         return;
     }
     e.interfaces.declared = true;
-    let slots = e.interfaces.slots.clamp(1, 256);
+    let slots = e.analysis.linkage.slots().clamp(1, 256);
     let layout = match e.dialect {
         Dialect::Es300 => "layout(std140)".to_string(),
         Dialect::Vk450 => format!(
@@ -133,21 +103,15 @@ pub fn call(e: &mut Emitter, inst: &Instruction) {
         }
         None => fp.to_string(),
     };
-    let tables = e
-        .interfaces
-        .interfaces
-        .get(&fp)
-        .map(|(_, t)| t.clone())
-        .unwrap_or_default();
+    // Read through the analysis' own reference, which outlives the
+    // emitter's borrow the lines below take.
+    let analysis = e.analysis;
+    let linkage = &analysis.linkage;
+    let tables: &[u32] = linkage.interface(fp).map_or(&[], |i| &i.tables);
     e.line(format!("switch (hlslcc_interfaceTable[{slot}].x) {{"));
     e.indent();
     for (k, table) in tables.iter().enumerate() {
-        let body = e
-            .interfaces
-            .tables
-            .get(table)
-            .and_then(|b| b.get(site))
-            .copied();
+        let body = linkage.table(*table).and_then(|b| b.get(site)).copied();
         match body {
             Some(b) => e.line(format!(
                 "case {}: fb{b}(); break; // ft{table}",
@@ -181,7 +145,7 @@ mod tests {
              dcl_interface fp0[1][1] = {ft0}\n\
              dcl_output o0.xyzw\ndcl_temps 1\n\
              mov r0.xy, this[0].xyxx\n\
-             mov o0.xyzw, cb[r0.x + 0][r0.y + 1].xyzw\nret\n",
+             mov o0.xyzw, cb[r0.x + 0][r0.y + 1].xyzw\nret\nlabel fb0\nret\n",
         );
         for dialect in [Dialect::Es300, Dialect::Vk450] {
             let t = translate(&s, &Options::new(dialect)).expect("translates");

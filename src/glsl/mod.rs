@@ -220,6 +220,10 @@ pub enum Reason {
     /// a texture, sampler, constant buffer or UAV never declared: the
     /// analysis pass rejects the program before any text is written.
     Undeclared,
+    /// A class-interface declaration or `fcall` naming a function body,
+    /// table or interface that is not declared (or declaring one twice):
+    /// the analysis pass rejects the program before any text is written.
+    Linkage,
     /// A texture chosen by a register (`t[r0.x]`): ES 3.00 indexes sampler
     /// arrays only with constant expressions.
     ResourceIndex,
@@ -261,6 +265,7 @@ impl Reason {
             Reason::Malformed => "malformed",
             Reason::Structure => "block structure",
             Reason::Undeclared => "undeclared register",
+            Reason::Linkage => "class linkage",
             Reason::NameClash => "name clash",
         }
     }
@@ -302,6 +307,9 @@ impl Reason {
             }
             Reason::Undeclared => {
                 "the instruction uses a register or resource its declarations do not give"
+            }
+            Reason::Linkage => {
+                "a class-interface declaration or call names a function body, table or interface that is not declared, or declares one twice"
             }
             Reason::ResourceIndex => {
                 "a texture or sampler slot picked by a register: each slot is its own GLSL sampler, GLSL ES 3.00 indexes sampler arrays only with constant expressions, and the translation does not yet select among the declared slots on either dialect"
@@ -505,6 +513,24 @@ mod tests {
              sample r0.xyzw, v0.xyxx, t0.xyzw, s0\nmov o0.xyzw, r0.xyzw\nret\n",
         );
         assert_eq!(r.reasons(), vec![super::Reason::Undeclared]);
+        assert_eq!(r.diagnostics[0].index, 3);
+    }
+
+    #[test]
+    fn a_call_through_an_undeclared_interface_is_refused_at_the_call() {
+        // 0-2 declarations, 3 fcall fp1: only fp0 is declared.
+        let r = refusal(
+            "ps_5_0
+dcl_function_body fb0
+dcl_function_table ft0 = {fb0}
+             dcl_interface fp0[1][1] = {ft0}
+fcall fp1[0][0]
+ret
+label fb0
+ret
+",
+        );
+        assert_eq!(r.reasons(), vec![super::Reason::Linkage]);
         assert_eq!(r.diagnostics[0].index, 3);
     }
 }

@@ -3,10 +3,11 @@
 //! included, reads back unchanged; a unit test checks it) with a PNG
 //! preview beside each for people.
 //!
-//! A case's goldens are named after its path relative to the directory it
-//! was found under, without `.case`: `tests/cases/pcf/edge.case` run as
-//! part of `tests/cases` is `goldens/pcf/edge.exr`; a second render target
-//! is `edge.1.exr`, and so on.
+//! A case's goldens are named after its path relative to the cases tree
+//! it lives in, without `.case`: `tests/cases/pcf/edge.case` is
+//! `goldens/pcf/edge.exr` whether the run was given `tests/cases`,
+//! `tests/cases/pcf` or the file itself ([`locate`]); a second render
+//! target is `edge.1.exr`, and so on.
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +28,52 @@ fn err(path: &Path, message: impl Into<String>) -> GoldenError {
         path: path.display().to_string(),
         message: message.into(),
     }
+}
+
+/// Where a case's goldens live: the directory and the name inside it.
+///
+/// `explicit` is `--goldens DIR`: then every case is `DIR/<name>`, `name`
+/// being its path relative to the directory it was found under (so the
+/// layout under DIR follows what the run was given). Without it the
+/// goldens follow the case file: a case under a `tests/cases` directory is
+/// named by its path relative to that directory, in the `goldens`
+/// directory beside `tests`, so one group, the whole tree or a single file
+/// all find the same golden. A case outside any `tests/cases` tree keeps
+/// `goldens/<name>`.
+pub fn locate(explicit: Option<&Path>, case: &Path, name: &str) -> (PathBuf, String) {
+    if let Some(dir) = explicit {
+        return (dir.to_path_buf(), name.to_string());
+    }
+    // The path as given first, so that a relative run prints relative
+    // golden paths; the canonical one for a run started inside the tree.
+    let found = cases_root(case).or_else(|| {
+        std::fs::canonicalize(case)
+            .ok()
+            .and_then(|c| cases_root(&c))
+    });
+    match found {
+        Some((dir, name)) => (dir, name),
+        None => (PathBuf::from("goldens"), name.to_string()),
+    }
+}
+
+/// The `goldens` directory beside the `tests/cases` tree holding `case`,
+/// and the case's name in that tree (`/`-separated, without `.case`).
+fn cases_root(case: &Path) -> Option<(PathBuf, String)> {
+    let root = case.ancestors().skip(1).find(|a| {
+        a.file_name().is_some_and(|n| n == "cases")
+            && a.parent()
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == "tests")
+    })?;
+    let rel = case.strip_prefix(root).ok()?.with_extension("");
+    let name = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/");
+    let project = root.parent()?.parent()?;
+    Some((project.join("goldens"), name))
 }
 
 /// The EXR path of render target `target` of the case named `name`.
@@ -146,5 +193,33 @@ mod tests {
         let missing = load(&dir, "other", 1).unwrap_err();
         assert!(missing.to_string().contains("--bless"));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn goldens_follow_the_case_file_unless_a_directory_is_given() {
+        let p = |s: &str| PathBuf::from(s);
+        // One group, or the whole tree: the same golden.
+        assert_eq!(
+            locate(None, &p("tests/cases/pcf/edge.case"), "edge"),
+            (p("goldens"), "pcf/edge".into())
+        );
+        assert_eq!(
+            locate(None, &p("tests/cases/pcf/edge.case"), "pcf/edge"),
+            (p("goldens"), "pcf/edge".into())
+        );
+        assert_eq!(
+            locate(None, &p("/x/proj/tests/cases/a/b/c.case"), "c"),
+            (p("/x/proj/goldens"), "a/b/c".into())
+        );
+        // A `cases` directory not under `tests` is no cases tree.
+        assert_eq!(
+            locate(None, &p("cases/pcf/edge.case"), "pcf/edge"),
+            (p("goldens"), "pcf/edge".into())
+        );
+        // `--goldens DIR` keeps the name the run gave the case.
+        assert_eq!(
+            locate(Some(&p("g")), &p("tests/cases/pcf/edge.case"), "edge"),
+            (p("g"), "edge".into())
+        );
     }
 }

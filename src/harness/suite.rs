@@ -183,8 +183,10 @@ pub struct RunOptions {
     /// Translation options for the backends (tests set fault injections
     /// such as `flip_gather_order`); each backend sets its own dialect.
     pub glsl: glsl::Options,
-    /// Where goldens live.
-    pub goldens: PathBuf,
+    /// Where goldens live: `Some(DIR)` puts every case's under DIR by its
+    /// name; `None` finds them from each case file's place in its
+    /// `tests/cases` tree ([`golden::locate`]).
+    pub goldens: Option<PathBuf>,
     /// Write goldens from the CPU image instead of comparing with them.
     pub bless: bool,
 }
@@ -193,7 +195,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             glsl: glsl::Options::new(glsl::Dialect::Vk450),
-            goldens: PathBuf::from("goldens"),
+            goldens: None,
             bless: false,
         }
     }
@@ -563,9 +565,9 @@ fn compare(
         }
     };
     let tol = &case.tolerance;
-    let name = result.name.clone();
+    let (golden_dir, name) = golden::locate(options.goldens.as_deref(), &result.path, &result.name);
     let goldens = if case.golden && !options.bless {
-        match golden::load(&options.goldens, &name, cpu.len()) {
+        match golden::load(&golden_dir, &name, cpu.len()) {
             Ok(g) => Some(g),
             Err(e) => {
                 result.case_failures.push(format!("golden: {e}"));
@@ -576,7 +578,7 @@ fn compare(
         None
     };
     if case.golden && options.bless {
-        match golden::bless(&options.goldens, &name, &cpu) {
+        match golden::bless(&golden_dir, &name, &cpu) {
             Ok(written) => result.blessed = written,
             Err(e) => result.case_failures.push(format!("bless: {e}")),
         }
@@ -856,7 +858,7 @@ mod tests {
         );
 
         let mut options = RunOptions {
-            goldens: dir.join("goldens"),
+            goldens: Some(dir.join("goldens")),
             ..RunOptions::default()
         };
         let fake = Fake { poke: None };

@@ -8,12 +8,12 @@
 //! outside the shader (`*SetShader` with class instances). [`Bindings`] is
 //! that state, the one contract the emulator and the translation's uniform
 //! block (`hlslcc_interfaceTable` / `hlslcc_this`, see `glsl::interfaces`)
-//! are both filled from.
+//! are both filled from. The declarations themselves are the analysis
+//! pass's [`Linkage`], which the emitter reads too.
 
 use std::collections::BTreeMap;
 
-use crate::dxbc::ir::{DeclKind, OperandType, Program};
-use crate::dxbc::opcodes::Op;
+use crate::dxbc::analysis::Linkage;
 
 /// One slot's bound class instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -57,17 +57,6 @@ impl Bindings {
     }
 }
 
-/// A program's interface declarations, read once.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Linkage {
-    /// `ftN` → its bodies, one per call site.
-    tables: BTreeMap<u32, Vec<u32>>,
-    /// `fpN` → (array length, the tables a bound class may use).
-    interfaces: BTreeMap<u32, (u32, Vec<u32>)>,
-    /// `fbN` → the instruction index of its `label fbN`.
-    bodies: BTreeMap<u32, usize>,
-}
-
 /// Why an `fcall` has nowhere to go.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CallError {
@@ -109,89 +98,50 @@ impl std::fmt::Display for CallError {
     }
 }
 
-impl Linkage {
-    pub fn of(program: &Program) -> Linkage {
-        let mut l = Linkage::default();
-        for (i, inst) in program.instructions.iter().enumerate() {
-            match &inst.decl {
-                DeclKind::FunctionTable { table, bodies } => {
-                    l.tables.insert(*table, bodies.clone());
-                }
-                DeclKind::Interface {
-                    index,
-                    array_length,
-                    tables,
-                    ..
-                } => {
-                    l.interfaces
-                        .insert(*index, ((*array_length).max(1), tables.clone()));
-                }
-                _ => {}
-            }
-            // `label fbN` (a plain subroutine's `label lN` may share the
-            // number, so the operand type tells them apart).
-            if inst.op == Op::Label
-                && let Some(op) = inst.operands.first()
-                && op.ty == OperandType::FUNCTION_BODY
-                && let Some(id) = op.reg()
-            {
-                l.bodies.entry(id).or_insert(i);
-            }
-        }
-        l
+/// The instruction index of the `label` that `fcall fp{fp}[index][site]`
+/// runs with `bindings`, and the interface slot it resolved (`fp + index`:
+/// D3D numbers an interface array's slots on from `fp`). The declarations
+/// themselves were checked by the analysis pass; what is left is what the
+/// bindings and the call's index choose.
+pub fn resolve(
+    linkage: &Linkage,
+    bindings: &Bindings,
+    fp: u32,
+    index: u32,
+    site: u32,
+) -> Result<(usize, u32), CallError> {
+    let interface = linkage.interface(fp).ok_or(CallError::Undeclared { fp })?;
+    if index >= interface.length {
+        return Err(CallError::OutOfRange {
+            fp,
+            index,
+            length: interface.length,
+        });
     }
-
-    /// The instruction index of the `label` that `fcall fp{fp}[index][site]`
-    /// runs with `bindings`, and the interface slot it resolved
-    /// (`fp + index`: D3D numbers an interface array's slots on from `fp`).
-    pub fn resolve(
-        &self,
-        bindings: &Bindings,
-        fp: u32,
-        index: u32,
-        site: u32,
-    ) -> Result<(usize, u32), CallError> {
-        let (length, tables) = self
-            .interfaces
-            .get(&fp)
-            .ok_or(CallError::Undeclared { fp })?;
-        if index >= *length {
-            return Err(CallError::OutOfRange {
-                fp,
-                index,
-                length: *length,
-            });
-        }
-        let slot = fp + index;
-        let bound = bindings.get(slot).table;
-        let table = *tables.get(bound as usize).ok_or(CallError::Unbound {
+    let slot = fp + index;
+    let bound = bindings.get(slot).table;
+    let table = *interface
+        .tables
+        .get(bound as usize)
+        .ok_or(CallError::Unbound {
             slot,
             table: bound,
-            listed: tables.len(),
+            listed: interface.tables.len(),
         })?;
-        let no_body = CallError::NoBody { table, site };
-        let body = self
-            .tables
-            .get(&table)
-            .and_then(|b| b.get(site as usize))
-            .ok_or(no_body.clone())?;
-        let at = self.bodies.get(body).ok_or(no_body)?;
-        Ok((*at, slot))
-    }
-
-    /// `fpN`'s first slot and slot count and how many tables it lists, for
-    /// every interface the program declares.
-    pub fn interfaces(&self) -> impl Iterator<Item = (u32, u32, usize)> + '_ {
-        self.interfaces
-            .iter()
-            .map(|(fp, (len, tables))| (*fp, *len, tables.len()))
-    }
+    let no_body = CallError::NoBody { table, site };
+    let body = linkage
+        .table(table)
+        .and_then(|b| b.get(site as usize))
+        .ok_or(no_body.clone())?;
+    let at = linkage.label(*body).ok_or(no_body)?;
+    Ok((at, slot))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dxbc::asm::test_shader;
+    use crate::dxbc::opcodes::Op;
 
     const SHADER: &str = "ps_5_0\n\
         dcl_function_body fb0\ndcl_function_body fb1\ndcl_function_body fb2\n\
@@ -316,7 +266,7 @@ mod tests {
     #[test]
     fn a_call_goes_through_the_slot_s_table() {
         let s = test_shader(SHADER);
-        let l = Linkage::of(&s.program);
+        let l = Linkage::of(&s.program).expect("declarations check");
         let label = |id: u32| {
             s.program
                 .instructions
@@ -328,7 +278,7 @@ mod tests {
         };
         let mut b = Bindings::default();
         // Unbound: the first table the interface lists.
-        assert_eq!(l.resolve(&b, 0, 0, 0), Ok((label(0), 0)));
+        assert_eq!(resolve(&l, &b, 0, 0, 0), Ok((label(0), 0)));
         b.set(
             1,
             ClassBinding {
@@ -336,24 +286,24 @@ mod tests {
                 this: [0; 4],
             },
         );
-        assert_eq!(l.resolve(&b, 0, 1, 0), Ok((label(1), 1)));
-        assert_eq!(l.resolve(&b, 0, 1, 1), Ok((label(2), 1)));
+        assert_eq!(resolve(&l, &b, 0, 1, 0), Ok((label(1), 1)));
+        assert_eq!(resolve(&l, &b, 0, 1, 1), Ok((label(2), 1)));
         // ft0 has one body only; fp0 has two slots; table 2 is not listed.
         assert_eq!(
-            l.resolve(&b, 0, 0, 1),
+            resolve(&l, &b, 0, 0, 1),
             Err(CallError::NoBody { table: 0, site: 1 })
         );
         assert!(matches!(
-            l.resolve(&b, 0, 2, 0),
+            resolve(&l, &b, 0, 2, 0),
             Err(CallError::OutOfRange { .. })
         ));
         b.entry(0).table = 2;
         assert!(matches!(
-            l.resolve(&b, 0, 0, 0),
+            resolve(&l, &b, 0, 0, 0),
             Err(CallError::Unbound { listed: 2, .. })
         ));
         assert!(matches!(
-            l.resolve(&b, 3, 0, 0),
+            resolve(&l, &b, 3, 0, 0),
             Err(CallError::Undeclared { fp: 3 })
         ));
     }

@@ -110,6 +110,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
                     reason: match err.check {
                         Check::Structure => Reason::Structure,
                         Check::Range | Check::Undeclared => Reason::Undeclared,
+                        Check::Linkage => Reason::Linkage,
                     },
                 }],
             });
@@ -153,7 +154,6 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     };
     e.prescan();
     texture::scan(&mut e);
-    super::interfaces::scan(&mut e);
     // A shader reading only the rasterizer's sample count has no texture
     // or sampler declaration to declare the levels block at.
     texture::declare_rasterizer_block(&mut e);

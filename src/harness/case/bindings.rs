@@ -12,10 +12,10 @@
 use super::texture::dimension_name;
 use super::{Case, CaseError, Section};
 use crate::dxbc::Shader;
+use crate::dxbc::analysis::Linkage;
 use crate::dxbc::analysis::ResourceUse;
 use crate::dxbc::enums::{ProgramType, ReturnType, SamplerMode};
 use crate::dxbc::ir::DeclKind;
-use crate::vm::interfaces::Linkage;
 use crate::vm::texture::{Dimension, NumericKind, Texture};
 
 /// One shader's declarations, with the stage's name for messages.
@@ -301,9 +301,11 @@ impl Case {
     /// slot must be one an interface declares, the table position one its
     /// list holds, and the instance's constant buffer one a shader declares.
     fn check_interfaces(&self, stages: &[Stage], names: &str) -> Result<(), CaseError> {
-        let linkages: Vec<Linkage> = stages
+        // Declarations that do not check cannot be bound to; the error says
+        // which instruction is wrong.
+        let linkages: Vec<Result<Linkage, _>> = stages
             .iter()
-            .map(|s| Linkage::of(&s.shader.program))
+            .map(|s| Linkage::of(&s.shader.program).map_err(|e| (s.name, e)))
             .collect();
         for l in &self.interface_lines {
             let err = |m: String| CaseError {
@@ -311,12 +313,21 @@ impl Case {
                 line: l.line,
                 message: m,
             };
+            let linkages = linkages
+                .iter()
+                .map(|k| {
+                    k.as_ref().map_err(|(stage, e)| {
+                        err(format!("the {stage}'s class interfaces do not check: {e}"))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
             let slot = l.slot;
             let interface = linkages
                 .iter()
                 .flat_map(|k| k.interfaces())
-                .find(|&(fp, len, _)| slot >= fp && slot - fp < len);
-            let Some((fp, _, listed)) = interface else {
+                .find(|&(fp, i)| slot >= fp && slot - fp < i.length)
+                .map(|(fp, i)| (fp, i.tables.len()));
+            let Some((fp, listed)) = interface else {
                 return Err(err(format!(
                     "the {names} declares no interface slot {slot} (no `dcl_interface` reaches it)"
                 )));

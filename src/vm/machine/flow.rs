@@ -375,14 +375,17 @@ impl Machine {
                 _ => array_index = Some(v),
             }
         }
-        let (at, _slot) = self
-            .prepared
-            .linkage
-            .resolve(&self.setup.interfaces, fp, array_index.unwrap_or(0), site)
-            .map_err(|e| VmError::Operand {
-                index,
-                message: e.to_string(),
-            })?;
+        let (at, _slot) = crate::vm::interfaces::resolve(
+            &self.prepared.linkage,
+            &self.setup.interfaces,
+            fp,
+            array_index.unwrap_or(0),
+            site,
+        )
+        .map_err(|e| VmError::Operand {
+            index,
+            message: e.to_string(),
+        })?;
         Ok(at)
     }
 }

@@ -3,22 +3,21 @@
 //! divergent control flow, and an undo log so stepping back costs what
 //! stepping forward did.
 
+mod arith;
 mod fast;
 mod flow;
+mod operands;
 mod plan;
 mod undo;
 
 use std::rc::Rc;
 
-use super::alu::{Exec, compute, exec_of};
-use super::float;
-use super::interfaces::Linkage;
+use super::alu::{Exec, exec_of};
 use super::memory::{Buffer, MemoryWrite};
-use super::state::{LANES, Layout, Loc, Reg, Setup, State};
+use super::state::{LANES, Layout, Loc, Setup, State};
 use super::{Resources, VmError};
-use crate::dxbc::analysis::{Analysis, Blocks};
+use crate::dxbc::analysis::{Analysis, Blocks, Linkage};
 use crate::dxbc::ir::*;
-use crate::dxbc::opcodes::NumType;
 use undo::Undo;
 
 /// Why a lane is not executing, and where it resumes.
@@ -142,7 +141,7 @@ impl Prepared {
             .map(|((i, e), p)| fast::op(i, *e, p.as_ref()))
             .collect();
         let layout = Layout::of(&program, &analysis.registers);
-        let linkage = Linkage::of(&program);
+        let linkage = analysis.linkage;
         Ok(Rc::new(Prepared {
             program,
             structure,
@@ -422,301 +421,8 @@ impl Machine {
         }
     }
 
-    // ---- operands -------------------------------------------------------
-
-    fn index_value(&self, idx: &Index, lane: usize) -> Result<u32, VmError> {
-        Ok(match idx {
-            Index::Imm32(v) => *v,
-            Index::Imm64(v) => *v as u32,
-            Index::Relative(r) => self.read(r, lane, NumType::Untyped)?[0],
-            Index::Imm32Relative(v, r) => v.wrapping_add(self.read(r, lane, NumType::Untyped)?[0]),
-            Index::Imm64Relative(v, r) => {
-                (*v as u32).wrapping_add(self.read(r, lane, NumType::Untyped)?[0])
-            }
-        })
-    }
-
-    /// The slot a resource or sampler operand names. fxc indexes them
-    /// dynamically (`t[r0.w + 0]`) with a class instance's base slots
-    /// from `this[]`; the value is read for every active lane, and lanes
-    /// that disagree stop the run (a quad samples through one slot; D3D
-    /// leaves a divergent index undefined).
-    pub(super) fn slot(&self, index: usize, op: &Operand) -> Result<u32, VmError> {
-        let Some(first) = op.indices.first() else {
-            return Ok(u32::MAX);
-        };
-        if let Index::Imm32(v) = first {
-            return Ok(*v);
-        }
-        let mut slot = None;
-        for l in self.active_lanes() {
-            let v = self.index_value(first, l)?;
-            match slot {
-                Some(s) if s != v => {
-                    return Err(VmError::Operand {
-                        index,
-                        message: format!(
-                            "the {} index differs across the quad ({s} and {v}): \
-                             undefined in D3D11",
-                            op.ty.prefix().unwrap_or("resource")
-                        ),
-                    });
-                }
-                _ => slot = Some(v),
-            }
-        }
-        Ok(slot.unwrap_or(u32::MAX))
-    }
-
-    #[inline]
-    fn indices(&self, op: &Operand, lane: usize) -> Result<[u32; 3], VmError> {
-        // Most operands are `r3`, `cb0[4]`: plain immediates.
-        match op.indices.as_slice() {
-            [] => return Ok([0; 3]),
-            [Index::Imm32(a)] => return Ok([*a, 0, 0]),
-            [Index::Imm32(a), Index::Imm32(b)] => return Ok([*a, *b, 0]),
-            _ => {}
-        }
-        let mut out = [0; 3];
-        for (i, idx) in op.indices.iter().take(3).enumerate() {
-            out[i] = self.index_value(idx, lane)?;
-        }
-        Ok(out)
-    }
-
-    /// The register's four components before swizzle and modifiers.
-    fn fetch(&self, op: &Operand, lane: usize) -> Result<Reg, VmError> {
-        let zero = [0u32; 4];
-        let i = self.indices(op, lane)?;
-        let row = |v: Option<&Reg>| *v.unwrap_or(&zero);
-        let l = &self.state.lanes[lane];
-        Ok(match op.ty {
-            OperandType::IMMEDIATE32 | OperandType::IMMEDIATE64 => {
-                op.immediate_lanes().unwrap_or(zero)
-            }
-            OperandType::TEMP => row(l.temps.get(i[0] as usize)),
-            OperandType::INPUT => row(self.state.inputs[lane].get(i[0] as usize)),
-            OperandType::OUTPUT => row(l.outputs.get(i[0] as usize)),
-            OperandType::INDEXABLE_TEMP => row(l
-                .indexable
-                .get(i[0] as usize)
-                .and_then(|x| x.get(i[1] as usize))),
-            OperandType::CONSTANT_BUFFER => row(self
-                .state
-                .constant_buffers
-                .get(i[0] as usize)
-                .and_then(|cb| cb.get(i[1] as usize))),
-            OperandType::IMMEDIATE_CONSTANT_BUFFER => row(self.state.icb.get(i[0] as usize)),
-            OperandType::INPUT_PRIMITIVEID => [self.setup.primitive_id; 4],
-            // The instance data bound to interface slot i[0].
-            OperandType::THIS_POINTER => self.setup.interfaces.get(i[0]).this,
-            OperandType::INPUT_COVERAGE_MASK => [self.setup.coverage[lane]; 4],
-            OperandType::OUTPUT_DEPTH
-            | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
-            | OperandType::OUTPUT_DEPTH_LESS_EQUAL => [l.depth; 4],
-            OperandType::OUTPUT_COVERAGE_MASK => [l.coverage; 4],
-            OperandType::NULL => zero,
-            other => return Err(self.not_emulated("reading", other)),
-        })
-    }
-
-    /// A source operand: swizzled, with modifiers applied as `kind` reads them.
-    pub(super) fn read(&self, op: &Operand, lane: usize, kind: NumType) -> Result<Reg, VmError> {
-        let raw = self.fetch(op, lane)?;
-        let v = match op.selection {
-            Selection::Swizzle(s) => s.map(|c| raw[c as usize & 3]),
-            Selection::Select1(c) => [raw[c as usize & 3]; 4],
-            _ => raw,
-        };
-        Ok(Self::modify(v, kind, op.modifier))
-    }
-
-    /// Denormal flushing (float reads) and the source modifier, decided once
-    /// per operand rather than per component.
-    #[inline(always)]
-    pub(super) fn modify(v: Reg, kind: NumType, modifier: Modifier) -> Reg {
-        // The common case first: no modifier.
-        if modifier == Modifier::None {
-            return if kind == NumType::Float {
-                v.map(float::flush)
-            } else {
-                v
-            };
-        }
-        Self::modify_slow(v, kind, modifier)
-    }
-
-    #[cold]
-    fn modify_slow(v: Reg, kind: NumType, modifier: Modifier) -> Reg {
-        // A double's sign is in its high word; its denormals are kept.
-        if kind == NumType::Double {
-            let (neg, abs) = match modifier {
-                Modifier::None => (false, false),
-                Modifier::Neg => (true, false),
-                Modifier::Abs => (false, true),
-                Modifier::AbsNeg => (true, true),
-            };
-            return crate::vm::double::modify(v, neg, abs);
-        }
-        let flush = kind == NumType::Float;
-        let m = |b: u32| if flush { float::flush(b) } else { b };
-        match (kind, modifier) {
-            (_, Modifier::None) => v.map(m),
-            (k, Modifier::Neg) if k.is_integer() => v.map(|b| b.wrapping_neg()),
-            (k, Modifier::Abs) if k.is_integer() => v.map(|b| (b as i32).wrapping_abs() as u32),
-            (k, Modifier::AbsNeg) if k.is_integer() => {
-                v.map(|b| (b as i32).wrapping_abs().wrapping_neg() as u32)
-            }
-            (_, Modifier::Neg) => v.map(|b| m(b) ^ 0x8000_0000),
-            (_, Modifier::Abs) => v.map(|b| m(b) & 0x7fff_ffff),
-            (_, Modifier::AbsNeg) => v.map(|b| m(b) | 0x8000_0000),
-        }
-    }
-
-    /// Where a destination operand writes, and its write mask.
-    fn target(&self, op: &Operand, lane: usize) -> Result<Option<(Loc, u8)>, VmError> {
-        let mask = match op.selection {
-            Selection::Mask(m) => m,
-            _ if op.components == Components::One => 1,
-            _ => 0xf,
-        };
-        let i = self.indices(op, lane)?;
-        Ok(match op.ty {
-            OperandType::TEMP => Some((Loc::Temp(i[0]), mask)),
-            OperandType::OUTPUT => Some((Loc::Output(i[0]), mask)),
-            OperandType::INDEXABLE_TEMP => Some((Loc::Indexable(i[0], i[1]), mask)),
-            OperandType::OUTPUT_DEPTH
-            | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
-            | OperandType::OUTPUT_DEPTH_LESS_EQUAL => Some((Loc::Depth, 1)),
-            OperandType::OUTPUT_COVERAGE_MASK => Some((Loc::Coverage, 1)),
-            OperandType::OUTPUT_STENCIL_REF => Some((Loc::StencilRef, 1)),
-            OperandType::NULL => None,
-            other => return Err(self.not_emulated("writing", other)),
-        })
-    }
-
-    /// Writes `value` through destination `op` for `lane`, recording changes.
-    pub(super) fn write(
-        &mut self,
-        op: &Operand,
-        lane: usize,
-        value: Reg,
-        saturate: bool,
-    ) -> Result<(), VmError> {
-        let Some((loc, mask)) = self.target(op, lane)? else {
-            return Ok(());
-        };
-        let scalar = matches!(loc, Loc::Depth | Loc::Coverage | Loc::StencilRef);
-        for (c, &written) in value.iter().enumerate() {
-            if mask & (1 << c) == 0 {
-                continue;
-            }
-            let mut v = written;
-            if saturate {
-                v = float::saturate(v);
-            }
-            let comp = if scalar { 0 } else { c };
-            if let Some(slot) = self.state.lanes[lane].component_mut(loc, comp) {
-                if *slot != v && self.recording {
-                    self.writes.push(Change {
-                        loc,
-                        lane,
-                        component: comp,
-                        old: *slot,
-                        new: v,
-                    });
-                }
-                *slot = v;
-            }
-        }
-        Ok(())
-    }
-
     pub(super) fn active_lanes(&self) -> impl Iterator<Item = usize> + '_ {
         (0..LANES).filter(|&l| matches!(self.control.lanes[l], LaneState::Active))
-    }
-
-    // ---- arithmetic -----------------------------------------------------
-
-    fn alu(&mut self, inst: &Instruction, exec: Exec) -> Result<(), VmError> {
-        let info = inst.info();
-        let ndst = (info.dst as usize).min(inst.operands.len());
-        let (dsts, srcs) = inst.operands.split_at(ndst);
-        let kind = super::alu::source_type(inst.op);
-        let sat = inst.saturate();
-        let running = self.execution_mask();
-        let lanes = (0..LANES).filter(|&l| running[l]);
-        // Derivatives read every lane of the quad, active or not.
-        if let Exec::Deriv { x, fine } = exec {
-            let src = srcs.first().ok_or_else(|| self.missing(inst))?;
-            let mut v = [[0u32; 4]; LANES];
-            for (l, slot) in v.iter_mut().enumerate() {
-                *slot = self.read(src, l, NumType::Float)?;
-            }
-            for l in lanes {
-                let (a, b) = derivative_pair(l, x, fine);
-                let r = std::array::from_fn(|c| float::out(float::f(v[b][c]) - float::f(v[a][c])));
-                if let Some(d) = dsts.first() {
-                    self.write(d, l, r, sat)?;
-                }
-            }
-            return Ok(());
-        }
-        if let Exec::Double(dop) = exec {
-            return self.double(inst, dop, dsts, srcs);
-        }
-        // The common instructions never get here when the fast paths are on
-        // (`fast.rs`); this is the plain per-lane operand path, which the
-        // fast paths are tested against.
-        for l in lanes {
-            // Up to five sources (`sample_d`-sized); ALU entries use at most four.
-            let mut s = [[0u32; 4]; 5];
-            let mut n = 0;
-            for op in srcs.iter().take(5) {
-                s[n] = self.read(op, l, kind)?;
-                n += 1;
-            }
-            let results = compute(exec, &s[..n]).ok_or_else(|| self.missing(inst))?;
-            for (d, r) in dsts.iter().zip(results) {
-                self.write(d, l, r, sat)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// A double-precision instruction (`vm::double`): sources read as the
-    /// entry says, the mask checked against the instruction's shape, and
-    /// `_sat` applied to the doubles rather than to their words.
-    fn double(
-        &mut self,
-        inst: &Instruction,
-        dop: crate::vm::double::DOp,
-        dsts: &[Operand],
-        srcs: &[Operand],
-    ) -> Result<(), VmError> {
-        let Some(dst) = dsts.first() else {
-            return Err(self.missing(inst));
-        };
-        if srcs.len() < dop.arity() {
-            return Err(self.missing(inst));
-        }
-        let running = self.execution_mask();
-        for l in (0..LANES).filter(|&l| running[l]) {
-            let Some((_, mask)) = self.target(dst, l)? else {
-                return Ok(());
-            };
-            let mut s = [[0u32; 4]; 3];
-            for (k, op) in srcs.iter().take(3).enumerate() {
-                s[k] = self.read(op, l, dop.source_kind(inst.op, k))?;
-            }
-            let r = crate::vm::double::compute(dop, &s[..dop.arity()], mask, inst.saturate())
-                .map_err(|m| VmError::Malformed {
-                    index: self.pc,
-                    message: format!("`{}` cannot write {m}", inst.name()),
-                })?;
-            self.write(dst, l, r, false)?;
-        }
-        Ok(())
     }
 
     /// A register file the machine does not model (UAVs, GS streams, ...),
@@ -762,23 +468,5 @@ impl Machine {
 
     pub(super) fn uav_mut(&mut self, slot: u32) -> Option<&mut Buffer> {
         self.uavs.get_mut(slot as usize)?.as_mut()
-    }
-}
-
-/// The lanes a derivative subtracts for `lane` (b − a). Coarse derivatives
-/// use the quad's top row / left column for every lane; fine ones the
-/// lane's own row or column.
-fn derivative_pair(lane: usize, x: bool, fine: bool) -> (usize, usize) {
-    match (x, fine) {
-        (true, false) => (0, 1),
-        (false, false) => (0, 2),
-        (true, true) => {
-            let row = lane / 2 * 2;
-            (row, row + 1)
-        }
-        (false, true) => {
-            let col = lane % 2;
-            (col, col + 2)
-        }
     }
 }

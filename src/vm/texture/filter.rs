@@ -5,9 +5,10 @@
 
 use super::address;
 use super::cube::{self, CubeCoord, CubeTexel};
+use super::desc::Dimension;
 use super::format::flush_denorm;
 use super::sampler::{AddressMode, Filter, Reduction, Sampler};
-use super::texture::{Dimension, Texture};
+use super::texture::Texture;
 
 /// A sampling coordinate taken apart for one texture.
 #[derive(Debug, Clone, Copy)]

@@ -10,11 +10,12 @@
 //! (level 0) is always read. Valid on 2D, 2D array, cube and cube array
 //! textures; anything else returns zeros.
 
+use super::desc::Dimension;
 use super::filter::{self, Geom, Loc};
 use super::format::flush_denorm;
 use super::sample::{compare_reference, compare_value};
 use super::sampler::Sampler;
-use super::texture::{Dimension, Texture};
+use super::texture::Texture;
 
 /// `gather4`: component `channel` (0..3, the sampler operand's component
 /// select) of each texel. Values come back with their bits unaltered

@@ -11,7 +11,8 @@
 //! out-of-bounds value: zero in the format's stored components and the
 //! defaults (0, 0, 0, 1) in the missing ones.
 
-use super::texture::{Dimension, Texture};
+use super::desc::Dimension;
+use super::texture::Texture;
 
 fn add(c: u32, offset: i32) -> u32 {
     c.wrapping_add(offset as u32)

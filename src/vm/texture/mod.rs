@@ -69,6 +69,7 @@
 mod address;
 mod bc;
 mod cube;
+mod desc;
 mod filter;
 mod format;
 mod format_names;
@@ -84,6 +85,7 @@ mod texture;
 mod view;
 
 pub use bc::{BLOCK, blocks_across, decode_block};
+pub use desc::{Dimension, TextureDesc, TextureError};
 pub use format::{Field, Format, NumericKind, f16_to_f32, f32_to_f16};
 pub use gather::{gather4, gather4_c, gather4_po, gather4_po_c};
 pub use load::{ld, ldms};
@@ -95,7 +97,7 @@ pub use query::{
 };
 pub use sample::{calc_lod, sample, sample_c, sample_c_cl, sample_cl};
 pub use sampler::{AddressMode, ComparisonFunc, Filter, Reduction, Sampler};
-pub use texture::{Dimension, Texture, TextureDesc, TextureError};
+pub use texture::Texture;
 pub use view::{View, ViewError};
 
 /// Floats that break careless arithmetic: NaN, the infinities, the

@@ -1,7 +1,8 @@
 //! Resource queries: `resinfo`, `sampleinfo`, `samplepos`, `bufinfo`, and
 //! D3D's standard sample patterns they and the rasterizer share.
 
-use super::texture::{Dimension, Texture};
+use super::desc::Dimension;
+use super::texture::Texture;
 
 // The return-type modifiers are D3D's enums, described in `dxbc`.
 pub use crate::dxbc::enums::{ResInfoReturn, SampleInfoReturn};

@@ -16,8 +16,9 @@
 
 use thiserror::Error;
 
+use super::desc::{Dimension, TextureDesc};
 use super::format::Format;
-use super::texture::{Dimension, Texture, TextureDesc, level_extent};
+use super::texture::{Texture, level_extent};
 
 /// What a view selects. Layers count the resource's 2D layers (a cube's
 /// faces, six per cube), as D3D's `First2DArrayFace` and Vulkan's
