@@ -35,8 +35,8 @@ fn case_shader(text: &str) -> String {
 
 #[track_caller]
 fn vk450_valid(name: &str, s: &Shader) -> glsl::Translation {
-    let t = glsl::translate(s, &Options::new(Dialect::Vk450))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let t =
+        glsl::translate(s, &Options::new(Dialect::Vk450)).unwrap_or_else(|e| panic!("{name}: {e}"));
     if let Err(e) = common::validate::vk450_spirv(ProgramType::Pixel, &t.source) {
         panic!("{name} does not compile:\n{e}\n{}", t.source);
     }
@@ -115,7 +115,10 @@ fn every_memory_op_compiles_through_glslang_and_naga() {
     assert_eq!(m.counters[0].slot, 2);
     // The bindings are the names module's.
     assert_eq!(m.counters[0].binding, Some(glsl::names::counter_binding(2)));
-    assert_eq!(m.storage_images[0].binding, Some(glsl::names::uav_binding(4)));
+    assert_eq!(
+        m.storage_images[0].binding,
+        Some(glsl::names::uav_binding(4))
+    );
     // Loads, stores and atomics go through explicit bounds checks, never
     // a bare index: every `.words[w]` is behind an `if (w != OUT)` on the
     // same line or an earlier one.

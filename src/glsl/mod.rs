@@ -42,8 +42,8 @@ use crate::dxbc::shader::Shader;
 pub use link::{ComponentType, Interpolation, Link, LinkedInput};
 pub use manifest::{
     CombinedEntry, ConstantBufferEntry, CounterEntry, InterpolationQualifier, Manifest,
-    SamplerEntry, SamplerKind, StorageBufferEntry, StorageImageEntry, StorageLayout,
-    TextureEntry, UniformEntry, UniformRole, VaryingEntry,
+    SamplerEntry, SamplerKind, StorageBufferEntry, StorageImageEntry, StorageLayout, TextureEntry,
+    UniformEntry, UniformRole, VaryingEntry,
 };
 pub use texture::Dim;
 pub use types::{Opaque, OpaqueType, Scalar, TextureShape, Ty, ValueType};

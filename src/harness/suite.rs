@@ -625,8 +625,8 @@ fn compare(
         if let Some(r) = drawn {
             // A backend that draws a case with UAVs reads them back (one
             // that cannot bind them reports the case n/a instead).
-            let label = b.backend.name();
-            b.failures.extend(uav_failures(case, label, |s| {
+            // (run_all puts the backend's name before its failures.)
+            b.failures.extend(uav_failures(case, "", |s| {
                 r.uavs.iter().find(|(k, _)| *k == s).map(|(_, u)| u)
             }));
             b.failures.extend(uav_diff(case, &cpu_uavs, &r.uavs));
@@ -689,23 +689,28 @@ fn compare(
 }
 
 /// `probe uav` lines checked against one renderer's UAVs after a draw
-/// (`uav` finds one by slot; `label` names the renderer).
+/// (`uav` finds one by slot; `label`, when not empty, names the renderer).
 fn uav_failures<'a>(
     case: &Case,
     label: &str,
     uav: impl Fn(u32) -> Option<&'a crate::vm::memory::Buffer>,
 ) -> Vec<String> {
     let file = case.path.display().to_string();
+    let label = if label.is_empty() {
+        String::new()
+    } else {
+        format!("{label}: ")
+    };
     let mut out = Vec::new();
     for p in &case.uav_probes {
         match uav(p.slot) {
             Some(b) => out.extend(
                 super::case::uav_probe_failures(p, b)
                     .into_iter()
-                    .map(|m| format!("{file}:{}: {label}: u{}: {m}", p.line, p.slot)),
+                    .map(|m| format!("{file}:{}: {label}u{}: {m}", p.line, p.slot)),
             ),
             None => out.push(format!(
-                "{file}:{}: {label}: u{} was not bound",
+                "{file}:{}: {label}u{} was not bound",
                 p.line, p.slot
             )),
         }

@@ -290,8 +290,7 @@ impl<'a> Emitter<'a> {
                 // Flow writes its own comment: block closers dedent first.
                 Class::Flow => flow::emit(self, inst),
                 // bufinfo of a raw/structured view or a UAV is memory's.
-                Class::Texture
-                    if inst.op == Op::Bufinfo && super::memory::bufinfo(self, inst) => {}
+                Class::Texture if inst.op == Op::Bufinfo && super::memory::bufinfo(self, inst) => {}
                 Class::Texture => texture::emit(self, inst),
                 Class::Memory => super::memory::emit(self, inst),
                 Class::Double => super::double::emit(self, inst),

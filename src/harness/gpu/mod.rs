@@ -96,7 +96,8 @@ impl Gpu {
         shaders: &CaseShaders,
         options: &glsl::Options,
     ) -> Result<Vec<Image>, GpuError> {
-        self.render_with_uavs(case, shaders, options).map(|d| d.images)
+        self.render_with_uavs(case, shaders, options)
+            .map(|d| d.images)
     }
 
     /// [`Gpu::render`], with every UAV read back after the draw.

@@ -132,16 +132,17 @@ pub(super) fn bind(
             ));
         }
     }
-    let source = |uav: bool, slot: u32| -> Result<&Buffer, String> {
-        let list = if uav { &case.uavs } else { &case.buffers };
-        list.iter().find(|(s, _)| *s == slot).map(|(_, b)| b).ok_or_else(|| {
+    let source =
+        |uav: bool, slot: u32| -> Result<&Buffer, String> {
+            let list = if uav { &case.uavs } else { &case.buffers };
+            list.iter().find(|(s, _)| *s == slot).map(|(_, b)| b).ok_or_else(|| {
             let (reg, section) = if uav { ("u", "uav") } else { ("t", "buffer") };
             format!(
                 "{reg}{slot} is declared but the case binds no [{section} {slot}]: the Vulkan \
                  path has no empty storage buffer to bind in its place"
             )
         })
-    };
+        };
     for (m, stage) in manifests {
         for b in &m.storage_buffers {
             let Some(binding) = b.binding else { continue };
@@ -216,7 +217,11 @@ pub(super) fn bind(
                 }
             };
             let Some(tf) = texture_format(format) else {
-                return Err(format!("u{}: {} is not an R32 format", i.slot, format.name()));
+                return Err(format!(
+                    "u{}: {} is not an R32 format",
+                    i.slot,
+                    format.name()
+                ));
             };
             let height = (start.words.len() as u32) / width.max(1);
             let texture = r.device.create_texture(&wgpu::TextureDescriptor {
