@@ -1090,4 +1090,65 @@ mod tests {
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// A buffer case loaded, with the emulator's UAVs after its draw.
+    fn drawn_uavs(name: &str) -> (Case, Vec<Option<crate::vm::memory::Buffer>>) {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/cases/buffers")
+            .join(format!("{name}.case"));
+        let (case, shaders) = load(&path, name).input.expect("the case loads");
+        let uavs = cpu::render_with_uavs(&case, &shaders)
+            .expect("the emulator draws it")
+            .uavs;
+        (case, uavs)
+    }
+
+    fn backend_uavs(
+        cpu: &[Option<crate::vm::memory::Buffer>],
+    ) -> Vec<(u32, crate::vm::memory::Buffer)> {
+        cpu.iter()
+            .enumerate()
+            .filter_map(|(s, b)| b.clone().map(|b| (s as u32, b)))
+            .collect()
+    }
+
+    #[test]
+    fn an_unordered_uav_is_compared_as_a_multiset_of_elements() {
+        let (case, cpu) = drawn_uavs("append_unordered");
+        assert_eq!(case.unordered_uavs, vec![1]);
+        let mut gpu = backend_uavs(&cpu);
+        // The same elements in another order: equal as a multiset.
+        gpu[0].1.words[..16].reverse();
+        assert!(uav_diff(&case, &cpu, &gpu).is_empty());
+        // One element changed: the multisets differ.
+        gpu[0].1.words[3] = 999;
+        let f = uav_diff(&case, &cpu, &gpu);
+        assert!(f.len() == 1 && f[0].contains("u1 (unordered)"), "{f:?}");
+        // The counter stays exact.
+        let mut gpu = backend_uavs(&cpu);
+        gpu[0].1.counter += 1;
+        let f = uav_diff(&case, &cpu, &gpu);
+        assert!(
+            f.len() == 1 && f[0].contains("u1: counter 17, the CPU's 16"),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn an_ordered_uav_is_compared_word_by_word() {
+        let (case, cpu) = drawn_uavs("pixel_store");
+        let mut gpu = backend_uavs(&cpu);
+        assert!(uav_diff(&case, &cpu, &gpu).is_empty());
+        // Two elements swapped: a multiset would not see it, the diff does.
+        gpu[0].1.words.swap(2, 4);
+        gpu[0].1.words.swap(3, 5);
+        let f = uav_diff(&case, &cpu, &gpu);
+        assert!(
+            f.len() == 1 && f[0].starts_with("u1: 4 of 32 words differ"),
+            "{f:?}"
+        );
+        // A UAV the backend did not read back is named.
+        let f = uav_diff(&case, &cpu, &[]);
+        assert_eq!(f, vec!["u1 was not read back".to_string()]);
+    }
 }

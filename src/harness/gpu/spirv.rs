@@ -14,13 +14,17 @@ pub const GLSLANG: &str = "glslangValidator";
 
 /// Compiles `source` for `stage` ("vert" or "frag") to SPIR-V words.
 pub(super) fn compile(source: &str, stage: &str) -> Result<Vec<u32>, String> {
+    compile_with(GLSLANG, source, stage)
+}
+
+fn compile_with(program: &str, source: &str, stage: &str) -> Result<Vec<u32>, String> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let out = std::env::temp_dir().join(format!(
         "dxbc-dbg-{}-{}.spv",
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
-    let mut child = Command::new(GLSLANG)
+    let mut child = Command::new(program)
         .args(["-V", "--stdin", "-S", stage, "-o"])
         .arg(&out)
         .stdin(Stdio::piped())
@@ -31,7 +35,7 @@ pub(super) fn compile(source: &str, stage: &str) -> Result<Vec<u32>, String> {
             format!(
                 "the shader uses storage buffers or images (UAVs, raw or structured buffers), \
                  which the Vulkan path compiles with {GLSLANG} (naga's GLSL front end has no \
-                 atomics); running {GLSLANG} failed: {e} (install glslang-tools)"
+                 atomics); running {program} failed: {e} (install glslang-tools)"
             )
         })?;
     if let Some(mut stdin) = child.stdin.take() {
@@ -61,4 +65,38 @@ pub(super) fn compile(source: &str, stage: &str) -> Result<Vec<u32>, String> {
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without the compiler the error names it and says how to get it.
+    #[test]
+    fn a_missing_compiler_is_named() {
+        let e = compile_with("glslangValidator-not-installed", "#version 450\n", "frag")
+            .expect_err("no such program");
+        assert!(
+            e.contains("glslangValidator-not-installed") && e.contains("glslang-tools"),
+            "{e}"
+        );
+    }
+
+    /// Text glslang rejects comes back with its diagnostics.
+    #[test]
+    fn rejected_text_gives_glslangs_messages() {
+        let e = compile("#version 450\nvoid main() { undeclared = 1; }\n", "frag")
+            .expect_err("an undeclared name");
+        assert!(
+            e.contains("rejected the frag shader") && e.contains("undeclared"),
+            "{e}"
+        );
+    }
+
+    /// Valid text gives SPIR-V (its magic number first).
+    #[test]
+    fn valid_text_gives_spirv_words() {
+        let words = compile("#version 450\nvoid main() {}\n", "frag").expect("compiles");
+        assert_eq!(words.first(), Some(&0x0723_0203));
+    }
 }
