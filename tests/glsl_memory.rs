@@ -6,7 +6,6 @@
 mod common;
 
 use dxbc_dbg::dxbc::asm;
-use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::shader::{ParseOptions, Shader};
 use dxbc_dbg::glsl::{self, Dialect, Options, Reason, StorageLayout};
 
@@ -15,14 +14,15 @@ fn shader(text: &str) -> Shader {
     Shader::parse(&bytes, ParseOptions::default()).expect("assembled shader reads back")
 }
 
-/// The `[pixel shader]` section of a case file.
-fn case_shader(text: &str) -> String {
+/// The `[pixel shader]` or `[vertex shader]` (`section`) of a case file;
+/// empty when it has none.
+fn case_shader(text: &str, section: &str) -> String {
     let mut out = String::new();
     let mut inside = false;
     for line in text.lines() {
         let t = line.trim();
         if t.starts_with('[') {
-            inside = t == "[pixel shader]";
+            inside = t == section;
             continue;
         }
         if inside && !t.starts_with('#') {
@@ -37,7 +37,7 @@ fn case_shader(text: &str) -> String {
 fn vk450_valid(name: &str, s: &Shader) -> glsl::Translation {
     let t =
         glsl::translate(s, &Options::new(Dialect::Vk450)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    if let Err(e) = common::validate::vk450_spirv(ProgramType::Pixel, &t.source) {
+    if let Err(e) = common::validate::vk450_spirv(s.program.kind, &t.source) {
         panic!("{name} does not compile:\n{e}\n{}", t.source);
     }
     t
@@ -154,11 +154,15 @@ fn the_buffer_cases_compile_through_glslang_and_naga() {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("read case");
-        let s = shader(&case_shader(&text));
-        vk450_valid(&path.display().to_string(), &s);
-        n += 1;
+        for section in ["[pixel shader]", "[vertex shader]"] {
+            let source = case_shader(&text, section);
+            if !source.trim().is_empty() {
+                vk450_valid(&format!("{} {section}", path.display()), &shader(&source));
+                n += 1;
+            }
+        }
     }
-    assert!(n >= 7, "expected the buffer cases");
+    assert!(n >= 13, "expected the buffer cases' shaders, found {n}");
 }
 
 #[test]
