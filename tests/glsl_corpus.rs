@@ -102,7 +102,8 @@ fn validate_vk450(t: &glsl::Translation) -> Result<(), String> {
 /// refuses earlier as a cube array; a gather from an integer cube (naga
 /// refuses `textureLod` on integer textures); `vCoverage` at pixel
 /// frequency (naga lacks `gl_SampleMaskIn`); an atomic on a typed 2D UAV
-/// (naga reads no image atomics), which es300 refuses as a UAV.
+/// (naga reads no image atomics) or on a typed UAV of a dimension the
+/// lowering stops short of, which es300 refuses as UAVs.
 fn vk450_only(r: Reason) -> bool {
     matches!(
         r,
@@ -110,6 +111,7 @@ fn vk450_only(r: Reason) -> bool {
             | Reason::IntegerCubeGather
             | Reason::CoverageInput
             | Reason::ImageAtomic
+            | Reason::UavDimension
     )
 }
 

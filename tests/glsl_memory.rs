@@ -209,3 +209,20 @@ ret
     let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("compute-only");
     assert_eq!(r.reasons(), vec![Reason::Compute], "{r}");
 }
+
+#[test]
+fn typed_uavs_past_buffers_and_2d_textures_are_refused_on_vk450_by_name() {
+    let s = shader(
+        "ps_5_0
+dcl_output o0.xyzw
+dcl_uav_typed_texture2darray (uint,uint,uint,uint) u1
+store_uav_typed u1.xyzw, l(0, 0, 0, 0), l(1, 1, 1, 1)
+mov o0.xyzw, l(0, 0, 0, 0)
+ret
+",
+    );
+    let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("not lowered");
+    assert_eq!(r.reasons(), vec![Reason::UavDimension], "{r}");
+    // The declaration and the store are both named.
+    assert_eq!(r.diagnostics.len(), 2, "{r}");
+}

@@ -15,11 +15,16 @@
 //! select that loads anyway), so the result never rests on the driver's
 //! robustness. A raw address ignores its low two bits, as the emulator's.
 //!
-//! A typed 2D UAV (`RWTexture2D`, R32 formats only) is a storage image,
-//! `r32ui`/`r32i`/`r32f` after the declared return type, bounds-checked
+//! A typed 2D UAV (`RWTexture2D`) is a storage image, `r32ui`/`r32i`/
+//! `r32f` after the declared return type (the declaration names no
+//! format; R32 formats are the ones D3D11 loads from a typed UAV without
+//! its extended formats, and the ones the cases bind), bounds-checked
 //! against `imageSize` on each coordinate. Its atomics are refused on
 //! vk450 (`Reason::ImageAtomic`): neither naga's GLSL front end nor its
 //! SPIR-V front end reads image atomics.
+//!
+//! Typed UAVs of other dimensions (1D, arrays, 3D) are refused
+//! (`Reason::UavDimension`).
 //!
 //! A UAV whose counter is used (`imm_atomic_alloc`/`imm_atomic_consume`)
 //! gets a second block of its own, one `uint count`.
@@ -56,6 +61,8 @@ pub enum Kind {
     TypedBuffer(ReturnType),
     /// A typed R32 2D texture UAV: a storage image.
     Typed2D(ReturnType),
+    /// A typed UAV of another dimension (1D, arrays, 3D): not lowered.
+    TypedOther,
 }
 
 /// The declared views, by slot, and the UAVs whose counter is used.
@@ -127,8 +134,9 @@ pub fn scan(e: &mut Emitter) {
             }
             Op::DclUavTyped => {
                 let kind = match inst.resource_dimension() {
+                    Some(ResourceDimension::Buffer) => Kind::TypedBuffer(rt),
                     Some(ResourceDimension::Texture2D) => Kind::Typed2D(rt),
-                    _ => Kind::TypedBuffer(rt),
+                    _ => Kind::TypedOther,
                 };
                 m.uavs.insert(slot, kind);
             }
@@ -209,6 +217,10 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
         names::texture_binding(slot)
     };
     match kind {
+        Kind::TypedOther => {
+            e.refuse(inst, Reason::UavDimension);
+            return;
+        }
         Kind::Typed2D(rt) => {
             let Some((format, image)) = image_type(rt) else {
                 e.refuse(inst, Reason::Operand);
@@ -245,6 +257,7 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
                     Kind::TypedBuffer(rt) | Kind::Typed2D(rt) => {
                         StorageLayout::Typed { return_type: rt }
                     }
+                    Kind::TypedOther => return,
                 },
                 read_only: !uav,
                 glsl_name: name.clone(),
@@ -329,6 +342,10 @@ fn view(e: &mut Emitter, inst: &Instruction, op: &Operand) -> Option<(bool, u32,
         e.memory.srvs.get(&slot)
     };
     match kind {
+        Some(Kind::TypedOther) => {
+            e.refuse(inst, Reason::UavDimension);
+            None
+        }
         Some(&k) => Some((uav, slot, k)),
         None => {
             // A `t#` declared as a texture (a typed buffer, say).
@@ -387,8 +404,8 @@ fn word_index(e: &mut Emitter, name: &str, kind: Kind, addr: &str, c: u32) -> St
             (stride / 4).max(1)
         ),
         // One word per element: only the first component exists.
-        Kind::TypedBuffer(_) | Kind::Typed2D(_) if c > 0 => OUT.to_string(),
-        Kind::TypedBuffer(_) | Kind::Typed2D(_) => {
+        Kind::TypedBuffer(_) | Kind::Typed2D(_) | Kind::TypedOther if c > 0 => OUT.to_string(),
+        Kind::TypedBuffer(_) | Kind::Typed2D(_) | Kind::TypedOther => {
             format!("({addr}.x < {len} ? {addr}.x : {OUT})")
         }
     };
@@ -435,7 +452,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             let Some((uav, slot, kind)) = view(e, inst, res) else {
                 return;
             };
-            if matches!(kind, Kind::Typed2D(_) | Kind::TypedBuffer(_)) {
+            if !matches!(kind, Kind::Raw | Kind::Structured { .. }) {
                 e.refuse(inst, Reason::Operand);
                 return;
             }
@@ -515,7 +532,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             let Some((uav, slot, kind)) = view(e, inst, &ops[0]) else {
                 return;
             };
-            if matches!(kind, Kind::Typed2D(_) | Kind::TypedBuffer(_)) {
+            if !matches!(kind, Kind::Raw | Kind::Structured { .. }) {
                 e.refuse(inst, Reason::Operand);
                 return;
             }
@@ -696,7 +713,7 @@ pub fn bufinfo(e: &mut Emitter, inst: &Instruction) -> bool {
         Kind::Raw => format!("{len} * 4u"),
         Kind::Structured { stride } => format!("{len} / {}u", (stride / 4).max(1)),
         Kind::TypedBuffer(_) => len,
-        Kind::Typed2D(_) => {
+        Kind::Typed2D(_) | Kind::TypedOther => {
             e.refuse(inst, Reason::Operand);
             return true;
         }

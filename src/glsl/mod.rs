@@ -194,6 +194,10 @@ pub enum Reason {
     /// vk450: an atomic on a typed 2D UAV (`imageAtomic*`): neither naga's
     /// GLSL front end nor its SPIR-V front end reads image atomics.
     ImageAtomic,
+    /// vk450: a typed UAV other than a buffer or a 2D texture (1D, arrays,
+    /// 3D): the lowering (like the emulator and the case syntax) stops at
+    /// R32 buffers and 2D textures.
+    UavDimension,
     /// Multisampled textures: ES 3.00 has no `sampler2DMS`.
     Multisample,
     /// Pull-model interpolation (`eval_*`): no `interpolateAt*` in ES 3.00.
@@ -253,6 +257,7 @@ impl Reason {
             Reason::CubeArrayShadowLod => "cube array comparison LOD",
             Reason::IntegerCubeGather => "integer cube gather",
             Reason::ImageAtomic => "image atomic",
+            Reason::UavDimension => "typed uav dimension",
             Reason::Multisample => "multisample texture",
             Reason::Interpolation => "eval interpolation",
             Reason::SystemValue => "system value",
@@ -292,6 +297,9 @@ impl Reason {
             }
             Reason::ImageAtomic => {
                 "an atomic on a typed 2D UAV needs imageAtomic*, which neither naga's GLSL nor its SPIR-V front end reads"
+            }
+            Reason::UavDimension => {
+                "typed UAVs are lowered as buffers and 2D textures only, not 1D, array or 3D ones"
             }
             Reason::Multisample => "GLSL ES 3.00 has no multisampled samplers (sampler2DMS)",
             Reason::Interpolation => {
