@@ -956,6 +956,18 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "`counter` belongs to a [uav]",
     ),
     (
+        "unordered on an SRV",
+        "[render target]",
+        "[buffer 5]\nraw\nsize 1\n@unordered\n[render target]",
+        "`unordered` belongs to a [uav]",
+    ),
+    (
+        "unordered twice",
+        "[render target]",
+        "[uav 2]\nraw\nsize 1\nunordered\n@unordered\n[render target]",
+        "unordered",
+    ),
+    (
         "unknown buffer value type",
         "[render target]",
         "[uav 2]\nraw\n@data word 1\n[render target]",

@@ -536,6 +536,13 @@ impl Instruction {
             .then(|| ResourceDimension::from_code(self.control_field(5) as u8))
     }
 
+    /// Whether a `sync` synchronises or fences at thread-group scope
+    /// (`_t`: threads in the group, `_g`: group shared memory), which only
+    /// compute shaders have; None for other opcodes.
+    pub fn sync_thread_group(&self) -> Option<bool> {
+        (self.op == Op::Sync).then_some(self.controls & (0b11 << 11) != 0)
+    }
+
     /// A multisampled `dcl_resource`'s sample count (bits 16..22).
     pub fn sample_count(&self) -> Option<u32> {
         (self.op == Op::DclResource).then_some((self.controls >> 16) & 0x7f)

@@ -40,6 +40,16 @@ pub struct Manifest {
     pub uniforms: Vec<UniformEntry>,
     pub inputs: Vec<VaryingEntry>,
     pub outputs: Vec<VaryingEntry>,
+    /// vk450: raw, structured and typed buffer views (SRVs and UAVs), each
+    /// a std430 block of `uint` words. Left out of the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub storage_buffers: Vec<StorageBufferEntry>,
+    /// vk450: typed 2D UAVs, storage images.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub storage_images: Vec<StorageImageEntry>,
+    /// vk450: the hidden counters of UAVs `imm_atomic_alloc`/`_consume` use.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<CounterEntry>,
     #[serde(skip)]
     reflected: Vec<(InputType, u32, u32, String)>,
     #[serde(skip)]
@@ -77,6 +87,71 @@ pub struct TextureEntry {
     /// their own `hlslcc_zcmp*` samplers.
     #[serde(skip)]
     pub compared: bool,
+}
+
+/// How a storage buffer's words are addressed (the declaration's layout).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageLayout {
+    /// Byte addresses (`dcl_resource_raw`, `dcl_uav_raw`).
+    Raw,
+    /// Elements of `stride` bytes (`dcl_*_structured`).
+    Structured { stride: u32 },
+    /// A typed R32 buffer UAV (`dcl_uav_typed_buffer`): one word per
+    /// element, read as the return type.
+    Typed { return_type: ReturnType },
+}
+
+impl Serialize for StorageLayout {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&match self {
+            StorageLayout::Raw => "raw".to_string(),
+            StorageLayout::Structured { stride } => format!("structured, stride {stride}"),
+            StorageLayout::Typed { return_type } => format!("typed {}", return_type.name()),
+        })
+    }
+}
+
+/// A buffer view bound as a storage buffer: `tN` (read-only) or `uN`.
+#[derive(Debug, Clone, Serialize)]
+pub struct StorageBufferEntry {
+    /// `t3` or `u1`.
+    pub register: String,
+    pub slot: u32,
+    /// A UAV (`u#`) rather than an SRV (`t#`).
+    pub uav: bool,
+    pub layout: StorageLayout,
+    /// Declared `readonly` (SRVs): bound read-only.
+    pub read_only: bool,
+    /// The block's instance; its one member is `words`, a `uint[]`.
+    pub glsl_name: String,
+    pub block: String,
+    pub binding: Option<u32>,
+    pub reflected_name: Option<String>,
+}
+
+/// A typed 2D UAV bound as a storage image.
+#[derive(Debug, Clone, Serialize)]
+pub struct StorageImageEntry {
+    pub slot: u32,
+    #[serde(serialize_with = "return_type_name")]
+    pub return_type: ReturnType,
+    pub glsl_name: String,
+    /// `uimage2D`, `iimage2D` or `image2D`.
+    pub glsl_type: String,
+    /// `r32ui`, `r32i` or `r32f`.
+    pub glsl_format: String,
+    pub binding: Option<u32>,
+    pub reflected_name: Option<String>,
+}
+
+/// A UAV's hidden counter: a block of one `uint count`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CounterEntry {
+    /// The UAV's slot.
+    pub slot: u32,
+    pub glsl_name: String,
+    pub block: String,
+    pub binding: Option<u32>,
 }
 
 /// What a sampler declaration is for: D3D's `dcl_sampler` mode (dxbc's
@@ -339,6 +414,9 @@ impl Manifest {
             uniforms: Vec::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
+            storage_buffers: Vec::new(),
+            storage_images: Vec::new(),
+            counters: Vec::new(),
             reflected,
             reflected_cbuffers,
         }

@@ -27,6 +27,7 @@ mod helpers;
 mod interfaces;
 mod link;
 mod manifest;
+mod memory;
 pub mod names;
 pub mod support;
 mod texture;
@@ -40,8 +41,9 @@ use crate::dxbc::shader::Shader;
 
 pub use link::{ComponentType, Interpolation, Link, LinkedInput};
 pub use manifest::{
-    CombinedEntry, ConstantBufferEntry, InterpolationQualifier, Manifest, SamplerEntry,
-    SamplerKind, TextureEntry, UniformEntry, UniformRole, VaryingEntry,
+    CombinedEntry, ConstantBufferEntry, CounterEntry, InterpolationQualifier, Manifest,
+    SamplerEntry, SamplerKind, StorageBufferEntry, StorageImageEntry, StorageLayout, TextureEntry,
+    UniformEntry, UniformRole, VaryingEntry,
 };
 pub use texture::Dim;
 pub use types::{Opaque, OpaqueType, Scalar, TextureShape, Ty, ValueType};
@@ -189,6 +191,13 @@ pub enum Reason {
     /// reads the four texel centres with `textureLod`, which naga (like
     /// WGSL) refuses on integer textures; GLSL ES 3.00 allows it.
     IntegerCubeGather,
+    /// vk450: an atomic on a typed 2D UAV (`imageAtomic*`): neither naga's
+    /// GLSL front end nor its SPIR-V front end reads image atomics.
+    ImageAtomic,
+    /// vk450: a typed UAV other than a buffer or a 2D texture (1D, arrays,
+    /// 3D): the lowering (like the emulator and the case syntax) stops at
+    /// R32 buffers and 2D textures.
+    UavDimension,
     /// Multisampled textures: ES 3.00 has no `sampler2DMS`.
     Multisample,
     /// Pull-model interpolation (`eval_*`): no `interpolateAt*` in ES 3.00.
@@ -251,6 +260,8 @@ impl Reason {
             Reason::CubeArray => "cube array",
             Reason::CubeArrayShadowLod => "cube array comparison LOD",
             Reason::IntegerCubeGather => "integer cube gather",
+            Reason::ImageAtomic => "image atomic",
+            Reason::UavDimension => "typed uav dimension",
             Reason::Multisample => "multisample texture",
             Reason::Interpolation => "eval interpolation",
             Reason::SystemValue => "system value",
@@ -288,6 +299,12 @@ impl Reason {
             }
             Reason::IntegerCubeGather => {
                 "the cube gather emulation reads texel centres with textureLod, which naga refuses on integer textures"
+            }
+            Reason::ImageAtomic => {
+                "an atomic on a typed 2D UAV needs imageAtomic*, which neither naga's GLSL nor its SPIR-V front end reads"
+            }
+            Reason::UavDimension => {
+                "typed UAVs are lowered as buffers and 2D textures only, not 1D, array or 3D ones"
             }
             Reason::Multisample => "GLSL ES 3.00 has no multisampled samplers (sampler2DMS)",
             Reason::Interpolation => {

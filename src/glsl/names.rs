@@ -10,7 +10,9 @@
 //! vk450 bindings, all in set 0: constant buffer N at binding N; the mip
 //! count block at 14; the sampler-state block at 15; texture N at 16 + N;
 //! the plain view of a compared texture N at 96 + N; sampler N at 160 + N;
-//! the fetch sampler at 176; the class-interface block at 200. These are
+//! the fetch sampler at 176; the class-interface block at 200; a raw or
+//! structured SRV tN at 16 + N (a `t` slot holds a texture or a buffer,
+//! never both); UAV N at 208 + N and its counter at 272 + N. These are
 //! the only definitions of those numbers: the harness binds by them too.
 
 pub const SET: u32 = 0;
@@ -27,6 +29,20 @@ pub const SAMPLER_BINDING_BASE: u32 = 160;
 pub const FETCH_SAMPLER_BINDING: u32 = SAMPLER_BINDING_BASE + 16;
 /// The class-interface block (`hlslcc_Interfaces`).
 pub const INTERFACE_BINDING: u32 = 200;
+
+/// UAV N (storage buffer or image) is at `UAV_BINDING_BASE + N`: past
+/// the class-interface block, room for D3D11.1's 64 UAV slots.
+pub const UAV_BINDING_BASE: u32 = 208;
+/// UAV N's hidden counter is at `COUNTER_BINDING_BASE + N`.
+pub const COUNTER_BINDING_BASE: u32 = UAV_BINDING_BASE + 64;
+
+pub fn uav_binding(slot: u32) -> u32 {
+    UAV_BINDING_BASE + slot
+}
+
+pub fn counter_binding(slot: u32) -> u32 {
+    COUNTER_BINDING_BASE + slot
+}
 
 pub fn cbuffer_binding(slot: u32) -> u32 {
     slot

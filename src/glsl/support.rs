@@ -34,14 +34,20 @@ pub fn support(op: Op) -> Support {
         // (the memory ones refused with them, below) plus the status of a
         // fully mapped access, and the residency check as the comparison
         // that reads it (see `texture::feedback`).
-        // Buffer sizes: typed buffers (raw/structured when the resource is one).
-        Bufinfo => Refused(Reason::TypedBuffer),
+        // Buffer sizes: lowered for raw/structured views and UAVs (vk450;
+        // es300 refuses them by name); a typed `Buffer<T>` is refused by
+        // the texture path (`Reason::TypedBuffer`).
+        Bufinfo => Lowered,
         // Pull-model interpolation.
         EvalSnapped | EvalSampleIndex | EvalCentroid => Refused(Reason::Interpolation),
-        // Resource declarations ES 3.00 has no type for.
-        DclUavTyped | DclUavRaw | DclUavStructured => Refused(Reason::Uav),
-        DclResourceRaw | DclResourceStructured => Refused(Reason::RawStructuredBuffer),
-        DclTgsmRaw | DclTgsmStructured | DclThreadGroup | Sync => Refused(Reason::Compute),
+        // Buffer and UAV declarations: lowered in vk450 (`memory`), refused
+        // by es300 by name (ES 3.00 has no storage buffers or images).
+        DclUavTyped | DclUavRaw | DclUavStructured | DclResourceRaw | DclResourceStructured => {
+            Lowered
+        }
+        DclTgsmRaw | DclTgsmStructured | DclThreadGroup => Refused(Reason::Compute),
+        // The tiled-resource forms of the memory loads are not lowered.
+        LdUavTypedS | LdRawS | LdStructuredS => Refused(Reason::Uav),
         DclStream => Refused(Reason::Stream),
         // Geometry, hull and domain shader declarations and phases.
         DclGsOutputPrimitiveTopology
@@ -67,8 +73,9 @@ pub fn support(op: Op) -> Support {
             // name (ES 3.00 has no `double`), in `double::emit`.
             Class::Double => Lowered,
             Class::Stream => Refused(Reason::Stream),
-            // UAV, raw/structured buffer and shared-memory access.
-            Class::Memory => Refused(Reason::Uav),
+            // UAV and raw/structured buffer access (and `sync`): lowered
+            // in vk450, refused by es300 by name (`memory::emit`).
+            Class::Memory => Lowered,
             _ => Lowered,
         },
     }
@@ -83,6 +90,7 @@ pub fn has_lowering(op: Op) -> bool {
         Class::Decl => super::decl::lowers(op),
         Class::Other => op == Op::Customdata,
         Class::Double => super::double::lowers(op),
+        Class::Memory => super::memory::lowers(op),
         _ => super::alu::lowers(op),
     }
 }

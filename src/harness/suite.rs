@@ -110,11 +110,12 @@ impl Backend {
             // translation applies one on its emulated sampling path, which
             // cubes do not have, and refuses it there (`Reason::LodClamp`).
             (_, Feature::LodClamp) => false,
+            // vk450 lowers buffer views and UAVs to storage buffers and
+            // images; the Vulkan path binds them and reads the UAVs back.
+            (Backend::Vulkan, Feature::Buffers) => true,
             // GLSL ES 3.00 has no storage buffers or image stores, so
-            // WebGL2 cannot express a UAV. The Vulkan path has no storage
-            // bindings or readback YET: this refusal is temporary and goes
-            // when it gets them (docs/cases.md).
-            (_, Feature::Buffers) => false,
+            // WebGL2 cannot express a UAV (es300 refuses them by name).
+            (Backend::WebGl2, Feature::Buffers) => false,
         }
     }
 }
@@ -131,6 +132,9 @@ pub struct Rendered {
     /// block-compressed texture uploaded compressed or decoded), for the
     /// report.
     pub notes: Vec<String>,
+    /// Each UAV after the draw, by slot (the case's layout, the words and
+    /// counter the backend read back); empty for a backend without UAVs.
+    pub uavs: Vec<(u32, crate::vm::memory::Buffer)>,
 }
 
 /// What draws cases through the translated GLSL: the wgpu renderer (its
@@ -170,6 +174,7 @@ impl Renderer for WebGl2 {
                     images: d.images,
                     ms: d.ms,
                     notes: d.notes,
+                    uavs: Vec::new(),
                 })
                 .map_err(|e| e.to_string())
             })
@@ -408,11 +413,15 @@ pub fn run_all(
                 let drawn = cpu::render_with_uavs(case, shaders);
                 let ms = elapsed_ms(start);
                 let uav_failures = match &drawn {
-                    Ok(d) => uav_failures(case, &d.uavs),
+                    Ok(d) => uav_failures(case, "CPU", |s| {
+                        d.uavs.get(s as usize).and_then(Option::as_ref)
+                    }),
                     Err(_) => Vec::new(),
                 };
+                let uavs = drawn.as_ref().map(|d| d.uavs.clone()).unwrap_or_default();
                 CpuRun {
                     ms,
+                    uavs,
                     images: drawn.map(|d| d.images),
                     uav_failures,
                     indices: cpu::targets(&shaders.pixel)
@@ -526,9 +535,11 @@ impl Drawn {
 struct CpuRun {
     ms: f64,
     images: Result<Vec<Image>, CpuError>,
-    /// `probe uav` lines the emulator's UAVs fail (GPU backends do not
-    /// read UAVs back yet).
+    /// `probe uav` lines the emulator's UAVs fail.
     uav_failures: Vec<String>,
+    /// The emulator's UAVs after the draw, by slot, for the backends'
+    /// read-back UAVs to be diffed against.
+    uavs: Vec<Option<crate::vm::memory::Buffer>>,
     /// The `N` of the `SV_TargetN` each colour image is, in order; the
     /// depth buffer's image, when read back, follows them.
     indices: Vec<u32>,
@@ -550,6 +561,7 @@ fn compare(
 ) {
     result.cpu_ms = Some(cpu.ms);
     result.case_failures.extend(cpu.uav_failures);
+    let cpu_uavs = cpu.uavs;
     let indices = cpu.indices;
     let cpu = match cpu.images {
         Ok(c) => c,
@@ -613,6 +625,13 @@ fn compare(
     for d in backends {
         let (mut b, drawn) = d.begin();
         if let Some(r) = drawn {
+            // A backend that draws a case with UAVs reads them back (one
+            // that cannot bind them reports the case n/a instead).
+            // (run_all puts the backend's name before its failures.)
+            b.failures.extend(uav_failures(case, "", |s| {
+                r.uavs.iter().find(|(k, _)| *k == s).map(|(_, u)| u)
+            }));
+            b.failures.extend(uav_diff(case, &cpu_uavs, &r.uavs));
             if r.images.len() != cpu.len() {
                 b.failures.push(format!(
                     "drew {} render targets, the CPU {}",
@@ -671,18 +690,95 @@ fn compare(
     result.cpu = cpu;
 }
 
-/// `probe uav` lines checked against UAVs after a draw (by slot).
-fn uav_failures(case: &Case, uavs: &[Option<crate::vm::memory::Buffer>]) -> Vec<String> {
+/// `probe uav` lines checked against one renderer's UAVs after a draw
+/// (`uav` finds one by slot; `label`, when not empty, names the renderer).
+fn uav_failures<'a>(
+    case: &Case,
+    label: &str,
+    uav: impl Fn(u32) -> Option<&'a crate::vm::memory::Buffer>,
+) -> Vec<String> {
     let file = case.path.display().to_string();
+    let label = if label.is_empty() {
+        String::new()
+    } else {
+        format!("{label}: ")
+    };
     let mut out = Vec::new();
     for p in &case.uav_probes {
-        match uavs.get(p.slot as usize).and_then(Option::as_ref) {
+        match uav(p.slot) {
             Some(b) => out.extend(
                 super::case::uav_probe_failures(p, b)
                     .into_iter()
-                    .map(|m| format!("{file}:{}: CPU: u{}: {m}", p.line, p.slot)),
+                    .map(|m| format!("{file}:{}: {label}u{}: {m}", p.line, p.slot)),
             ),
-            None => out.push(format!("{file}:{}: u{} was not bound", p.line, p.slot)),
+            None => out.push(format!(
+                "{file}:{}: {label}u{} was not bound",
+                p.line, p.slot
+            )),
+        }
+    }
+    out
+}
+
+/// A backend's UAVs diffed against the emulator's, like render targets but
+/// exactly (they hold bits): every word in place, or, for a `[uav]` marked
+/// `unordered`, the elements as a multiset; and the counter.
+fn uav_diff(
+    case: &Case,
+    cpu: &[Option<crate::vm::memory::Buffer>],
+    backend: &[(u32, crate::vm::memory::Buffer)],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (slot, _) in &case.uavs {
+        let Some(c) = cpu.get(*slot as usize).and_then(Option::as_ref) else {
+            continue;
+        };
+        let Some((_, g)) = backend.iter().find(|(k, _)| k == slot) else {
+            out.push(format!("u{slot} was not read back"));
+            continue;
+        };
+        if g.words.len() != c.words.len() {
+            out.push(format!(
+                "u{slot} has {} words, the CPU's {}",
+                g.words.len(),
+                c.words.len()
+            ));
+            continue;
+        }
+        if case.unordered_uavs.contains(slot) {
+            let per = c.layout.words_per_element().max(1) as usize;
+            fn sorted(b: &crate::vm::memory::Buffer, per: usize) -> Vec<&[u32]> {
+                let mut e: Vec<&[u32]> = b.words.chunks(per).collect();
+                e.sort_unstable();
+                e
+            }
+            let (ge, ce) = (sorted(g, per), sorted(c, per));
+            let differ = ge.iter().zip(&ce).filter(|(a, b)| a != b).count();
+            if differ > 0 {
+                out.push(format!(
+                    "u{slot} (unordered): its elements, sorted, differ from the CPU's sorted                      elements at {differ} of {} places",
+                    ce.len()
+                ));
+            }
+        } else {
+            let differ: Vec<usize> = (0..c.words.len())
+                .filter(|&i| g.words[i] != c.words[i])
+                .collect();
+            if let Some(&i) = differ.first() {
+                out.push(format!(
+                    "u{slot}: {} of {} words differ from the CPU's; first word {i}: {:#x}, the CPU's {:#x}",
+                    differ.len(),
+                    c.words.len(),
+                    g.words[i],
+                    c.words[i]
+                ));
+            }
+        }
+        if g.counter != c.counter {
+            out.push(format!(
+                "u{slot}: counter {}, the CPU's {}",
+                g.counter, c.counter
+            ));
         }
     }
     out
@@ -828,6 +924,7 @@ mod tests {
                         images,
                         ms: 0.5,
                         notes: Vec::new(),
+                        uavs: Vec::new(),
                     })
                 })
                 .collect()
@@ -994,5 +1091,66 @@ mod tests {
             r.failures
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A buffer case loaded, with the emulator's UAVs after its draw.
+    fn drawn_uavs(name: &str) -> (Case, Vec<Option<crate::vm::memory::Buffer>>) {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/cases/buffers")
+            .join(format!("{name}.case"));
+        let (case, shaders) = load(&path, name).input.expect("the case loads");
+        let uavs = cpu::render_with_uavs(&case, &shaders)
+            .expect("the emulator draws it")
+            .uavs;
+        (case, uavs)
+    }
+
+    fn backend_uavs(
+        cpu: &[Option<crate::vm::memory::Buffer>],
+    ) -> Vec<(u32, crate::vm::memory::Buffer)> {
+        cpu.iter()
+            .enumerate()
+            .filter_map(|(s, b)| b.clone().map(|b| (s as u32, b)))
+            .collect()
+    }
+
+    #[test]
+    fn an_unordered_uav_is_compared_as_a_multiset_of_elements() {
+        let (case, cpu) = drawn_uavs("append_unordered");
+        assert_eq!(case.unordered_uavs, vec![1]);
+        let mut gpu = backend_uavs(&cpu);
+        // The same elements in another order: equal as a multiset.
+        gpu[0].1.words[..16].reverse();
+        assert!(uav_diff(&case, &cpu, &gpu).is_empty());
+        // One element changed: the multisets differ.
+        gpu[0].1.words[3] = 999;
+        let f = uav_diff(&case, &cpu, &gpu);
+        assert!(f.len() == 1 && f[0].contains("u1 (unordered)"), "{f:?}");
+        // The counter stays exact.
+        let mut gpu = backend_uavs(&cpu);
+        gpu[0].1.counter += 1;
+        let f = uav_diff(&case, &cpu, &gpu);
+        assert!(
+            f.len() == 1 && f[0].contains("u1: counter 17, the CPU's 16"),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn an_ordered_uav_is_compared_word_by_word() {
+        let (case, cpu) = drawn_uavs("pixel_store");
+        let mut gpu = backend_uavs(&cpu);
+        assert!(uav_diff(&case, &cpu, &gpu).is_empty());
+        // Two elements swapped: a multiset would not see it, the diff does.
+        gpu[0].1.words.swap(2, 4);
+        gpu[0].1.words.swap(3, 5);
+        let f = uav_diff(&case, &cpu, &gpu);
+        assert!(
+            f.len() == 1 && f[0].starts_with("u1: 4 of 32 words differ"),
+            "{f:?}"
+        );
+        // A UAV the backend did not read back is named.
+        let f = uav_diff(&case, &cpu, &[]);
+        assert_eq!(f, vec!["u1 was not read back".to_string()]);
     }
 }

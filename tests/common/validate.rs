@@ -62,6 +62,54 @@ pub fn vk450(stage: ProgramType, source: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Validates vk450 source with storage as the Vulkan path compiles it:
+/// glslangValidator to SPIR-V (naga's GLSL front end has no atomics), then
+/// naga's SPIR-V front end, with wgpu's options, and its IR validator.
+pub fn vk450_spirv(stage: ProgramType, source: &str) -> Result<(), String> {
+    let ext = match stage {
+        ProgramType::Vertex => "vert",
+        _ => "frag",
+    };
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let path = scratch_dir().join(format!("v{n}.{ext}"));
+    let spv = scratch_dir().join(format!("v{n}.spv"));
+    std::fs::write(&path, source).expect("write shader");
+    let out = Command::new("glslangValidator")
+        .arg("-V")
+        .arg(&path)
+        .arg("-o")
+        .arg(&spv)
+        .output()
+        .expect(
+            "glslangValidator not found: install glslang-tools (the README's test command does)",
+        );
+    let _ = std::fs::remove_file(&path);
+    let bytes = std::fs::read(&spv);
+    let _ = std::fs::remove_file(&spv);
+    if !out.status.success() {
+        return Err(format!(
+            "glslangValidator -V: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let bytes = bytes.map_err(|e| format!("reading the SPIR-V: {e}"))?;
+    let options = naga::front::spv::Options {
+        adjust_coordinate_space: false,
+        strict_capabilities: true,
+        block_ctx_dump_prefix: None,
+    };
+    let module = naga::front::spv::parse_u8_slice(&bytes, &options)
+        .map_err(|e| format!("naga spv parse: {e}"))?;
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .map_err(|e| format!("naga validate: {e:?}"))?;
+    Ok(())
+}
+
 /// Links an es300 vertex and fragment shader the way a GLSL ES 3.00
 /// implementation does. glslangValidator `-l` checks that names and types
 /// agree across the stages, but (at least up to glslang 12) not the rule

@@ -59,7 +59,7 @@ pub(super) fn lowers(op: Op) -> bool {
             | Op::DclFunctionTable
             | Op::DclInterface
             | Op::Customdata
-    )
+    ) || super::memory::declares(op)
 }
 
 pub fn emit(e: &mut Emitter, inst: &Instruction) {
@@ -107,6 +107,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             }
         }
         Op::DclResource | Op::DclSampler => texture::declare(e, inst),
+        op if super::memory::declares(op) => super::memory::declare(e, inst),
         Op::DclInput
         | Op::DclInputSgv
         | Op::DclInputSiv

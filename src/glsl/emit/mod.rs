@@ -51,6 +51,8 @@ pub struct Emitter<'a> {
     pub position: Section,
     pub helpers: Helpers,
     pub textures: Textures,
+    /// The declared buffer views and used UAV counters (`memory`).
+    pub memory: super::memory::Memory,
     pub manifest: Manifest,
     pub diagnostics: Vec<Diagnostic>,
     /// Input and output register numbers declared so far.
@@ -133,6 +135,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         position: Section::indented(1),
         helpers: Helpers::default(),
         textures: Textures::default(),
+        memory: Default::default(),
         manifest: Manifest::new(shader, options.dialect),
         diagnostics: Vec::new(),
         input_regs: BTreeSet::new(),
@@ -154,6 +157,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     };
     e.prescan();
     texture::scan(&mut e);
+    super::memory::scan(&mut e);
     // A shader reading only the rasterizer's sample count has no texture
     // or sampler declaration to declare the levels block at.
     texture::declare_rasterizer_block(&mut e);
@@ -285,7 +289,10 @@ impl<'a> Emitter<'a> {
             Support::Lowered => match info.class {
                 // Flow writes its own comment: block closers dedent first.
                 Class::Flow => flow::emit(self, inst),
+                // bufinfo of a raw/structured view or a UAV is memory's.
+                Class::Texture if inst.op == Op::Bufinfo && super::memory::bufinfo(self, inst) => {}
                 Class::Texture => texture::emit(self, inst),
+                Class::Memory => super::memory::emit(self, inst),
                 Class::Double => super::double::emit(self, inst),
                 _ => alu::emit(self, inst),
             },

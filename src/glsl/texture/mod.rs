@@ -444,6 +444,10 @@ fn emit_plain(e: &mut Emitter, inst: &Instruction, min_lod: Option<&Operand>) {
         Op::Resinfo => query::resinfo(e, inst, &ctx),
         Op::Lod => query::lod(e, inst, &ctx),
         Op::Gather4 | Op::Gather4C | Op::Gather4Po | Op::Gather4PoC => gather::emit(e, inst, &ctx),
+        // bufinfo of raw/structured views and UAVs is `memory`'s; a typed
+        // buffer (refused above by its dimension) or a texture has no
+        // lowering.
+        Op::Bufinfo => e.refuse(inst, Reason::TypedBuffer),
         _ => sample::emit(e, inst, &ctx, min_lod),
     }
 }

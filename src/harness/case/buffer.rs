@@ -17,15 +17,17 @@ pub const UAV_SLOTS: u32 = 8;
 pub const MAX_WORDS: u64 = 1 << 22;
 
 const EXPECTED: &str = "expected `raw`, `stride S`, `format F` ([uav]), `size N`, `data uint|int|float|hex v...` \
-     or (in [uav]) `counter C`";
+     or (in [uav]) `counter C` or `unordered`";
 
-/// One section's buffer.
+/// One section's buffer, and (a [uav]) whether `unordered` is given: its
+/// elements are compared between backends as a multiset, not in place.
 pub(super) fn parse_buffer(
     ctx: &Ctx,
     title_line: usize,
     lines: &Lines,
     uav: bool,
-) -> Result<Buffer, CaseError> {
+) -> Result<(Buffer, bool), CaseError> {
+    let mut unordered = false;
     let mut once = Once::default();
     let mut layout: Option<(usize, Layout)> = None;
     let mut size: Option<(usize, u32)> = None;
@@ -94,6 +96,13 @@ pub(super) fn parse_buffer(
                 texture = Some((l, w, h));
             }
             ["counter", c] if uav => counter = ctx.u32(l, c)?,
+            ["unordered"] if uav => unordered = true,
+            ["unordered"] => {
+                return Err(ctx.err(
+                    l,
+                    "`unordered` belongs to a [uav]: an SRV is not written by the draw",
+                ));
+            }
             ["counter", _] => {
                 return Err(ctx.err(l, "`counter` belongs to a [uav]: an SRV has no counter"));
             }
@@ -160,7 +169,7 @@ pub(super) fn parse_buffer(
     words.resize(total as usize, 0);
     let mut b = Buffer::new(layout, words);
     b.counter = counter;
-    Ok(b)
+    Ok((b, unordered))
 }
 
 /// One 32-bit word written as `kind`.

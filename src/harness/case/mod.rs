@@ -117,6 +117,10 @@ pub struct Case {
     pub buffers: Vec<(u32, crate::vm::memory::Buffer)>,
     /// `[uav N]`: raw and structured UAVs (`uN`), as they start.
     pub uavs: Vec<(u32, crate::vm::memory::Buffer)>,
+    /// `[uav N]` with `unordered`: after the draw, a backend's elements
+    /// are compared with the emulator's as a multiset (an append buffer
+    /// filled in pixel order), not element by element.
+    pub unordered_uavs: Vec<u32>,
     /// `probe uav` lines, checked after the draw.
     pub uav_probes: Vec<UavProbe>,
     /// `[interfaces]`: the class bound to each interface slot and its
@@ -403,6 +407,7 @@ impl Case {
             constant_buffers: Vec::new(),
             buffers: Vec::new(),
             uavs: Vec::new(),
+            unordered_uavs: Vec::new(),
             uav_probes: Vec::new(),
             interfaces: Default::default(),
             interface_lines: Vec::new(),
@@ -508,11 +513,14 @@ impl Case {
                         .push((slot, constants::parse_rows(&ctx, &stripped)?));
                 }
                 Section::Buffer(slot) => {
-                    let b = buffer::parse_buffer(&ctx, n, &stripped, false)?;
+                    let (b, _) = buffer::parse_buffer(&ctx, n, &stripped, false)?;
                     case.buffers.push((slot, b));
                 }
                 Section::Uav(slot) => {
-                    let b = buffer::parse_buffer(&ctx, n, &stripped, true)?;
+                    let (b, unordered) = buffer::parse_buffer(&ctx, n, &stripped, true)?;
+                    if unordered {
+                        case.unordered_uavs.push(slot);
+                    }
                     case.uavs.push((slot, b));
                 }
                 Section::Interfaces => {

@@ -15,7 +15,7 @@ use crate::vm::texture::{ComparisonFunc, Filter, Sampler, Texture};
 use super::textures::{self, Dummy};
 use super::{GpuError, Renderer};
 
-enum Slot {
+pub(super) enum Slot {
     Buffer(wgpu::Buffer),
     View(wgpu::TextureView),
     Sampler(wgpu::Sampler),
@@ -24,6 +24,8 @@ enum Slot {
 pub(super) struct Bindings {
     pub layout: wgpu::BindGroupLayout,
     pub group: wgpu::BindGroup,
+    /// The UAVs bound, to read back after the draw.
+    pub uavs: Vec<super::storage::Uav>,
 }
 
 /// D3D's comparison function as wgpu spells it (samplers and the depth test).
@@ -124,10 +126,14 @@ fn blocks(case: &Case, manifests: &[&Manifest]) -> BTreeMap<u32, Vec<u8>> {
     out
 }
 
-fn layout_entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
+fn layout_entry(
+    binding: u32,
+    ty: wgpu::BindingType,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+        visibility,
         ty,
         count: None,
     }
@@ -145,7 +151,11 @@ pub(super) fn build(
     }
     let device = &r.device;
     let features = device.features();
-    let mut entries: BTreeMap<u32, (wgpu::BindingType, Slot)> = BTreeMap::new();
+    // Each entry's stages: every stage for the blocks and textures; for
+    // storage, only the stages that declare it (a writable storage buffer
+    // in a vertex stage needs a feature of its own).
+    let mut entries: BTreeMap<u32, super::storage::Entry> = BTreeMap::new();
+    let all = wgpu::ShaderStages::VERTEX_FRAGMENT;
     // Keyed by slot and whether the slot is compared: a depth texture read
     // without comparison goes up as a colour texture (`textures::upload`).
     let mut uploaded: BTreeMap<(u32, bool), wgpu::Texture> = BTreeMap::new();
@@ -154,7 +164,7 @@ pub(super) fn build(
         if [MIP_COUNT_BINDING, SAMPLER_STATE_BINDING, INTERFACE_BINDING].contains(&binding) {
             let mut bytes = bytes;
             bytes.resize(bytes.len().max(16).next_multiple_of(16), 0);
-            entries.insert(binding, uniform_entry(r, &bytes));
+            entries.insert(binding, with(uniform_entry(r, &bytes), all));
         }
     }
     for m in manifests {
@@ -168,7 +178,7 @@ pub(super) fn build(
             for (i, row) in rows.iter().enumerate() {
                 put(&mut bytes, i as u32 * 16, *row);
             }
-            entries.insert(binding, uniform_entry(r, &bytes));
+            entries.insert(binding, with(uniform_entry(r, &bytes), all));
         }
         for t in &m.textures {
             let Some(binding) = t.binding else { continue };
@@ -272,6 +282,7 @@ pub(super) fn build(
                         multisampled,
                     },
                     Slot::View(view),
+                    all,
                 ),
             );
         }
@@ -306,14 +317,27 @@ pub(super) fn build(
                 (
                     wgpu::BindingType::Sampler(ty),
                     Slot::Sampler(device.create_sampler(&desc)),
+                    all,
                 ),
             );
         }
     }
 
+    let stages: Vec<(&Manifest, wgpu::ShaderStages)> = manifests
+        .iter()
+        .map(|m| {
+            let stage = if m.stage == crate::dxbc::ir::ProgramType::Vertex {
+                wgpu::ShaderStages::VERTEX
+            } else {
+                wgpu::ShaderStages::FRAGMENT
+            };
+            (*m, stage)
+        })
+        .collect();
+    let uavs = super::storage::bind(r, case, &stages, &mut entries).map_err(fail)?;
     let layout_entries: Vec<_> = entries
         .iter()
-        .map(|(b, (ty, _))| layout_entry(*b, *ty))
+        .map(|(b, (ty, _, stages))| layout_entry(*b, *ty, *stages))
         .collect();
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("case bindings"),
@@ -321,7 +345,7 @@ pub(super) fn build(
     });
     let group_entries: Vec<_> = entries
         .iter()
-        .map(|(b, (_, slot))| wgpu::BindGroupEntry {
+        .map(|(b, (_, slot, _))| wgpu::BindGroupEntry {
             binding: *b,
             resource: match slot {
                 Slot::Buffer(b) => b.as_entire_binding(),
@@ -335,7 +359,18 @@ pub(super) fn build(
         layout: &layout,
         entries: &group_entries,
     });
-    Ok(Bindings { layout, group })
+    Ok(Bindings {
+        layout,
+        group,
+        uavs,
+    })
+}
+
+fn with(
+    (ty, slot): (wgpu::BindingType, Slot),
+    stages: wgpu::ShaderStages,
+) -> super::storage::Entry {
+    (ty, slot, stages)
 }
 
 /// A uniform block holding `bytes`: its layout type and its buffer.

@@ -69,8 +69,8 @@ impl Pass {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let vs = super::shaders::module(r, label, VS, naga::ShaderStage::Vertex);
-        let fs = super::shaders::module(r, label, fs_source, naga::ShaderStage::Fragment);
+        let vs = super::shaders::glsl_module(r, label, VS, naga::ShaderStage::Vertex);
+        let fs = super::shaders::glsl_module(r, label, fs_source, naga::ShaderStage::Fragment);
         let (colour, depth_stencil) = match output {
             Output::Colour(format) => (
                 Some(wgpu::ColorTargetState {

@@ -11,13 +11,18 @@
 //!   emulation blocks;
 //! * `targets`: one target per `SV_TargetN`, read-back into images;
 //! * `msaa`: multisampled textures filled, and multisampled targets read,
-//!   by drawing (wgpu copies neither).
+//!   by drawing (wgpu copies neither);
+//! * `storage`: buffer views and UAVs bound as storage buffers and images,
+//!   and the UAVs read back after the draw;
+//! * `spirv`: shaders with storage compiled by glslangValidator.
 
 mod bindings;
 mod device;
 mod fullscreen;
 mod msaa;
 mod shaders;
+mod spirv;
+mod storage;
 mod targets;
 mod textures;
 
@@ -28,6 +33,7 @@ use super::case::{Case, CaseShaders};
 use super::image::Image;
 use super::suite::{self, Backend, Rendered, elapsed_ms};
 use crate::glsl;
+use crate::vm::memory::Buffer;
 use crate::vm::output_merger::DepthFormat;
 
 use device::Device as Renderer;
@@ -90,6 +96,17 @@ impl Gpu {
         shaders: &CaseShaders,
         options: &glsl::Options,
     ) -> Result<Vec<Image>, GpuError> {
+        self.render_with_uavs(case, shaders, options)
+            .map(|d| d.images)
+    }
+
+    /// [`Gpu::render`], with every UAV read back after the draw.
+    pub fn render_with_uavs(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        options: &glsl::Options,
+    ) -> Result<Drawing, GpuError> {
         let r = self.r.borrow();
         r.notes.borrow_mut().clear();
         let scope = r.device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -110,7 +127,7 @@ impl Gpu {
                 "{}: wgpu rejected the draw: {e}",
                 case.path.display()
             ))),
-            (Ok(images), None) => Ok(images),
+            (Ok(drawing), None) => Ok(drawing),
         }
     }
 
@@ -120,7 +137,7 @@ impl Gpu {
         case: &Case,
         shaders: &CaseShaders,
         options: &glsl::Options,
-    ) -> Result<Vec<Image>, GpuError> {
+    ) -> Result<Drawing, GpuError> {
         let device = &r.device;
         if case.quad.len() != 4 {
             return Err(GpuError::Other(format!(
@@ -141,7 +158,7 @@ impl Gpu {
         if let Some(vs) = &stages.vertex {
             manifests.push(&vs.manifest);
         }
-        let bindings = bindings::build(r, case, &manifests)?;
+        let mut bindings = bindings::build(r, case, &manifests)?;
         // Errors from the targets' plan name the case file and line.
         let targets = targets::create(
             r,
@@ -153,18 +170,29 @@ impl Gpu {
         )?;
         let depth = targets::create_depth(r, case)?;
 
+        let fail = |e: GpuError| match e {
+            GpuError::Other(m) => GpuError::Other(format!("{}: {m}", case.path.display())),
+            e => e,
+        };
         let vs = shaders::module(
             r,
             "vertex",
             &stages.vertex_source,
             naga::ShaderStage::Vertex,
-        );
+            stages
+                .vertex
+                .as_ref()
+                .is_some_and(|t| shaders::has_storage(&t.manifest)),
+        )
+        .map_err(fail)?;
         let fs = shaders::module(
             r,
             "pixel",
             &stages.pixel.source,
             naga::ShaderStage::Fragment,
-        );
+            shaders::has_storage(&stages.pixel.manifest),
+        )
+        .map_err(fail)?;
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("case"),
             bind_group_layouts: &[Some(&bindings.layout)],
@@ -306,9 +334,10 @@ impl Gpu {
             )),
             _ => None,
         };
+        let staged = storage::copy_out(r, &mut encoder, std::mem::take(&mut bindings.uavs));
         r.queue.submit([encoder.finish()]);
         let depth_read = depth_buffer.as_ref().map(|(f, b)| (*f, b));
-        targets::to_images(
+        let images = targets::to_images(
             r,
             &targets,
             &buffers,
@@ -320,8 +349,21 @@ impl Gpu {
         .map_err(|e| match e {
             GpuError::Timeout(_) => e,
             e => GpuError::Other(format!("{}: {e}", case.path.display())),
-        })
+        })?;
+        let uavs = storage::read_back(r, &staged, self.timeout).map_err(|e| match e {
+            GpuError::Timeout(_) => e,
+            e => GpuError::Other(format!("{}: {e}", case.path.display())),
+        })?;
+        Ok(Drawing { images, uavs })
     }
+}
+
+/// What one draw gives: the render targets' images and each UAV after it.
+pub struct Drawing {
+    pub images: Vec<Image>,
+    /// By slot, in slot order: the case's layout with the words and
+    /// counter read back.
+    pub uavs: Vec<(u32, Buffer)>,
 }
 
 /// A buffer holding `bytes` (padded to 4 bytes, as copies require).
@@ -356,12 +398,13 @@ impl suite::Renderer for Gpu {
         jobs.iter()
             .map(|(case, shaders)| {
                 let start = Instant::now();
-                let images = self
-                    .render(case, shaders, options)
+                let drawing = self
+                    .render_with_uavs(case, shaders, options)
                     .map_err(|e| e.to_string())?;
                 let notes = std::mem::take(&mut *self.r.borrow().notes.borrow_mut());
                 Ok(Rendered {
-                    images,
+                    images: drawing.images,
+                    uavs: drawing.uavs,
                     ms: elapsed_ms(start),
                     notes,
                 })

@@ -81,9 +81,39 @@ pub(super) fn pass_through(case: &Case, ps: &glsl::Manifest) -> String {
     s
 }
 
-/// Compiles GLSL through naga; errors surface through the caller's error
-/// scope.
+/// Whether a translation declares storage (buffer views, UAVs, counters).
+pub(super) fn has_storage(m: &glsl::Manifest) -> bool {
+    !m.storage_buffers.is_empty() || !m.storage_images.is_empty() || !m.counters.is_empty()
+}
+
+/// Compiles GLSL through naga's GLSL front end, or, for a shader with
+/// storage (`storage`), through glslangValidator to SPIR-V and naga's
+/// SPIR-V front end (see `spirv`); naga's errors surface through the
+/// caller's error scope, glslang's here.
 pub(super) fn module(
+    r: &Renderer,
+    label: &str,
+    source: &str,
+    stage: naga::ShaderStage,
+    storage: bool,
+) -> Result<wgpu::ShaderModule, GpuError> {
+    if !storage {
+        return Ok(glsl_module(r, label, source, stage));
+    }
+    let name = if stage == naga::ShaderStage::Vertex {
+        "vert"
+    } else {
+        "frag"
+    };
+    let words = super::spirv::compile(source, name).map_err(GpuError::Other)?;
+    Ok(r.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::SpirV(words.into()),
+    }))
+}
+
+/// Compiles GLSL through naga's GLSL front end.
+pub(super) fn glsl_module(
     r: &Renderer,
     label: &str,
     source: &str,

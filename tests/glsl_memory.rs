@@ -1,0 +1,228 @@
+//! The buffer and UAV lowering: every memory instruction family translates
+//! to vk450 text that glslangValidator compiles and naga's SPIR-V front end
+//! and validator accept (the Vulkan path's compile route for storage), and
+//! es300 refuses each by name.
+
+mod common;
+
+use dxbc_dbg::dxbc::asm;
+use dxbc_dbg::dxbc::shader::{ParseOptions, Shader};
+use dxbc_dbg::glsl::{self, Dialect, Options, Reason, StorageLayout};
+
+fn shader(text: &str) -> Shader {
+    let bytes = asm::assemble(text).unwrap_or_else(|e| panic!("{e}"));
+    Shader::parse(&bytes, ParseOptions::default()).expect("assembled shader reads back")
+}
+
+/// The `[pixel shader]` or `[vertex shader]` (`section`) of a case file;
+/// empty when it has none.
+fn case_shader(text: &str, section: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            inside = t == section;
+            continue;
+        }
+        if inside && !t.starts_with('#') {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[track_caller]
+fn vk450_valid(name: &str, s: &Shader) -> glsl::Translation {
+    let t =
+        glsl::translate(s, &Options::new(Dialect::Vk450)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    if let Err(e) = common::validate::vk450_spirv(s.program.kind, &t.source) {
+        panic!("{name} does not compile:\n{e}\n{}", t.source);
+    }
+    t
+}
+
+/// Every op family at once: raw, structured and typed views, SRV and UAV,
+/// loads, stores, each atomic and its `imm_` form, the counter, bufinfo
+/// and sync.
+const EVERY_OP: &str = "ps_5_0
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_resource_raw t0
+dcl_resource_structured t1, 8
+dcl_uav_raw u1
+dcl_uav_structured u2, 12
+dcl_uav_typed_buffer (sint,sint,sint,sint) u3
+dcl_uav_typed_texture2d (float,float,float,float) u4
+dcl_temps 3
+ftou r0.xy, v0.xyxx
+ld_raw r1.xyzw, r0.x, t0.xyzw
+ld_structured r1.xy, r0.x, l(4), t1.yxxx
+ld_structured r2.xyz, r0.y, l(0), u2.xyzx
+ld_raw r2.w, r0.x, u1.x
+store_raw u1.xy, r0.x, r1.xyxx
+store_structured u2.xyz, r0.x, l(0), r1.xyzx
+ld_uav_typed r2.xyzw, r0.xxxx, u3.xyzw
+store_uav_typed u3.xyzw, r0.xxxx, r1.xxxx
+ld_uav_typed r2.xyzw, r0.xyxx, u4.xyzw
+store_uav_typed u4.xyzw, r0.xyxx, r2.xxxx
+atomic_and u1, r0.x, l(1)
+atomic_or u1, r0.x, l(1)
+atomic_xor u1, r0.x, l(1)
+atomic_cmp_store u1, r0.x, l(1), l(2)
+atomic_iadd u2, r0.xyxx, l(1)
+atomic_imax u3, r0.x, l(-1)
+atomic_imin u3, r0.x, l(-1)
+atomic_umax u1, r0.x, l(1)
+atomic_umin u1, r0.x, l(1)
+imm_atomic_iadd r1.x, u1, r0.x, l(1)
+imm_atomic_and r1.x, u1, r0.x, l(1)
+imm_atomic_or r1.x, u1, r0.x, l(1)
+imm_atomic_xor r1.x, u1, r0.x, l(1)
+imm_atomic_exch r1.x, u1, r0.x, l(1)
+imm_atomic_cmp_exch r1.x, u1, r0.x, l(1), l(2)
+imm_atomic_imax r1.x, u3, r0.x, l(5)
+imm_atomic_imin r1.x, u3, r0.x, l(5)
+imm_atomic_umax r1.x, u1, r0.x, l(5)
+imm_atomic_umin r1.x, u1, r0.x, l(5)
+imm_atomic_alloc r1.y, u2
+imm_atomic_consume r1.z, u2
+bufinfo r2.x, t0.xxxx
+bufinfo r2.y, t1.xxxx
+bufinfo r2.z, u3.xxxx
+sync_uglobal
+mov o0.xyzw, r1.xyzw
+ret
+";
+
+#[test]
+fn every_memory_op_compiles_through_glslang_and_naga() {
+    let s = shader(EVERY_OP);
+    let t = vk450_valid("every op", &s);
+    let m = &t.manifest;
+    let layouts: Vec<(String, StorageLayout, bool)> = m
+        .storage_buffers
+        .iter()
+        .map(|b| (b.register.clone(), b.layout, b.read_only))
+        .collect();
+    assert_eq!(layouts.len(), 5, "{layouts:?}");
+    assert!(layouts.contains(&("t1".into(), StorageLayout::Structured { stride: 8 }, true)));
+    assert!(layouts.contains(&("u1".into(), StorageLayout::Raw, false)));
+    assert_eq!(m.storage_images.len(), 1);
+    assert_eq!(m.storage_images[0].glsl_format, "r32f");
+    assert_eq!(m.counters.len(), 1);
+    assert_eq!(m.counters[0].slot, 2);
+    // The bindings are the names module's.
+    assert_eq!(m.counters[0].binding, Some(glsl::names::counter_binding(2)));
+    assert_eq!(
+        m.storage_images[0].binding,
+        Some(glsl::names::uav_binding(4))
+    );
+    // Loads, stores and atomics go through explicit bounds checks, never
+    // a bare index: every `.words[w]` is behind an `if (w != OUT)` on the
+    // same line or an earlier one.
+    let mut seen = String::new();
+    let mut accesses = 0;
+    for line in t.source.lines() {
+        let code = line.trim();
+        if !code.starts_with("//") {
+            for (k, _) in code.match_indices(".words[") {
+                let rest = &code[k + ".words[".len()..];
+                let index = &rest[..rest.find(']').expect("closing bracket")];
+                let check = format!("if ({index} != 0xffffffffu)");
+                assert!(
+                    seen.contains(&check) || code.starts_with(&check),
+                    "unchecked access: {code}"
+                );
+                accesses += 1;
+            }
+        }
+        seen.push_str(code);
+        seen.push('\n');
+    }
+    assert!(accesses >= 20, "{accesses} accesses in:\n{}", t.source);
+}
+
+#[test]
+fn the_buffer_cases_compile_through_glslang_and_naga() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/buffers");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/cases/buffers") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "case") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read case");
+        for section in ["[pixel shader]", "[vertex shader]"] {
+            let source = case_shader(&text, section);
+            if !source.trim().is_empty() {
+                vk450_valid(&format!("{} {section}", path.display()), &shader(&source));
+                n += 1;
+            }
+        }
+    }
+    assert!(n >= 13, "expected the buffer cases' shaders, found {n}");
+}
+
+#[test]
+fn es300_refuses_every_memory_op_by_name() {
+    let s = shader(EVERY_OP);
+    let r = glsl::translate(&s, &Options::new(Dialect::Es300)).expect_err("es300 has no storage");
+    let reasons = r.reasons();
+    assert!(reasons.contains(&Reason::Uav), "{r}");
+    assert!(reasons.contains(&Reason::RawStructuredBuffer), "{r}");
+    // Each memory instruction (and declaration) is named: the text lists
+    // every `atomic_` line.
+    let text = r.to_string();
+    for l in EVERY_OP.lines().filter(|l| l.contains("atomic_")) {
+        assert!(text.contains(l.trim()), "`{l}` is not named:\n{text}");
+    }
+}
+
+#[test]
+fn atomics_on_a_typed_2d_uav_are_refused_on_vk450_by_name() {
+    let s = shader(
+        "ps_5_0
+dcl_output o0.xyzw
+dcl_uav_typed_texture2d (uint,uint,uint,uint) u1
+dcl_temps 1
+atomic_iadd u1, l(0, 0, 0, 0), l(1)
+mov o0.xyzw, l(0, 0, 0, 0)
+ret
+",
+    );
+    let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("no image atomics");
+    assert_eq!(r.reasons(), vec![Reason::ImageAtomic], "{r}");
+}
+
+#[test]
+fn thread_group_sync_is_refused_in_a_pixel_shader() {
+    let s = shader(
+        "ps_5_0
+dcl_output o0.xyzw
+sync_g_t
+mov o0.xyzw, l(0, 0, 0, 0)
+ret
+",
+    );
+    let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("compute-only");
+    assert_eq!(r.reasons(), vec![Reason::Compute], "{r}");
+}
+
+#[test]
+fn typed_uavs_past_buffers_and_2d_textures_are_refused_on_vk450_by_name() {
+    let s = shader(
+        "ps_5_0
+dcl_output o0.xyzw
+dcl_uav_typed_texture2darray (uint,uint,uint,uint) u1
+store_uav_typed u1.xyzw, l(0, 0, 0, 0), l(1, 1, 1, 1)
+mov o0.xyzw, l(0, 0, 0, 0)
+ret
+",
+    );
+    let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("not lowered");
+    assert_eq!(r.reasons(), vec![Reason::UavDimension], "{r}");
+    // The declaration and the store are both named.
+    assert_eq!(r.diagnostics.len(), 2, "{r}");
+}
