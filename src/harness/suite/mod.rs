@@ -1,0 +1,556 @@
+//! Running cases: load, assemble, draw on the GPU and the CPU, diff the
+//! two, check goldens and probes, and say why a case failed.
+//!
+//! A case passes when both renderers draw it, the GPU image is within the
+//! case's tolerance of the CPU image at every pixel of every render
+//! target, every probe matches both images (render target 0), and, for a
+//! case with `golden`, both images are within tolerance of the golden.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::case::{Case, CaseShaders, ShaderSource};
+use super::cpu;
+use super::diff::Diff;
+use super::image::Image;
+use super::webgl2::WebGl2;
+use crate::glsl;
+
+mod compare;
+
+use compare::{CpuRun, Drawn, compare, uav_failures};
+
+/// The GPU backends a case is drawn on, each through the dialect a real
+/// runtime of its kind consumes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Backend {
+    /// wgpu on Vulkan (lavapipe without a GPU), the vk450 text.
+    Vulkan,
+    /// WebGL2 in headless Chromium, the es300 text users ship.
+    WebGl2,
+}
+
+impl Backend {
+    pub const ALL: [Backend; 2] = [Backend::Vulkan, Backend::WebGl2];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Vulkan => "vulkan",
+            Backend::WebGl2 => "webgl2",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name() == s)
+    }
+
+    pub fn dialect(self) -> glsl::Dialect {
+        match self {
+            Backend::Vulkan => glsl::Dialect::Vk450,
+            Backend::WebGl2 => glsl::Dialect::Es300,
+        }
+    }
+
+    /// Whether the backend can express a `[require]` feature
+    /// (docs/cases.md lists them).
+    pub fn supports(self, feature: Feature) -> bool {
+        match (self, feature) {
+            (Backend::Vulkan, Feature::FineDerivatives) => true,
+            // GLSL ES 3.00 has one dFdx/dFdy, coarse or fine as the
+            // implementation pleases.
+            (Backend::WebGl2, Feature::FineDerivatives) => false,
+            // Vulkan copies the depth aspect of d32_float, d16_unorm and
+            // d32_float_s8x24_uint out; wgpu's 24-bit depth
+            // (`Depth24PlusStencil8`) has no copyable depth aspect.
+            (Backend::Vulkan, Feature::DepthReadback) => true,
+            (Backend::Vulkan, Feature::Depth24Readback) => false,
+            // readPixels reads colour only: the page draws the depth
+            // texture into a float target with texelFetch.
+            (Backend::WebGl2, Feature::DepthReadback | Feature::Depth24Readback) => true,
+            // wgpu 30 allows R16Unorm (TEXTURE_FORMAT_16BIT_NORM) for
+            // sampling and copies, not as a render attachment.
+            (Backend::Vulkan, Feature::Norm16Target) => false,
+            // R16 is renderable only with EXT_texture_norm16, not core
+            // WebGL2.
+            (Backend::WebGl2, Feature::Norm16Target) => false,
+            (Backend::Vulkan, Feature::FractionalViewport) => true,
+            // gl.viewport takes whole pixels.
+            (Backend::WebGl2, Feature::FractionalViewport) => false,
+            // Vulkan leaves the rounding of a colour write to a half
+            // target to the implementation; lavapipe truncates, as D3D
+            // does. WebGL2 leaves it open too, and SwiftShader rounds to
+            // nearest even.
+            (Backend::Vulkan, Feature::HalfTowardZero) => true,
+            (Backend::WebGl2, Feature::HalfTowardZero) => false,
+            (Backend::Vulkan, Feature::CubeMapArrays) => true,
+            // ES 3.00 has cube arrays only through
+            // OES_texture_cube_map_array, which WebGL2 does not offer.
+            (Backend::WebGl2, Feature::CubeMapArrays) => false,
+            (Backend::Vulkan, Feature::Multisample) => true,
+            // GLSL ES 3.00 has no sampler2DMS, gl_SampleID, gl_SampleMask
+            // or gl_NumSamples, so es300 refuses every multisampled read.
+            (Backend::WebGl2, Feature::Multisample) => false,
+            // naga's GLSL front end has no gl_SampleMaskIn (vk450 lowers
+            // vCoverage only at sample frequency); ES 3.00 has none.
+            (_, Feature::CoverageInput) => false,
+            // wgpu binds multisampled textures through 2D views only.
+            (_, Feature::MultisampleArray) => false,
+            // lavapipe's anisotropic filter weights its probes itself:
+            // over an isotropic footprint, and under magnification, it
+            // gives neither the trilinear nor the linear result D3D
+            // requires (measured: 19.66 where trilinear is 17.5).
+            (Backend::Vulkan, Feature::AnisotropicFilter) => false,
+            // EXT_texture_filter_anisotropic (SwiftShader offers it; the
+            // runner fails the draw where it is missing).
+            (Backend::WebGl2, Feature::AnisotropicFilter) => true,
+            // vk450 lowers doubles; the device asks for SHADER_F64
+            // (lavapipe has shaderFloat64) and names it when missing.
+            (Backend::Vulkan, Feature::Float64) => true,
+            // GLSL ES 3.00 has no double type (es300 refuses doubles).
+            (Backend::WebGl2, Feature::Float64) => false,
+            // Neither dialect has a per-sample minimum-LOD clamp (GLSL ES
+            // 3.00 has none, naga's GLSL front end no textureClampARB): the
+            // translation applies one on its emulated sampling path, which
+            // cubes do not have, and refuses it there (`Reason::LodClamp`).
+            (_, Feature::LodClamp) => false,
+            // vk450 lowers buffer views and UAVs to storage buffers and
+            // images; the Vulkan path binds them and reads the UAVs back.
+            (Backend::Vulkan, Feature::Buffers) => true,
+            // GLSL ES 3.00 has no storage buffers or image stores, so
+            // WebGL2 cannot express a UAV (es300 refuses them by name).
+            (Backend::WebGl2, Feature::Buffers) => false,
+        }
+    }
+}
+
+/// What a case can require of a backend (`[require]` in a case file).
+pub use super::case::Feature;
+
+/// One case's pictures from a backend, and the time it took to draw them.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub images: Vec<Image>,
+    pub ms: f64,
+    /// How the backend drew what it could draw more than one way (a
+    /// block-compressed texture uploaded compressed or decoded), for the
+    /// report.
+    pub notes: Vec<String>,
+    /// Each UAV after the draw, by slot (the case's layout, the words and
+    /// counter the backend read back); empty for a backend without UAVs.
+    pub uavs: Vec<(u32, crate::vm::memory::Buffer)>,
+}
+
+/// What draws cases through the translated GLSL: the wgpu renderer (its
+/// impl lives in `gpu`, which only the `gpu` cargo feature builds), the
+/// WebGL2 page, or a stand-in in tests.
+pub trait Renderer {
+    fn backend(&self) -> Backend;
+    /// The adapter or browser, for reports.
+    fn name(&self) -> String;
+    /// Draws every case, in order. `options.dialect` is ignored: each
+    /// backend translates to its own.
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        options: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>>;
+}
+
+impl Renderer for WebGl2 {
+    fn backend(&self) -> Backend {
+        Backend::WebGl2
+    }
+
+    fn name(&self) -> String {
+        WebGl2::name(self)
+    }
+
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        options: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>> {
+        WebGl2::render_all(self, jobs, options)
+            .into_iter()
+            .map(|r| {
+                r.map(|d| Rendered {
+                    images: d.images,
+                    ms: d.ms,
+                    notes: d.notes,
+                    uavs: Vec::new(),
+                })
+                .map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+}
+
+/// How cases are run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Translation options for the backends (tests set fault injections
+    /// such as `flip_gather_order`); each backend sets its own dialect.
+    pub glsl: glsl::Options,
+    /// Where goldens live: `Some(DIR)` puts every case's under DIR by its
+    /// name; `None` finds them from each case file's place in its
+    /// `tests/cases` tree ([`golden::locate`]).
+    pub goldens: Option<PathBuf>,
+    /// Write goldens from the CPU image instead of comparing with them.
+    pub bless: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            glsl: glsl::Options::new(glsl::Dialect::Vk450),
+            goldens: None,
+            bless: false,
+        }
+    }
+}
+
+/// One render target of one backend: its image and diffs.
+#[derive(Debug, Clone)]
+pub struct TargetResult {
+    pub index: usize,
+    pub image: Image,
+    /// The backend's image against the CPU's (`a` is the backend's).
+    pub diff: Diff,
+    /// The backend's image against the golden, when the case has one.
+    pub golden: Option<Diff>,
+}
+
+/// What one backend did with a case.
+#[derive(Debug, Clone)]
+pub struct BackendResult {
+    pub backend: Backend,
+    /// Why the case does not apply to this backend (`[require]`), if so.
+    pub not_applicable: Option<String>,
+    /// Milliseconds to draw one frame.
+    pub ms: Option<f64>,
+    pub targets: Vec<TargetResult>,
+    /// Why it failed on this backend (empty: it passed or does not apply).
+    pub failures: Vec<String>,
+    /// How it drew the case where there was a choice (see
+    /// [`Rendered::notes`]).
+    pub notes: Vec<String>,
+}
+
+impl BackendResult {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// What running one case found.
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    pub path: PathBuf,
+    /// Its name: the path relative to where it was found, without `.case`.
+    pub name: String,
+    /// The shader to hand to `dxbc-dbg step`: the pixel shader's file, or
+    /// the case file itself when the shader is written inline.
+    pub shader: PathBuf,
+    /// Failures that belong to no backend: loading, the CPU path, the CPU
+    /// image against the golden.
+    pub case_failures: Vec<String>,
+    /// Every failure, the backends' prefixed with the backend's name.
+    pub failures: Vec<String>,
+    pub cpu_ms: Option<f64>,
+    /// The emulator's images, one per render target.
+    pub cpu: Vec<Image>,
+    /// The CPU image against the golden, per render target.
+    pub cpu_golden: Vec<Option<Diff>>,
+    pub backends: Vec<BackendResult>,
+    /// Goldens written by `--bless`.
+    pub blessed: Vec<PathBuf>,
+}
+
+impl CaseResult {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+
+    /// The backend's result, if the case ran on it.
+    pub fn backend(&self, b: Backend) -> Option<&BackendResult> {
+        self.backends.iter().find(|r| r.backend == b)
+    }
+
+    /// The pixel with the largest backend↔CPU error over every backend and
+    /// render target (failing pixels first).
+    pub fn worst_pixel(&self) -> Option<(u32, u32)> {
+        let mut best: Option<&super::diff::Worst> = None;
+        let m = |w: &super::diff::Worst| w.error.iter().map(|e| e.abs).fold(0.0f64, f64::max);
+        for t in self.backends.iter().flat_map(|b| &b.targets) {
+            if let Some(w) = &t.diff.worst {
+                let better = match best {
+                    None => true,
+                    Some(b) => (b.passes && !w.passes) || (b.passes == w.passes && m(w) > m(b)),
+                };
+                if better {
+                    best = Some(w);
+                }
+            }
+        }
+        best.map(|w| (w.x, w.y))
+    }
+
+    /// The command that steps the worst pixel in the debugger.
+    pub fn step_command(&self) -> Option<String> {
+        let (x, y) = self.worst_pixel()?;
+        Some(format!(
+            "dxbc-dbg step {} --case {} --pixel {x},{y}",
+            shell_quote(&self.shader.display().to_string()),
+            shell_quote(&self.path.display().to_string())
+        ))
+    }
+}
+
+/// Quotes a path for a POSIX shell when it needs it.
+fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+:,=".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+pub(super) fn elapsed_ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1000.0
+}
+
+/// A case loaded, or why it could not be.
+struct Loaded {
+    result: CaseResult,
+    input: Option<(Case, CaseShaders)>,
+}
+
+fn load(path: &Path, name: &str) -> Loaded {
+    let mut result = CaseResult {
+        path: path.to_path_buf(),
+        name: name.to_string(),
+        shader: path.to_path_buf(),
+        case_failures: Vec::new(),
+        failures: Vec::new(),
+        cpu_ms: None,
+        cpu: Vec::new(),
+        cpu_golden: Vec::new(),
+        backends: Vec::new(),
+        blessed: Vec::new(),
+    };
+    let case = match Case::load(path) {
+        Ok(c) => c,
+        Err(e) => {
+            result.case_failures.push(e.to_string());
+            return Loaded {
+                result,
+                input: None,
+            };
+        }
+    };
+    if let Some(ShaderSource::File(f)) = &case.pixel_shader {
+        result.shader = path.parent().map_or_else(|| f.clone(), |d| d.join(f));
+    }
+    let checked = case.shaders().and_then(|s| {
+        let stages: Vec<&crate::dxbc::Shader> =
+            std::iter::once(&s.pixel).chain(s.vertex.as_ref()).collect();
+        case.check_bindings(&stages)?;
+        Ok(s)
+    });
+    // The render targets' formats and clears against the shader's outputs,
+    // before any renderer sees the case (each would refuse it alike, after
+    // the others had drawn). The message names the case file and line.
+    let checked = checked.map_err(|e| e.to_string()).and_then(|s| {
+        cpu::plan_targets(&case, &cpu::targets(&s.pixel))?;
+        Ok(s)
+    });
+    match checked {
+        Ok(s) => Loaded {
+            result,
+            input: Some((case, s)),
+        },
+        Err(e) => {
+            result.case_failures.push(e);
+            Loaded {
+                result,
+                input: None,
+            }
+        }
+    }
+}
+
+/// Runs one case on the given backends.
+pub fn run_case(
+    path: &Path,
+    name: &str,
+    renderers: &[&dyn Renderer],
+    options: &RunOptions,
+) -> CaseResult {
+    let cases = [(path.to_path_buf(), name.to_string())];
+    run_all(&cases, renderers, options, |_| {})
+        .pop()
+        .unwrap_or_else(|| load(path, name).result)
+}
+
+/// Runs cases on every renderer (each draws its whole batch at once, so
+/// the WebGL2 backend starts one browser for the suite), then the CPU,
+/// diffs, goldens and probes case by case, calling `progress` after each.
+pub fn run_all(
+    cases: &[(PathBuf, String)],
+    renderers: &[&dyn Renderer],
+    options: &RunOptions,
+    mut progress: impl FnMut(&CaseResult),
+) -> Vec<CaseResult> {
+    let loaded: Vec<Loaded> = cases.iter().map(|(p, n)| load(p, n)).collect();
+    // The emulator first: a shader that runs past its instruction budget
+    // would not end on a GPU either, and a draw that never finishes hangs
+    // the renderer (lavapipe and SwiftShader have no watchdog), so such a
+    // case is not sent to the backends.
+    let mut cpu: Vec<Option<CpuRun>> = loaded
+        .iter()
+        .map(|l| {
+            l.input.as_ref().map(|(case, shaders)| {
+                let start = Instant::now();
+                let drawn = cpu::render_with_uavs(case, shaders);
+                let ms = elapsed_ms(start);
+                let uav_failures = match &drawn {
+                    Ok(d) => uav_failures(case, "CPU", |s| {
+                        d.uavs.get(s as usize).and_then(Option::as_ref)
+                    }),
+                    Err(_) => Vec::new(),
+                };
+                let uavs = drawn.as_ref().map(|d| d.uavs.clone()).unwrap_or_default();
+                CpuRun {
+                    ms,
+                    uavs,
+                    images: drawn.map(|d| d.images),
+                    uav_failures,
+                    indices: cpu::targets(&shaders.pixel)
+                        .iter()
+                        .map(|t| t.index)
+                        .collect(),
+                }
+            })
+        })
+        .collect();
+    // Per renderer, per case: not applicable (with the reason), or drawn.
+    let mut drawn: Vec<Vec<Option<Result<Rendered, String>>>> = Vec::new();
+    let mut skipped: Vec<Vec<Option<String>>> = Vec::new();
+    for r in renderers {
+        let backend = r.backend();
+        let mut jobs = Vec::new();
+        let mut index = Vec::new();
+        let mut na = vec![None; loaded.len()];
+        let mut per: Vec<Option<Result<Rendered, String>>> = vec![None; loaded.len()];
+        for (k, l) in loaded.iter().enumerate() {
+            let Some((case, shaders)) = &l.input else {
+                continue;
+            };
+            if let Some(req) = case.requires.iter().find(|q| !backend.supports(q.feature)) {
+                na[k] = Some(format!("requires {}: {}", req.feature.name(), req.reason));
+                continue;
+            }
+            if cpu[k].as_ref().is_some_and(CpuRun::does_not_end) {
+                per[k] = Some(Err("not drawn: the shader does not end on the emulator, \
+                     so a draw would not end either"
+                    .into()));
+                continue;
+            }
+            jobs.push((case, shaders));
+            index.push(k);
+        }
+        for (k, res) in index.into_iter().zip(r.render_all(&jobs, &options.glsl)) {
+            per[k] = Some(res);
+        }
+        drawn.push(per);
+        skipped.push(na);
+    }
+    let mut out = Vec::new();
+    for (k, l) in loaded.into_iter().enumerate() {
+        let mut result = l.result;
+        if let Some((case, _)) = &l.input {
+            let backends: Vec<Drawn> = renderers
+                .iter()
+                .enumerate()
+                .map(|(i, r)| Drawn {
+                    backend: r.backend(),
+                    not_applicable: skipped[i][k].take(),
+                    result: drawn[i][k].take(),
+                })
+                .collect();
+            let run = cpu[k].take().expect("a loaded case has its CPU run");
+            compare(&mut result, case, run, backends, options);
+        }
+        let mut all = result.case_failures.clone();
+        for b in &result.backends {
+            all.extend(
+                b.failures
+                    .iter()
+                    .map(|f| format!("{}: {f}", b.backend.name())),
+            );
+        }
+        result.failures = all;
+        progress(&result);
+        out.push(result);
+    }
+    out
+}
+
+/// Case files to run: each file given, and every `*.case` under each
+/// directory (recursively, sorted), with its name (path relative to that
+/// directory without `.case`; a file given directly is named by its
+/// stem). `filter` keeps the cases whose name or path contains it.
+pub fn collect(paths: &[PathBuf], filter: Option<&str>) -> Result<Vec<(PathBuf, String)>, String> {
+    let mut out = Vec::new();
+    for root in paths {
+        if root.is_dir() {
+            let mut found = Vec::new();
+            walk(root, &mut found)?;
+            found.sort();
+            for f in found {
+                let rel = f.strip_prefix(root).unwrap_or(&f).with_extension("");
+                let name = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                out.push((f, name));
+            }
+        } else if root.is_file() {
+            let name = root
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            out.push((root.clone(), name));
+        } else {
+            return Err(format!(
+                "{}: no such case file or directory",
+                root.display()
+            ));
+        }
+    }
+    if let Some(pat) = filter {
+        out.retain(|(p, n)| n.contains(pat) || p.display().to_string().contains(pat));
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
+        let p = entry.path();
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "case") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,259 @@
+use super::compare::uav_diff;
+use super::*;
+
+/// A stand-in GPU: the CPU image, optionally with one pixel changed.
+struct Fake {
+    poke: Option<(u32, u32, [f32; 4])>,
+}
+
+impl Renderer for Fake {
+    fn backend(&self) -> Backend {
+        Backend::Vulkan
+    }
+    fn name(&self) -> String {
+        "fake".into()
+    }
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        _: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>> {
+        jobs.iter()
+            .map(|(case, shaders)| {
+                let mut images = cpu::render(case, shaders).map_err(|e| e.to_string())?;
+                if let Some((x, y, v)) = self.poke {
+                    images[0].set(x, y, v);
+                }
+                Ok(Rendered {
+                    images,
+                    ms: 0.5,
+                    notes: Vec::new(),
+                    uavs: Vec::new(),
+                })
+            })
+            .collect()
+    }
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dxbc-dbg-suite-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+const CASE: &str = "[pixel shader]\nps_4_0\ndcl_input_ps linear v1.x\ndcl_output o0.xyzw\nmov o0.xyzw, v1.xxxx\nret\n[render target]\nsize 4 4\n[quad]\nvertex -1 1 0 1 v1 0 0 0 0\nvertex 1 1 0 1 v1 1 0 0 0\nvertex -1 -1 0 1 v1 0 0 0 0\nvertex 1 -1 0 1 v1 1 0 0 0\n[test]\nprobe 0 0 0.125 0.125 0.125 0.125\nprobe rect 3 0 1 4 0.875 0.875 0.875 0.875\ngolden\n";
+
+#[test]
+fn a_case_runs_blesses_and_compares() {
+    let dir = temp_dir("run");
+    let case = dir.join("cases/grad.case");
+    std::fs::create_dir_all(case.parent().expect("parent")).expect("dir");
+    std::fs::write(&case, CASE).expect("write");
+    let found = collect(&[dir.join("cases")], None).expect("collect");
+    assert_eq!(found, vec![(case.clone(), "grad".to_string())]);
+    assert!(
+        collect(&[dir.join("cases")], Some("nothing"))
+            .expect("c")
+            .is_empty()
+    );
+
+    let mut options = RunOptions {
+        goldens: Some(dir.join("goldens")),
+        ..RunOptions::default()
+    };
+    let fake = Fake { poke: None };
+    // Without a golden the case fails and says how to make one.
+    let r = run_case(&case, "grad", &[&fake], &options);
+    assert!(
+        r.failures.iter().any(|f| f.contains("--bless")),
+        "{:?}",
+        r.failures
+    );
+    options.bless = true;
+    let r = run_case(&case, "grad", &[&fake], &options);
+    assert!(r.passed(), "{:?}", r.failures);
+    assert_eq!(r.blessed, vec![dir.join("goldens/grad.exr")]);
+    options.bless = false;
+    let r = run_case(&case, "grad", &[&fake], &options);
+    assert!(r.passed(), "{:?}", r.failures);
+    assert!(r.cpu_ms.is_some() && r.backends[0].ms.is_some());
+
+    // A wrong GPU pixel fails the GPU/CPU diff, the golden and the probe.
+    let bad = Fake {
+        poke: Some((3, 2, [0.0; 4])),
+    };
+    let r = run_case(&case, "grad", &[&bad], &options);
+    assert!(!r.passed());
+    assert_eq!(r.worst_pixel(), Some((3, 2)));
+    let text = r.failures.join("\n");
+    assert!(text.contains("1 of 16 pixels"), "{text}");
+    assert!(
+        text.contains("vulkan: SV_Target0: image differs from the golden"),
+        "{text}"
+    );
+    assert!(text.contains("probe at (3, 2): vulkan"), "{text}");
+    assert!(!text.contains("CPU has"), "{text}");
+    let cmd = r.step_command().expect("command");
+    assert!(cmd.ends_with("--pixel 3,2"), "{cmd}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_shader_file_is_found_beside_the_case() {
+    let dir = temp_dir("file");
+    std::fs::create_dir_all(dir.join("cases")).expect("dir");
+    std::fs::create_dir_all(dir.join("shaders")).expect("dir");
+    std::fs::write(
+        dir.join("shaders/flat.asm"),
+        "ps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(0.5, 0.5, 0.5, 1.0)\nret\n",
+    )
+    .expect("write");
+    let case = dir.join("cases/flat.case");
+    std::fs::write(
+        &case,
+        "[pixel shader file]\n../shaders/flat.asm\n[render target]\nsize 2 2\n[test]\nprobe 1 1 0.5 0.5 0.5 1\n",
+    )
+    .expect("write");
+    let bad = Fake {
+        poke: Some((1, 0, [0.0; 4])),
+    };
+    let r = run_case(&case, "flat", &[&bad], &RunOptions::default());
+    assert_eq!(r.failures.len(), 1, "{:?}", r.failures);
+    assert_eq!(r.shader, dir.join("cases/../shaders/flat.asm"));
+    let cmd = r.step_command().expect("command");
+    assert!(cmd.contains("flat.asm --case"), "{cmd}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn broken_cases_fail_with_the_file_named() {
+    let dir = temp_dir("broken");
+    let case = dir.join("bad.case");
+    std::fs::write(&case, "[pixel shader]\nps_4_0\nfrobnicate r0\n").expect("write");
+    let r = run_case(
+        &case,
+        "bad",
+        &[&Fake { poke: None }],
+        &RunOptions::default(),
+    );
+    assert!(!r.passed());
+    assert!(r.failures[0].contains("bad.case"), "{:?}", r.failures);
+    assert!(collect(&[dir.join("missing")], None).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A renderer that must not be asked to draw.
+struct NeverDraw;
+
+impl Renderer for NeverDraw {
+    fn backend(&self) -> Backend {
+        Backend::Vulkan
+    }
+    fn name(&self) -> String {
+        "never".into()
+    }
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        _: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>> {
+        assert!(
+            jobs.is_empty(),
+            "a shader that does not end was sent to draw"
+        );
+        Vec::new()
+    }
+}
+
+#[test]
+fn a_shader_that_does_not_end_is_not_sent_to_the_gpu() {
+    // `loop` with no `break`: the emulator stops at its instruction
+    // budget; a GPU would spin until reset.
+    let dir = temp_dir("endless");
+    let case = dir.join("spin.case");
+    std::fs::write(
+        &case,
+        "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nloop\nendloop\nmov o0.xyzw, l(1,1,1,1)\nret\n\
+         [render target]\nsize 2 2\n",
+    )
+    .expect("write");
+    let r = run_case(&case, "spin", &[&NeverDraw], &RunOptions::default());
+    assert!(!r.passed());
+    assert!(
+        r.failures
+            .iter()
+            .any(|f| f.starts_with("CPU: ") && f.contains("instruction budget")),
+        "{:?}",
+        r.failures
+    );
+    assert!(
+        r.failures
+            .iter()
+            .any(|f| f.starts_with("vulkan: not drawn: the shader does not end")),
+        "{:?}",
+        r.failures
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A buffer case loaded, with the emulator's UAVs after its draw.
+fn drawn_uavs(name: &str) -> (Case, Vec<Option<crate::vm::memory::Buffer>>) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/cases/buffers")
+        .join(format!("{name}.case"));
+    let (case, shaders) = load(&path, name).input.expect("the case loads");
+    let uavs = cpu::render_with_uavs(&case, &shaders)
+        .expect("the emulator draws it")
+        .uavs;
+    (case, uavs)
+}
+
+fn backend_uavs(
+    cpu: &[Option<crate::vm::memory::Buffer>],
+) -> Vec<(u32, crate::vm::memory::Buffer)> {
+    cpu.iter()
+        .enumerate()
+        .filter_map(|(s, b)| b.clone().map(|b| (s as u32, b)))
+        .collect()
+}
+
+#[test]
+fn an_unordered_uav_is_compared_as_a_multiset_of_elements() {
+    let (case, cpu) = drawn_uavs("append_unordered");
+    assert_eq!(case.unordered_uavs, vec![1]);
+    let mut gpu = backend_uavs(&cpu);
+    // The same elements in another order: equal as a multiset.
+    gpu[0].1.words[..16].reverse();
+    assert!(uav_diff(&case, &cpu, &gpu).is_empty());
+    // One element changed: the multisets differ.
+    gpu[0].1.words[3] = 999;
+    let f = uav_diff(&case, &cpu, &gpu);
+    assert!(f.len() == 1 && f[0].contains("u1 (unordered)"), "{f:?}");
+    // The counter stays exact.
+    let mut gpu = backend_uavs(&cpu);
+    gpu[0].1.counter += 1;
+    let f = uav_diff(&case, &cpu, &gpu);
+    assert!(
+        f.len() == 1 && f[0].contains("u1: counter 17, the CPU's 16"),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn an_ordered_uav_is_compared_word_by_word() {
+    let (case, cpu) = drawn_uavs("pixel_store");
+    let mut gpu = backend_uavs(&cpu);
+    assert!(uav_diff(&case, &cpu, &gpu).is_empty());
+    // Two elements swapped: a multiset would not see it, the diff does.
+    gpu[0].1.words.swap(2, 4);
+    gpu[0].1.words.swap(3, 5);
+    let f = uav_diff(&case, &cpu, &gpu);
+    assert!(
+        f.len() == 1 && f[0].starts_with("u1: 4 of 32 words differ"),
+        "{f:?}"
+    );
+    // A UAV the backend did not read back is named.
+    let f = uav_diff(&case, &cpu, &[]);
+    assert_eq!(f, vec!["u1 was not read back".to_string()]);
+}
