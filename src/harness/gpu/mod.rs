@@ -366,6 +366,22 @@ pub struct Drawing {
     pub uavs: Vec<(u32, Buffer)>,
 }
 
+/// Waits for everything submitted (the draw and the copies mapped for
+/// read-back) up to `timeout`: a draw that never finishes is reported as
+/// such instead of hanging the run (software GPUs have no watchdog).
+fn wait_for_gpu(r: &Renderer, timeout: Duration) -> Result<(), GpuError> {
+    r.device
+        .poll(wgpu::PollType::Wait {
+            submission_index: None,
+            timeout: Some(timeout),
+        })
+        .map(|_| ())
+        .map_err(|e| match e {
+            wgpu::PollError::Timeout => GpuError::Timeout(timeout),
+            e => GpuError::Other(format!("waiting for the GPU: {e}")),
+        })
+}
+
 /// A buffer holding `bytes` (padded to 4 bytes, as copies require).
 fn buffer(r: &Renderer, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
     let size = (bytes.len() as u64).next_multiple_of(4).max(4);

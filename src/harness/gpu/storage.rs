@@ -391,15 +391,7 @@ pub(super) fn read_back(
             c.slice(..).map_async(wgpu::MapMode::Read, |_| {});
         }
     }
-    r.device
-        .poll(wgpu::PollType::Wait {
-            submission_index: None,
-            timeout: Some(timeout),
-        })
-        .map_err(|e| match e {
-            wgpu::PollError::Timeout => GpuError::Timeout(timeout),
-            e => GpuError::Other(format!("waiting for the GPU: {e}")),
-        })?;
+    super::wait_for_gpu(r, timeout)?;
     let words_of = |b: &wgpu::Buffer, what: &str| -> Result<Vec<u32>, GpuError> {
         let data = b
             .slice(..)

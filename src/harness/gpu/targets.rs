@@ -255,15 +255,7 @@ pub(super) fn to_images(
     for (b, _) in buffers.iter().chain(depth.map(|d| d.1)) {
         b.slice(..).map_async(wgpu::MapMode::Read, |_| {});
     }
-    r.device
-        .poll(wgpu::PollType::Wait {
-            submission_index: None,
-            timeout: Some(timeout),
-        })
-        .map_err(|e| match e {
-            wgpu::PollError::Timeout => GpuError::Timeout(timeout),
-            e => GpuError::Other(format!("waiting for the GPU: {e}")),
-        })?;
+    super::wait_for_gpu(r, timeout)?;
     let mut images = Vec::new();
     for (t, (buffer, row)) in targets.iter().zip(buffers) {
         let samples = t.texture.sample_count();
