@@ -570,6 +570,82 @@ impl Op {
     }
 }
 
+/// What an atomic instruction does to its memory word (D3D11 functional
+/// spec 7.14.x, the `atomic_*` and `imm_atomic_*` instructions).
+/// `imm_atomic_alloc`/`_consume` work on a UAV's hidden counter, not on a
+/// word, and are not atomics in this sense.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtomicOp {
+    And,
+    Or,
+    Xor,
+    /// Wrapping 32-bit add (`iadd`: the same bits for signed and unsigned).
+    Add,
+    /// Signed maximum and minimum.
+    Imax,
+    Imin,
+    /// Unsigned maximum and minimum.
+    Umax,
+    Umin,
+    /// `imm_atomic_exch`: stores the value.
+    Exchange,
+    /// `atomic_cmp_store` / `imm_atomic_cmp_exch`: stores the value when
+    /// the word equals the compare operand.
+    CompareExchange,
+}
+
+/// An atomic instruction's description: its operation, and whether it is
+/// an `imm_` form (a destination receiving the word's value before the
+/// update, operand 0; the UAV, address and values follow).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Atomic {
+    pub op: AtomicOp,
+    pub returns_old: bool,
+}
+
+impl Atomic {
+    /// Operand position of the UAV the atomic updates.
+    pub fn uav(self) -> usize {
+        usize::from(self.returns_old)
+    }
+
+    /// Whether a compare value precedes the value (the compare forms).
+    pub fn compares(self) -> bool {
+        self.op == AtomicOp::CompareExchange
+    }
+}
+
+impl Op {
+    /// The atomic this opcode is, `None` for every other opcode (including
+    /// the counter instructions `imm_atomic_alloc`/`_consume`).
+    pub fn atomic(self) -> Option<Atomic> {
+        use AtomicOp::*;
+        let (op, returns_old) = match self {
+            Op::AtomicAnd => (And, false),
+            Op::AtomicOr => (Or, false),
+            Op::AtomicXor => (Xor, false),
+            Op::AtomicCmpStore => (CompareExchange, false),
+            Op::AtomicIadd => (Add, false),
+            Op::AtomicImax => (Imax, false),
+            Op::AtomicImin => (Imin, false),
+            Op::AtomicUmax => (Umax, false),
+            Op::AtomicUmin => (Umin, false),
+            Op::ImmAtomicIadd => (Add, true),
+            Op::ImmAtomicAnd => (And, true),
+            Op::ImmAtomicOr => (Or, true),
+            Op::ImmAtomicXor => (Xor, true),
+            Op::ImmAtomicExch => (Exchange, true),
+            Op::ImmAtomicCmpExch => (CompareExchange, true),
+            Op::ImmAtomicImax => (Imax, true),
+            Op::ImmAtomicImin => (Imin, true),
+            Op::ImmAtomicUmax => (Umax, true),
+            Op::ImmAtomicUmin => (Umin, true),
+            _ => return None,
+        };
+        Some(Atomic { op, returns_old })
+    }
+}
+
 /// Operand positions of a texture instruction's resource and sampler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TextureOperands {
@@ -630,6 +706,37 @@ mod tests {
             assert_eq!(info.name.contains("_cl"), form.clamp, "{}", info.name);
         }
         assert_eq!(forms, 15);
+    }
+
+    #[test]
+    fn atomics_agree_with_their_rows() {
+        let mut atomics = 0;
+        for info in OPCODES {
+            let Some(a) = info.op.atomic() else {
+                assert!(
+                    !info.name.contains("atomic_")
+                        || info.name.ends_with("alloc")
+                        || info.name.ends_with("consume"),
+                    "{}",
+                    info.name
+                );
+                continue;
+            };
+            atomics += 1;
+            assert_eq!(info.class, Class::Memory, "{}", info.name);
+            // An imm_ form has a destination for the old value: two
+            // destination operands (the value and the UAV).
+            assert_eq!(
+                a.returns_old,
+                info.name.starts_with("imm_"),
+                "{}",
+                info.name
+            );
+            assert_eq!(info.dst, 1 + u8::from(a.returns_old), "{}", info.name);
+            // Address, value, and the compare value for the compare forms.
+            assert_eq!(info.src, 2 + u8::from(a.compares()), "{}", info.name);
+        }
+        assert_eq!(atomics, 19);
     }
 
     #[test]

@@ -47,7 +47,7 @@ use super::types::{Ty, mask_components, swizzle};
 use super::{Dialect, Reason, names};
 use crate::dxbc::enums::{ResourceDimension, ReturnType};
 use crate::dxbc::ir::{DeclKind, Instruction, Operand, OperandType};
-use crate::dxbc::opcodes::Op;
+use crate::dxbc::opcodes::{AtomicOp, Op};
 use crate::dxbc::rdef::InputType;
 
 /// How one buffer view is addressed.
@@ -89,7 +89,7 @@ pub(super) fn lowers(op: Op) -> bool {
             | Op::Sync
             | Op::ImmAtomicAlloc
             | Op::ImmAtomicConsume
-    ) || atomic_function(op).is_some()
+    ) || op.atomic().is_some()
 }
 
 /// Whether [`declare`] lowers `op`.
@@ -294,22 +294,22 @@ fn image_type(rt: ReturnType) -> Option<(&'static str, &'static str)> {
     })
 }
 
-/// The GLSL atomic function of a (non-signed-min/max) atomic, by opcode.
-fn atomic_function(op: Op) -> Option<&'static str> {
-    Some(match op {
-        Op::AtomicAnd | Op::ImmAtomicAnd => "atomicAnd",
-        Op::AtomicOr | Op::ImmAtomicOr => "atomicOr",
-        Op::AtomicXor | Op::ImmAtomicXor => "atomicXor",
-        Op::AtomicIadd | Op::ImmAtomicIadd => "atomicAdd",
-        Op::AtomicUmax | Op::ImmAtomicUmax => "atomicMax",
-        Op::AtomicUmin | Op::ImmAtomicUmin => "atomicMin",
-        Op::ImmAtomicExch => "atomicExchange",
-        Op::AtomicCmpStore | Op::ImmAtomicCmpExch => "atomicCompSwap",
+/// The GLSL atomic function of an atomic operation (for the signed
+/// min/max, the `int` function its compare-and-swap loop applies).
+fn atomic_function(op: AtomicOp) -> &'static str {
+    match op {
+        AtomicOp::And => "atomicAnd",
+        AtomicOp::Or => "atomicOr",
+        AtomicOp::Xor => "atomicXor",
+        AtomicOp::Add => "atomicAdd",
+        AtomicOp::Umax => "atomicMax",
+        AtomicOp::Umin => "atomicMin",
+        AtomicOp::Exchange => "atomicExchange",
+        AtomicOp::CompareExchange => "atomicCompSwap",
         // Signed: a compare-and-swap loop over `max`/`min` of ints.
-        Op::AtomicImax | Op::ImmAtomicImax => "max",
-        Op::AtomicImin | Op::ImmAtomicImin => "min",
-        _ => return None,
-    })
+        AtomicOp::Imax => "max",
+        AtomicOp::Imin => "min",
+    }
 }
 
 /// The view an operand names, with its kind; refuses (and gives None) a
@@ -575,13 +575,14 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
 /// `atomic_*` and `imm_atomic_*`: one word, bounds-checked; the `imm_`
 /// forms write the word's old value (0 out of bounds, as the emulator).
 fn atomic(e: &mut Emitter, inst: &Instruction) {
-    let Some(function) = atomic_function(inst.op) else {
+    let Some(atomic_of) = inst.op.atomic() else {
         e.refuse(inst, Reason::Operand);
         return;
     };
+    let function = atomic_function(atomic_of.op);
     let ops = &inst.operands;
-    let imm = inst.info().dst == 2;
-    let base = usize::from(imm);
+    let imm = atomic_of.returns_old;
+    let base = atomic_of.uav();
     let Some((uav, slot, kind)) = view(e, inst, &ops[base]) else {
         return;
     };
@@ -592,7 +593,7 @@ fn atomic(e: &mut Emitter, inst: &Instruction) {
     word_helpers(e);
     let name = view_name(uav, slot);
     let addr = address(e, inst, &ops[base + 1], None);
-    let compare = matches!(inst.op, Op::AtomicCmpStore | Op::ImmAtomicCmpExch);
+    let compare = atomic_of.compares();
     let first = e.read_scalar(inst, &ops[base + 2], Ty::Uint);
     let (cmp, value) = if compare {
         (Some(first), e.read_scalar(inst, &ops[base + 3], Ty::Uint))

@@ -23,7 +23,7 @@ use super::VmError;
 use super::machine::Machine;
 use super::state::{LANES, Reg};
 use crate::dxbc::ir::{Instruction, Operand, OperandType, Selection};
-use crate::dxbc::opcodes::{NumType, Op};
+use crate::dxbc::opcodes::{AtomicOp, Class, NumType, Op};
 use crate::vm::texture::Format;
 
 /// How a buffer's words are addressed.
@@ -159,62 +159,33 @@ impl Buffer {
 
 /// An atomic operation: the new memory value from the old one and the
 /// operands (`cmp` only for the compare forms).
-fn atomic(op: Op, old: u32, value: u32, cmp: u32) -> u32 {
+fn atomic(op: AtomicOp, old: u32, value: u32, cmp: u32) -> u32 {
     match op {
-        Op::AtomicAnd | Op::ImmAtomicAnd => old & value,
-        Op::AtomicOr | Op::ImmAtomicOr => old | value,
-        Op::AtomicXor | Op::ImmAtomicXor => old ^ value,
-        Op::AtomicIadd | Op::ImmAtomicIadd => old.wrapping_add(value),
-        Op::AtomicImax | Op::ImmAtomicImax => (old as i32).max(value as i32) as u32,
-        Op::AtomicImin | Op::ImmAtomicImin => (old as i32).min(value as i32) as u32,
-        Op::AtomicUmax | Op::ImmAtomicUmax => old.max(value),
-        Op::AtomicUmin | Op::ImmAtomicUmin => old.min(value),
-        Op::ImmAtomicExch => value,
-        Op::AtomicCmpStore | Op::ImmAtomicCmpExch => {
+        AtomicOp::And => old & value,
+        AtomicOp::Or => old | value,
+        AtomicOp::Xor => old ^ value,
+        AtomicOp::Add => old.wrapping_add(value),
+        AtomicOp::Imax => (old as i32).max(value as i32) as u32,
+        AtomicOp::Imin => (old as i32).min(value as i32) as u32,
+        AtomicOp::Umax => old.max(value),
+        AtomicOp::Umin => old.min(value),
+        AtomicOp::Exchange => value,
+        AtomicOp::CompareExchange => {
             if old == cmp {
                 value
             } else {
                 old
             }
         }
-        _ => old,
     }
 }
 
 /// Whether the emulator runs `op` here (the `_s` forms are not yet
 /// emulated; see `alu::exec_of`).
 pub fn emulated(op: Op) -> bool {
-    matches!(
-        op,
-        Op::LdRaw
-            | Op::LdStructured
-            | Op::LdUavTyped
-            | Op::StoreUavTyped
-            | Op::StoreRaw
-            | Op::StoreStructured
-            | Op::AtomicAnd
-            | Op::AtomicOr
-            | Op::AtomicXor
-            | Op::AtomicCmpStore
-            | Op::AtomicIadd
-            | Op::AtomicImax
-            | Op::AtomicImin
-            | Op::AtomicUmax
-            | Op::AtomicUmin
-            | Op::ImmAtomicAlloc
-            | Op::ImmAtomicConsume
-            | Op::ImmAtomicIadd
-            | Op::ImmAtomicAnd
-            | Op::ImmAtomicOr
-            | Op::ImmAtomicXor
-            | Op::ImmAtomicExch
-            | Op::ImmAtomicCmpExch
-            | Op::ImmAtomicImax
-            | Op::ImmAtomicImin
-            | Op::ImmAtomicUmax
-            | Op::ImmAtomicUmin
-            | Op::Sync
-    )
+    // Every memory instruction but the tiled-resource `_s` loads: loads,
+    // stores, the atomics, the counter instructions and `sync`.
+    op.info().class == Class::Memory && op.feedback_form().is_none()
 }
 
 fn malformed(index: usize, message: String) -> VmError {
@@ -417,12 +388,19 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
         _ => {
             // The atomics: `atomic_* u, addr, v[, v2]` and
             // `imm_atomic_* dst, u, addr, v[, v2]`.
-            let imm = inst.info().dst == 2;
-            let base = usize::from(imm);
+            let Some(atomic_of) = inst.op.atomic() else {
+                return Err(VmError::Unsupported {
+                    index,
+                    mnemonic: inst.name().to_string(),
+                    reason: "not a buffer or UAV instruction the emulator runs".to_string(),
+                });
+            };
+            let imm = atomic_of.returns_old;
+            let base = atomic_of.uav();
             let uav = op(base)?;
             uav_operand(uav)?;
             let slot = m.slot(index, uav)?;
-            let compare = matches!(inst.op, Op::AtomicCmpStore | Op::ImmAtomicCmpExch);
+            let compare = atomic_of.compares();
             for &l in &lanes {
                 let addr = u32s(m, op(base + 1)?, l)?;
                 let first = u32s(m, op(base + 2)?, l)?[0];
@@ -438,7 +416,7 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
                     && let Some((w, buf)) = w
                 {
                     old = buf.words[w];
-                    put(m, slot, l, w, atomic(inst.op, old, value, cmp));
+                    put(m, slot, l, w, atomic(atomic_of.op, old, value, cmp));
                 }
                 if imm {
                     m.write(op(0)?, l, [old; 4], false)?;
