@@ -46,7 +46,9 @@ pub fn support(op: Op) -> Support {
             Lowered
         }
         DclTgsmRaw | DclTgsmStructured | DclThreadGroup => Refused(Reason::Compute),
-        // The tiled-resource forms of the memory loads are not lowered.
+        // The tiled-resource forms of the memory loads are not lowered
+        // (vk450 refuses them as `Reason::TiledMemory`, es300 for the UAV
+        // or buffer they name; see `emit::memory_reason`).
         LdUavTypedS | LdRawS | LdStructuredS => Refused(Reason::Uav),
         DclStream => Refused(Reason::Stream),
         // Geometry, hull and domain shader declarations and phases.
