@@ -47,9 +47,9 @@ pub fn support(op: Op) -> Support {
         }
         DclTgsmRaw | DclTgsmStructured | DclThreadGroup => Refused(Reason::Compute),
         // The tiled-resource forms of the memory loads are not lowered
-        // (vk450 refuses them as `Reason::TiledMemory`, es300 for the UAV
-        // or buffer they name; see `emit::memory_reason`).
-        LdUavTypedS | LdRawS | LdStructuredS => Refused(Reason::Uav),
+        // (es300 names the UAV or buffer they read instead, as for every
+        // memory instruction; see `emit::memory_reason`).
+        LdUavTypedS | LdRawS | LdStructuredS => Refused(Reason::TiledMemory),
         DclStream => Refused(Reason::Stream),
         // Geometry, hull and domain shader declarations and phases.
         DclGsOutputPrimitiveTopology
