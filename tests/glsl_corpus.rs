@@ -8,6 +8,8 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use dxbc_dbg::dxbc::opcodes::Op;
+use dxbc_dbg::dxbc::shader::Shader;
 use dxbc_dbg::glsl::{self, Dialect, Options, Reason, Translation};
 
 use common::validate;
@@ -112,7 +114,26 @@ fn vk450_only(r: Reason) -> bool {
             | Reason::CoverageInput
             | Reason::ImageAtomic
             | Reason::UavDimension
+            | Reason::UavFormat
+            | Reason::ViewMismatch
+            | Reason::ViewIndex
+            | Reason::TiledMemory
     )
+}
+
+/// Whether a shader declares a buffer view or UAV (what vk450 lowers to
+/// storage buffers and images, and es300 refuses).
+fn declares_storage(shader: &Shader) -> bool {
+    shader.program.instructions.iter().any(|i| {
+        matches!(
+            i.op,
+            Op::DclUavTyped
+                | Op::DclUavRaw
+                | Op::DclUavStructured
+                | Op::DclResourceRaw
+                | Op::DclResourceStructured
+        )
+    })
 }
 
 /// The dialects refuse the same instructions for the same reasons, except
@@ -131,11 +152,27 @@ fn corpus_shaders_translate_to_valid_glsl() {
 
     let mut refused: BTreeMap<Reason, usize> = BTreeMap::new();
     let mut refused_count = 0;
+    // Shaders with storage declarations: how many vk450 lowers, and the
+    // reasons it refuses the rest for.
+    let mut storage = 0;
+    let mut storage_lowered = 0;
+    let mut storage_refused: BTreeMap<Reason, usize> = BTreeMap::new();
     let mut problems = Vec::new();
     let mut items = Vec::new();
     for (file, shader) in &shaders {
         let es = glsl::translate(shader, &Options::new(Dialect::Es300));
         let vk = glsl::translate(shader, &Options::new(Dialect::Vk450));
+        if declares_storage(shader) {
+            storage += 1;
+            match &vk {
+                Ok(_) => storage_lowered += 1,
+                Err(r) => {
+                    for reason in r.reasons() {
+                        *storage_refused.entry(reason).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
         match (es, vk) {
             (Ok(es), Ok(vk)) => items.push((file.clone(), es, vk)),
             // Multisampling and cube-map arrays exist in vk450 only: es300
@@ -173,6 +210,16 @@ fn corpus_shaders_translate_to_valid_glsl() {
     println!(
         "translated {translated}, refused {refused_count} ({reasons}), \
          es300 valid {es_valid}/{translated}, vk450 valid {vk_valid}/{translated}"
+    );
+    let storage_reasons = storage_refused
+        .iter()
+        .map(|(r, n)| format!("{} {n}", r.name()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    println!(
+        "with buffer views or UAVs: {storage}, vk450 lowers {storage_lowered}, \
+         refuses {} ({storage_reasons})",
+        storage - storage_lowered
     );
 
     for o in &outcomes {

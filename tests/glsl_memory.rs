@@ -226,3 +226,71 @@ ret
     // The declaration and the store are both named.
     assert_eq!(r.diagnostics.len(), 2, "{r}");
 }
+
+#[test]
+fn resinfo_on_a_typed_2d_uav_lowers_to_image_size_in_each_form() {
+    let s = shader(
+        "ps_5_0
+dcl_output o0.xyzw
+dcl_uav_typed_texture2d (float,float,float,float) u1
+dcl_temps 3
+resinfo_uint r0.xyzw, l(0), u1.xyzw
+resinfo r1.xyzw, l(1), u1.yxzw
+resinfo_rcpFloat r2.xy, r0.x, u1.xyzw
+add r1.xyzw, r1.xyzw, r2.xyxy
+mov o0.xyzw, r1.xyzw
+ret
+",
+    );
+    let t = vk450_valid("resinfo", &s);
+    // One mip: .w is the literal 1 and only mip 0 reads imageSize.
+    assert!(t.source.contains("uvec4(0u, 0u, 0u, 1u)"), "{}", t.source);
+    assert_eq!(t.source.matches("imageSize(u1)").count(), 3, "{}", t.source);
+    // _rcpFloat's +inf for a size of 0.
+    assert!(t.source.contains("0x7f800000u"), "{}", t.source);
+    // es300 refuses the UAV by name, with its ES 3.00 message.
+    let r = glsl::translate(&s, &Options::new(Dialect::Es300)).expect_err("no UAVs");
+    assert_eq!(r.reasons(), vec![Reason::Uav], "{r}");
+    assert!(r.to_string().contains("GLSL ES 3.00 has no images"), "{r}");
+}
+
+#[test]
+fn vk450_memory_refusals_name_what_the_storage_lowering_lacks() {
+    // (program, reason): resinfo on a buffer UAV (buffers are sized with
+    // bufinfo), bufinfo on a typed 2D UAV, a raw load from a typed UAV,
+    // the tiled-resource load, a UNORM typed 2D UAV.
+    let cases = [
+        (
+            "dcl_uav_typed_buffer (uint,uint,uint,uint) u1\nresinfo_uint r0.xyzw, l(0), u1.xyzw",
+            Reason::ViewMismatch,
+        ),
+        (
+            "dcl_uav_typed_texture2d (uint,uint,uint,uint) u1\nbufinfo r0.x, u1.xxxx",
+            Reason::ViewMismatch,
+        ),
+        (
+            "dcl_uav_typed_buffer (uint,uint,uint,uint) u1\nld_raw r0.x, l(0), u1.x",
+            Reason::ViewMismatch,
+        ),
+        (
+            "dcl_uav_raw u1\nld_raw_s r0.x, r0.y, l(0), u1.x",
+            Reason::TiledMemory,
+        ),
+        (
+            "dcl_uav_typed_texture2d (unorm,unorm,unorm,unorm) u1\nresinfo r0.xyzw, l(0), u1.xyzw",
+            Reason::UavFormat,
+        ),
+    ];
+    for (body, reason) in cases {
+        let s = shader(&format!(
+            "ps_5_0\ndcl_output o0.xyzw\ndcl_temps 1\n{body}\nmov o0.xyzw, r0.xyzw\nret\n"
+        ));
+        let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err(body);
+        assert!(r.reasons().contains(&reason), "{body}: {r}");
+        // vk450 has storage buffers and images: no refusal says ES 3.00.
+        assert!(!r.to_string().contains("ES 3.00"), "{body}: {r}");
+        // es300 still refuses the UAV as a UAV.
+        let es = glsl::translate(&s, &Options::new(Dialect::Es300)).expect_err(body);
+        assert_eq!(es.reasons(), vec![Reason::Uav], "{body}: {es}");
+    }
+}

@@ -24,7 +24,10 @@
 //! SPIR-V front end reads image atomics.
 //!
 //! Typed UAVs of other dimensions (1D, arrays, 3D) are refused
-//! (`Reason::UavDimension`).
+//! (`Reason::UavDimension`). `resinfo` on a typed 2D UAV is lowered in
+//! `resinfo`; an instruction that does not fit the view it names (a raw
+//! load from a typed UAV, `bufinfo` on a texture, ...) is refused as
+//! `Reason::ViewMismatch`, so no vk450 refusal here speaks of ES 3.00.
 //!
 //! A UAV whose counter is used (`imm_atomic_alloc`/`imm_atomic_consume`)
 //! gets a second block of its own, one `uint count`.
@@ -40,6 +43,9 @@
 //! in compute shaders and are refused.
 
 use std::collections::{BTreeMap, BTreeSet};
+
+mod resinfo;
+pub use resinfo::resinfo;
 
 use super::emit::Emitter;
 use super::manifest::{CounterEntry, StorageBufferEntry, StorageImageEntry, StorageLayout};
@@ -182,11 +188,11 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
     }
     if e.program.is_sm51() {
         // SM5.1 register spaces and ranges: no lowering yet.
-        e.refuse(inst, Reason::Operand);
+        e.refuse(inst, Reason::ViewIndex);
         return;
     }
     let Some(slot) = inst.operands.first().and_then(Operand::reg) else {
-        e.refuse(inst, Reason::Operand);
+        e.refuse(inst, Reason::ViewIndex);
         return;
     };
     let uav = !matches!(inst.op, Op::DclResourceRaw | Op::DclResourceStructured);
@@ -223,7 +229,7 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
         }
         Kind::Typed2D(rt) => {
             let Some((format, image)) = image_type(rt) else {
-                e.refuse(inst, Reason::Operand);
+                e.refuse(inst, Reason::UavFormat);
                 return;
             };
             e.decl_line(format!(
@@ -329,11 +335,11 @@ fn view(e: &mut Emitter, inst: &Instruction, op: &Operand) -> Option<(bool, u32,
         return None;
     }
     if e.program.is_sm51() {
-        e.refuse(inst, Reason::Operand);
+        e.refuse(inst, Reason::ViewIndex);
         return None;
     }
     let Some(slot) = op.reg() else {
-        e.refuse(inst, Reason::Operand);
+        e.refuse(inst, Reason::ViewIndex);
         return None;
     };
     let kind = if uav {
@@ -354,7 +360,7 @@ fn view(e: &mut Emitter, inst: &Instruction, op: &Operand) -> Option<(bool, u32,
                 if uav {
                     Reason::Undeclared
                 } else {
-                    Reason::TypedBuffer
+                    Reason::ViewMismatch
                 },
             );
             None
@@ -453,7 +459,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 return;
             };
             if !matches!(kind, Kind::Raw | Kind::Structured { .. }) {
-                e.refuse(inst, Reason::Operand);
+                e.refuse(inst, Reason::ViewMismatch);
                 return;
             }
             word_helpers(e);
@@ -496,7 +502,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                     ));
                 }
                 _ => {
-                    e.refuse(inst, Reason::Operand);
+                    e.refuse(inst, Reason::ViewMismatch);
                     return;
                 }
             }
@@ -524,7 +530,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                         "if (all(lessThan({addr}, uvec2(imageSize({name}))))) imageStore({name}, ivec2({addr}), {texel});"
                     ));
                 }
-                _ => e.refuse(inst, Reason::Operand),
+                _ => e.refuse(inst, Reason::ViewMismatch),
             }
         }
         Op::StoreRaw | Op::StoreStructured => {
@@ -533,7 +539,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 return;
             };
             if !matches!(kind, Kind::Raw | Kind::Structured { .. }) {
-                e.refuse(inst, Reason::Operand);
+                e.refuse(inst, Reason::ViewMismatch);
                 return;
             }
             word_helpers(e);
@@ -715,7 +721,7 @@ pub fn bufinfo(e: &mut Emitter, inst: &Instruction) -> bool {
         Kind::Structured { stride } => format!("{len} / {}u", (stride / 4).max(1)),
         Kind::TypedBuffer(_) => len,
         Kind::Typed2D(_) | Kind::TypedOther => {
-            e.refuse(inst, Reason::Operand);
+            e.refuse(inst, Reason::ViewMismatch);
             return true;
         }
     };

@@ -198,6 +198,24 @@ pub enum Reason {
     /// 3D): the lowering (like the emulator and the case syntax) stops at
     /// R32 buffers and 2D textures.
     UavDimension,
+    /// vk450: a typed 2D UAV whose declared return type is not one of the
+    /// R32 ones (`uint`, `sint`, `float`): storage images are declared
+    /// `r32ui`/`r32i`/`r32f` only.
+    UavFormat,
+    /// vk450: an instruction that does not fit the view it names: `resinfo`
+    /// on a buffer (D3D11 sizes buffers with `bufinfo`), `bufinfo` on a
+    /// texture, a raw or structured access to a typed view (or the
+    /// reverse), a `t#` declared as a texture read by a buffer
+    /// instruction, a UAV where a texture or a value is taken. D3D11
+    /// leaves these invalid and fxc does not emit them.
+    ViewMismatch,
+    /// vk450: a buffer view or UAV named through an SM5.1 register space
+    /// or range, which the storage lowering does not bind.
+    ViewIndex,
+    /// vk450: the tiled-resource forms of the buffer and UAV loads
+    /// (`ld_raw_s`, `ld_structured_s`, `ld_uav_typed_s`), whose residency
+    /// status the storage lowering does not give.
+    TiledMemory,
     /// Multisampled textures: ES 3.00 has no `sampler2DMS`.
     Multisample,
     /// Pull-model interpolation (`eval_*`): no `interpolateAt*` in ES 3.00.
@@ -262,6 +280,10 @@ impl Reason {
             Reason::IntegerCubeGather => "integer cube gather",
             Reason::ImageAtomic => "image atomic",
             Reason::UavDimension => "typed uav dimension",
+            Reason::UavFormat => "typed uav format",
+            Reason::ViewMismatch => "view mismatch",
+            Reason::ViewIndex => "view register space",
+            Reason::TiledMemory => "tiled memory load",
             Reason::Multisample => "multisample texture",
             Reason::Interpolation => "eval interpolation",
             Reason::SystemValue => "system value",
@@ -305,6 +327,18 @@ impl Reason {
             }
             Reason::UavDimension => {
                 "typed UAVs are lowered as buffers and 2D textures only, not 1D, array or 3D ones"
+            }
+            Reason::UavFormat => {
+                "typed 2D UAVs are lowered as r32ui, r32i or r32f storage images only, after an R32 return type"
+            }
+            Reason::ViewMismatch => {
+                "the instruction does not fit the view it names (resinfo on a buffer, bufinfo on a texture, a raw or structured access to a typed view or the reverse, a UAV where a texture or value is taken): D3D11 leaves it invalid and the storage lowering has no form for it"
+            }
+            Reason::ViewIndex => {
+                "buffer views and UAVs in SM5.1 register spaces or ranges are not bound by the storage lowering"
+            }
+            Reason::TiledMemory => {
+                "the tiled-resource forms of the buffer and UAV loads (ld_raw_s, ld_structured_s, ld_uav_typed_s) are not lowered: the storage lowering gives no residency status"
             }
             Reason::Multisample => "GLSL ES 3.00 has no multisampled samplers (sampler2DMS)",
             Reason::Interpolation => {

@@ -46,8 +46,10 @@ pub fn support(op: Op) -> Support {
             Lowered
         }
         DclTgsmRaw | DclTgsmStructured | DclThreadGroup => Refused(Reason::Compute),
-        // The tiled-resource forms of the memory loads are not lowered.
-        LdUavTypedS | LdRawS | LdStructuredS => Refused(Reason::Uav),
+        // The tiled-resource forms of the memory loads are not lowered
+        // (es300 names the UAV or buffer they read instead, as for every
+        // memory instruction; see `emit::memory_reason`).
+        LdUavTypedS | LdRawS | LdStructuredS => Refused(Reason::TiledMemory),
         DclStream => Refused(Reason::Stream),
         // Geometry, hull and domain shader declarations and phases.
         DclGsOutputPrimitiveTopology

@@ -360,7 +360,9 @@ pub fn exec_of(op: Op) -> Exec {
         Class::Stream => return Unsupported("stream output (geometry shaders) is not emulated"),
         Class::Memory if super::memory::emulated(op) => return Memory,
         Class::Memory => {
-            return Unsupported("typed UAVs and the tiled-resource `_s` loads are not emulated");
+            return Unsupported(
+                "the tiled-resource `_s` loads (their residency status) are not emulated",
+            );
         }
         Class::Double => {
             return super::double::DOp::of(op)

@@ -24,7 +24,7 @@ use super::machine::Machine;
 use super::state::{LANES, Reg};
 use crate::dxbc::ir::{Instruction, Operand, OperandType, Selection};
 use crate::dxbc::opcodes::{AtomicOp, Class, NumType, Op};
-use crate::vm::texture::Format;
+use crate::vm::texture::{Format, ResInfoReturn, resinfo_encode};
 
 /// How a buffer's words are addressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,6 +154,27 @@ impl Buffer {
             Layout::Typed { .. } => self.words.len() as u32,
             Layout::Structured { stride } => (bytes / u64::from(stride.max(1))) as u32,
         }
+    }
+}
+
+impl Buffer {
+    /// What `resinfo` reports for this UAV. D3D11 gives a UAV view one mip
+    /// level, so `.w` is 1 and only mip 0 has a size (any other mip reads
+    /// sizes of 0). A typed 2D UAV reports `(width, height, 0, 1)`. A typed
+    /// buffer reports `(elements, 0, 0, 1)`, as a typed buffer texture
+    /// does here (D3D11 sizes buffers with `bufinfo`, which is what fxc
+    /// emits, and the translator refuses `resinfo` on one); a raw or
+    /// structured view, which `resinfo` cannot name, all zeros.
+    pub fn resinfo(&self, mip: u32, ret: ResInfoReturn) -> [u32; 4] {
+        let n = self.words.len() as u32;
+        let (w, h) = match self.layout {
+            Layout::Typed { row: Some(w), .. } => (w, n.checked_div(w).unwrap_or(0)),
+            Layout::Typed { row: None, .. } => (n, 0),
+            Layout::Raw | Layout::Structured { .. } => return [0; 4],
+        };
+        let (w, h) = if mip == 0 { (w, h) } else { (0, 0) };
+        let is_2d = matches!(self.layout, Layout::Typed { row: Some(_), .. });
+        resinfo_encode([(w, true), (h, is_2d), (0, false)], 1, ret)
     }
 }
 

@@ -250,12 +250,19 @@ fn execute_plain(
         Op::Resinfo => {
             let res = op(2)?;
             let ret = inst.resinfo_return().unwrap_or(ResInfoReturn::Float);
+            let uav = res.ty == OperandType::UNORDERED_ACCESS_VIEW;
             for l in (0..LANES).filter(|&l| running[l]) {
                 let mip = m.read(op(1)?, l, NumType::Int)?[0];
-                let r = m
-                    .resources()
-                    .texture(m.slot(index, res)?)
-                    .map_or([0; 4], |t| texture::resinfo(t, mip, ret));
+                let slot = m.slot(index, res)?;
+                // A UAV's size is its view's (`u#` slots are not textures);
+                // an unbound slot reads zeros either way.
+                let r = if uav {
+                    m.uav(slot).map_or([0; 4], |b| b.resinfo(mip, ret))
+                } else {
+                    m.resources()
+                        .texture(slot)
+                        .map_or([0; 4], |t| texture::resinfo(t, mip, ret))
+                };
                 results[l] = Some(swizzle(res, r));
             }
         }

@@ -280,7 +280,7 @@ impl<'a> Emitter<'a> {
             Support::Refused(reason) => {
                 // Operands say which kind of resource is missing.
                 let reason = match info.class {
-                    Class::Memory => memory_reason(inst),
+                    Class::Memory => memory_reason(self.dialect, inst),
                     Class::Texture => texture::refusal(self, inst).unwrap_or(reason),
                     _ => reason,
                 };
@@ -291,6 +291,8 @@ impl<'a> Emitter<'a> {
                 Class::Flow => flow::emit(self, inst),
                 // bufinfo of a raw/structured view or a UAV is memory's.
                 Class::Texture if inst.op == Op::Bufinfo && super::memory::bufinfo(self, inst) => {}
+                // resinfo of a UAV too.
+                Class::Texture if inst.op == Op::Resinfo && super::memory::resinfo(self, inst) => {}
                 Class::Texture => texture::emit(self, inst),
                 Class::Memory => super::memory::emit(self, inst),
                 Class::Double => super::double::emit(self, inst),
@@ -384,9 +386,15 @@ fn label_name(op: &Operand) -> String {
     }
 }
 
-/// Which refusal a memory-class instruction gets.
-fn memory_reason(inst: &Instruction) -> Reason {
-    if inst
+/// Which refusal a memory-class instruction the support table refuses
+/// gets: on vk450, which lowers buffers and UAVs, the tiled-resource loads
+/// for what they are; on es300, what ES 3.00 lacks.
+fn memory_reason(dialect: Dialect, inst: &Instruction) -> Reason {
+    if dialect == Dialect::Vk450
+        && matches!(inst.op, Op::LdUavTypedS | Op::LdRawS | Op::LdStructuredS)
+    {
+        Reason::TiledMemory
+    } else if inst
         .operands
         .iter()
         .any(|o| o.ty == OperandType::UNORDERED_ACCESS_VIEW)

@@ -174,6 +174,10 @@ impl Emitter<'_> {
                     OperandType::INPUT_COVERAGE_MASK if self.dialect == Dialect::Vk450 => {
                         Reason::CoverageInput
                     }
+                    // vk450 has UAVs, but not as values.
+                    OperandType::UNORDERED_ACCESS_VIEW if self.dialect == Dialect::Vk450 => {
+                        Reason::ViewMismatch
+                    }
                     _ => operand_refusal(other),
                 };
                 self.refuse(inst, reason);

@@ -365,12 +365,22 @@ pub fn refusal(e: &Emitter, inst: &Instruction) -> Option<Reason> {
     let parts = parts(inst)?;
     let res_op = inst.operands.get(parts.resource)?;
     match res_op.ty {
-        OperandType::UNORDERED_ACCESS_VIEW => Some(Reason::Uav),
+        OperandType::UNORDERED_ACCESS_VIEW => Some(uav_refusal(e.dialect)),
         OperandType::RESOURCE if inst.op == Op::Bufinfo => {
             let dim = resource(e, inst, res_op.reg()?).dim;
             (dim == Dim::RawOrStructured).then_some(Reason::RawStructuredBuffer)
         }
         _ => None,
+    }
+}
+
+/// Why a texture instruction naming a UAV is refused: es300 has no UAVs;
+/// vk450 has them, but reads them only through the memory instructions,
+/// `resinfo` and `bufinfo` (lowered in `memory`), never sampled or `ld`.
+fn uav_refusal(dialect: Dialect) -> Reason {
+    match dialect {
+        Dialect::Es300 => Reason::Uav,
+        Dialect::Vk450 => Reason::ViewMismatch,
     }
 }
 
@@ -412,7 +422,7 @@ fn emit_plain(e: &mut Emitter, inst: &Instruction, min_lod: Option<&Operand>) {
     }
     if res_op.ty != OperandType::RESOURCE {
         let reason = match res_op.ty {
-            OperandType::UNORDERED_ACCESS_VIEW => Reason::Uav,
+            OperandType::UNORDERED_ACCESS_VIEW => uav_refusal(e.dialect),
             _ => Reason::Operand,
         };
         e.refuse(inst, reason);

@@ -307,3 +307,82 @@ fn a_step_reports_its_memory_writes_and_stepping_back_restores_them() {
     assert_eq!(m.uav(1).unwrap().words, before);
     assert!(m.memory_writes().is_empty());
 }
+
+#[test]
+fn resinfo_on_a_typed_2d_uav_reports_its_one_mip() {
+    use crate::vm::texture::Format;
+    // u1 is a 3x2 R32_UINT texture (6 words). The slot's SRV t1 is unbound:
+    // the query must read the UAV, not a texture in the same slot. A UAV
+    // view has one mip: mip 0 is (3, 2, 0, 1), mip 1 is out of range and
+    // keeps only the mip count, (0, 0, 0, 1); the mip is read from a
+    // register too.
+    let tex = || {
+        Some(Buffer::new(
+            Layout::Typed {
+                format: Format::R32Uint,
+                row: Some(3),
+            },
+            vec![0; 6],
+        ))
+    };
+    for (mip, expected) in [(0, [3, 2, 0, 1]), (1, [0, 0, 0, 1])] {
+        let (o, _) = run(
+            &format!(
+                "dcl_output o0.xyzw\ndcl_uav_typed_texture2d (uint,uint,uint,uint) u1\n\
+                 dcl_temps 1\nmov r0.x, l({mip})\nresinfo_uint o0.xyzw, r0.x, u1.xyzw"
+            ),
+            None,
+            vec![None, tex()],
+            [false; 4],
+        );
+        assert_eq!(o, [expected; 4], "mip {mip}");
+    }
+    // The resource swizzle picks before the mask: u1.wzyx into .xy is
+    // (mips, 0) = (1, 0).
+    let (o, _) = run(
+        "dcl_output o0.xyzw\ndcl_uav_typed_texture2d (uint,uint,uint,uint) u1\n\
+         mov o0.xyzw, l(9, 9, 9, 9)\nresinfo_uint o0.xy, l(0), u1.wzyx",
+        None,
+        vec![None, tex()],
+        [false; 4],
+    );
+    assert_eq!(o[0], [1, 0, 9, 9]);
+}
+
+#[test]
+fn uav_resinfo_values_by_form() {
+    use crate::vm::texture::{Format, ResInfoReturn::*};
+    let f = |v: [f32; 4]| v.map(f32::to_bits);
+    let inf = f32::INFINITY;
+    // 4x2 (8 words): float form (4.0, 2.0, 0.0, 1.0); _rcpFloat takes
+    // 1/size of width and height only: (0.25, 0.5, 0.0, 1.0); past mip 0
+    // the sizes are 0, so 1/0 = +inf, while .z (no size) stays 0.
+    let b = Buffer::new(
+        Layout::Typed {
+            format: Format::R32Float,
+            row: Some(4),
+        },
+        vec![0; 8],
+    );
+    assert_eq!(b.resinfo(0, Uint), [4, 2, 0, 1]);
+    assert_eq!(b.resinfo(0, Float), f([4.0, 2.0, 0.0, 1.0]));
+    assert_eq!(b.resinfo(0, RcpFloat), f([0.25, 0.5, 0.0, 1.0]));
+    assert_eq!(b.resinfo(1, RcpFloat), f([inf, inf, 0.0, 1.0]));
+    assert_eq!(b.resinfo(u32::MAX, Uint), [0, 0, 0, 1]);
+    // A typed buffer of 5 elements: (5, 0, 0, 1), as a typed buffer
+    // texture; only the element count is a size.
+    let buf = Buffer::new(
+        Layout::Typed {
+            format: Format::R32Uint,
+            row: None,
+        },
+        vec![0; 5],
+    );
+    assert_eq!(buf.resinfo(0, Uint), [5, 0, 0, 1]);
+    assert_eq!(buf.resinfo(0, RcpFloat), f([0.2, 0.0, 0.0, 1.0]));
+    // resinfo cannot name a raw or structured view: zeros.
+    assert_eq!(
+        Buffer::new(Layout::Raw, vec![0; 4]).resinfo(0, Uint),
+        [0; 4]
+    );
+}

@@ -92,8 +92,8 @@ pub use load::{ld, ldms};
 pub use lod::Lod;
 pub use lod::NO_LOD_CLAMP;
 pub use query::{
-    ResInfoReturn, SampleInfoReturn, bufinfo, resinfo, sample_count_info, sample_position,
-    sampleinfo, samplepos, standard_pattern,
+    ResInfoReturn, SampleInfoReturn, bufinfo, resinfo, resinfo_encode, sample_count_info,
+    sample_position, sampleinfo, samplepos, standard_pattern,
 };
 pub use sample::{calc_lod, sample, sample_c, sample_c_cl, sample_cl};
 pub use sampler::{AddressMode, ComparisonFunc, Filter, Reduction, Sampler};

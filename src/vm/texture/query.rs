@@ -36,6 +36,14 @@ pub fn resinfo(tex: &Texture, mip: u32, ret: ResInfoReturn) -> [u32; 4] {
         }
         Dimension::Tex3D => [(w, true), (h, true), (d, true)],
     };
+    resinfo_encode(xyz, tex.mip_levels(), ret)
+}
+
+/// `resinfo`'s result from its three values (each with whether it is a
+/// size, which alone takes `_rcpFloat`'s reciprocal: 1/0 is +inf) and the
+/// mip count, in the form `ret` asks for. A UAV's `resinfo`
+/// (`vm::memory`) encodes through it too.
+pub fn resinfo_encode(xyz: [(u32, bool); 3], mips: u32, ret: ResInfoReturn) -> [u32; 4] {
     let encode = |(v, is_size): (u32, bool)| match ret {
         ResInfoReturn::Uint => v,
         // Reserved values (the decoder keeps them) read as the default.
@@ -43,8 +51,12 @@ pub fn resinfo(tex: &Texture, mip: u32, ret: ResInfoReturn) -> [u32; 4] {
         ResInfoReturn::RcpFloat if is_size => (1.0 / v as f32).to_bits(),
         ResInfoReturn::RcpFloat => (v as f32).to_bits(),
     };
-    let mips = encode((tex.mip_levels(), false));
-    [encode(xyz[0]), encode(xyz[1]), encode(xyz[2]), mips]
+    [
+        encode(xyz[0]),
+        encode(xyz[1]),
+        encode(xyz[2]),
+        encode((mips, false)),
+    ]
 }
 
 /// `sampleinfo`: (sample count, 0, 0, 0). Only multisampled textures have
