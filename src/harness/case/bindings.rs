@@ -76,7 +76,12 @@ impl Case {
                 .join(" or the ")
         };
         for (slot, texture) in &self.textures {
-            let section = Section::Texture(*slot);
+            // A typed buffer SRV is a texture written as a [buffer].
+            let section = if texture.dimension() == Dimension::Buffer {
+                Section::Buffer(*slot)
+            } else {
+                Section::Texture(*slot)
+            };
             let mut declared = false;
             for stage in &stages {
                 let Some(&index) = stage.uses.textures.declared.get(slot) else {

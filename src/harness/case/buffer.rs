@@ -1,6 +1,7 @@
 //! `[buffer N]` (a raw or structured SRV at `tN`) and `[uav N]` (a raw or
 //! structured UAV at `uN`): layout, contents and, for UAVs, the hidden
-//! counter. A typed UAV (`format F`, R32 formats) is a buffer or, with
+//! counter. A typed SRV (`format F`) is a texture of the buffer dimension,
+//! read in `texture/typed_buffer.rs`. A typed UAV (`format F`, R32 formats) is a buffer or, with
 //! `size W H`, a 2D texture.
 
 use super::CaseError;
@@ -77,12 +78,9 @@ pub(super) fn parse_buffer(
                 };
                 layout = Some((l, Layout::Typed { format, row: None }));
             }
-            ["format", _] => {
-                return Err(ctx.err(
-                    l,
-                    "a typed SRV buffer is a [texture] with `dimension buffer`",
-                ));
-            }
+            // A typed SRV is read by `texture::parse_typed_buffer`; the
+            // section only comes here without a `format` line.
+            ["format", _] => return Err(ctx.err(l, EXPECTED)),
             ["size", n] => size = Some((l, ctx.u32(l, n)?)),
             ["size", w, h] if uav => {
                 let (w, h) = (ctx.u32(l, w)?, ctx.u32(l, h)?);

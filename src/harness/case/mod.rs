@@ -225,10 +225,13 @@ pub enum Feature {
     LodClamp,
     /// Raw/structured buffers and UAVs (`[buffer]`, `[uav]`); implied.
     Buffers,
+    /// A typed buffer SRV (`[buffer N]` with `format F`, `Buffer<T>`);
+    /// implied.
+    TypedBuffers,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 14] = [
+    pub const ALL: [Feature; 15] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -243,6 +246,7 @@ impl Feature {
         Feature::Float64,
         Feature::LodClamp,
         Feature::Buffers,
+        Feature::TypedBuffers,
     ];
 
     pub fn name(self) -> &'static str {
@@ -261,6 +265,7 @@ impl Feature {
             Feature::Float64 => "float64",
             Feature::LodClamp => "lod_clamp",
             Feature::Buffers => "buffers",
+            Feature::TypedBuffers => "typed_buffers",
         }
     }
 }
@@ -512,6 +517,15 @@ impl Case {
                     case.constant_buffers
                         .push((slot, constants::parse_rows(&ctx, &stripped)?));
                 }
+                // A typed buffer SRV is the texture model's buffer
+                // dimension (`ld`, `bufinfo`); raw and structured ones are
+                // memory buffers.
+                Section::Buffer(slot) if texture::is_typed(&stripped) => {
+                    case.textures.push((
+                        slot,
+                        texture::parse_typed_buffer(&ctx, n, &stripped, &mut budget)?,
+                    ));
+                }
                 Section::Buffer(slot) => {
                     let (b, _) = buffer::parse_buffer(&ctx, n, &stripped, false)?;
                     case.buffers.push((slot, b));
@@ -598,13 +612,16 @@ impl Case {
         probes::check_inside(&ctx, &case.probes, [case.width, case.height])?;
         probes::check_uav_probes(&ctx, &case.uav_probes, &case.uavs)?;
         // A t# slot holds one view: a texture or a buffer.
-        for (slot, _) in &case.buffers {
-            if case.textures.iter().any(|(t, _)| t == slot) {
-                let line = case
-                    .sections
-                    .iter()
-                    .find(|(s, _)| *s == Section::Buffer(*slot))
-                    .map_or(1, |(_, l)| *l);
+        for (section, line) in &case.sections {
+            let Section::Buffer(slot) = section else {
+                continue;
+            };
+            if case
+                .sections
+                .iter()
+                .any(|(s, _)| *s == Section::Texture(*slot))
+            {
+                let line = *line;
                 return Err(ctx.err(
                     line,
                     format!("t{slot} is bound twice: by [texture {slot}] and [buffer {slot}]"),
@@ -620,7 +637,21 @@ impl Case {
             case.requires.push(Requirement {
                 line,
                 feature: Feature::Buffers,
-                reason: format!("line {line} binds a raw or structured buffer"),
+                reason: format!("line {line} binds a buffer"),
+            });
+        }
+        if let Some(line) = case
+            .sections
+            .iter()
+            .find(|(s, _)| {
+                matches!(s, Section::Buffer(slot) if case.textures.iter().any(|(t, _)| t == slot))
+            })
+            .map(|(_, l)| *l)
+        {
+            case.requires.push(Requirement {
+                line,
+                feature: Feature::TypedBuffers,
+                reason: format!("line {line} binds a typed buffer"),
             });
         }
         // The depth buffer is single-sampled on every path (the emulator

@@ -119,6 +119,12 @@ impl Backend {
             // GLSL ES 3.00 has no storage buffers or image stores, so
             // WebGL2 cannot express a UAV (es300 refuses them by name).
             (Backend::WebGl2, Feature::Buffers) => false,
+            // Neither dialect lowers a typed buffer SRV: GLSL ES 3.00 has
+            // no samplerBuffer, and naga (whose IR has no texel buffers)
+            // takes none from Vulkan GLSL either; vk450 does not yet lower
+            // one to a storage buffer of its words with the format's
+            // decode (`Reason::TypedBuffer` in both dialects).
+            (_, Feature::TypedBuffers) => false,
         }
     }
 }

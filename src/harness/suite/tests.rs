@@ -257,3 +257,27 @@ fn an_ordered_uav_is_compared_word_by_word() {
     let f = uav_diff(&case, &cpu, &[]);
     assert_eq!(f, vec!["u1 was not read back".to_string()]);
 }
+
+/// `buffers/typed_srv` is n/a on both GPU backends (`typed_buffers`), so
+/// the suite never checks its probes; the emulator's image must still meet
+/// them (they are worked by hand in the case), and a wrong probe must fail.
+#[test]
+fn the_typed_buffer_case_meets_its_probes_on_the_emulator() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases/buffers/typed_srv.case");
+    let (mut case, shaders) = load(&path, "typed_srv").input.expect("the case loads");
+    let drawn = cpu::render_with_uavs(&case, &shaders).expect("the emulator draws it");
+    let images: Vec<&Image> = drawn.images.iter().collect();
+    let indices: Vec<u32> = cpu::targets(&shaders.pixel)
+        .iter()
+        .map(|t| t.index)
+        .collect();
+    assert_eq!(case.probes.len(), 8);
+    let failures = compare::probe_failures(&case, "CPU", &images, &indices);
+    assert!(failures.is_empty(), "{failures:?}");
+    // The out-of-range pixel's probe, changed to expect a nonzero red.
+    case.probes[3].expected[0] = 1.0;
+    assert_eq!(
+        compare::probe_failures(&case, "CPU", &images, &indices).len(),
+        1
+    );
+}

@@ -126,6 +126,30 @@ mod tests {
     }
 
     #[test]
+    fn typed_buffer_elements_decode_and_end_in_zeros() {
+        // Two rgba16_float elements as D3D lays them out: four little-endian
+        // halves each. 0x3800 = 0.5, 0xC080 = -(1 + 8/64) * 2 = -2.25,
+        // 0x6400 = 2^10 = 1024, 0x3C00 = 1, 0x7BFF = 65504 (largest half).
+        let halves: [u16; 8] = [0x3800, 0xC080, 0x6400, 0x3C00, 0x7BFF, 0, 0, 0x3C00];
+        let bytes: Vec<u8> = halves.iter().flat_map(|h| h.to_le_bytes()).collect();
+        let buf = Texture::from_bytes(TextureDesc::buffer(Format::Rgba16Float, 2), &bytes).unwrap();
+        let f = |v: [f32; 4]| v.map(f32::to_bits);
+        assert_eq!(ld(&buf, [0; 4], [0; 3]), f([0.5, -2.25, 1024.0, 1.0]));
+        // A buffer has no mips or offsets: the other address parts are
+        // ignored (ld's y, z and mip; the aoffimmi).
+        assert_eq!(
+            ld(&buf, [1, 5, 5, 5], [3, 0, 0]),
+            f([65504.0, 0.0, 0.0, 1.0])
+        );
+        // Element 2 of 2 and a huge index are past the end: all zeros
+        // (a four-channel format has no missing channel to default).
+        assert_eq!(ld(&buf, [2, 0, 0, 0], [0; 3]), [0; 4]);
+        assert_eq!(ld(&buf, [u32::MAX, 0, 0, 0], [0; 3]), [0; 4]);
+        // bufinfo counts elements, not bytes (16) or words (8).
+        assert_eq!(super::super::query::bufinfo(&buf), [2; 4]);
+    }
+
+    #[test]
     fn float_bits_are_preserved() {
         let raw = [0x0000_0001, 0x8000_0000, 0x7FC0_0001, 0xFF80_0000];
         let t = Texture::from_lanes(TextureDesc::tex2d(Format::Rgba32Float, 1, 1), &[raw]).unwrap();

@@ -12,6 +12,7 @@ use crate::vm::texture::{Dimension, Format, Texture, TextureDesc, TextureError};
 
 mod contents;
 mod shape;
+mod typed_buffer;
 mod view;
 
 #[cfg(test)]
@@ -22,6 +23,7 @@ mod tests;
 use contents::{block_bytes, block_texture, dds_texture, generate, raw_texel, texel_lanes};
 pub(super) use shape::{Budget, dimension_name, sample_count};
 use shape::{dimension_named, size_extents};
+pub(super) use typed_buffer::{is_typed, parse_typed_buffer};
 use view::ViewLines;
 
 fn format_named(name: &str) -> Option<Format> {
