@@ -21,7 +21,8 @@
 
 use super::VmError;
 use super::machine::Machine;
-use super::state::{LANES, Reg};
+use super::sampling::swizzle;
+use super::state::LANES;
 use crate::dxbc::ir::{Instruction, Operand, OperandType, Selection};
 use crate::dxbc::opcodes::{AtomicOp, Class, NumType, Op};
 use crate::vm::texture::{Format, ResInfoReturn, resinfo_encode};
@@ -211,15 +212,6 @@ pub fn emulated(op: Op) -> bool {
 
 fn malformed(index: usize, message: String) -> VmError {
     VmError::Malformed { index, message }
-}
-
-/// The resource operand's swizzle applied to four loaded words.
-fn swizzle(op: &Operand, v: Reg) -> Reg {
-    match op.selection {
-        Selection::Swizzle(s) => s.map(|c| v[c as usize & 3]),
-        Selection::Select1(c) => [v[c as usize & 3]; 4],
-        _ => v,
-    }
 }
 
 /// A store's write mask (the UAV operand's).

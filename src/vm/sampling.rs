@@ -47,8 +47,9 @@ fn floats(r: Reg) -> [f32; 4] {
     r.map(|b| f32::from_bits(super::float::flush(b)))
 }
 
-/// The resource operand's swizzle applied to a fetched texel.
-fn swizzle(op: &Operand, v: Reg) -> Reg {
+/// The resource operand's swizzle applied to a fetched texel (or to the
+/// words a buffer load read: `vm::memory` applies it the same way).
+pub(super) fn swizzle(op: &Operand, v: Reg) -> Reg {
     match op.selection {
         Selection::Swizzle(s) => s.map(|c| v[c as usize & 3]),
         Selection::Select1(c) => [v[c as usize & 3]; 4],
