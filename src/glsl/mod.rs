@@ -311,7 +311,10 @@ impl Reason {
             Reason::RawStructuredBuffer => {
                 "GLSL ES 3.00 has no storage buffers for raw or structured buffers"
             }
-            Reason::TypedBuffer => "GLSL ES 3.00 has no texel buffers (samplerBuffer)",
+            Reason::TypedBuffer => {
+                "typed buffers (`Buffer<T>`) are not lowered: GLSL ES 3.00 has no samplerBuffer, \
+                 and naga, which runs vk450 on the Vulkan path, has no texel buffers"
+            }
             Reason::Double => "GLSL ES 3.00 has no double-precision type",
             Reason::CubeArray => {
                 "cube map arrays need OES_texture_cube_map_array, not core GLSL ES 3.00"
