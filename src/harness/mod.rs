@@ -16,5 +16,6 @@ pub mod raster;
 pub mod render_targets;
 pub mod report;
 pub mod runtime;
+pub mod spirv;
 pub mod suite;
 pub mod webgl2;

@@ -70,35 +70,14 @@ pub fn vk450_spirv(stage: ProgramType, source: &str) -> Result<(), String> {
         ProgramType::Vertex => "vert",
         _ => "frag",
     };
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let path = scratch_dir().join(format!("v{n}.{ext}"));
-    let spv = scratch_dir().join(format!("v{n}.spv"));
-    std::fs::write(&path, source).expect("write shader");
-    let out = Command::new("glslangValidator")
-        .arg("-V")
-        .arg(&path)
-        .arg("-o")
-        .arg(&spv)
-        .output()
-        .expect(
-            "glslangValidator not found: install glslang-tools (the README's test command does)",
-        );
-    let _ = std::fs::remove_file(&path);
-    let bytes = std::fs::read(&spv);
-    let _ = std::fs::remove_file(&spv);
-    if !out.status.success() {
-        return Err(format!(
-            "glslangValidator -V: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let bytes = bytes.map_err(|e| format!("reading the SPIR-V: {e}"))?;
+    // The Vulkan path's own compile, so this checks what it draws.
+    let words = dxbc_dbg::harness::spirv::compile(source, ext)?;
     let options = naga::front::spv::Options {
         adjust_coordinate_space: false,
         strict_capabilities: true,
         block_ctx_dump_prefix: None,
     };
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let module = naga::front::spv::parse_u8_slice(&bytes, &options)
         .map_err(|e| format!("naga spv parse: {e}"))?;
     naga::valid::Validator::new(

@@ -13,15 +13,14 @@
 //! * `msaa`: multisampled textures filled, and multisampled targets read,
 //!   by drawing (wgpu copies neither);
 //! * `storage`: buffer views and UAVs bound as storage buffers and images,
-//!   and the UAVs read back after the draw;
-//! * `spirv`: shaders with storage compiled by glslangValidator.
+//!   and the UAVs read back after the draw; shaders with storage are
+//!   compiled by glslangValidator through `harness::spirv`.
 
 mod bindings;
 mod device;
 mod fullscreen;
 mod msaa;
 mod shaders;
-mod spirv;
 mod storage;
 mod targets;
 mod textures;

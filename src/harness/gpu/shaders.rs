@@ -88,7 +88,7 @@ pub(super) fn has_storage(m: &glsl::Manifest) -> bool {
 
 /// Compiles GLSL through naga's GLSL front end, or, for a shader with
 /// storage (`storage`), through glslangValidator to SPIR-V and naga's
-/// SPIR-V front end (see `spirv`); naga's errors surface through the
+/// SPIR-V front end (see `harness::spirv`); naga's errors surface through the
 /// caller's error scope, glslang's here.
 pub(super) fn module(
     r: &Renderer,
@@ -105,7 +105,7 @@ pub(super) fn module(
     } else {
         "frag"
     };
-    let words = super::spirv::compile(source, name).map_err(GpuError::Other)?;
+    let words = crate::harness::spirv::compile(source, name).map_err(GpuError::Other)?;
     Ok(r.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::SpirV(words.into()),

@@ -3,7 +3,9 @@
 //! end. naga's GLSL front end has no atomic built-ins at all; its SPIR-V
 //! front end turns the `uint` words an atomic touches into atomic types.
 //! docs/harness.md ("Shaders with storage") says why every storage shader,
-//! not only those with atomics, takes this path.
+//! not only those with atomics, takes this path. It needs no GPU, so it is
+//! built without the `gpu` feature: the tests validate vk450 text through
+//! this same compile, so they check what the Vulkan path draws.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -13,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const GLSLANG: &str = "glslangValidator";
 
 /// Compiles `source` for `stage` ("vert" or "frag") to SPIR-V words.
-pub(super) fn compile(source: &str, stage: &str) -> Result<Vec<u32>, String> {
+pub fn compile(source: &str, stage: &str) -> Result<Vec<u32>, String> {
     compile_with(GLSLANG, source, stage)
 }
 
