@@ -12,7 +12,8 @@ use crate::vm::texture::{Format, Texture, TextureDesc};
 
 /// The element formats a typed buffer case may use: the 32-bit float and
 /// integer ones and the two packed ones a `Buffer<float4>` commonly holds.
-/// Each is one that vk450 decodes from the buffer's words (`docs/glsl.md`).
+/// vk450 does not read typed buffers yet (`Reason::TypedBuffer`); a
+/// lowering to the element words would decode each of these in the shader.
 pub const TYPED_BUFFER_FORMATS: [(&str, Format); 7] = [
     ("r32_float", Format::R32Float),
     ("r32_uint", Format::R32Uint),
