@@ -271,7 +271,8 @@ pub(super) fn uav_diff(
             let differ = ge.iter().zip(&ce).filter(|(a, b)| a != b).count();
             if differ > 0 {
                 out.push(format!(
-                    "u{slot} (unordered): its elements, sorted, differ from the CPU's sorted                      elements at {differ} of {} places",
+                    "u{slot} (unordered): its elements, sorted, differ from the CPU's sorted \
+                     elements at {differ} of {} places",
                     ce.len()
                 ));
             }
