@@ -10,6 +10,7 @@ pub mod diff;
 pub mod golden;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod generate;
 pub mod image;
 pub mod quad;
 pub mod raster;
