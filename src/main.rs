@@ -162,12 +162,44 @@ enum Command {
               value_parser = clap::value_parser!(u64).range(1..))]
         draw_timeout: u64,
     },
+    /// Case files: `case new` writes one from a shader's bytecode alone.
+    Case {
+        #[command(subcommand)]
+        action: CaseCommand,
+    },
     /// Summarise a shader: chunks, resources, constant buffers, signatures, instruction counts.
     Info {
         file: PathBuf,
         /// Read the shader even if its container checksum does not match.
         #[arg(long)]
         no_verify: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum CaseCommand {
+    /// Write a case (docs/cases.md, "Generated cases") for a pixel shader,
+    /// a vertex and a pixel shader, or a vertex shader alone (drawn through
+    /// a generated pixel shader showing its outputs): inputs by semantic,
+    /// a texture, sampler, buffer or UAV per declaration, constant buffers
+    /// typed from RDEF. A starting point to edit; it has no probes.
+    New {
+        /// .dxbc containers or .asm sources (one or two).
+        #[arg(required = true, num_args = 1..=2)]
+        shaders: Vec<PathBuf>,
+        /// Where to write the case (default: standard output, with paths
+        /// relative to the current directory).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Seed of the generated values (the same seed gives the same case).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The render target's width and height.
+        #[arg(long, num_args = 2, value_names = ["W", "H"])]
+        size: Option<Vec<u32>>,
+        /// A picture (PNG, or a DDS file) for texture slot N: `tN=PATH`.
+        #[arg(long, value_name = "tN=PATH")]
+        texture: Vec<String>,
     },
 }
 
@@ -225,6 +257,79 @@ fn load(path: &Path, no_verify: bool) -> Result<Shader> {
         shader.check_checksum(&bytes);
     }
     Ok(shader)
+}
+
+/// `case new`: the case text for `files`, checked by loading it the way
+/// `diff` would (parse, shaders, bindings) before it is written.
+fn case_new(
+    files: &[PathBuf],
+    output: Option<&Path>,
+    seed: u64,
+    size: [u32; 2],
+    textures: &[String],
+) -> Result<String> {
+    use harness::generate::{self, ImageTexture, Options, ShaderInput, paths};
+    let case_dir = match output.and_then(Path::parent) {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let case_dir = case_dir
+        .canonicalize()
+        .with_context(|| format!("{}: the case's directory", case_dir.display()))?;
+    // A path as the case names it: relative to the case's directory.
+    let in_case = |p: &Path| -> Result<String> {
+        let abs = p
+            .canonicalize()
+            .with_context(|| p.display().to_string())?;
+        Ok(paths::case_line(&paths::relative(&case_dir, &abs))?)
+    };
+    let mut shaders = Vec::new();
+    for f in files {
+        shaders.push((load(f, false)?, in_case(f)?));
+    }
+    let mut images = Vec::new();
+    for t in textures {
+        let bad = || anyhow::anyhow!("--texture {t}: expected tN=PATH (N in 0..=127)");
+        let (slot, path) = t.split_once('=').ok_or_else(bad)?;
+        let slot: u32 = slot
+            .strip_prefix('t')
+            .and_then(|n| n.parse().ok())
+            .filter(|n| *n < dxbc::limits::SHADER_RESOURCE_SLOTS)
+            .ok_or_else(bad)?;
+        let path = Path::new(path);
+        let dds = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("dds"));
+        let size = if dds {
+            None
+        } else {
+            let pic = harness::image::read_picture(path)
+                .map_err(|e| anyhow::anyhow!("--texture {t}: {}: {e}", path.display()))?;
+            Some([pic.width(), pic.height()])
+        };
+        images.push(ImageTexture {
+            slot,
+            path: in_case(path)?,
+            size,
+        });
+    }
+    let inputs: Vec<ShaderInput> = shaders
+        .iter()
+        .map(|(shader, path)| ShaderInput { shader, path })
+        .collect();
+    let opts = Options { seed, size, images };
+    let text = generate::case_text(&inputs, &opts)?;
+    let at = output.map_or_else(|| case_dir.join("generated.case"), Path::to_path_buf);
+    let case = harness::case::Case::parse(&text, &at)
+        .map_err(|e| anyhow::anyhow!("the generated case does not load (a bug): {e}"))?;
+    let loaded = case
+        .shaders()
+        .map_err(|e| anyhow::anyhow!("the generated case does not load: {e}"))?;
+    let mut stages = vec![&loaded.pixel];
+    stages.extend(loaded.vertex.as_ref());
+    case.check_bindings(&stages)
+        .map_err(|e| anyhow::anyhow!("the generated case does not load (a bug): {e}"))?;
+    Ok(text)
 }
 
 /// Exit status when no GPU adapter can be created, or the Vulkan backend
@@ -579,6 +684,24 @@ fn run(cli: Cli) -> Result<Outcome> {
             if let Some(path) = manifest {
                 std::fs::write(&path, t.manifest.to_json())
                     .with_context(|| format!("{}: cannot write", path.display()))?;
+            }
+        }
+        Command::Case {
+            action:
+                CaseCommand::New {
+                    shaders,
+                    output,
+                    seed,
+                    size,
+                    texture,
+                },
+        } => {
+            let size = size.map_or(harness::generate::DEFAULT_SIZE, |v| [v[0], v[1]]);
+            let text = case_new(&shaders, output.as_deref(), seed, size, &texture)?;
+            match output {
+                Some(path) => std::fs::write(&path, text)
+                    .with_context(|| format!("{}: cannot write", path.display()))?,
+                None => print!("{text}"),
             }
         }
         Command::Info { file, no_verify } => {

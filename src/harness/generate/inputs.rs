@@ -253,7 +253,7 @@ pub fn quad(shader: &Shader, seed: u64) -> String {
     for r in registers(shader) {
         let mut lanes = [[Lane::Float(0.0); 4]; 4];
         let mut any = false;
-        let mut parts: Vec<String> = Vec::new();
+        let mut parts: Vec<(String, String)> = Vec::new();
         for (c, el) in r.elements.iter().enumerate() {
             if r.mask & (1 << c) == 0 && el.is_none() {
                 continue;
@@ -281,17 +281,12 @@ pub fn quad(shader: &Shader, seed: u64) -> String {
                 }
             }
             let label = if name.is_empty() {
-                format!("{} (no signature)", "xyzw".as_bytes()[c] as char)
+                "(no signature)".to_string()
             } else {
                 format!(
-                    "{}: {}{}{}",
-                    "xyzw".as_bytes()[c] as char,
+                    "{}{}{}",
                     shown(name),
-                    if index > 0 || !name.is_empty() {
-                        index.to_string()
-                    } else {
-                        String::new()
-                    },
+                    index,
                     if source == Source::Rasterizer {
                         " (the rasterizer's)"
                     } else {
@@ -299,8 +294,14 @@ pub fn quad(shader: &Shader, seed: u64) -> String {
                     }
                 )
             };
-            parts.push(label);
+            let comp = "xyzw".as_bytes()[c] as char;
+            // Components of one element are listed together: `xy: TEXCOORD0`.
+            match parts.last_mut() {
+                Some((mask, l)) if *l == label => mask.push(comp),
+                _ => parts.push((comp.to_string(), label)),
+            }
         }
+        let parts: Vec<String> = parts.iter().map(|(m, l)| format!("{m}: {l}")).collect();
         let _ = writeln!(comments, "# v{}  {}", r.register, parts.join(", "));
         if any {
             columns.push((r.register, lanes));

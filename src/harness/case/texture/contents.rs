@@ -305,6 +305,13 @@ pub(super) fn generate(
             ),
         ));
     }
+    if pattern == Some("pattern") {
+        let texels = pattern_texels(ctx, l, what, format, count / samples as usize)?;
+        return Ok(texels
+            .into_iter()
+            .flat_map(|t| std::iter::repeat_n(t, samples as usize))
+            .collect());
+    }
     if format.is_integer() && pattern != Some("constant") {
         // The patterns are fractions in [0, 1]; an integer texture would
         // get their float bits as integers.
@@ -381,7 +388,7 @@ pub(super) fn generate(
         _ => {
             return Err(ctx.err(
                 l,
-                "expected `fill checker`, `fill gradient`, `fill ramp`, `fill constant r g b a` or `fill image PATH`",
+                "expected `fill checker`, `fill gradient`, `fill ramp`, `fill pattern SEED`, `fill constant r g b a` or `fill image PATH`",
             ));
         }
     };
@@ -389,4 +396,57 @@ pub(super) fn generate(
         .into_iter()
         .flat_map(|t| std::iter::repeat_n(t, samples as usize))
         .collect())
+}
+
+/// `fill pattern SEED`: every channel of every texel a hash of the seed,
+/// the texel's place in D3D's subresource order (so its layer, mip and
+/// coordinates) and the channel, so each texel, level, layer and channel
+/// differs from its neighbours and every filter and gather tap shows in
+/// the result. The values are exact in the format: `k / 255` for UNORM,
+/// sRGB and float formats (depths too: [0, 1]), `k / 127` (k in
+/// -127..=127) for SNORM, 0..=255 for UINT and -64..=63 for SINT, so they
+/// fit every width of their kind.
+fn pattern_texels(
+    ctx: &Ctx,
+    l: usize,
+    what: &[String],
+    format: Format,
+    count: usize,
+) -> Result<Vec<[u32; 4]>, CaseError> {
+    use crate::vm::texture::NumericKind;
+    let seed: u64 = match what {
+        [_, seed] => seed.parse().map_err(|_| {
+            ctx.err(
+                l,
+                format!("fill pattern {seed}: the seed is a whole number 0..=18446744073709551615"),
+            )
+        })?,
+        _ => return Err(ctx.err(l, "expected `fill pattern SEED`")),
+    };
+    let kind = format.kind();
+    Ok((0..count as u64)
+        .map(|i| {
+            std::array::from_fn(|c| {
+                let h = pattern_hash(seed, i, c as u64);
+                let byte = (h >> 24) as u32 & 0xff;
+                match kind {
+                    NumericKind::Uint => byte,
+                    NumericKind::Sint => ((byte & 0x7f) as i32 - 64) as u32,
+                    NumericKind::Snorm => (((byte % 255) as i32 - 127) as f32 / 127.0).to_bits(),
+                    _ => (byte as f32 / 255.0).to_bits(),
+                }
+            })
+        })
+        .collect())
+}
+
+/// SplitMix64's finaliser over the seed, texel index and channel: a fixed
+/// function, so a pattern is the same on every machine.
+fn pattern_hash(seed: u64, texel: u64, channel: u64) -> u64 {
+    let mut z = seed
+        .wrapping_add(texel.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(channel.wrapping_mul(0xd1b5_4a32_d192_ed03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
