@@ -1,6 +1,6 @@
 //! `[constant buffer N]` for every `dcl_constantbuffer`: as many rows as
 //! declared, each lane typed and named from RDEF when the shader carries
-//! it (floats in [0.25, 2], integers small and non-zero, bools 1,
+//! it (floats in [0.25, 2], integers 1 or 2 (neighbours differ), bools 1,
 //! matrices a rotation times a non-zero scale), positive moderate floats
 //! without it.
 
@@ -59,15 +59,21 @@ pub fn matrix(rng: &mut Rng) -> [[f32; 4]; 4] {
     ]
 }
 
-/// A scalar of a base type (D3D_SHADER_VARIABLE_TYPE).
-fn scalar(base: u16, rng: &mut Rng) -> Value {
+/// A scalar of a base type (D3D_SHADER_VARIABLE_TYPE) in lane `lane` of
+/// its row.
+fn scalar(base: u16, lane: u32, rng: &mut Rng) -> Value {
+    // Integers are 1 in lanes x and z, 2 in y and w: small (such values
+    // index arrays, interface arrays and bone palettes as often as they
+    // count), non-zero, and neighbours differ, so a loop's start and end
+    // side by side give a non-empty range.
+    let small = 1 + lane % 2;
     match base {
         // bool: true.
         1 => Value::Uint(1),
         // int, min16int, min12int.
-        2 | 52 | 53 => Value::Sint(rng.range(1, 4) as i32),
+        2 | 52 | 53 => Value::Sint(small as i32),
         // uint, uint8, min16uint.
-        19 | 20 | 54 => Value::Uint(rng.range(1, 4)),
+        19 | 20 | 54 => Value::Uint(small),
         _ => Value::Float(rng.sixteenths(0.25, 2.0)),
     }
 }
@@ -169,7 +175,8 @@ fn place_one(ty: &Type, at: u32, name: &str, rows: &mut [Row], rng: &mut Rng) {
                     put(rows, off, Value::Bits(bits as u32), &label);
                     put(rows, off + 4, Value::Bits((bits >> 32) as u32), &label);
                 } else {
-                    put(rows, at + 4 * k as u32, scalar(ty.base, rng), &label);
+                    let off = at + 4 * k as u32;
+                    put(rows, off, scalar(ty.base, (off % 16) / 4, rng), &label);
                 }
             }
         }

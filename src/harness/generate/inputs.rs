@@ -260,11 +260,10 @@ pub fn quad(shader: &Shader, seed: u64) -> String {
             }
             let (name, index, sv, ty, k) = match el {
                 Some((e, k)) => {
-                    let sv = if e.system_value() == SystemValue::Undefined {
-                        r.system_value
-                    } else {
-                        e.system_value()
-                    };
+                    // The element's own: a register may pack a plain
+                    // attribute beside a system value (`VTXID` in .x,
+                    // `SV_PrimitiveID` in .y).
+                    let sv = e.system_value();
                     let ty = match e.component_type() {
                         ComponentType::Unknown => r.component_type,
                         t => t,
@@ -410,10 +409,22 @@ pub fn pass_through(vs: &Shader) -> Result<String, Refusal> {
         shown_els.push(e);
     }
     if shown_els.is_empty() {
-        return Err(Refusal::new(
-            "vertex shader alone without outputs to show",
-            "the vertex shader has no output besides system values that a generated pixel shader \
-             could show: give its pixel shader too",
+        let position = outputs.iter().any(|e| {
+            e.system_value() == SystemValue::Position
+                || e.semantic_name.eq_ignore_ascii_case("SV_Position")
+        });
+        if !position {
+            return Err(Refusal::new(
+                "vertex shader alone without outputs to show",
+                "the vertex shader writes neither a position nor an output a generated pixel \
+                 shader could show: give its pixel shader too",
+            ));
+        }
+        // Only a position: the picture is where the quad lands.
+        return Ok(format!(
+            "# No pixel shader was given and the vertex shader writes only its position:\n\
+             # this one draws white wherever the quad lands.\n{notes}\
+             [pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0, 1.0, 1.0, 1.0)\nret\n\n"
         ));
     }
     let mut s = String::from(
