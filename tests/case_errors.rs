@@ -276,6 +276,24 @@ const VARIANTS: &[(&str, &str, &str, &str)] = &[
         "expected `fill checker`",
     ),
     (
+        "fill pattern without a seed",
+        "fill checker",
+        "@fill pattern",
+        "expected `fill pattern SEED`",
+    ),
+    (
+        "fill pattern with a seed that is no whole number",
+        "fill checker",
+        "@fill pattern -3",
+        "the seed is a whole number",
+    ),
+    (
+        "fill pattern on a depth-stencil format",
+        "format rgba8_unorm\nsize 2 2\nfill checker",
+        "format d24_unorm_s8_uint\nview format r24_unorm_x8_typeless\nsize 2 2\n@fill pattern 1",
+        "holds a depth and a stencil",
+    ),
+    (
         "fill image that is not there",
         "fill checker",
         "@fill image no_such.png",
