@@ -209,6 +209,22 @@ pub fn case_text(shaders: &[ShaderInput], opts: &Options) -> Result<String, Refu
         out.push_str(&inputs::target_comments(ps.shader));
     }
     out.push('\n');
+    // A pixel shader without a render target (one that writes only a
+    // depth, or only UAVs) still needs an attachment to be drawn: a depth
+    // buffer that takes every pixel's depth.
+    if let Some(ps) = st.pixel
+        && crate::harness::cpu::targets(ps.shader).is_empty()
+    {
+        out.push_str(
+            "[depth]
+             # The shader writes no render target: this depth buffer is what the draw
+             # writes (every pixel passes; add `probe depth X Y D` to check it).
+             format d32_float
+func always
+
+",
+        );
+    }
     // The quad feeds the first stage: the vertex shader when there is one.
     let first = st.vertex.or(st.pixel).expect("stages() has one");
     out.push_str(&inputs::quad(first.shader, opts.seed));
