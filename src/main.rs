@@ -278,9 +278,7 @@ fn case_new(
         .with_context(|| format!("{}: the case's directory", case_dir.display()))?;
     // A path as the case names it: relative to the case's directory.
     let in_case = |p: &Path| -> Result<String> {
-        let abs = p
-            .canonicalize()
-            .with_context(|| p.display().to_string())?;
+        let abs = p.canonicalize().with_context(|| p.display().to_string())?;
         Ok(paths::case_line(&paths::relative(&case_dir, &abs))?)
     };
     let mut shaders = Vec::new();

@@ -21,7 +21,15 @@ fn a_generated_case_is_written_and_drives_trace() {
     let dir = temp_dir("trace");
     let case = dir.join("pcf.case");
     let case_s = case.to_str().expect("UTF-8 temp path");
-    let out = dxbc_dbg(&["case", "new", "shaders/shadow_pcf.dxbc", "-o", case_s, "--seed", "7"]);
+    let out = dxbc_dbg(&[
+        "case",
+        "new",
+        "shaders/shadow_pcf.dxbc",
+        "-o",
+        case_s,
+        "--seed",
+        "7",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&case).expect("the case was written");
     // The shader is named relative to the case; the comparison sampler's
@@ -35,7 +43,12 @@ fn a_generated_case_is_written_and_drives_trace() {
     // the shader's path differs, relative to the current directory).
     let again = dxbc_dbg(&["case", "new", "shaders/shadow_pcf.dxbc", "--seed", "7"]);
     assert!(again.status.success(), "{}", stderr(&again));
-    let strip = |t: &str| t.lines().filter(|l| !l.contains("shadow_pcf.dxbc")).collect::<Vec<_>>().join("\n");
+    let strip = |t: &str| {
+        t.lines()
+            .filter(|l| !l.contains("shadow_pcf.dxbc"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     assert_eq!(strip(&stdout(&again)), strip(&text));
     let trace = dxbc_dbg(&[
         "trace",
@@ -56,7 +69,11 @@ fn a_missing_shader_is_named() {
     assert!(!out.status.success());
     let err = stderr(&out);
     assert!(err.contains("shaders/no_such_shader.dxbc"), "{err}");
-    assert!(stdout(&out).is_empty(), "nothing is written: {}", stdout(&out));
+    assert!(
+        stdout(&out).is_empty(),
+        "nothing is written: {}",
+        stdout(&out)
+    );
 }
 
 #[test]

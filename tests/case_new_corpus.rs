@@ -20,7 +20,7 @@ use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::opcodes::Op;
 use dxbc_dbg::harness::case::Case;
 use dxbc_dbg::harness::cpu;
-use dxbc_dbg::harness::generate::{Options, ShaderInput, case_text};
+use dxbc_dbg::harness::generate::{Options, ShaderInput, case_text, paths};
 use dxbc_dbg::harness::image::Image;
 
 /// Corpus pixel shaders whose generated case has non-finite pixels for a
@@ -35,19 +35,40 @@ enum Outcome {
     DoesNotEnd,
 }
 
-/// Generates, loads and draws the case for the corpus blob `file`. `Err`
-/// is a failure of the test (the message says which).
-fn draw(root: &Path, file: &str, shader: &Shader) -> Result<Outcome, String> {
-    let blob = root.join(file);
-    // The case sits beside the blob (never written): its shader path is
-    // the blob's file name.
-    let name = blob.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let case_path = blob.with_extension("case");
+/// Generates, loads and draws the case for the corpus blobs `files` (one
+/// shader, or a vertex and a pixel shader). `Err` is a failure of the test
+/// (the message says which).
+fn draw(root: &Path, files: &[(&str, &Shader)]) -> Result<Outcome, String> {
+    let first = root.join(files[0].0);
+    let dir = first.parent().expect("a corpus blob is in a directory");
+    // The case sits beside the first blob (never written); its shaders are
+    // named relative to it.
+    let case_path = first.with_extension("case");
+    let names: Vec<String> = files
+        .iter()
+        .map(|(f, _)| {
+            let rel = paths::relative(
+                &dir.canonicalize().expect("corpus directory"),
+                &root.join(f).canonicalize().expect("corpus blob"),
+            );
+            paths::case_line(&rel).expect("corpus paths are plain")
+        })
+        .collect();
+    let inputs: Vec<ShaderInput> = files
+        .iter()
+        .zip(&names)
+        .map(|((_, shader), path)| ShaderInput { shader, path })
+        .collect();
+    let file = files
+        .iter()
+        .map(|(f, _)| *f)
+        .collect::<Vec<_>>()
+        .join(" + ");
     let opts = Options {
         size: [16, 16],
         ..Options::default()
     };
-    let text = match case_text(&[ShaderInput { shader, path: name }], &opts) {
+    let text = match case_text(&inputs, &opts) {
         Ok(t) => t,
         Err(r) => return Ok(Outcome::Refused(r.reason.to_string())),
     };
@@ -64,8 +85,9 @@ fn draw(root: &Path, file: &str, shader: &Shader) -> Result<Outcome, String> {
     };
     let mut stages = vec![&shaders.pixel];
     stages.extend(shaders.vertex.as_ref());
-    case.check_bindings(&stages)
-        .map_err(|e| format!("{file}: the generated case does not match the shader: {e}\n{text}"))?;
+    case.check_bindings(&stages).map_err(|e| {
+        format!("{file}: the generated case does not match the shader: {e}\n{text}")
+    })?;
     match cpu::render(&case, &shaders) {
         Ok(images) => Ok(Outcome::Drawn(images)),
         Err(e) if e.does_not_end() => Ok(Outcome::DoesNotEnd),
@@ -73,19 +95,19 @@ fn draw(root: &Path, file: &str, shader: &Shader) -> Result<Outcome, String> {
     }
 }
 
-#[test]
-fn every_corpus_shader_gets_a_case_that_draws_or_a_clear_refusal() {
-    let Some(root) = common::corpus() else { return };
+/// Runs `draw` for each set of blobs, counting outcomes; panics and
+/// failures are collected with the files.
+fn draw_all<'a>(sets: impl Iterator<Item = Vec<(&'a str, &'a Shader)>>, root: &Path, what: &str) {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
-    let shaders = common::vertex_and_pixel_shaders(&root);
-    for (file, shader) in &shaders {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            draw(&root, file, shader)
-        }));
+    let mut total = 0;
+    for set in sets {
+        total += 1;
+        let name = set.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(" + ");
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| draw(root, &set)));
         let key = match outcome {
             Err(_) => {
-                failures.push(format!("{file}: panicked"));
+                failures.push(format!("{name}: panicked"));
                 continue;
             }
             Ok(Err(e)) => {
@@ -94,23 +116,58 @@ fn every_corpus_shader_gets_a_case_that_draws_or_a_clear_refusal() {
             }
             Ok(Ok(Outcome::Drawn(_))) => "drawn".to_string(),
             Ok(Ok(Outcome::DoesNotEnd)) => {
-                println!("  does not end: {file}");
+                println!("  does not end: {name}");
                 "drawn: does not end on the emulator".to_string()
             }
             Ok(Ok(Outcome::Refused(r))) => format!("refused: {r}"),
         };
         *counts.entry(key).or_insert(0) += 1;
     }
-    println!("case new over {} corpus vertex and pixel shaders:", shaders.len());
+    println!("case new over {total} {what}:");
     for (k, n) in &counts {
         println!("  {n:4}  {k}");
     }
-    assert!(!shaders.is_empty());
+    assert!(total > 0, "no {what}");
     assert!(
         failures.is_empty(),
-        "{} corpus shaders failed:\n{}",
+        "{} of the {what} failed:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+#[test]
+fn every_corpus_shader_gets_a_case_that_draws_or_a_clear_refusal() {
+    let Some(root) = common::corpus() else { return };
+    let shaders = common::vertex_and_pixel_shaders(&root);
+    draw_all(
+        shaders.iter().map(|(f, s)| vec![(f.as_str(), s)]),
+        &root,
+        "corpus vertex and pixel shaders",
+    );
+}
+
+/// Natural pairs (a vertex and a pixel shader from one source file, the
+/// vertex shader writing every pixel-shader input): the case feeds the
+/// vertex shader and draws both.
+#[test]
+fn every_natural_pair_gets_a_case_that_draws() {
+    let Some(root) = common::corpus() else { return };
+    let shaders = common::vertex_and_pixel_shaders(&root);
+    let group_of = common::groups(&root);
+    let of = |kind: ProgramType| shaders.iter().filter(move |(_, s)| s.program.kind == kind);
+    let mut pairs = Vec::new();
+    for (vf, vs) in of(ProgramType::Vertex) {
+        for (pf, ps) in of(ProgramType::Pixel) {
+            if group_of.get(vf) == group_of.get(pf) && common::feeds(vs, ps) {
+                pairs.push(vec![(vf.as_str(), vs), (pf.as_str(), ps)]);
+            }
+        }
+    }
+    draw_all(
+        pairs.into_iter(),
+        &root,
+        "natural VS/PS pairs of the corpus",
     );
 }
 
@@ -135,7 +192,7 @@ fn generated_inputs_give_no_nan_in_shaders_that_divide() {
         if !divides(&shader) {
             continue;
         }
-        let Ok(Outcome::Drawn(images)) = draw(&root, &file, &shader) else {
+        let Ok(Outcome::Drawn(images)) = draw(&root, &[(file.as_str(), &shader)]) else {
             continue;
         };
         checked += 1;

@@ -20,51 +20,8 @@ use std::collections::BTreeMap;
 
 use dxbc_dbg::dxbc::Shader;
 use dxbc_dbg::dxbc::ir::ProgramType;
-use dxbc_dbg::dxbc::signature::SignatureKind;
 use dxbc_dbg::glsl::{self, Dialect};
 use dxbc_dbg::harness::webgl2::{Compile, Config, Pair, WebGl2};
-
-/// The manifest's source of each blob: (repo, path).
-fn groups(root: &std::path::Path) -> BTreeMap<String, (String, String)> {
-    let text = std::fs::read_to_string(root.join("manifest.tsv")).expect("manifest.tsv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
-    let col = |n: &str| header.iter().position(|h| *h == n).expect("column");
-    let (f, r, p) = (col("file"), col("source_repo"), col("source_path"));
-    lines
-        .map(|l| {
-            let c: Vec<&str> = l.split('\t').collect();
-            (c[f].to_string(), (c[r].to_string(), c[p].to_string()))
-        })
-        .collect()
-}
-
-/// Whether every non-system-value pixel-shader input is written by the
-/// vertex shader.
-fn feeds(vs: &Shader, ps: &Shader) -> bool {
-    let elements = |s: &Shader, kind: SignatureKind| -> Vec<(String, u32, u8)> {
-        s.signatures
-            .iter()
-            .filter(|g| g.kind == kind)
-            .flat_map(|g| g.elements.iter())
-            .filter(|e| !e.is_system_value())
-            .map(|e| {
-                (
-                    e.semantic_name.to_ascii_uppercase(),
-                    e.semantic_index,
-                    e.mask,
-                )
-            })
-            .collect()
-    };
-    let outs = elements(vs, SignatureKind::Output);
-    let ins = elements(ps, SignatureKind::Input);
-    !ins.is_empty()
-        && ins.iter().all(|(n, i, m)| {
-            outs.iter()
-                .any(|(on, oi, om)| on == n && oi == i && m & !om == 0)
-        })
-}
 
 #[test]
 fn every_translation_compiles_and_every_natural_pair_links_in_webgl2() {
@@ -93,7 +50,7 @@ fn every_translation_compiles_and_every_natural_pair_links_in_webgl2() {
         names.push(file.clone());
     }
 
-    let group_of = groups(&root);
+    let group_of = common::groups(&root);
     let by_file: BTreeMap<&str, &Shader> = shaders.iter().map(|(f, s)| (f.as_str(), s)).collect();
     let mut pairs = Vec::new();
     let mut pair_names = Vec::new();
@@ -106,7 +63,7 @@ fn every_translation_compiles_and_every_natural_pair_links_in_webgl2() {
             .iter()
             .filter(|(_, s)| s.program.kind == ProgramType::Pixel)
         {
-            if group_of.get(vf) != group_of.get(pf) || !feeds(vs, ps) {
+            if group_of.get(vf) != group_of.get(pf) || !common::feeds(vs, ps) {
                 continue;
             }
             let Ok(fs) = glsl::translate(by_file[pf.as_str()], &es) else {

@@ -7,10 +7,10 @@ pub mod case;
 pub mod cpu;
 pub mod dds;
 pub mod diff;
+pub mod generate;
 pub mod golden;
 #[cfg(feature = "gpu")]
 pub mod gpu;
-pub mod generate;
 pub mod image;
 pub mod quad;
 pub mod raster;

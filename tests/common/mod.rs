@@ -148,3 +148,47 @@ pub fn vertex_and_pixel_shaders(root: &Path) -> Vec<(String, dxbc_dbg::dxbc::Sha
         })
         .collect()
 }
+
+/// The manifest's source of each blob: (repo, path).
+pub fn groups(root: &std::path::Path) -> std::collections::BTreeMap<String, (String, String)> {
+    let text = std::fs::read_to_string(root.join("manifest.tsv")).expect("manifest.tsv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = |n: &str| header.iter().position(|h| *h == n).expect("column");
+    let (f, r, p) = (col("file"), col("source_repo"), col("source_path"));
+    lines
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c[f].to_string(), (c[r].to_string(), c[p].to_string()))
+        })
+        .collect()
+}
+
+/// Whether every non-system-value pixel-shader input is written by the
+/// vertex shader.
+pub fn feeds(vs: &dxbc_dbg::dxbc::Shader, ps: &dxbc_dbg::dxbc::Shader) -> bool {
+    let elements = |s: &dxbc_dbg::dxbc::Shader,
+                    kind: dxbc_dbg::dxbc::signature::SignatureKind|
+     -> Vec<(String, u32, u8)> {
+        s.signatures
+            .iter()
+            .filter(|g| g.kind == kind)
+            .flat_map(|g| g.elements.iter())
+            .filter(|e| !e.is_system_value())
+            .map(|e| {
+                (
+                    e.semantic_name.to_ascii_uppercase(),
+                    e.semantic_index,
+                    e.mask,
+                )
+            })
+            .collect()
+    };
+    let outs = elements(vs, dxbc_dbg::dxbc::signature::SignatureKind::Output);
+    let ins = elements(ps, dxbc_dbg::dxbc::signature::SignatureKind::Input);
+    !ins.is_empty()
+        && ins.iter().all(|(n, i, m)| {
+            outs.iter()
+                .any(|(on, oi, om)| on == n && oi == i && m & !om == 0)
+        })
+}

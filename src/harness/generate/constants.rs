@@ -101,7 +101,9 @@ fn size(ty: &Type) -> u32 {
     let one = single_size(ty);
     match ty.elements {
         0 | 1 => one,
-        n => (u32::from(n) - 1).saturating_mul(one.div_ceil(16) * 16).saturating_add(one),
+        n => (u32::from(n) - 1)
+            .saturating_mul(one.div_ceil(16) * 16)
+            .saturating_add(one),
     }
 }
 

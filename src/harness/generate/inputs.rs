@@ -371,7 +371,8 @@ pub fn target_comments(pixel: &Shader) -> String {
 /// directive as it is (an HLSL identifier).
 fn plain_identifier(name: &str) -> bool {
     let mut b = name.bytes();
-    b.next().is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+    b.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
         && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
@@ -439,7 +440,11 @@ pub fn pass_through(vs: &Shader) -> Result<String, Refusal> {
             ComponentType::Sint32 => "int",
             _ => "float",
         };
-        let _ = writeln!(s, ".semantic v{i} {} {} {ty}", e.semantic_name, e.semantic_index);
+        let _ = writeln!(
+            s,
+            ".semantic v{i} {} {} {ty}",
+            e.semantic_name, e.semantic_index
+        );
         let _ = writeln!(s, ".semantic o{i} SV_Target {i} {ty}");
     }
     for (i, e) in shown_els.iter().enumerate() {

@@ -29,7 +29,10 @@ pub fn case_line(path: &Path) -> Result<String, Refusal> {
     let refuse = |why: &str| {
         Refusal::new(
             "path a case cannot name",
-            format!("{}: {why}; a case file names it on one line", path.display()),
+            format!(
+                "{}: {why}; a case file names it on one line",
+                path.display()
+            ),
         )
     };
     let s = path

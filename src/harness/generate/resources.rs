@@ -78,9 +78,11 @@ fn binding_name(shaders: &[&Shader], texture: bool, slot: u32) -> Option<String>
 
 fn uav_name(shaders: &[&Shader], slot: u32) -> Option<String> {
     shaders.iter().find_map(|s| {
-        s.rdef.as_ref()?.bindings.iter().find_map(|b| {
-            (b.input_type.is_uav() && b.bind_point == slot).then(|| shown(&b.name))
-        })
+        s.rdef
+            .as_ref()?
+            .bindings
+            .iter()
+            .find_map(|b| (b.input_type.is_uav() && b.bind_point == slot).then(|| shown(&b.name)))
     })
 }
 
@@ -107,7 +109,9 @@ fn texture(
     opts: &Options,
     requires: &mut Vec<(String, String)>,
 ) -> Result<(), Refusal> {
-    let dim = inst.resource_dimension().unwrap_or(ResourceDimension::Unknown);
+    let dim = inst
+        .resource_dimension()
+        .unwrap_or(ResourceDimension::Unknown);
     let rt = return_type(inst);
     let name = binding_name(shaders, true, t)
         .map(|n| format!(" ({n})"))
@@ -153,7 +157,10 @@ fn texture(
         other => {
             return Err(Refusal::new(
                 "texture dimension",
-                format!("t{t} is declared with dimension {}, which no case texture has", other.name()),
+                format!(
+                    "t{t} is declared with dimension {}, which no case texture has",
+                    other.name()
+                ),
             ));
         }
     };
@@ -163,7 +170,11 @@ fn texture(
         "# t{t}{name}: {} of {}{}",
         dim.name(),
         rt.name(),
-        if depth { ", read with a comparison" } else { "" }
+        if depth {
+            ", read with a comparison"
+        } else {
+            ""
+        }
     );
     if let Some(img) = opts.images.iter().find(|i| i.slot == t) {
         if dim != ResourceDimension::Texture2D && img.size.is_some() {
@@ -178,7 +189,10 @@ fn texture(
         if rt.is_integer() {
             return Err(Refusal::new(
                 "image for an integer texture",
-                format!("--texture t{t}: t{t} returns {}; a picture holds unorm colours", rt.name()),
+                format!(
+                    "--texture t{t}: t{t} returns {}; a picture holds unorm colours",
+                    rt.name()
+                ),
             ));
         }
         if let Some([w, h]) = img.size {
@@ -216,7 +230,10 @@ fn texture(
         }
     }
     if dim == ResourceDimension::TextureCubeArray {
-        requires.push(("cube_map_arrays".into(), format!("t{t} is a TextureCubeArray")));
+        requires.push((
+            "cube_map_arrays".into(),
+            format!("t{t} is a TextureCubeArray"),
+        ));
     }
     let _ = writeln!(out, "fill pattern {seed}\n");
     Ok(())
@@ -261,7 +278,10 @@ pub fn sections(
         if !srvs.get(&i.slot).is_some_and(|d| d.op == Op::DclResource) {
             return Err(Refusal::new(
                 "image for an undeclared texture",
-                format!("--texture t{}: the shaders declare no texture t{}", i.slot, i.slot),
+                format!(
+                    "--texture t{}: the shaders declare no texture t{}",
+                    i.slot, i.slot
+                ),
             ));
         }
     }
@@ -299,7 +319,9 @@ pub fn sections(
                 ReturnType::Sint => "r32_sint",
                 _ => "r32_float",
             };
-            let dim = inst.resource_dimension().unwrap_or(ResourceDimension::Unknown);
+            let dim = inst
+                .resource_dimension()
+                .unwrap_or(ResourceDimension::Unknown);
             let size = match dim {
                 ResourceDimension::Buffer => BUFFER_ELEMENTS.to_string(),
                 ResourceDimension::Texture2D => format!("{SIDE} {SIDE}"),
@@ -348,7 +370,10 @@ fn buffer_body(inst: &Instruction, name: &str, n: u32, reg: char, rng: &mut Rng)
     let mut s = String::new();
     let raw = matches!(inst.op, Op::DclResourceRaw | Op::DclUavRaw);
     if raw {
-        let _ = writeln!(s, "# {reg}{n}{name}: byte-addressed, {RAW_WORDS} words of floats");
+        let _ = writeln!(
+            s,
+            "# {reg}{n}{name}: byte-addressed, {RAW_WORDS} words of floats"
+        );
         let _ = writeln!(s, "raw\nsize {RAW_WORDS}");
         s.push_str(&float_data(rng, RAW_WORDS, 8));
     } else {
@@ -358,7 +383,11 @@ fn buffer_body(inst: &Instruction, name: &str, n: u32, reg: char, rng: &mut Rng)
             "# {reg}{n}{name}: structured, {BUFFER_ELEMENTS} elements of {st} bytes, floats"
         );
         let _ = writeln!(s, "stride {st}\nsize {BUFFER_ELEMENTS}");
-        s.push_str(&float_data(rng, BUFFER_ELEMENTS * st / 4, (st / 4).clamp(1, 8)));
+        s.push_str(&float_data(
+            rng,
+            BUFFER_ELEMENTS * st / 4,
+            (st / 4).clamp(1, 8),
+        ));
     }
     s.push('\n');
     s

@@ -43,7 +43,11 @@ fn texcoords_span_a_little_past_the_unit_square() {
     assert_eq!(u, [-0.125, 1.125, -0.125, 1.125]);
     assert_eq!(v, [-0.125, -0.125, 1.125, 1.125]);
     // A projective divisor stays near 1.
-    assert!(float_in(PS, "TEXCOORD", 3, 0).iter().all(|w| (0.75..=1.25).contains(w)));
+    assert!(
+        float_in(PS, "TEXCOORD", 3, 0)
+            .iter()
+            .all(|w| (0.75..=1.25).contains(w))
+    );
 }
 
 #[test]
@@ -52,7 +56,10 @@ fn normals_tangents_and_binormals_are_unit_vectors() {
         let c: Vec<[f32; 4]> = (0..3).map(|k| float_in(VS, name, k, 0)).collect();
         for corner in 0..4 {
             let len2: f32 = c.iter().map(|v| v[corner] * v[corner]).sum();
-            assert!((len2 - 1.0).abs() < 1e-5, "{name} at corner {corner}: |v|² = {len2}");
+            assert!(
+                (len2 - 1.0).abs() < 1e-5,
+                "{name} at corner {corner}: |v|² = {len2}"
+            );
         }
     }
     // The tangent's w is the binormal's sign, ±1 by the seed.
@@ -74,7 +81,10 @@ fn colours_are_in_the_unit_range_and_other_names_positive() {
         }
     }
     // Deterministic: the same name and seed give the same values.
-    assert_eq!(float_in(PS, "WEIRD_THING", 0, 7), float_in(PS, "WEIRD_THING", 0, 7));
+    assert_eq!(
+        float_in(PS, "WEIRD_THING", 0, 7),
+        float_in(PS, "WEIRD_THING", 0, 7)
+    );
 }
 
 #[test]
@@ -107,7 +117,15 @@ fn integers_are_small_and_non_zero_and_system_values_left_to_the_rasterizer() {
         assert_eq!(s, Source::Rasterizer, "{sv:?}");
     }
     // A vertex shader's vertex id is the corner.
-    let s = component(VS, "SV_VertexID", 0, SystemValue::VertexId, ComponentType::Uint32, 0, 0);
+    let s = component(
+        VS,
+        "SV_VertexID",
+        0,
+        SystemValue::VertexId,
+        ComponentType::Uint32,
+        0,
+        0,
+    );
     assert_eq!(s, Source::Corners([0, 1, 2, 3].map(Lane::Uint)));
 }
 
@@ -191,9 +209,14 @@ fn rdef_types_give_typed_named_rows() {
     assert!(rows[9].names[0].starts_with("Bones[1]"));
     assert_eq!(rows.len(), 11);
     // Every row parses as the case syntax reads it.
-    let text: String = std::iter::once("[pixel shader]\nps_4_0\nret\n[constant buffer 0]\n".to_string())
-        .chain(rows.iter().enumerate().map(|(i, r)| constants::row_line(i, r) + "\n"))
-        .collect();
+    let text: String =
+        std::iter::once("[pixel shader]\nps_4_0\nret\n[constant buffer 0]\n".to_string())
+            .chain(
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| constants::row_line(i, r) + "\n"),
+            )
+            .collect();
     let case = Case::parse(&text, Path::new("t.case")).expect("rows parse");
     assert_eq!(case.constant_buffers[0].1.len(), 11);
 }
@@ -229,7 +252,14 @@ fn generate_for(shader: &crate::dxbc::Shader, seed: u64) -> String {
         seed,
         ..Options::default()
     };
-    case_text(&[ShaderInput { shader, path: "s.dxbc" }], &opts).expect("generated")
+    case_text(
+        &[ShaderInput {
+            shader,
+            path: "s.dxbc",
+        }],
+        &opts,
+    )
+    .expect("generated")
 }
 
 #[test]
@@ -239,14 +269,21 @@ fn the_same_seed_gives_the_same_case_and_another_seed_another() {
     assert_ne!(generate_for(&s, 3), generate_for(&s, 4));
     let text = generate_for(&s, 3);
     // Depth data for the comparison, integers for the uint cube.
-    assert!(text.contains("[texture 1]") && text.contains("format d32_float"), "{text}");
+    assert!(
+        text.contains("[texture 1]") && text.contains("format d32_float"),
+        "{text}"
+    );
     assert!(text.contains("format rgba8_uint\ndimension cube"), "{text}");
-    assert!(text.contains("[sampler 1]") && text.contains("compare less_equal"), "{text}");
+    assert!(
+        text.contains("[sampler 1]") && text.contains("compare less_equal"),
+        "{text}"
+    );
     let case = Case::parse(&text, Path::new("t.case")).expect("parses");
     assert_eq!(case.textures.len(), 3);
     assert_eq!(case.constant_buffers[0].1.len(), 2);
     assert_eq!(case.comparison_samplers, vec![1]);
-    case.check_bindings(&[&s]).expect("matches the declarations");
+    case.check_bindings(&[&s])
+        .expect("matches the declarations");
 }
 
 #[test]
@@ -310,9 +347,18 @@ fn fill_pattern_differs_per_texel_mip_and_channel() {
     assert_eq!(lanes.len(), 21);
     let same_neighbours = lanes.windows(2).filter(|w| w[0] == w[1]).count();
     assert!(same_neighbours <= 1, "{lanes:?}");
-    assert!(lanes.iter().filter(|l| l[0] == l[1] && l[1] == l[2]).count() <= 1);
+    assert!(
+        lanes
+            .iter()
+            .filter(|l| l[0] == l[1] && l[1] == l[2])
+            .count()
+            <= 1
+    );
     // Another seed, another pattern.
-    let other = Case::parse(&text.replace("pattern 9", "pattern 10"), Path::new("t.case"))
-        .expect("parses");
+    let other = Case::parse(
+        &text.replace("pattern 9", "pattern 10"),
+        Path::new("t.case"),
+    )
+    .expect("parses");
     assert_ne!(other.textures[0].1.to_bytes()[..4], lanes[0][..]);
 }
