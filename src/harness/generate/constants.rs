@@ -143,8 +143,8 @@ fn place_one(ty: &Type, at: u32, name: &str, rows: &mut [Row], rng: &mut Rng) {
         class::MATRIX_ROWS | class::MATRIX_COLUMNS if ty.base != 39 => {
             let m = matrix(rng);
             let label = format!("{name} ({})", shown(&ty.hlsl_name()));
-            for i in 0..r.min(4) {
-                for j in 0..c.min(4) {
+            for (i, row) in m.iter().enumerate().take(r.min(4)) {
+                for (j, v) in row.iter().enumerate().take(c.min(4)) {
                     // Row-major: row i in register i; column-major (HLSL's
                     // default): column j in register j.
                     let off = if ty.class == class::MATRIX_ROWS {
@@ -152,7 +152,7 @@ fn place_one(ty: &Type, at: u32, name: &str, rows: &mut [Row], rng: &mut Rng) {
                     } else {
                         16 * j + 4 * i
                     };
-                    put(rows, at + off as u32, Value::Float(m[i][j]), &label);
+                    put(rows, at + off as u32, Value::Float(*v), &label);
                 }
             }
         }

@@ -214,10 +214,10 @@ fn texture(
     if mips {
         out.push_str("mips full\n");
     } else {
-        let n = match inst.sample_count() {
-            Some(n @ (2 | 4 | 8 | 16)) => n,
-            _ => 4,
-        };
+        let n = inst
+            .sample_count()
+            .filter(|n| matches!(n, 2 | 4 | 8 | 16))
+            .unwrap_or(4);
         let _ = writeln!(out, "samples {n}");
         let (feature, why) = if dim == ResourceDimension::Texture2DMsArray {
             ("multisample_array", "a Texture2DMSArray")
@@ -275,7 +275,7 @@ pub fn sections(
         }
     }
     for i in &opts.images {
-        if !srvs.get(&i.slot).is_some_and(|d| d.op == Op::DclResource) {
+        if srvs.get(&i.slot).is_none_or(|d| d.op != Op::DclResource) {
             return Err(Refusal::new(
                 "image for an undeclared texture",
                 format!(
