@@ -10,7 +10,8 @@
 //! lists its instructions), never a panic; `info` and `disasm` print as
 //! many lines as for the clean shader and the listing assembles again, so
 //! no name breaks out of its line; the GLSL must still validate, so no raw
-//! name bytes reach an identifier.
+//! name bytes reach an identifier; `case new` writes a case that `trace
+//! --case` reads, with as many lines as for the clean pixel shader.
 
 mod common;
 
@@ -220,7 +221,8 @@ fn run(what: &str, args: &[&Path], problems: &mut Vec<String>) -> Run {
     }
     let ok = out.status.success();
     if ok {
-        if out.stdout.is_empty() && args[0] != Path::new("asm") {
+        let writes_a_file = args[0] == Path::new("asm") || args[0] == Path::new("case");
+        if out.stdout.is_empty() && !writes_a_file {
             problems.push(format!("{what}: exit 0 but no output"));
         }
         if std::str::from_utf8(&out.stdout).is_err() {
@@ -253,6 +255,8 @@ fn run(what: &str, args: &[&Path], problems: &mut Vec<String>) -> Run {
 struct Lines {
     info: usize,
     disasm: usize,
+    /// The lines of the case `case new` writes (0 when it refused).
+    case: usize,
 }
 
 fn line_count(r: &Run) -> usize {
@@ -279,14 +283,45 @@ fn every_command(
 
     let info = run("info", &[&p("info"), &file], &mut problems);
     let disasm = run("disasm", &[&p("disasm"), &file], &mut problems);
+    // `case new` writes a case that loads, whatever the names: they show
+    // only in its comments, so they add no line (a lone vertex shader's
+    // pass-through leaves out outputs whose name is no identifier, so its
+    // count is not compared) and `trace --case` reads it.
+    let case = dir.join(format!("{tag}.case"));
+    let _ = std::fs::remove_file(&case);
+    let made = run(
+        "case new",
+        &[&p("case"), &p("new"), &file, &p("-o"), &case],
+        &mut problems,
+    );
+    let case_lines = if made.ok {
+        let text = std::fs::read_to_string(&case).expect("the case was written");
+        if stage == ProgramType::Pixel {
+            run(
+                "trace --case",
+                &[&p("trace"), &file, &p("--case"), &case],
+                &mut problems,
+            );
+        }
+        text.lines().count()
+    } else {
+        0
+    };
     let lines = Lines {
         info: line_count(&info),
         disasm: line_count(&disasm),
+        case: case_lines,
     };
     if let Some(clean) = clean {
+        let case_compared = if stage == ProgramType::Pixel && made.ok {
+            (lines.case, clean.case)
+        } else {
+            (0, 0)
+        };
         for (what, r, n, want) in [
             ("info", &info, lines.info, clean.info),
             ("disasm", &disasm, lines.disasm, clean.disasm),
+            ("case new", &made, case_compared.0, case_compared.1),
         ] {
             if r.ok && n != want {
                 problems.push(format!(
@@ -373,6 +408,7 @@ fn hostile(source: &str, stage: ProgramType, names: &[(&[u8; 4], &str)]) {
     // from the name alone.
     let (baseline, lines) = every_command("clean", stage, &clean, None);
     assert!(baseline.is_empty(), "{}", baseline.join("\n"));
+    assert!(lines.case > 0, "case new refused the clean shader");
     let mut problems = Vec::new();
     let mut runs = 0;
     for (fourcc, name) in names {
