@@ -114,6 +114,17 @@ fn draw_all<'a>(sets: impl Iterator<Item = Vec<(&'a str, &'a Shader)>>, root: &P
                 failures.push(e);
                 continue;
             }
+            // Every pixel still the clear colour: the quad landed nowhere
+            // (or the shader wrote zeros everywhere); counted apart so a
+            // generator change that loses the quad shows.
+            Ok(Ok(Outcome::Drawn(images)))
+                if images
+                    .iter()
+                    .all(|i| i.pixels.iter().all(|p| *p == [0.0; 4])) =>
+            {
+                println!("  every pixel zero: {name}");
+                "drawn: every pixel zero".to_string()
+            }
             Ok(Ok(Outcome::Drawn(_))) => "drawn".to_string(),
             Ok(Ok(Outcome::DoesNotEnd)) => {
                 println!("  does not end: {name}");

@@ -1,6 +1,6 @@
 //! `[constant buffer N]` for every `dcl_constantbuffer`: as many rows as
 //! declared, each lane typed and named from RDEF when the shader carries
-//! it (floats in [0.25, 2], integers 1 or 2 (neighbours differ), bools 1,
+//! it (floats in [0.25, 1], integers 1 or 2 (neighbours differ), bools 1,
 //! matrices a rotation times a non-zero scale), positive moderate floats
 //! without it.
 
@@ -74,7 +74,10 @@ fn scalar(base: u16, lane: u32, rng: &mut Rng) -> Value {
         2 | 52 | 53 => Value::Sint(small as i32),
         // uint, uint8, min16uint.
         19 | 20 | 54 => Value::Uint(small),
-        _ => Value::Float(rng.sixteenths(0.25, 2.0)),
+        // Floats in [0.25, 1]: never zero (a divisor, a scale), and inside
+        // the [0, 1] that depths, comparison references, colours and
+        // clip-space z keep to.
+        _ => Value::Float(rng.sixteenths(0.25, 1.0)),
     }
 }
 
@@ -172,7 +175,7 @@ fn place_one(ty: &Type, at: u32, name: &str, rows: &mut [Row], rng: &mut Rng) {
             for k in 0..n {
                 if ty.base == 39 {
                     // A double: two lanes, low word first.
-                    let bits = f64::from(rng.sixteenths(0.25, 2.0)).to_bits();
+                    let bits = f64::from(rng.sixteenths(0.25, 1.0)).to_bits();
                     let off = at + 8 * k as u32;
                     put(rows, off, Value::Bits(bits as u32), &label);
                     put(rows, off + 4, Value::Bits((bits >> 32) as u32), &label);
@@ -213,7 +216,7 @@ pub fn rows(cb: Option<&ConstantBuffer>, count: u32, seed: u64, slot: u32) -> Ve
         }
         None => {
             for row in &mut rows {
-                row.lanes = std::array::from_fn(|_| Some(Value::Float(rng.sixteenths(0.25, 2.0))));
+                row.lanes = std::array::from_fn(|_| Some(Value::Float(rng.sixteenths(0.25, 1.0))));
             }
         }
     }

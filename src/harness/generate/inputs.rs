@@ -118,6 +118,23 @@ pub fn component(
         _ => {}
     }
     let mut rng = Rng::for_part(seed, &name, u64::from(index) * 4 + k as u64);
+    if ty.is_integer() && name.starts_with("POSITION") {
+        // An integer position: the quad's corners, -1 and 1.
+        let sint = ty == ComponentType::Sint32;
+        return per_corner(&|_, cx, cy| {
+            let v = match k {
+                0 => 2 * cx as i32 - 1,
+                1 => 1 - 2 * cy as i32,
+                2 => 0,
+                _ => 1,
+            };
+            if sint {
+                Lane::Sint(v)
+            } else {
+                Lane::Uint(v.max(0) as u32)
+            }
+        });
+    }
     if ty.is_integer() {
         // Small and non-zero: indices into short arrays, counts, flags.
         let base = if name.starts_with("BLENDINDICES") {

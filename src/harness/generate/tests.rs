@@ -192,8 +192,8 @@ fn rdef_types_give_typed_named_rows() {
     assert!((m(0, 0) - m(1, 1)).abs() < 1e-6 && (m(0, 1) + m(1, 0)).abs() < 1e-6);
     assert_eq!([m(3, 0), m(3, 1), m(3, 2), m(3, 3)], [0.0, 0.0, 0.0, 1.0]);
     assert!(rows[0].names[0].starts_with("WorldViewProj"));
-    // Row 4: a float in [0.25, 2], an int (2 in a y lane), a bool 1; mixed, so hex.
-    assert!((0.25..=2.0).contains(&float_at(&rows, 4, 0)));
+    // Row 4: a float in [0.25, 1], an int (2 in a y lane), a bool 1; mixed, so hex.
+    assert!((0.25..=1.0).contains(&float_at(&rows, 4, 0)));
     assert_eq!(rows[4].lanes[1], Some(Value::Sint(2)));
     assert_eq!(rows[4].lanes[2], Some(Value::Uint(1)));
     assert_eq!(rows[4].lanes[3], None);
@@ -226,7 +226,7 @@ fn without_rdef_rows_are_positive_moderate_floats() {
     let rows = constants::rows(None, 3, 1, 2);
     for r in 0..3 {
         for lane in 0..4 {
-            assert!((0.25..=2.0).contains(&float_at(&rows, r, lane)));
+            assert!((0.25..=1.0).contains(&float_at(&rows, r, lane)));
         }
     }
 }
