@@ -2,7 +2,8 @@
 //! `shaders/shadow_pcf.dxbc` (a comparison sampler, a depth texture, a
 //! constant buffer without RDEF) is written, is the same for the same
 //! seed, and `trace --case` runs the shader with it on the emulator. A
-//! missing shader is an error naming the file.
+//! missing shader is an error naming the file. `--texture` fills a slot
+//! from a picture and is refused, naming the slot, where it cannot.
 
 mod common;
 
@@ -88,4 +89,55 @@ fn a_texture_slot_the_shader_does_not_declare_is_refused() {
     assert!(!out.status.success());
     let err = stderr(&out);
     assert!(err.contains("t9"), "{err}");
+}
+
+#[test]
+fn a_picture_fills_the_slot_it_names() {
+    let dir = temp_dir("texture");
+    let case = dir.join("ld.case");
+    let case_s = case.to_str().expect("UTF-8 temp path");
+    let out = dxbc_dbg(&[
+        "case",
+        "new",
+        "shaders/cases/ld_rows_float.asm",
+        "--texture",
+        "t1=assets/ref_8x8.png",
+        "--size",
+        "8",
+        "6",
+        "-o",
+        case_s,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&case).expect("the case was written");
+    // t1 is the picture at its size; the other slots keep the pattern.
+    let t1 = text.split("[texture 1]").nth(1).expect("t1's section");
+    let t1 = t1.split("\n[").next().unwrap_or(t1);
+    assert!(
+        t1.contains("format rgba8_unorm\nsize 8 8\nfill image "),
+        "{t1}"
+    );
+    assert!(t1.contains("assets/ref_8x8.png"), "{t1}");
+    assert!(
+        text.contains("[texture 0]") && text.contains("fill pattern"),
+        "{text}"
+    );
+    assert!(text.contains("size 8 6"), "{text}");
+    let trace = dxbc_dbg(&["trace", "shaders/cases/ld_rows_float.asm", "--case", case_s]);
+    assert!(trace.status.success(), "{}", stderr(&trace));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_picture_for_a_comparison_slot_is_refused() {
+    let out = dxbc_dbg(&[
+        "case",
+        "new",
+        "shaders/shadow_pcf.dxbc",
+        "--texture",
+        "t0=assets/ref_8x8.png",
+    ]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("t0 is read with a comparison"), "{err}");
 }

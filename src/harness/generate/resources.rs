@@ -186,6 +186,15 @@ fn texture(
                 ),
             ));
         }
+        if depth {
+            return Err(Refusal::new(
+                "image for a depth texture",
+                format!(
+                    "--texture t{t}: t{t} is read with a comparison, which needs a depth format; \
+                     its generated depths are a pattern (edit its `values` by hand)"
+                ),
+            ));
+        }
         if rt.is_integer() {
             return Err(Refusal::new(
                 "image for an integer texture",
