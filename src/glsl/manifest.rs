@@ -142,6 +142,12 @@ pub struct StorageImageEntry {
     pub glsl_format: String,
     pub binding: Option<u32>,
     pub reflected_name: Option<String>,
+    /// Whether an atomic (`imageAtomic*`) touches this image. A runtime
+    /// whose shader compiler cannot read image atomics must hand such a
+    /// shader to the driver another way (the Vulkan path passes its SPIR-V
+    /// through). Left out of the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub atomics: bool,
 }
 
 /// A UAV's hidden counter: a block of one `uint count`.
@@ -387,6 +393,11 @@ serialize_as_str! {
 }
 
 impl Manifest {
+    /// Whether the shader applies an atomic to a storage image.
+    pub fn image_atomics(&self) -> bool {
+        self.storage_images.iter().any(|i| i.atomics)
+    }
+
     pub fn new(shader: &Shader, dialect: Dialect) -> Manifest {
         let mut reflected = Vec::new();
         let mut reflected_cbuffers = Vec::new();

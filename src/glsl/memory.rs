@@ -244,6 +244,8 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
                 glsl_format: format.to_string(),
                 binding: Some(binding),
                 reflected_name,
+                // Set by the first atomic on it (see `image_atomic`).
+                atomics: false,
             });
         }
         _ => {
@@ -592,8 +594,8 @@ fn atomic(e: &mut Emitter, inst: &Instruction) {
     let Some((uav, slot, kind)) = view(e, inst, &ops[base]) else {
         return;
     };
-    if matches!(kind, Kind::Typed2D(_)) {
-        e.refuse(inst, Reason::ImageAtomic);
+    if let Kind::Typed2D(rt) = kind {
+        image_atomic(e, inst, slot, rt);
         return;
     }
     word_helpers(e);
@@ -636,6 +638,106 @@ fn atomic(e: &mut Emitter, inst: &Instruction) {
     e.line("}");
     if imm {
         assign_scalar(e, inst, &ops[0], &old);
+    }
+}
+
+/// An atomic on a typed 2D UAV: `imageAtomic*` on its `r32ui`/`r32i`
+/// image, behind the same `imageSize` check as its loads and stores (out
+/// of bounds nothing is written and the `imm_` result is 0, as the
+/// emulator's). The operands are bits; on an `iimage2D` they go in and
+/// come out as `int`, so its signed min/max are native and its unsigned
+/// ones (like a `uimage2D`'s signed ones) a compare-and-swap loop. A float
+/// image is refused (`Reason::ImageAtomic`): D3D11 allows typed UAV atomics
+/// only on R32_UINT and R32_SINT.
+fn image_atomic(e: &mut Emitter, inst: &Instruction, slot: u32, rt: ReturnType) {
+    let Some(atomic_of) = inst.op.atomic() else {
+        e.refuse(inst, Reason::Operand);
+        return;
+    };
+    let signed = match rt {
+        ReturnType::Uint => false,
+        ReturnType::Sint => true,
+        _ => {
+            e.refuse(inst, Reason::ImageAtomic);
+            return;
+        }
+    };
+    if let Some(image) = e
+        .manifest
+        .storage_images
+        .iter_mut()
+        .find(|i| i.slot == slot)
+    {
+        image.atomics = true;
+    }
+    let ops = &inst.operands;
+    let base = atomic_of.uav();
+    let name = view_name(true, slot);
+    let addr = address(e, inst, &ops[base + 1], None);
+    let first = e.read_scalar(inst, &ops[base + 2], Ty::Uint);
+    let (cmp, value) = if atomic_of.compares() {
+        (Some(first), e.read_scalar(inst, &ops[base + 3], Ty::Uint))
+    } else {
+        (None, first)
+    };
+    // Values in the image's own type, and its results back to bits.
+    let (ty, to, from) = if signed {
+        ("int", "int", "uint")
+    } else {
+        ("uint", "", "")
+    };
+    let (old, v) = (e.tmp(), e.tmp());
+    e.line(format!("{ty} {v} = {to}({value});"));
+    e.line(format!("{ty} {old} = {to}(0u);"));
+    let at = format!("{name}, ivec2({addr})");
+    e.line(format!(
+        "if (all(lessThan({addr}, uvec2(imageSize({name}))))) {{"
+    ));
+    e.indent();
+    // The compare-and-swap loop's comparison type, where the image's own
+    // min/max is the other signedness.
+    let looped = match atomic_of.op {
+        AtomicOp::Imax | AtomicOp::Imin if !signed => Some("int"),
+        AtomicOp::Umax | AtomicOp::Umin if signed => Some("uint"),
+        _ => None,
+    };
+    let f = match atomic_of.op {
+        AtomicOp::Imax | AtomicOp::Umax => "max",
+        AtomicOp::Imin | AtomicOp::Umin => "min",
+        op => atomic_function(op),
+    };
+    match (looped, cmp) {
+        (Some(cast), _) => {
+            // Read the texel atomically, then swap in the min/max of it
+            // until no other invocation changed it in between.
+            let got = e.tmp();
+            e.line(format!("{old} = imageAtomicOr({at}, {to}(0u));"));
+            e.line("while (true) {");
+            e.indent();
+            e.line(format!(
+                "{ty} {got} = imageAtomicCompSwap({at}, {old}, {ty}({f}({cast}({old}), {cast}({v}))));"
+            ));
+            e.line(format!("if ({got} == {old}) break;"));
+            e.line(format!("{old} = {got};"));
+            e.dedent();
+            e.line("}");
+        }
+        (None, Some(c)) => e.line(format!(
+            "{old} = imageAtomicCompSwap({at}, {to}({c}), {v});"
+        )),
+        (None, None) => {
+            let f = match f {
+                "max" => "imageAtomicMax".to_string(),
+                "min" => "imageAtomicMin".to_string(),
+                g => format!("imageAtomic{}", g.trim_start_matches("atomic")),
+            };
+            e.line(format!("{old} = {f}({at}, {v});"));
+        }
+    }
+    e.dedent();
+    e.line("}");
+    if atomic_of.returns_old {
+        assign_scalar(e, inst, &ops[0], &format!("{from}({old})"));
     }
 }
 

@@ -19,7 +19,23 @@ pub fn compile(source: &str, stage: &str) -> Result<Vec<u32>, String> {
     compile_with(GLSLANG, source, stage)
 }
 
+/// [`compile`], with glslang also running the SPIRV-Tools validator on
+/// its output: for SPIR-V that reaches the driver without naga reading it
+/// (the passthrough route), where nothing else would check it.
+pub fn compile_validated(source: &str, stage: &str) -> Result<Vec<u32>, String> {
+    compile_args(GLSLANG, source, stage, &["--spirv-val"])
+}
+
 fn compile_with(program: &str, source: &str, stage: &str) -> Result<Vec<u32>, String> {
+    compile_args(program, source, stage, &[])
+}
+
+fn compile_args(
+    program: &str,
+    source: &str,
+    stage: &str,
+    extra: &[&str],
+) -> Result<Vec<u32>, String> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let out = std::env::temp_dir().join(format!(
         "dxbc-dbg-{}-{}.spv",
@@ -27,7 +43,9 @@ fn compile_with(program: &str, source: &str, stage: &str) -> Result<Vec<u32>, St
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
     let mut child = Command::new(program)
-        .args(["-V", "--stdin", "-S", stage, "-o"])
+        .args(["-V", "--stdin", "-S", stage])
+        .args(extra)
+        .arg("-o")
         .arg(&out)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -26,6 +26,9 @@ pub(super) struct Bindings {
     pub group: wgpu::BindGroup,
     /// The UAVs bound, to read back after the draw.
     pub uavs: Vec<super::storage::Uav>,
+    /// Every binding number in the layout, ascending: where wgpu's Vulkan
+    /// backend puts each (see `passthrough`).
+    pub numbers: Vec<u32>,
 }
 
 /// D3D's comparison function as wgpu spells it (samplers and the depth test).
@@ -363,6 +366,7 @@ pub(super) fn build(
         layout,
         group,
         uavs,
+        numbers: entries.keys().copied().collect(),
     })
 }
 

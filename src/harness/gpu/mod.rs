@@ -20,6 +20,7 @@ mod bindings;
 mod device;
 mod fullscreen;
 mod msaa;
+mod passthrough;
 mod shaders;
 mod storage;
 mod targets;
@@ -181,7 +182,8 @@ impl Gpu {
             stages
                 .vertex
                 .as_ref()
-                .is_some_and(|t| shaders::has_storage(&t.manifest)),
+                .map_or(shaders::Route::Glsl, |t| shaders::Route::of(&t.manifest)),
+            &bindings.numbers,
         )
         .map_err(fail)?;
         let fs = shaders::module(
@@ -189,7 +191,8 @@ impl Gpu {
             "pixel",
             &stages.pixel.source,
             naga::ShaderStage::Fragment,
-            shaders::has_storage(&stages.pixel.manifest),
+            shaders::Route::of(&stages.pixel.manifest),
+            &bindings.numbers,
         )
         .map_err(fail)?;
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
