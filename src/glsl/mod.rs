@@ -191,8 +191,10 @@ pub enum Reason {
     /// reads the four texel centres with `textureLod`, which naga (like
     /// WGSL) refuses on integer textures; GLSL ES 3.00 allows it.
     IntegerCubeGather,
-    /// vk450: an atomic on a typed 2D UAV (`imageAtomic*`): neither naga's
-    /// GLSL front end nor its SPIR-V front end reads image atomics.
+    /// vk450: an atomic on a float typed 2D UAV (an `r32f` image): D3D11
+    /// allows typed UAV atomics only on R32_UINT and R32_SINT views, so
+    /// the lowering has no form for it (`imageAtomic*` on `r32ui`/`r32i`
+    /// covers the rest).
     ImageAtomic,
     /// vk450: a typed UAV other than a buffer or a 2D texture (1D, arrays,
     /// 3D): the lowering (like the emulator and the case syntax) stops at
@@ -326,7 +328,7 @@ impl Reason {
                 "the cube gather emulation reads texel centres with textureLod, which naga refuses on integer textures"
             }
             Reason::ImageAtomic => {
-                "an atomic on a typed 2D UAV needs imageAtomic*, which neither naga's GLSL nor its SPIR-V front end reads"
+                "an atomic on a float typed 2D UAV: D3D11 allows typed UAV atomics only on R32_UINT and R32_SINT views, and the lowering (imageAtomic* on r32ui/r32i images) has no float form"
             }
             Reason::UavDimension => {
                 "typed UAVs are lowered as buffers and 2D textures only, not 1D, array or 3D ones"
