@@ -19,9 +19,12 @@
 //! `r32f` after the declared return type (the declaration names no
 //! format; R32 formats are the ones D3D11 loads from a typed UAV without
 //! its extended formats, and the ones the cases bind), bounds-checked
-//! against `imageSize` on each coordinate. Its atomics are refused on
-//! vk450 (`Reason::ImageAtomic`): neither naga's GLSL front end nor its
-//! SPIR-V front end reads image atomics.
+//! against `imageSize` on each coordinate. Its atomics are `imageAtomic*`
+//! on `r32ui`/`r32i` (`image_atomic`); the manifest marks such an image
+//! (`StorageImageEntry::atomics`), since neither of naga's front ends
+//! reads image atomics and a runtime must get the shader to the driver
+//! another way. D3D11 allows typed UAV atomics only on R32_UINT/R32_SINT,
+//! so those on an `r32f` image are refused (`Reason::ImageAtomic`).
 //!
 //! Typed UAVs of other dimensions (1D, arrays, 3D) are refused
 //! (`Reason::UavDimension`). `resinfo` on a typed 2D UAV is lowered in

@@ -3,7 +3,10 @@
 //! end. naga's GLSL front end has no atomic built-ins at all; its SPIR-V
 //! front end turns the `uint` words an atomic touches into atomic types.
 //! docs/harness.md ("Shaders with storage") says why every storage shader,
-//! not only those with atomics, takes this path. It needs no GPU, so it is
+//! not only those with atomics, takes this path; shaders with image
+//! atomics, which naga cannot read, are compiled with the SPIR-V validator
+//! too (`compile_validated`) and passed to the driver as they are. It needs
+//! no GPU, so it is
 //! built without the `gpu` feature: the tests validate vk450 text through
 //! this same compile, so they check what the Vulkan path draws.
 

@@ -14,7 +14,9 @@
 //!   by drawing (wgpu copies neither);
 //! * `storage`: buffer views and UAVs bound as storage buffers and images,
 //!   and the UAVs read back after the draw; shaders with storage are
-//!   compiled by glslangValidator through `harness::spirv`.
+//!   compiled by glslangValidator through `harness::spirv`;
+//! * `passthrough`: those with image atomics handed to the driver as
+//!   SPIR-V without naga, their bindings renumbered for wgpu's layout.
 
 mod bindings;
 mod device;
