@@ -315,6 +315,10 @@ pub fn scan(e: &mut Emitter) {
                     }
                 }
             }
+            // A typed buffer has no levels to count and is never sampled:
+            // vk450 reads it as a storage buffer (`memory::typed_srv`),
+            // es300 refuses it.
+            Op::Ld | Op::Resinfo | Op::LdMs if dim == Dim::Buffer => {}
             Op::Ld | Op::Resinfo | Op::LdMs => {
                 t.levels.insert(tex);
                 t.fetched.insert(tex);
