@@ -27,6 +27,7 @@
 //! the implementation. The result is register bits, as every load's.
 
 use super::super::emit::Emitter;
+use super::super::helpers::F16TOF32;
 use super::super::manifest::{TypedBufferEntry, UniformEntry, UniformRole};
 use super::super::types::{Ty, ValueType};
 use super::super::{Reason, names};
@@ -74,7 +75,7 @@ pub fn declare(e: &mut Emitter, slot: u32, return_type: ReturnType) {
     let block = format!("hlslcc_Buffer_{name}");
     let binding = names::texture_binding(slot);
     e.decl_line(format!(
-        "layout(std430, set = {}, binding = {binding}) readonly buffer {block} {{ uint words[]; }} {name}; // Buffer<{}>",
+        "layout(std430, set = {}, binding = {binding}) readonly buffer {block} {{ uint words[]; }} {name}; // typed buffer of {}",
         names::SET,
         return_type.name()
     ));
@@ -147,6 +148,10 @@ fn decode_function(e: &mut Emitter, slot: u32) -> String {
         code(DxgiFormat::R32Uint),
         code(DxgiFormat::R32Sint),
     );
+    // Halves are converted in integers, exactly (unpackHalf2x16 would
+    // need naga's SHADER_FLOAT16_IN_FLOAT32, which the SPIR-V route does
+    // not grant).
+    let half = e.helpers.use_scalar(&F16TOF32, 1);
     let text = format!(
         "// ld from typed buffer {t}: element i's lanes as register bits, decoded\n\
          // by the view's DXGI format ({view}.x). Past the view's element count\n\
@@ -169,7 +174,7 @@ fn decode_function(e: &mut Emitter, slot: u32) -> String {
          \x20   // R32G32B32A32_FLOAT: the words are the lanes.\n\
          \x20   if (f == {r32g32b32a32}) return w;\n\
          \x20   // R16G16B16A16_FLOAT: halves, R in word 0's low 16 bits.\n\
-         \x20   if (f == {r16g16b16a16}) return uvec4(floatBitsToUint(unpackHalf2x16(w.x)), floatBitsToUint(unpackHalf2x16(w.y)));\n\
+         \x20   if (f == {r16g16b16a16}) return floatBitsToUint(vec4({half}(w.x), {half}(w.x >> 16u), {half}(w.y), {half}(w.y >> 16u)));\n\
          \x20   // R32G32_FLOAT\n\
          \x20   if (f == {r32g32}) return uvec4(w.x, w.y, 0u, 0x3f800000u);\n\
          \x20   // R8G8B8A8_UNORM: R in the low byte; c / 255 exactly.\n\
