@@ -32,6 +32,9 @@
 //! A UAV whose counter is used (`imm_atomic_alloc`/`imm_atomic_consume`)
 //! gets a second block of its own, one `uint count`.
 //!
+//! Typed buffer SRVs (`dcl_resource_buffer`, `Buffer<T>`) are word blocks
+//! too, decoded in the shader by the view's format: `typed_srv`.
+//!
 //! Signed `atomic_imin`/`imax` are compare-and-swap loops: the words are
 //! `uint`, and a `uint` atomicMin is the unsigned one.
 //!
