@@ -83,6 +83,9 @@ impl Dim {
     /// multisampled textures are likewise ES 3.00's lack only.
     pub fn refusal(self, dialect: Dialect) -> Option<Reason> {
         match self {
+            // vk450 lowers a typed buffer's declaration, `ld` and
+            // `bufinfo` in `memory::typed_srv` before they get here; what
+            // reaches here (resinfo, a tiled `ld_s`) has no lowering.
             Dim::Buffer => Some(Reason::TypedBuffer),
             Dim::Tex2DMS | Dim::Tex2DMSArray if dialect == Dialect::Es300 => {
                 Some(Reason::Multisample)
