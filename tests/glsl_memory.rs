@@ -158,14 +158,6 @@ fn the_buffer_cases_compile_through_glslang_and_naga() {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("read case");
-        // Typed buffer SRVs are refused on vk450 (`Reason::TypedBuffer`),
-        // and their cases are n/a on Vulkan (`typed_buffers`).
-        if text.contains("dcl_resource_buffer") {
-            let s = shader(&case_shader(&text, "[pixel shader]"));
-            let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("typed buffer");
-            assert!(r.reasons().contains(&Reason::TypedBuffer), "{r}");
-            continue;
-        }
         for section in ["[pixel shader]", "[vertex shader]"] {
             let source = case_shader(&text, section);
             if !source.trim().is_empty() {
@@ -174,7 +166,96 @@ fn the_buffer_cases_compile_through_glslang_and_naga() {
             }
         }
     }
-    assert!(n >= 13, "expected the buffer cases' shaders, found {n}");
+    assert!(n >= 15, "expected the buffer cases' shaders, found {n}");
+}
+
+/// Typed buffer SRVs of both number types, loaded through a swizzle and
+/// sized with `bufinfo`.
+const TYPED_SRV: &str = "ps_5_0
+dcl_input_ps_siv linear noperspective v0.x, position
+dcl_output o0.xyzw
+dcl_resource_buffer (float,float,float,float) t2
+dcl_resource_buffer (sint,sint,sint,sint) t5
+dcl_temps 2
+ftou r0.x, v0.x
+ld_indexable(buffer)(float,float,float,float) r1.xyzw, r0.xxxx, t2.wzyx
+ld_indexable(buffer)(sint,sint,sint,sint) r0.y, r0.xxxx, t5.yxzw
+bufinfo r0.z, t5.xxxx
+itof r0.yz, r0.yyzy
+add o0.xyzw, r1.xyzw, r0.yzyz
+ret
+";
+
+#[test]
+fn typed_buffer_srvs_compile_through_glslang_and_naga_reading_their_views_format() {
+    let t = vk450_valid("typed SRVs", &shader(TYPED_SRV));
+    let src = &t.source;
+    // One views block, indexed by slot (so every stage agrees on where
+    // slot N lies), sized for the highest typed slot.
+    assert_eq!(
+        src.matches("uniform hlslcc_BufferViews").count(),
+        1,
+        "{src}"
+    );
+    assert!(src.contains("uvec4 hlslcc_bufferViews[6];"), "{src}");
+    for slot in [2, 5] {
+        assert!(
+            src.contains(&format!(
+                "readonly buffer hlslcc_Buffer_t{slot} {{ uint words[]; }} t{slot};"
+            )),
+            "{src}"
+        );
+        assert!(
+            src.contains(&format!("uvec4 dx_ld_t{slot}(uint i)")),
+            "{src}"
+        );
+    }
+    // The decode reads the view's format and bounds the element by the
+    // view's count; bufinfo is that count.
+    assert!(src.contains("uint f = hlslcc_bufferViews[2].x;"), "{src}");
+    assert!(src.contains("if (i < hlslcc_bufferViews[5].y"), "{src}");
+    assert!(src.contains("= hlslcc_bufferViews[5].y;"), "{src}");
+    // No texture, sampler or levels block for a buffer.
+    assert!(!src.contains("texture"), "{src}");
+    assert!(t.manifest.textures.is_empty());
+    let slots: Vec<u32> = t.manifest.typed_buffers.iter().map(|b| b.slot).collect();
+    assert_eq!(slots, [2, 5]);
+    let b = &t.manifest.typed_buffers[1];
+    assert_eq!(
+        (b.glsl_name.as_str(), b.block.as_str(), b.binding),
+        ("t5", "hlslcc_Buffer_t5", Some(16 + 5))
+    );
+    assert_eq!(b.view, "hlslcc_bufferViews[5]");
+    let views: Vec<(String, u32, Option<u32>)> = t
+        .manifest
+        .uniforms
+        .iter()
+        .map(|u| (u.name.clone(), u.offset, u.binding))
+        .collect();
+    assert_eq!(
+        views,
+        [
+            ("hlslcc_bufferViews[2]".to_string(), 32, Some(201)),
+            ("hlslcc_bufferViews[5]".to_string(), 80, Some(201)),
+        ]
+    );
+}
+
+#[test]
+fn typed_buffer_srvs_are_refused_by_es300_and_past_ld_and_bufinfo_by_vk450() {
+    let r = glsl::translate(&shader(TYPED_SRV), &Options::new(Dialect::Es300))
+        .expect_err("ES 3.00 has no samplerBuffer");
+    assert!(r.reasons().contains(&Reason::TypedBuffer), "{r}");
+    let s = shader(
+        "ps_5_0
+dcl_output o0.xyzw
+dcl_resource_buffer (float,float,float,float) t0
+resinfo o0.xyzw, l(0), t0.xyzw
+ret
+",
+    );
+    let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("resinfo of a buffer");
+    assert_eq!(r.reasons(), [Reason::TypedBuffer], "{r}");
 }
 
 #[test]

@@ -35,6 +35,9 @@
 //! A UAV whose counter is used (`imm_atomic_alloc`/`imm_atomic_consume`)
 //! gets a second block of its own, one `uint count`.
 //!
+//! Typed buffer SRVs (`dcl_resource_buffer`, `Buffer<T>`) are word blocks
+//! too, decoded in the shader by the view's format: `typed_srv`.
+//!
 //! Signed `atomic_imin`/`imax` are compare-and-swap loops: the words are
 //! `uint`, and a `uint` atomicMin is the unsigned one.
 //!
@@ -48,6 +51,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 mod resinfo;
+pub mod typed_srv;
 pub use resinfo::resinfo;
 
 use super::emit::Emitter;
@@ -80,6 +84,9 @@ pub struct Memory {
     pub srvs: BTreeMap<u32, Kind>,
     pub uavs: BTreeMap<u32, Kind>,
     pub counters: BTreeSet<u32>,
+    /// vk450: typed buffer SRVs (`dcl_resource_buffer`), by slot, with
+    /// their return type (`typed_srv`).
+    pub typed_srvs: BTreeMap<u32, ReturnType>,
 }
 
 /// Marks a word index past the view (or past the element).
@@ -148,6 +155,15 @@ pub fn scan(e: &mut Emitter) {
                     _ => Kind::TypedOther,
                 };
                 m.uavs.insert(slot, kind);
+            }
+            // es300 refuses typed buffers by name (the texture path);
+            // SM5.1's register spaces are not lowered.
+            Op::DclResource
+                if inst.resource_dimension() == Some(ResourceDimension::Buffer)
+                    && e.dialect == Dialect::Vk450
+                    && !e.program.is_sm51() =>
+            {
+                m.typed_srvs.insert(slot, rt);
             }
             Op::ImmAtomicAlloc | Op::ImmAtomicConsume => {
                 if let Some(u) = inst.operands.get(1).and_then(Operand::reg) {
@@ -796,17 +812,20 @@ fn assign_scalar(e: &mut Emitter, inst: &Instruction, dst: &Operand, v: &str) {
     e.assign(inst, dst, &expr, Ty::Uint, false);
 }
 
-/// `bufinfo` on a raw/structured view or a UAV: the byte size (raw), the
-/// element count (structured, typed) in every component. None when the
-/// resource is not such a view (a typed `Buffer<T>` texture: the texture
-/// path refuses it).
+/// `bufinfo` on a raw/structured view, a UAV or (vk450) a typed buffer
+/// SRV: the byte size (raw), the element count (structured, typed) in
+/// every component. False when the resource is not such a view (a
+/// texture, or in es300 a typed `Buffer<T>`: the texture path refuses
+/// both).
 pub fn bufinfo(e: &mut Emitter, inst: &Instruction) -> bool {
     let Some(res) = inst.operands.get(1) else {
         return false;
     };
     let is_view = match res.ty {
         OperandType::UNORDERED_ACCESS_VIEW => true,
-        OperandType::RESOURCE => res.reg().is_some_and(|s| e.memory.srvs.contains_key(&s)),
+        OperandType::RESOURCE => res.reg().is_some_and(|s| {
+            e.memory.srvs.contains_key(&s) || e.memory.typed_srvs.contains_key(&s)
+        }),
         _ => false,
     };
     if !is_view {
@@ -814,6 +833,12 @@ pub fn bufinfo(e: &mut Emitter, inst: &Instruction) -> bool {
     }
     if e.dialect == Dialect::Es300 {
         e.refuse(inst, es300_reason(inst));
+        return true;
+    }
+    if let Some(count) = typed_srv::bufinfo(e, res) {
+        let v = e.tmp();
+        e.line(format!("uint {v} = {count};"));
+        assign_scalar(e, inst, &inst.operands[0], &v);
         return true;
     }
     let Some((uav, slot, kind)) = view(e, inst, res) else {

@@ -43,7 +43,7 @@ pub use link::{ComponentType, Interpolation, Link, LinkedInput};
 pub use manifest::{
     CombinedEntry, ConstantBufferEntry, CounterEntry, InterpolationQualifier, Manifest,
     SamplerEntry, SamplerKind, StorageBufferEntry, StorageImageEntry, StorageLayout, TextureEntry,
-    UniformEntry, UniformRole, VaryingEntry,
+    TypedBufferEntry, UniformEntry, UniformRole, VaryingEntry,
 };
 pub use texture::Dim;
 pub use types::{Opaque, OpaqueType, Scalar, TextureShape, Ty, ValueType};
@@ -177,7 +177,9 @@ pub enum Reason {
     /// Raw and structured buffers (`t#` declared raw/structured): no
     /// storage buffers in ES 3.00.
     RawStructuredBuffer,
-    /// Typed buffers (`Buffer<T>`): ES 3.00 has no texel buffers.
+    /// Typed buffers (`Buffer<T>`): ES 3.00 has no texel buffers; vk450
+    /// lowers `ld` and `bufinfo` of them (`memory::typed_srv`) and refuses
+    /// any other use (a tiled `ld_s`, `resinfo`).
     TypedBuffer,
     /// Double-precision arithmetic: ES 3.00 has no `double`.
     Double,
@@ -314,8 +316,8 @@ impl Reason {
                 "GLSL ES 3.00 has no storage buffers for raw or structured buffers"
             }
             Reason::TypedBuffer => {
-                "typed buffers (`Buffer<T>`) are not lowered: GLSL ES 3.00 has no samplerBuffer, \
-                 and naga, which runs vk450 on the Vulkan path, has no texel buffers"
+                "typed buffers (`Buffer<T>`) need a samplerBuffer, which GLSL ES 3.00 lacks; vk450 \
+                 reads them as storage buffers, through ld and bufinfo only"
             }
             Reason::Double => "GLSL ES 3.00 has no double-precision type",
             Reason::CubeArray => {

@@ -81,9 +81,13 @@ pub(super) fn pass_through(case: &Case, ps: &glsl::Manifest) -> String {
     s
 }
 
-/// Whether a translation declares storage (buffer views, UAVs, counters).
+/// Whether a translation declares storage (buffer views, typed buffer
+/// SRVs, UAVs, counters).
 pub(super) fn has_storage(m: &glsl::Manifest) -> bool {
-    !m.storage_buffers.is_empty() || !m.storage_images.is_empty() || !m.counters.is_empty()
+    !m.storage_buffers.is_empty()
+        || !m.storage_images.is_empty()
+        || !m.counters.is_empty()
+        || !m.typed_buffers.is_empty()
 }
 
 /// How a stage's GLSL reaches the driver.

@@ -113,18 +113,15 @@ impl Backend {
             // translation applies one on its emulated sampling path, which
             // cubes do not have, and refuses it there (`Reason::LodClamp`).
             (_, Feature::LodClamp) => false,
-            // vk450 lowers buffer views and UAVs to storage buffers and
-            // images; the Vulkan path binds them and reads the UAVs back.
+            // vk450 lowers buffer views (typed buffer SRVs included, whose
+            // elements the shader decodes by the view's format) and UAVs
+            // to storage buffers and images; the Vulkan path binds them and
+            // reads the UAVs back.
             (Backend::Vulkan, Feature::Buffers) => true,
-            // GLSL ES 3.00 has no storage buffers or image stores, so
-            // WebGL2 cannot express a UAV (es300 refuses them by name).
+            // GLSL ES 3.00 has no storage buffers, image stores or
+            // samplerBuffer, so WebGL2 cannot express a buffer view or a
+            // UAV (es300 refuses them by name).
             (Backend::WebGl2, Feature::Buffers) => false,
-            // Neither dialect lowers a typed buffer SRV: GLSL ES 3.00 has
-            // no samplerBuffer, and naga (whose IR has no texel buffers)
-            // takes none from Vulkan GLSL either; vk450 does not yet lower
-            // one to a storage buffer of its words with the format's
-            // decode (`Reason::TypedBuffer` in both dialects).
-            (_, Feature::TypedBuffers) => false,
         }
     }
 }
