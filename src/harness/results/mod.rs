@@ -314,3 +314,69 @@ impl Results {
         Results::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Infinite errors and NaN texels survive the round trip (JSON itself
+    /// has neither), and a document of another version is refused.
+    #[test]
+    fn documents_round_trip_non_finite_figures_and_check_the_version() {
+        let figures = DiffFigures {
+            width: 2,
+            height: 1,
+            size_mismatch: false,
+            failing: 1,
+            pixels: 2,
+            max_abs: f64::INFINITY,
+            max_ulp: u64::MAX,
+            mean_abs: 0.25,
+            nonfinite: 1,
+            worst: Some(WorstPixel {
+                x: 1,
+                y: 0,
+                a: [f32::NAN, f32::NEG_INFINITY, 0.1, -0.0],
+                b: [1.0, 2.0, 3.0, f32::INFINITY],
+                passes: false,
+            }),
+            tolerance_abs: 1e-6,
+            tolerance_ulp: 2,
+        };
+        let json = serde_json::to_string(&figures).expect("serialises");
+        assert!(json.contains("\"max_abs\":\"inf\""), "{json}");
+        assert!(json.contains("\"a\":[\"NaN\",\"-inf\",0.1,-0.0]"), "{json}");
+        let back: DiffFigures = serde_json::from_str(&json).expect("reads");
+        let (w, bw) = (figures.worst.as_ref(), back.worst.as_ref());
+        assert!(bw.is_some_and(|b| b.a[0].is_nan()));
+        assert_eq!(
+            w.map(|w| w.a[1..].iter().map(|v| v.to_bits()).collect::<Vec<_>>()),
+            bw.map(|w| w.a[1..].iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+        );
+        assert_eq!(back.max_abs, f64::INFINITY);
+        assert_eq!(back.max_ulp, u64::MAX);
+        assert_eq!(back.worst.map(|w| w.b), figures.worst.map(|w| w.b));
+
+        let doc = Results {
+            version: FORMAT_VERSION,
+            options: RunInfo {
+                inputs: vec![],
+                backends: vec![],
+                filter: None,
+                shard: None,
+                bless: false,
+            },
+            renderers: vec![],
+            collected: 0,
+            report: None,
+            cases: vec![],
+        };
+        assert_eq!(Results::from_json(&doc.to_json()), Ok(doc.clone()));
+        let newer = doc
+            .to_json()
+            .replace(&format!("\"version\": {FORMAT_VERSION}"), "\"version\": 99");
+        let e = Results::from_json(&newer).expect_err("refused");
+        assert!(e.contains("results format version 99"), "{e}");
+        assert!(Results::from_json("{\"cases\": []}").is_err());
+    }
+}
