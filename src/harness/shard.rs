@@ -4,9 +4,10 @@
 //!
 //! The hash is 64-bit FNV-1a over the name's UTF-8 bytes, written here:
 //! std's hasher is seeded randomly per process, and two machines must put
-//! a case in the same slice. A case is in slice `hash % N + 1`. Names are
-//! the paths relative to the directory searched, joined with `/` on every
-//! platform, so the slices agree across systems too.
+//! a case in the same slice. A case is in slice `floor(hash * N / 2^64) + 1`
+//! (the hash's high bits). Names are the paths relative to the directory
+//! searched, joined with `/` on every platform, so the slices agree across
+//! systems too.
 
 use std::fmt;
 
@@ -53,7 +54,11 @@ impl Shard {
 
     /// The slice (1-based) a case of this name belongs to among `count`.
     pub fn slice_of(name: &str, count: u32) -> u32 {
-        (fnv1a(name.as_bytes()) % count.max(1) as u64) as u32 + 1
+        // The hash's high bits pick the slice (the hash scaled into
+        // 0..count): FNV's low bits mix poorly (its last multiply by an
+        // odd prime keeps the low bit of the last XOR), so `% 2` would
+        // split by little more than the parity of the names' bytes.
+        ((fnv1a(name.as_bytes()) as u128 * count.max(1) as u128) >> 64) as u32 + 1
     }
 
     pub fn contains(&self, name: &str) -> bool {
