@@ -156,6 +156,12 @@ enum Command {
         #[arg(long, value_name = "N",
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         jobs: Option<usize>,
+        /// Vulkan devices drawing the cases between them, each on its own
+        /// thread (lavapipe also spreads each draw over threads of its
+        /// own; docs/harness.md gives measurements).
+        #[arg(long, value_name = "N", default_value_t = 1,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        vulkan_devices: usize,
         /// `vulkan`, `webgl2`, `all`, or `none` (the emulator alone: its
         /// draws, goldens and probes); default: every backend whose
         /// runtime is present (the others are named, with the reason).
@@ -298,12 +304,26 @@ enum Outcome {
 }
 
 /// The Vulkan backend, or the outcome saying why it cannot draw.
+/// `devices` Vulkan devices draw the cases between them when more than one.
 #[cfg(feature = "gpu")]
 fn open_vulkan(
     timeout: std::time::Duration,
+    devices: usize,
 ) -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
-    match harness::gpu::Gpu::new() {
-        Ok(g) => Ok(Ok(Box::new(g.with_timeout(timeout)))),
+    let open = || harness::gpu::Gpu::new().map(|g| g.with_timeout(timeout));
+    let opened = if devices > 1 {
+        (0..devices)
+            .map(|_| open().map(|g| Box::new(g) as Box<dyn harness::suite::Renderer + Send>))
+            .collect::<Result<Vec<_>, _>>()
+            .map(|parts| {
+                Box::new(harness::suite::Split::new(parts).expect("devices of one backend"))
+                    as Box<dyn harness::suite::Renderer>
+            })
+    } else {
+        open().map(|g| Box::new(g) as Box<dyn harness::suite::Renderer>)
+    };
+    match opened {
+        Ok(g) => Ok(Ok(g)),
         Err(harness::gpu::GpuError::NoAdapter(why)) => Ok(Err(Outcome::NoVulkan {
             why: format!("no GPU adapter ({why})"),
             fix: "the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)",
@@ -315,6 +335,7 @@ fn open_vulkan(
 #[cfg(not(feature = "gpu"))]
 fn open_vulkan(
     _timeout: std::time::Duration,
+    _devices: usize,
 ) -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
     Ok(Err(Outcome::NoVulkan {
         why: "not built (dxbc-dbg was built without the `gpu` cargo feature)".to_string(),
@@ -330,6 +351,7 @@ fn open_backends(
     browser: Option<PathBuf>,
     angle: harness::webgl2::Angle,
     timeout: std::time::Duration,
+    vulkan_devices: usize,
 ) -> Result<Result<Vec<Box<dyn harness::suite::Renderer>>, Outcome>> {
     use harness::suite::Backend;
     let wanted: Vec<Backend> = match choice {
@@ -342,7 +364,7 @@ fn open_backends(
     let mut missing = Vec::new();
     for b in wanted {
         match b {
-            Backend::Vulkan => match open_vulkan(timeout)? {
+            Backend::Vulkan => match open_vulkan(timeout, vulkan_devices)? {
                 Ok(g) => out.push(g),
                 Err(absent) if required => return Ok(Err(absent)),
                 Err(absent) => {
@@ -538,6 +560,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             filter,
             shard,
             jobs,
+            vulkan_devices,
             backend,
             browser,
             angle,
@@ -553,7 +576,7 @@ fn run(cli: Cli) -> Result<Outcome> {
                 jobs,
             };
             let timeout = std::time::Duration::from_secs(draw_timeout);
-            let backends = match open_backends(backend, browser, angle, timeout)? {
+            let backends = match open_backends(backend, browser, angle, timeout, vulkan_devices)? {
                 Ok(b) => b,
                 Err(outcome) => return Ok(outcome),
             };

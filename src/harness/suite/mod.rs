@@ -17,6 +17,9 @@ use super::webgl2::WebGl2;
 use crate::glsl;
 
 mod compare;
+mod split;
+
+pub use split::Split;
 
 use compare::{CpuRun, Drawn, compare, uav_failures};
 
