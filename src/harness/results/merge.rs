@@ -307,7 +307,9 @@ mod tests {
 
     #[test]
     fn slices_of_other_runs_are_refused() {
-        let cases: [(&str, fn(&mut Results)); 6] = [
+        /// What the refusal names, and the change to the second slice.
+        type Change = (&'static str, fn(&mut Results));
+        let cases: [Change; 6] = [
             ("backends", |d| d.options.backends.push("webgl2".into())),
             ("filter", |d| d.options.filter = Some("alu".into())),
             ("case paths", |d| d.options.inputs = vec!["other".into()]),
