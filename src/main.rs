@@ -140,10 +140,30 @@ enum Command {
         /// Write JUnit XML here.
         #[arg(long)]
         junit: Option<PathBuf>,
+        /// Write the results document (JSON, docs/harness.md) here.
+        #[arg(long)]
+        json: Option<PathBuf>,
         /// Run only cases whose name or path contains this text.
         #[arg(long)]
         filter: Option<String>,
-        /// `vulkan`, `webgl2` or `all`; default: every backend whose
+        /// Run slice K of N (1 <= K <= N) of the cases, chosen by a hash of
+        /// each case's name: N runs with K = 1..N share the cases out with
+        /// none left over or run twice (`report merge` joins their JSON).
+        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+        shard: Option<harness::shard::Shard>,
+        /// Threads for the emulator's side (loading, CPU draws, diffs);
+        /// default: one per CPU. Backends draw their batch as before.
+        #[arg(long, value_name = "N",
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        jobs: Option<usize>,
+        /// Vulkan devices drawing the cases between them, each on its own
+        /// thread (lavapipe also spreads each draw over threads of its
+        /// own; docs/harness.md gives measurements).
+        #[arg(long, value_name = "N", default_value_t = 1,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        vulkan_devices: usize,
+        /// `vulkan`, `webgl2`, `all`, or `none` (the emulator alone: its
+        /// draws, goldens and probes); default: every backend whose
         /// runtime is present (the others are named, with the reason).
         #[arg(long, value_parser = parse_backends)]
         backend: Option<BackendChoice>,
@@ -166,6 +186,11 @@ enum Command {
     Case {
         #[command(subcommand)]
         action: CaseCommand,
+    },
+    /// Work with `diff --json` results documents.
+    Report {
+        #[command(subcommand)]
+        command: ReportCommand,
     },
     /// Summarise a shader: chunks, resources, constant buffers, signatures, instruction counts.
     Info {
@@ -203,6 +228,33 @@ enum CaseCommand {
     },
 }
 
+#[derive(Subcommand)]
+enum ReportCommand {
+    /// Join the JSON of `diff --shard K/N` runs into the report one run
+    /// would have written: summary table, and optionally HTML (linking each
+    /// slice's pictures), JUnit and the joined JSON. Refuses overlapping
+    /// slices, missing ones and runs with other options. Exit status: 0 all
+    /// pass, 1 a case failed (or the documents do not merge).
+    Merge {
+        /// The slices' documents.
+        #[arg(required = true)]
+        documents: Vec<PathBuf>,
+        /// Write an HTML report (index.html) into this directory.
+        #[arg(long)]
+        report: Option<PathBuf>,
+        /// Write JUnit XML here.
+        #[arg(long)]
+        junit: Option<PathBuf>,
+        /// Write the joined document here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+}
+
+fn parse_shard(s: &str) -> Result<harness::shard::Shard, String> {
+    harness::shard::Shard::parse(s)
+}
+
 fn parse_dialect(s: &str) -> Result<glsl::Dialect, String> {
     glsl::Dialect::parse(s).ok_or_else(|| format!("`{s}` is not a dialect (es300 or vk450)"))
 }
@@ -212,15 +264,19 @@ fn parse_dialect(s: &str) -> Result<glsl::Dialect, String> {
 enum BackendChoice {
     One(harness::suite::Backend),
     All,
+    /// The emulator alone.
+    None,
 }
 
 fn parse_backends(s: &str) -> Result<BackendChoice, String> {
-    if s == "all" {
-        return Ok(BackendChoice::All);
+    match s {
+        "all" => return Ok(BackendChoice::All),
+        "none" => return Ok(BackendChoice::None),
+        _ => {}
     }
     harness::suite::Backend::parse(s)
         .map(BackendChoice::One)
-        .ok_or_else(|| format!("`{s}` is not a backend (vulkan, webgl2 or all)"))
+        .ok_or_else(|| format!("`{s}` is not a backend (vulkan, webgl2, all or none)"))
 }
 
 fn parse_angle(s: &str) -> Result<harness::webgl2::Angle, String> {
@@ -351,12 +407,26 @@ enum Outcome {
 }
 
 /// The Vulkan backend, or the outcome saying why it cannot draw.
+/// `devices` Vulkan devices draw the cases between them when more than one.
 #[cfg(feature = "gpu")]
 fn open_vulkan(
     timeout: std::time::Duration,
+    devices: usize,
 ) -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
-    match harness::gpu::Gpu::new() {
-        Ok(g) => Ok(Ok(Box::new(g.with_timeout(timeout)))),
+    let open = || harness::gpu::Gpu::new().map(|g| g.with_timeout(timeout));
+    let opened = if devices > 1 {
+        (0..devices)
+            .map(|_| open().map(|g| Box::new(g) as Box<dyn harness::suite::Renderer + Send>))
+            .collect::<Result<Vec<_>, _>>()
+            .map(|parts| {
+                Box::new(harness::suite::Split::new(parts).expect("devices of one backend"))
+                    as Box<dyn harness::suite::Renderer>
+            })
+    } else {
+        open().map(|g| Box::new(g) as Box<dyn harness::suite::Renderer>)
+    };
+    match opened {
+        Ok(g) => Ok(Ok(g)),
         Err(harness::gpu::GpuError::NoAdapter(why)) => Ok(Err(Outcome::NoVulkan {
             why: format!("no GPU adapter ({why})"),
             fix: "the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)",
@@ -368,6 +438,7 @@ fn open_vulkan(
 #[cfg(not(feature = "gpu"))]
 fn open_vulkan(
     _timeout: std::time::Duration,
+    _devices: usize,
 ) -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
     Ok(Err(Outcome::NoVulkan {
         why: "not built (dxbc-dbg was built without the `gpu` cargo feature)".to_string(),
@@ -383,10 +454,12 @@ fn open_backends(
     browser: Option<PathBuf>,
     angle: harness::webgl2::Angle,
     timeout: std::time::Duration,
+    vulkan_devices: usize,
 ) -> Result<Result<Vec<Box<dyn harness::suite::Renderer>>, Outcome>> {
     use harness::suite::Backend;
     let wanted: Vec<Backend> = match choice {
         Some(BackendChoice::One(b)) => vec![b],
+        Some(BackendChoice::None) => Vec::new(),
         _ => Backend::ALL.to_vec(),
     };
     let required = choice.is_some();
@@ -394,7 +467,7 @@ fn open_backends(
     let mut missing = Vec::new();
     for b in wanted {
         match b {
-            Backend::Vulkan => match open_vulkan(timeout)? {
+            Backend::Vulkan => match open_vulkan(timeout, vulkan_devices)? {
                 Ok(g) => out.push(g),
                 Err(absent) if required => return Ok(Err(absent)),
                 Err(absent) => {
@@ -432,38 +505,74 @@ fn open_backends(
     Ok(Ok(out))
 }
 
+/// Where `diff` writes what it found, besides the summary on standard
+/// output.
+struct Outputs<'a> {
+    report: Option<&'a Path>,
+    junit: Option<&'a Path>,
+    json: Option<&'a Path>,
+}
+
+/// What decides a run's results, as its JSON document records them.
+struct Selection<'a> {
+    cases: &'a [PathBuf],
+    filter: Option<&'a str>,
+    shard: Option<harness::shard::Shard>,
+}
+
 fn diff_command(
-    cases: &[PathBuf],
+    selection: Selection,
     options: harness::suite::RunOptions,
-    report: Option<&Path>,
-    junit: Option<&Path>,
-    filter: Option<&str>,
+    outputs: Outputs,
     backends: Vec<Box<dyn harness::suite::Renderer>>,
 ) -> Result<Outcome> {
-    let list = harness::suite::collect(cases, filter).map_err(anyhow::Error::msg)?;
-    if list.is_empty() {
+    let all =
+        harness::suite::collect(selection.cases, selection.filter).map_err(anyhow::Error::msg)?;
+    if all.is_empty() {
         anyhow::bail!("no cases to run");
+    }
+    // An empty slice is no error: N can exceed a small set's size, and
+    // its (empty) document still takes part in the merge.
+    let (indices, list) = harness::suite::slice(&all, selection.shard);
+    if let Some(shard) = selection.shard {
+        println!("slice {shard}: {} of {} cases", list.len(), all.len());
     }
     let renderers: Vec<&dyn harness::suite::Renderer> =
         backends.iter().map(|b| b.as_ref()).collect();
-    let names: Vec<(String, String)> = renderers
+    let names: Vec<harness::results::RendererInfo> = renderers
         .iter()
-        .map(|r| (r.backend().name().to_string(), r.name()))
+        .map(|r| harness::results::RendererInfo {
+            backend: r.backend().name().to_string(),
+            name: r.name(),
+        })
         .collect();
-    for (b, n) in &names {
-        println!("backend {b}: {n}");
+    for r in &names {
+        println!("backend {}: {}", r.backend, r.name);
     }
     let bar = indicatif::ProgressBar::new(list.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
+    let bless = options.bless;
     let results = harness::suite::run_all(&list, &renderers, &options, |r| {
         bar.set_message(r.name.clone());
         bar.inc(1);
     });
     bar.finish_and_clear();
-    print!("{}", harness::report::summary_table(&results));
+    let info = harness::results::RunInfo {
+        inputs: selection
+            .cases
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        backends: names.iter().map(|r| r.backend.clone()).collect(),
+        filter: selection.filter.map(str::to_string),
+        shard: selection.shard,
+        bless,
+    };
+    let mut doc = harness::results::Results::from_run(info, names, all.len(), &indices, &results);
+    print!("{}", harness::report::summary_table(&doc));
     for r in results.iter().filter(|r| !r.passed()) {
         println!("\n{}:", r.name);
         for f in &r.failures {
@@ -478,16 +587,64 @@ fn diff_command(
             println!("blessed {}", b.display());
         }
     }
-    if let Some(dir) = report {
-        let page =
-            harness::report::write_html(dir, &results, &names).map_err(anyhow::Error::msg)?;
+    if let Some(dir) = outputs.report {
+        harness::report::write_pictures(dir, &results, &mut doc).map_err(anyhow::Error::msg)?;
+        let page = harness::report::write_html(dir, &doc).map_err(anyhow::Error::msg)?;
         println!("report: {}", page.display());
     }
-    if let Some(path) = junit {
-        std::fs::write(path, harness::report::junit(&results))
+    write_documents(&mut doc, outputs)?;
+    Ok(if doc.passed() {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
+}
+
+/// Writes the JUnit XML and the JSON document where asked.
+fn write_documents(doc: &mut harness::results::Results, outputs: Outputs) -> Result<()> {
+    if let Some(path) = outputs.junit {
+        std::fs::write(path, harness::report::junit(doc))
             .with_context(|| format!("{}: cannot write", path.display()))?;
     }
-    Ok(if results.iter().all(|r| r.passed()) {
+    if let Some(path) = outputs.json {
+        doc.write(path, outputs.report)
+            .map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
+}
+
+fn report_merge(documents: &[PathBuf], outputs: Outputs) -> Result<Outcome> {
+    let slices = documents
+        .iter()
+        .map(|p| harness::results::Results::read(p).map(|d| (p.clone(), d)))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(anyhow::Error::msg)?;
+    // Pictures are linked from the merged report, or else from the merged
+    // document's own directory, which its `report` field then names.
+    let json_dir = outputs
+        .json
+        .map(|j| j.parent().unwrap_or(Path::new("")).to_path_buf());
+    let base = match (outputs.report, &json_dir) {
+        (Some(dir), _) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("{}: cannot create", dir.display()))?;
+            dir.to_path_buf()
+        }
+        (None, Some(d)) => d.clone(),
+        (None, None) => PathBuf::new(),
+    };
+    let mut doc = harness::results::merge(slices, &base).map_err(anyhow::Error::msg)?;
+    print!("{}", harness::report::summary_table(&doc));
+    if let Some(dir) = outputs.report {
+        let page = harness::report::write_html(dir, &doc).map_err(anyhow::Error::msg)?;
+        println!("report: {}", page.display());
+    }
+    let outputs = Outputs {
+        report: Some(base.as_path()),
+        ..outputs
+    };
+    write_documents(&mut doc, outputs)?;
+    Ok(if doc.passed() {
         Outcome::Done
     } else {
         Outcome::Failed
@@ -502,30 +659,57 @@ fn run(cli: Cli) -> Result<Outcome> {
             goldens,
             report,
             junit,
+            json,
             filter,
+            shard,
+            jobs,
+            vulkan_devices,
             backend,
             browser,
             angle,
             draw_timeout,
         } => {
+            let jobs = jobs.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+            });
             let options = harness::suite::RunOptions {
                 glsl: glsl::Options::new(glsl::Dialect::Vk450),
                 goldens,
                 bless,
+                jobs,
             };
             let timeout = std::time::Duration::from_secs(draw_timeout);
-            let backends = match open_backends(backend, browser, angle, timeout)? {
+            let backends = match open_backends(backend, browser, angle, timeout, vulkan_devices)? {
                 Ok(b) => b,
                 Err(outcome) => return Ok(outcome),
             };
-            return diff_command(
-                &cases,
-                options,
-                report.as_deref(),
-                junit.as_deref(),
-                filter.as_deref(),
-                backends,
-            );
+            let selection = Selection {
+                cases: &cases,
+                filter: filter.as_deref(),
+                shard,
+            };
+            let outputs = Outputs {
+                report: report.as_deref(),
+                junit: junit.as_deref(),
+                json: json.as_deref(),
+            };
+            return diff_command(selection, options, outputs, backends);
+        }
+        Command::Report {
+            command:
+                ReportCommand::Merge {
+                    documents,
+                    report,
+                    junit,
+                    json,
+                },
+        } => {
+            let outputs = Outputs {
+                report: report.as_deref(),
+                junit: junit.as_deref(),
+                json: json.as_deref(),
+            };
+            return report_merge(&documents, outputs);
         }
         Command::Disasm {
             file,

@@ -89,23 +89,19 @@ fn es300_only_diagnostic(d: &glsl::Diagnostic) -> bool {
 
 /// Validates vk450 text by the route the Vulkan path compiles it: naga's
 /// GLSL front end, or, with storage, glslang to SPIR-V and naga's SPIR-V
-/// front end.
+/// front end, or, with image atomics, glslang and spirv-val.
 fn validate_vk450(t: &glsl::Translation) -> Result<(), String> {
-    let m = &t.manifest;
-    if m.storage_buffers.is_empty() && m.storage_images.is_empty() && m.counters.is_empty() {
-        validate::vk450(t.stage, &t.source)
-    } else {
-        validate::vk450_spirv(t.stage, &t.source)
-    }
+    validate::vk450_route(t)
 }
 
 /// Reasons only vk450 refuses for: a cube-array comparison outside the
 /// pixel shader (naga's only form takes an implicit LOD), which es300
 /// refuses earlier as a cube array; a gather from an integer cube (naga
 /// refuses `textureLod` on integer textures); `vCoverage` at pixel
-/// frequency (naga lacks `gl_SampleMaskIn`); an atomic on a typed 2D UAV
-/// (naga reads no image atomics) or on a typed UAV of a dimension the
-/// lowering stops short of, which es300 refuses as UAVs.
+/// frequency (naga lacks `gl_SampleMaskIn`); an atomic on a float typed 2D
+/// UAV (D3D11 allows typed UAV atomics only on R32_UINT/R32_SINT) or a
+/// typed UAV of a dimension the lowering stops short of, which es300
+/// refuses as UAVs.
 fn vk450_only(r: Reason) -> bool {
     matches!(
         r,

@@ -33,11 +33,15 @@ fn case_shader(text: &str, section: &str) -> String {
     out
 }
 
+/// Translates to vk450 and validates by the Vulkan path's route: glslang
+/// and naga's SPIR-V front end, or, for image atomics (which naga cannot
+/// read, so the Vulkan path passes the SPIR-V through), glslang and
+/// spirv-val.
 #[track_caller]
 fn vk450_valid(name: &str, s: &Shader) -> glsl::Translation {
     let t =
         glsl::translate(s, &Options::new(Dialect::Vk450)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    if let Err(e) = common::validate::vk450_spirv(s.program.kind, &t.source) {
+    if let Err(e) = common::validate::vk450_route(&t) {
         panic!("{name} does not compile:\n{e}\n{}", t.source);
     }
     t
@@ -154,14 +158,6 @@ fn the_buffer_cases_compile_through_glslang_and_naga() {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("read case");
-        // Typed buffer SRVs are refused on vk450 (`Reason::TypedBuffer`),
-        // and their cases are n/a on Vulkan (`typed_buffers`).
-        if text.contains("dcl_resource_buffer") {
-            let s = shader(&case_shader(&text, "[pixel shader]"));
-            let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("typed buffer");
-            assert!(r.reasons().contains(&Reason::TypedBuffer), "{r}");
-            continue;
-        }
         for section in ["[pixel shader]", "[vertex shader]"] {
             let source = case_shader(&text, section);
             if !source.trim().is_empty() {
@@ -170,7 +166,96 @@ fn the_buffer_cases_compile_through_glslang_and_naga() {
             }
         }
     }
-    assert!(n >= 13, "expected the buffer cases' shaders, found {n}");
+    assert!(n >= 15, "expected the buffer cases' shaders, found {n}");
+}
+
+/// Typed buffer SRVs of both number types, loaded through a swizzle and
+/// sized with `bufinfo`.
+const TYPED_SRV: &str = "ps_5_0
+dcl_input_ps_siv linear noperspective v0.x, position
+dcl_output o0.xyzw
+dcl_resource_buffer (float,float,float,float) t2
+dcl_resource_buffer (sint,sint,sint,sint) t5
+dcl_temps 2
+ftou r0.x, v0.x
+ld_indexable(buffer)(float,float,float,float) r1.xyzw, r0.xxxx, t2.wzyx
+ld_indexable(buffer)(sint,sint,sint,sint) r0.y, r0.xxxx, t5.yxzw
+bufinfo r0.z, t5.xxxx
+itof r0.yz, r0.yyzy
+add o0.xyzw, r1.xyzw, r0.yzyz
+ret
+";
+
+#[test]
+fn typed_buffer_srvs_compile_through_glslang_and_naga_reading_their_views_format() {
+    let t = vk450_valid("typed SRVs", &shader(TYPED_SRV));
+    let src = &t.source;
+    // One views block, indexed by slot (so every stage agrees on where
+    // slot N lies), sized for the highest typed slot.
+    assert_eq!(
+        src.matches("uniform hlslcc_BufferViews").count(),
+        1,
+        "{src}"
+    );
+    assert!(src.contains("uvec4 hlslcc_bufferViews[6];"), "{src}");
+    for slot in [2, 5] {
+        assert!(
+            src.contains(&format!(
+                "readonly buffer hlslcc_Buffer_t{slot} {{ uint words[]; }} t{slot};"
+            )),
+            "{src}"
+        );
+        assert!(
+            src.contains(&format!("uvec4 dx_ld_t{slot}(uint i)")),
+            "{src}"
+        );
+    }
+    // The decode reads the view's format and bounds the element by the
+    // view's count; bufinfo is that count.
+    assert!(src.contains("uint f = hlslcc_bufferViews[2].x;"), "{src}");
+    assert!(src.contains("if (i < hlslcc_bufferViews[5].y"), "{src}");
+    assert!(src.contains("= hlslcc_bufferViews[5].y;"), "{src}");
+    // No texture, sampler or levels block for a buffer.
+    assert!(!src.contains("texture"), "{src}");
+    assert!(t.manifest.textures.is_empty());
+    let slots: Vec<u32> = t.manifest.typed_buffers.iter().map(|b| b.slot).collect();
+    assert_eq!(slots, [2, 5]);
+    let b = &t.manifest.typed_buffers[1];
+    assert_eq!(
+        (b.glsl_name.as_str(), b.block.as_str(), b.binding),
+        ("t5", "hlslcc_Buffer_t5", Some(16 + 5))
+    );
+    assert_eq!(b.view, "hlslcc_bufferViews[5]");
+    let views: Vec<(String, u32, Option<u32>)> = t
+        .manifest
+        .uniforms
+        .iter()
+        .map(|u| (u.name.clone(), u.offset, u.binding))
+        .collect();
+    assert_eq!(
+        views,
+        [
+            ("hlslcc_bufferViews[2]".to_string(), 32, Some(201)),
+            ("hlslcc_bufferViews[5]".to_string(), 80, Some(201)),
+        ]
+    );
+}
+
+#[test]
+fn typed_buffer_srvs_are_refused_by_es300_and_past_ld_and_bufinfo_by_vk450() {
+    let r = glsl::translate(&shader(TYPED_SRV), &Options::new(Dialect::Es300))
+        .expect_err("ES 3.00 has no samplerBuffer");
+    assert!(r.reasons().contains(&Reason::TypedBuffer), "{r}");
+    let s = shader(
+        "ps_5_0
+dcl_output o0.xyzw
+dcl_resource_buffer (float,float,float,float) t0
+resinfo o0.xyzw, l(0), t0.xyzw
+ret
+",
+    );
+    let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("resinfo of a buffer");
+    assert_eq!(r.reasons(), [Reason::TypedBuffer], "{r}");
 }
 
 #[test]
@@ -188,19 +273,97 @@ fn es300_refuses_every_memory_op_by_name() {
     }
 }
 
+/// Every atomic on an `r32ui` and an `r32i` image, each `imm_` form too.
+const IMAGE_ATOMICS: &str = "ps_5_0
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_uav_typed_texture2d (uint,uint,uint,uint) u1
+dcl_uav_typed_texture2d (sint,sint,sint,sint) u2
+dcl_uav_raw u3
+dcl_temps 2
+ftou r0.xy, v0.xyxx
+atomic_and u1, r0.xyxx, l(1)
+atomic_or u2, r0.xyxx, l(1)
+atomic_xor u1, r0.xyxx, l(1)
+atomic_cmp_store u2, r0.xyxx, l(1), l(2)
+atomic_iadd u1, r0.xyxx, l(1)
+atomic_imax u1, r0.xyxx, l(-1)
+atomic_imin u2, r0.xyxx, l(-1)
+atomic_umax u2, r0.xyxx, l(1)
+atomic_umin u1, r0.xyxx, l(1)
+imm_atomic_iadd r1.x, u2, r0.xyxx, l(1)
+imm_atomic_and r1.x, u1, r0.xyxx, l(1)
+imm_atomic_or r1.x, u1, r0.xyxx, l(1)
+imm_atomic_xor r1.x, u2, r0.xyxx, l(1)
+imm_atomic_exch r1.x, u2, r0.xyxx, l(1)
+imm_atomic_cmp_exch r1.y, u1, r0.xyxx, l(1), l(2)
+imm_atomic_imax r1.z, u2, r0.xyxx, l(5)
+imm_atomic_imin r1.z, u1, r0.xyxx, l(5)
+imm_atomic_umax r1.w, u1, r0.xyxx, l(5)
+imm_atomic_umin r1.w, u2, r0.xyxx, l(5)
+atomic_iadd u3, l(0), l(1)
+mov o0.xyzw, r1.xyzw
+ret
+";
+
 #[test]
-fn atomics_on_a_typed_2d_uav_are_refused_on_vk450_by_name() {
+fn atomics_on_typed_2d_uavs_lower_to_image_atomics_glslang_validates() {
+    let t = vk450_valid("image atomics", &shader(IMAGE_ATOMICS));
+    let m = &t.manifest;
+    // Both images carry the flag the Vulkan path routes by; the raw view
+    // is a buffer, so it has none.
+    assert!(m.image_atomics());
+    assert!(m.storage_images.iter().all(|i| i.atomics), "{m:?}");
+    let count = |f: &str| t.source.matches(&format!("{f}(u")).count();
+    // Native: and/or/xor/add/exchange/compare-swap, the signed min/max on
+    // the r32i image and the unsigned ones on the r32ui image. The other
+    // signedness is a compare-and-swap loop: it reads with imageAtomicOr
+    // (0) and swaps with imageAtomicCompSwap, once each per atomic.
+    assert_eq!(count("imageAtomicMin"), 2, "{}", t.source);
+    assert_eq!(count("imageAtomicMax"), 2, "{}", t.source);
+    assert!(t.source.contains("max(int("), "{}", t.source);
+    assert!(t.source.contains("min(uint("), "{}", t.source);
+    assert_eq!(count("imageAtomicExchange"), 1, "{}", t.source);
+    // 2 native compare-swaps plus one per loop (4 loops); 2 or-ing atomics
+    // plus one read per loop.
+    assert_eq!(count("imageAtomicCompSwap"), 6, "{}", t.source);
+    assert_eq!(count("imageAtomicOr"), 6, "{}", t.source);
+    // Every image atomic sits behind its own imageSize check: 9 atomics
+    // and 10 imm_ ones on the images.
+    assert_eq!(
+        t.source.matches("uvec2(imageSize(u").count(),
+        19,
+        "{}",
+        t.source
+    );
+    // The r32i image takes and gives ints, turned back to bits.
+    assert!(t.source.contains("uint(dx_t"), "{}", t.source);
+}
+
+/// The reason the Vulkan path passes image atomics through: naga's SPIR-V
+/// front end cannot read what glslang makes of them. If a later naga
+/// reads them, this fails, and the passthrough route can go.
+#[test]
+fn naga_cannot_read_image_atomics() {
+    let t =
+        glsl::translate(&shader(IMAGE_ATOMICS), &Options::new(Dialect::Vk450)).expect("translates");
+    let e = common::validate::vk450_spirv(t.stage, &t.source).expect_err("naga reads it");
+    assert!(e.contains("naga spv parse"), "{e}");
+}
+
+#[test]
+fn atomics_on_a_float_typed_2d_uav_are_refused_on_vk450_by_name() {
     let s = shader(
         "ps_5_0
 dcl_output o0.xyzw
-dcl_uav_typed_texture2d (uint,uint,uint,uint) u1
+dcl_uav_typed_texture2d (float,float,float,float) u1
 dcl_temps 1
 atomic_iadd u1, l(0, 0, 0, 0), l(1)
 mov o0.xyzw, l(0, 0, 0, 0)
 ret
 ",
     );
-    let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("no image atomics");
+    let r = glsl::translate(&s, &Options::new(Dialect::Vk450)).expect_err("no float atomics");
     assert_eq!(r.reasons(), vec![Reason::ImageAtomic], "{r}");
 }
 

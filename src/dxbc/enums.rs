@@ -171,6 +171,23 @@ impl SystemValue {
 }
 
 coded_enum! {
+    /// A view's element format (`DXGI_FORMAT`), the subset typed buffer
+    /// views are given here. Shader bytecode never names one: a typed
+    /// buffer's declaration gives only its return type, and the format is
+    /// the view's, chosen when the application creates it, so a
+    /// translation that must decode elements reads this code at run time.
+    DxgiFormat: u32 {
+        R32G32B32A32Float = 2,
+        R16G16B16A16Float = 10,
+        R32G32Float = 16,
+        R8G8B8A8Unorm = 28,
+        R32Float = 41,
+        R32Uint = 42,
+        R32Sint = 43,
+    }
+}
+
+coded_enum! {
     /// A signature element's component type (`D3D_REGISTER_COMPONENT_TYPE`).
     ComponentType: u32 {
         Unknown = 0,
@@ -338,6 +355,17 @@ mod tests {
         assert!(Interpolation::from_code(7).is_noperspective());
         assert!(Interpolation::from_code(6).is_sample());
         assert!(!Interpolation::from_code(2).is_centroid());
+    }
+
+    #[test]
+    fn dxgi_formats_keep_dxgis_numbers() {
+        assert_eq!(DxgiFormat::R32G32B32A32Float.code(), 2);
+        assert_eq!(DxgiFormat::R16G16B16A16Float.code(), 10);
+        assert_eq!(DxgiFormat::R32G32Float.code(), 16);
+        assert_eq!(DxgiFormat::R8G8B8A8Unorm.code(), 28);
+        assert_eq!(DxgiFormat::from_code(41), DxgiFormat::R32Float);
+        assert_eq!(DxgiFormat::from_code(43), DxgiFormat::R32Sint);
+        assert_eq!(DxgiFormat::from_code(29), DxgiFormat::Other(29));
     }
 
     #[test]

@@ -50,6 +50,11 @@ pub struct Manifest {
     /// vk450: the hidden counters of UAVs `imm_atomic_alloc`/`_consume` use.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<CounterEntry>,
+    /// vk450: typed buffer SRVs (`Buffer<T>`), each a read-only std430
+    /// block of the elements' bytes as D3D lays them out, decoded in the
+    /// shader by the view's format (its `uniforms` entry, `BufferView`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub typed_buffers: Vec<TypedBufferEntry>,
     #[serde(skip)]
     reflected: Vec<(InputType, u32, u32, String)>,
     #[serde(skip)]
@@ -129,6 +134,30 @@ pub struct StorageBufferEntry {
     pub reflected_name: Option<String>,
 }
 
+/// A typed buffer SRV (`dcl_resource_buffer`, HLSL `Buffer<T>`): a
+/// read-only storage buffer of `uint` words holding the view's elements in
+/// its format's memory layout (tightly packed, little-endian, as D3D
+/// stores them), plus the view's description in `view`, a member of the
+/// `hlslcc_BufferViews` block listed among the uniforms
+/// (`UniformRole::BufferView`): `.x` the view's DXGI format code, `.y` its
+/// element count. The declaration names only the return type; the format
+/// is the view's, known to a runtime at bind time, which is why the shader
+/// reads it rather than the translation fixing it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TypedBufferEntry {
+    pub slot: u32,
+    /// `dcl_resource_buffer`'s first return type.
+    #[serde(serialize_with = "return_type_name")]
+    pub return_type: ReturnType,
+    /// The block's instance, `tN`; its one member is `words`, a `uint[]`.
+    pub glsl_name: String,
+    pub block: String,
+    pub binding: Option<u32>,
+    /// The uniform holding the view (`hlslcc_bufferViews[N]`).
+    pub view: String,
+    pub reflected_name: Option<String>,
+}
+
 /// A typed 2D UAV bound as a storage image.
 #[derive(Debug, Clone, Serialize)]
 pub struct StorageImageEntry {
@@ -142,6 +171,12 @@ pub struct StorageImageEntry {
     pub glsl_format: String,
     pub binding: Option<u32>,
     pub reflected_name: Option<String>,
+    /// Whether an atomic (`imageAtomic*`) touches this image. A runtime
+    /// whose shader compiler cannot read image atomics must hand such a
+    /// shader to the driver another way (the Vulkan path passes its SPIR-V
+    /// through). Left out of the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub atomics: bool,
 }
 
 /// A UAV's hidden counter: a block of one `uint count`.
@@ -228,6 +263,9 @@ pub enum UniformRole {
     InterfaceTable,
     /// `hlslcc_this` of `hlslcc_Interfaces`.
     InterfaceThis,
+    /// `hlslcc_bufferViews[N]` of `hlslcc_BufferViews`: typed buffer
+    /// SRV N's DXGI format and element count.
+    BufferView { texture: u32 },
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -387,6 +425,11 @@ serialize_as_str! {
 }
 
 impl Manifest {
+    /// Whether the shader applies an atomic to a storage image.
+    pub fn image_atomics(&self) -> bool {
+        self.storage_images.iter().any(|i| i.atomics)
+    }
+
     pub fn new(shader: &Shader, dialect: Dialect) -> Manifest {
         let mut reflected = Vec::new();
         let mut reflected_cbuffers = Vec::new();
@@ -417,6 +460,7 @@ impl Manifest {
             storage_buffers: Vec::new(),
             storage_images: Vec::new(),
             counters: Vec::new(),
+            typed_buffers: Vec::new(),
             reflected,
             reflected_cbuffers,
         }

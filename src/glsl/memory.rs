@@ -19,9 +19,12 @@
 //! `r32f` after the declared return type (the declaration names no
 //! format; R32 formats are the ones D3D11 loads from a typed UAV without
 //! its extended formats, and the ones the cases bind), bounds-checked
-//! against `imageSize` on each coordinate. Its atomics are refused on
-//! vk450 (`Reason::ImageAtomic`): neither naga's GLSL front end nor its
-//! SPIR-V front end reads image atomics.
+//! against `imageSize` on each coordinate. Its atomics are `imageAtomic*`
+//! on `r32ui`/`r32i` (`image_atomic`); the manifest marks such an image
+//! (`StorageImageEntry::atomics`), since neither of naga's front ends
+//! reads image atomics and a runtime must get the shader to the driver
+//! another way. D3D11 allows typed UAV atomics only on R32_UINT/R32_SINT,
+//! so those on an `r32f` image are refused (`Reason::ImageAtomic`).
 //!
 //! Typed UAVs of other dimensions (1D, arrays, 3D) are refused
 //! (`Reason::UavDimension`). `resinfo` on a typed 2D UAV is lowered in
@@ -31,6 +34,9 @@
 //!
 //! A UAV whose counter is used (`imm_atomic_alloc`/`imm_atomic_consume`)
 //! gets a second block of its own, one `uint count`.
+//!
+//! Typed buffer SRVs (`dcl_resource_buffer`, `Buffer<T>`) are word blocks
+//! too, decoded in the shader by the view's format: `typed_srv`.
 //!
 //! Signed `atomic_imin`/`imax` are compare-and-swap loops: the words are
 //! `uint`, and a `uint` atomicMin is the unsigned one.
@@ -45,6 +51,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 mod resinfo;
+pub mod typed_srv;
 pub use resinfo::resinfo;
 
 use super::emit::Emitter;
@@ -77,6 +84,9 @@ pub struct Memory {
     pub srvs: BTreeMap<u32, Kind>,
     pub uavs: BTreeMap<u32, Kind>,
     pub counters: BTreeSet<u32>,
+    /// vk450: typed buffer SRVs (`dcl_resource_buffer`), by slot, with
+    /// their return type (`typed_srv`).
+    pub typed_srvs: BTreeMap<u32, ReturnType>,
 }
 
 /// Marks a word index past the view (or past the element).
@@ -145,6 +155,15 @@ pub fn scan(e: &mut Emitter) {
                     _ => Kind::TypedOther,
                 };
                 m.uavs.insert(slot, kind);
+            }
+            // es300 refuses typed buffers by name (the texture path);
+            // SM5.1's register spaces are not lowered.
+            Op::DclResource
+                if inst.resource_dimension() == Some(ResourceDimension::Buffer)
+                    && e.dialect == Dialect::Vk450
+                    && !e.program.is_sm51() =>
+            {
+                m.typed_srvs.insert(slot, rt);
             }
             Op::ImmAtomicAlloc | Op::ImmAtomicConsume => {
                 if let Some(u) = inst.operands.get(1).and_then(Operand::reg) {
@@ -244,6 +263,8 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
                 glsl_format: format.to_string(),
                 binding: Some(binding),
                 reflected_name,
+                // Set by the first atomic on it (see `image_atomic`).
+                atomics: false,
             });
         }
         _ => {
@@ -592,8 +613,8 @@ fn atomic(e: &mut Emitter, inst: &Instruction) {
     let Some((uav, slot, kind)) = view(e, inst, &ops[base]) else {
         return;
     };
-    if matches!(kind, Kind::Typed2D(_)) {
-        e.refuse(inst, Reason::ImageAtomic);
+    if let Kind::Typed2D(rt) = kind {
+        image_atomic(e, inst, slot, rt);
         return;
     }
     word_helpers(e);
@@ -636,6 +657,106 @@ fn atomic(e: &mut Emitter, inst: &Instruction) {
     e.line("}");
     if imm {
         assign_scalar(e, inst, &ops[0], &old);
+    }
+}
+
+/// An atomic on a typed 2D UAV: `imageAtomic*` on its `r32ui`/`r32i`
+/// image, behind the same `imageSize` check as its loads and stores (out
+/// of bounds nothing is written and the `imm_` result is 0, as the
+/// emulator's). The operands are bits; on an `iimage2D` they go in and
+/// come out as `int`, so its signed min/max are native and its unsigned
+/// ones (like a `uimage2D`'s signed ones) a compare-and-swap loop. A float
+/// image is refused (`Reason::ImageAtomic`): D3D11 allows typed UAV atomics
+/// only on R32_UINT and R32_SINT.
+fn image_atomic(e: &mut Emitter, inst: &Instruction, slot: u32, rt: ReturnType) {
+    let Some(atomic_of) = inst.op.atomic() else {
+        e.refuse(inst, Reason::Operand);
+        return;
+    };
+    let signed = match rt {
+        ReturnType::Uint => false,
+        ReturnType::Sint => true,
+        _ => {
+            e.refuse(inst, Reason::ImageAtomic);
+            return;
+        }
+    };
+    if let Some(image) = e
+        .manifest
+        .storage_images
+        .iter_mut()
+        .find(|i| i.slot == slot)
+    {
+        image.atomics = true;
+    }
+    let ops = &inst.operands;
+    let base = atomic_of.uav();
+    let name = view_name(true, slot);
+    let addr = address(e, inst, &ops[base + 1], None);
+    let first = e.read_scalar(inst, &ops[base + 2], Ty::Uint);
+    let (cmp, value) = if atomic_of.compares() {
+        (Some(first), e.read_scalar(inst, &ops[base + 3], Ty::Uint))
+    } else {
+        (None, first)
+    };
+    // Values in the image's own type, and its results back to bits.
+    let (ty, to, from) = if signed {
+        ("int", "int", "uint")
+    } else {
+        ("uint", "", "")
+    };
+    let (old, v) = (e.tmp(), e.tmp());
+    e.line(format!("{ty} {v} = {to}({value});"));
+    e.line(format!("{ty} {old} = {to}(0u);"));
+    let at = format!("{name}, ivec2({addr})");
+    e.line(format!(
+        "if (all(lessThan({addr}, uvec2(imageSize({name}))))) {{"
+    ));
+    e.indent();
+    // The compare-and-swap loop's comparison type, where the image's own
+    // min/max is the other signedness.
+    let looped = match atomic_of.op {
+        AtomicOp::Imax | AtomicOp::Imin if !signed => Some("int"),
+        AtomicOp::Umax | AtomicOp::Umin if signed => Some("uint"),
+        _ => None,
+    };
+    let f = match atomic_of.op {
+        AtomicOp::Imax | AtomicOp::Umax => "max",
+        AtomicOp::Imin | AtomicOp::Umin => "min",
+        op => atomic_function(op),
+    };
+    match (looped, cmp) {
+        (Some(cast), _) => {
+            // Read the texel atomically, then swap in the min/max of it
+            // until no other invocation changed it in between.
+            let got = e.tmp();
+            e.line(format!("{old} = imageAtomicOr({at}, {to}(0u));"));
+            e.line("while (true) {");
+            e.indent();
+            e.line(format!(
+                "{ty} {got} = imageAtomicCompSwap({at}, {old}, {ty}({f}({cast}({old}), {cast}({v}))));"
+            ));
+            e.line(format!("if ({got} == {old}) break;"));
+            e.line(format!("{old} = {got};"));
+            e.dedent();
+            e.line("}");
+        }
+        (None, Some(c)) => e.line(format!(
+            "{old} = imageAtomicCompSwap({at}, {to}({c}), {v});"
+        )),
+        (None, None) => {
+            let f = match f {
+                "max" => "imageAtomicMax".to_string(),
+                "min" => "imageAtomicMin".to_string(),
+                g => format!("imageAtomic{}", g.trim_start_matches("atomic")),
+            };
+            e.line(format!("{old} = {f}({at}, {v});"));
+        }
+    }
+    e.dedent();
+    e.line("}");
+    if atomic_of.returns_old {
+        assign_scalar(e, inst, &ops[0], &format!("{from}({old})"));
     }
 }
 
@@ -691,17 +812,20 @@ fn assign_scalar(e: &mut Emitter, inst: &Instruction, dst: &Operand, v: &str) {
     e.assign(inst, dst, &expr, Ty::Uint, false);
 }
 
-/// `bufinfo` on a raw/structured view or a UAV: the byte size (raw), the
-/// element count (structured, typed) in every component. None when the
-/// resource is not such a view (a typed `Buffer<T>` texture: the texture
-/// path refuses it).
+/// `bufinfo` on a raw/structured view, a UAV or (vk450) a typed buffer
+/// SRV: the byte size (raw), the element count (structured, typed) in
+/// every component. False when the resource is not such a view (a
+/// texture, or in es300 a typed `Buffer<T>`: the texture path refuses
+/// both).
 pub fn bufinfo(e: &mut Emitter, inst: &Instruction) -> bool {
     let Some(res) = inst.operands.get(1) else {
         return false;
     };
     let is_view = match res.ty {
         OperandType::UNORDERED_ACCESS_VIEW => true,
-        OperandType::RESOURCE => res.reg().is_some_and(|s| e.memory.srvs.contains_key(&s)),
+        OperandType::RESOURCE => res.reg().is_some_and(|s| {
+            e.memory.srvs.contains_key(&s) || e.memory.typed_srvs.contains_key(&s)
+        }),
         _ => false,
     };
     if !is_view {
@@ -709,6 +833,12 @@ pub fn bufinfo(e: &mut Emitter, inst: &Instruction) -> bool {
     }
     if e.dialect == Dialect::Es300 {
         e.refuse(inst, es300_reason(inst));
+        return true;
+    }
+    if let Some(count) = typed_srv::bufinfo(e, res) {
+        let v = e.tmp();
+        e.line(format!("uint {v} = {count};"));
+        assign_scalar(e, inst, &inst.operands[0], &v);
         return true;
     }
     let Some((uav, slot, kind)) = view(e, inst, res) else {

@@ -43,7 +43,7 @@ pub use link::{ComponentType, Interpolation, Link, LinkedInput};
 pub use manifest::{
     CombinedEntry, ConstantBufferEntry, CounterEntry, InterpolationQualifier, Manifest,
     SamplerEntry, SamplerKind, StorageBufferEntry, StorageImageEntry, StorageLayout, TextureEntry,
-    UniformEntry, UniformRole, VaryingEntry,
+    TypedBufferEntry, UniformEntry, UniformRole, VaryingEntry,
 };
 pub use texture::Dim;
 pub use types::{Opaque, OpaqueType, Scalar, TextureShape, Ty, ValueType};
@@ -177,7 +177,9 @@ pub enum Reason {
     /// Raw and structured buffers (`t#` declared raw/structured): no
     /// storage buffers in ES 3.00.
     RawStructuredBuffer,
-    /// Typed buffers (`Buffer<T>`): ES 3.00 has no texel buffers.
+    /// Typed buffers (`Buffer<T>`): ES 3.00 has no texel buffers; vk450
+    /// lowers `ld` and `bufinfo` of them (`memory::typed_srv`) and refuses
+    /// any other use (a tiled `ld_s`, `resinfo`).
     TypedBuffer,
     /// Double-precision arithmetic: ES 3.00 has no `double`.
     Double,
@@ -191,8 +193,10 @@ pub enum Reason {
     /// reads the four texel centres with `textureLod`, which naga (like
     /// WGSL) refuses on integer textures; GLSL ES 3.00 allows it.
     IntegerCubeGather,
-    /// vk450: an atomic on a typed 2D UAV (`imageAtomic*`): neither naga's
-    /// GLSL front end nor its SPIR-V front end reads image atomics.
+    /// vk450: an atomic on a float typed 2D UAV (an `r32f` image): D3D11
+    /// allows typed UAV atomics only on R32_UINT and R32_SINT views, so
+    /// the lowering has no form for it (`imageAtomic*` on `r32ui`/`r32i`
+    /// covers the rest).
     ImageAtomic,
     /// vk450: a typed UAV other than a buffer or a 2D texture (1D, arrays,
     /// 3D): the lowering (like the emulator and the case syntax) stops at
@@ -312,8 +316,8 @@ impl Reason {
                 "GLSL ES 3.00 has no storage buffers for raw or structured buffers"
             }
             Reason::TypedBuffer => {
-                "typed buffers (`Buffer<T>`) are not lowered: GLSL ES 3.00 has no samplerBuffer, \
-                 and naga, which runs vk450 on the Vulkan path, has no texel buffers"
+                "typed buffers (`Buffer<T>`) need a samplerBuffer, which GLSL ES 3.00 lacks; vk450 \
+                 reads them as storage buffers, through ld and bufinfo only"
             }
             Reason::Double => "GLSL ES 3.00 has no double-precision type",
             Reason::CubeArray => {
@@ -326,7 +330,7 @@ impl Reason {
                 "the cube gather emulation reads texel centres with textureLod, which naga refuses on integer textures"
             }
             Reason::ImageAtomic => {
-                "an atomic on a typed 2D UAV needs imageAtomic*, which neither naga's GLSL nor its SPIR-V front end reads"
+                "an atomic on a float typed 2D UAV: D3D11 allows typed UAV atomics only on R32_UINT and R32_SINT views, and the lowering (imageAtomic* on r32ui/r32i images) has no float form"
             }
             Reason::UavDimension => {
                 "typed UAVs are lowered as buffers and 2D textures only, not 1D, array or 3D ones"

@@ -10,8 +10,9 @@
 //! vk450 bindings, all in set 0: constant buffer N at binding N; the mip
 //! count block at 14; the sampler-state block at 15; texture N at 16 + N;
 //! the plain view of a compared texture N at 96 + N; sampler N at 160 + N;
-//! the fetch sampler at 176; the class-interface block at 200; a raw or
-//! structured SRV tN at 16 + N (a `t` slot holds a texture or a buffer,
+//! the fetch sampler at 176; the class-interface block at 200; the typed
+//! buffer views block at 201; a raw, structured or typed buffer SRV tN at
+//! 16 + N (a `t` slot holds a texture or a buffer,
 //! never both); UAV N at 208 + N and its counter at 272 + N. These are
 //! the only definitions of those numbers: the harness binds by them too.
 
@@ -29,6 +30,9 @@ pub const SAMPLER_BINDING_BASE: u32 = 160;
 pub const FETCH_SAMPLER_BINDING: u32 = SAMPLER_BINDING_BASE + 16;
 /// The class-interface block (`hlslcc_Interfaces`).
 pub const INTERFACE_BINDING: u32 = 200;
+/// The typed buffer views block (`hlslcc_BufferViews`): per typed buffer
+/// SRV its format and element count.
+pub const BUFFER_VIEW_BINDING: u32 = 201;
 
 /// UAV N (storage buffer or image) is at `UAV_BINDING_BASE + N`: past
 /// the class-interface block, room for D3D11.1's 64 UAV slots.

@@ -4,12 +4,18 @@
 //! labelled with the dialect drawn —, error statistics, failure reasons
 //! and, for a failing case, the `dxbc-dbg step` command for its worst
 //! pixel) and JUnit XML (one test per case and backend).
+//!
+//! All three are written from the results document alone
+//! ([`super::results::Results`]), so a merged set of slices reports as one
+//! run does; only the pictures need the images, and [`write_pictures`]
+//! writes those from a run's results and names them in the document.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::diff::{Diff, heat_map, preview, side_by_side, write_png};
-use super::suite::{BackendResult, CaseResult};
+use super::diff::{heat_map, preview, side_by_side, write_png};
+use super::results::{BackendRecord, CaseRecord, DiffFigures, Results};
+use super::suite::CaseResult;
 
 /// Escapes text for HTML and XML (element text and attribute values).
 pub fn escape(s: &str) -> String {
@@ -34,7 +40,7 @@ fn ms(v: Option<f64>) -> String {
 }
 
 /// The largest error over a backend's render targets: (max abs, max ulp).
-fn max_error(b: &BackendResult) -> (f64, u64) {
+fn max_error(b: &BackendRecord) -> (f64, u64) {
     b.targets.iter().fold((0.0, 0), |(a, u), t| {
         (a.max(t.diff.max_abs), u.max(t.diff.max_ulp))
     })
@@ -42,7 +48,7 @@ fn max_error(b: &BackendResult) -> (f64, u64) {
 
 /// `pass`, `FAIL` or `n/a` for one backend's run of a case (a case whose
 /// own checks failed fails on every backend).
-fn verdict(r: &CaseResult, b: &BackendResult) -> &'static str {
+fn verdict(r: &CaseRecord, b: &BackendRecord) -> &'static str {
     if b.not_applicable.is_some() {
         "n/a"
     } else if b.passed() && r.case_failures.is_empty() {
@@ -53,8 +59,8 @@ fn verdict(r: &CaseResult, b: &BackendResult) -> &'static str {
 }
 
 /// A backend's label in reports: its name and the dialect it draws.
-fn label(b: &BackendResult) -> String {
-    format!("{} ({})", b.backend.name(), b.backend.dialect().name())
+fn label(b: &BackendRecord) -> String {
+    b.label()
 }
 
 fn fmt_ulp(u: u64) -> String {
@@ -67,7 +73,8 @@ fn fmt_ulp(u: u64) -> String {
 
 /// A plain-text table: one line per case and backend (one line for a
 /// case that never reached a backend).
-pub fn summary_table(results: &[CaseResult]) -> String {
+pub fn summary_table(doc: &Results) -> String {
+    let results = &doc.cases;
     let width = results
         .iter()
         .map(|r| r.name.len())
@@ -85,7 +92,7 @@ pub fn summary_table(results: &[CaseResult]) -> String {
                 "{:<width$}  {:<7}  {:<6}  {:>9}  {:>9}  {:>11}  {:>10}  -",
                 r.name,
                 "-",
-                if r.passed() { "pass" } else { "FAIL" },
+                if r.passed { "pass" } else { "FAIL" },
                 "-",
                 ms(r.cpu_ms),
                 "-",
@@ -103,7 +110,7 @@ pub fn summary_table(results: &[CaseResult]) -> String {
                 s,
                 "{:<width$}  {:<7}  {:<6}  {:>9}  {:>9}  {:>11.3e}  {:>10}  {worst}",
                 r.name,
-                b.backend.name(),
+                b.backend,
                 verdict(r, b),
                 ms(b.ms),
                 ms(r.cpu_ms),
@@ -112,14 +119,14 @@ pub fn summary_table(results: &[CaseResult]) -> String {
             );
         }
     }
-    let failed = results.iter().filter(|r| !r.passed()).count();
+    let failed = results.iter().filter(|r| !r.passed).count();
     let na: Vec<String> = results
         .iter()
         .flat_map(|r| {
             r.backends
                 .iter()
                 .filter(|b| b.not_applicable.is_some())
-                .map(move |b| format!("{} on {}", r.name, b.backend.name()))
+                .map(move |b| format!("{} on {}", r.name, b.backend))
         })
         .collect();
     if !na.is_empty() {
@@ -129,13 +136,7 @@ pub fn summary_table(results: &[CaseResult]) -> String {
     // decoded blocks), so a pass says what it exercised.
     for r in results {
         for b in r.backends.iter().filter(|b| !b.notes.is_empty()) {
-            let _ = writeln!(
-                s,
-                "{} on {}: {}",
-                r.name,
-                b.backend.name(),
-                b.notes.join("; ")
-            );
+            let _ = writeln!(s, "{} on {}: {}", r.name, b.backend, b.notes.join("; "));
         }
     }
     let _ = writeln!(s, "{} passed, {} failed", results.len() - failed, failed);
@@ -155,7 +156,7 @@ fn slug(name: &str) -> String {
         .collect()
 }
 
-fn stats_rows(label: &str, d: &Diff) -> String {
+fn stats_rows(label: &str, d: &DiffFigures) -> String {
     let worst = d.worst.as_ref().map_or("-".to_string(), |w| {
         format!("({}, {}): {:?} vs {:?}", w.x, w.y, w.a, w.b)
     });
@@ -173,18 +174,58 @@ fn stats_rows(label: &str, d: &Diff) -> String {
     )
 }
 
-/// Writes `index.html` and its pictures into `dir`; returns the page's path.
-/// `renderers` names each backend's adapter or browser, e.g.
-/// `[("vulkan", "llvmpipe"), ("webgl2", "chromium-headless-shell (ANGLE swiftshader)")]`.
-pub fn write_html(
-    dir: &Path,
-    results: &[CaseResult],
-    renderers: &[(String, String)],
-) -> Result<PathBuf, String> {
+/// The pictures of one backend's render target: `(picture, heat map)`
+/// file names.
+fn picture_names(case: &str, backend: &str, i: usize) -> (String, String) {
+    let id = slug(case);
+    (
+        format!("{id}.{backend}.t{i}.png"),
+        format!("{id}.{backend}.t{i}.heat.png"),
+    )
+}
+
+/// Writes each backend's pictures of each render target into `dir/img`
+/// (backend | CPU | heat map, and the heat map alone) and names them, by
+/// paths relative to `dir`, in `doc`, whose cases are `results`' in order.
+pub fn write_pictures(dir: &Path, results: &[CaseResult], doc: &mut Results) -> Result<(), String> {
     let img_dir = dir.join("img");
     std::fs::create_dir_all(&img_dir)
         .map_err(|e| format!("{}: cannot create: {e}", img_dir.display()))?;
-    let failed = results.iter().filter(|r| !r.passed()).count();
+    for (r, rec) in results.iter().zip(&mut doc.cases) {
+        for (b, brec) in r.backends.iter().zip(&mut rec.backends) {
+            for ((i, c), (t, trec)) in r
+                .cpu
+                .iter()
+                .enumerate()
+                .zip(b.targets.iter().zip(&mut brec.targets))
+            {
+                let (name, heat_name) = picture_names(&r.name, b.backend.name(), i);
+                let heat = heat_map(&t.diff);
+                write_png(
+                    &side_by_side(&[&preview(&t.image), &preview(c), &heat]),
+                    &img_dir.join(&name),
+                )?;
+                write_png(&side_by_side(&[&heat]), &img_dir.join(&heat_name))?;
+                trec.picture = Some(format!("img/{name}"));
+                trec.heat = Some(format!("img/{heat_name}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes `index.html` into `dir` from the document (its pictures are
+/// where the document's paths, relative to `dir`, say); returns the
+/// page's path.
+pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    let results = &doc.cases;
+    let renderers: Vec<(&str, &str)> = doc
+        .renderers
+        .iter()
+        .map(|r| (r.backend.as_str(), r.name.as_str()))
+        .collect();
+    let failed = results.iter().filter(|r| !r.passed).count();
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>dxbc-dbg diff report</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em}\ntable{border-collapse:collapse;margin:.5em 0}\ntd,th{border:1px solid #bbb;padding:.2em .5em;text-align:left}\n.pass{color:#060}.fail{color:#b00;font-weight:bold}\nimg{image-rendering:pixelated;border:1px solid #888}\ncode{background:#eee;padding:.1em .3em}\n</style>\n</head>\n<body>\n");
     let _ = writeln!(
@@ -208,7 +249,7 @@ pub fn write_html(
         let rows: Vec<Row> = if r.backends.is_empty() {
             vec![(
                 "-".into(),
-                if r.passed() { "pass" } else { "FAIL" },
+                if r.passed { "pass" } else { "FAIL" },
                 None,
                 (0.0, 0),
             )]
@@ -241,9 +282,9 @@ pub fn write_html(
             h,
             "<h2 id=\"{id}\">{} <span class=\"{}\">{}</span></h2>\n<p>{}</p>",
             escape(&r.name),
-            if r.passed() { "pass" } else { "fail" },
-            if r.passed() { "pass" } else { "FAIL" },
-            escape(&r.path.display().to_string())
+            if r.passed { "pass" } else { "fail" },
+            if r.passed { "pass" } else { "FAIL" },
+            escape(&r.path)
         );
         if !r.failures.is_empty() {
             h.push_str("<ul>\n");
@@ -251,11 +292,11 @@ pub fn write_html(
                 let _ = writeln!(h, "<li><pre>{}</pre></li>", escape(f));
             }
             h.push_str("</ul>\n");
-            if let Some(cmd) = r.step_command() {
+            if let Some(cmd) = &r.step {
                 let _ = writeln!(
                     h,
                     "<p>Step the worst pixel: <code>{}</code></p>",
-                    escape(&cmd)
+                    escape(cmd)
                 );
             }
         }
@@ -275,34 +316,35 @@ pub fn write_html(
                 escape(b.not_applicable.as_deref().unwrap_or(""))
             );
         }
-        for (i, c) in r.cpu.iter().enumerate() {
+        for i in 0..r.cpu_targets {
             let _ = writeln!(
                 h,
                 "<h3>SV_Target{i}</h3>\n<p>backend | CPU | heat map (black: identical; blue: within tolerance; red to yellow: beyond it)</p>"
             );
             // One row per backend, so the pictures stay side by side with
             // the CPU's and the heat map whatever the number of backends.
-            let drawn: Vec<&BackendResult> =
+            let drawn: Vec<&BackendRecord> =
                 r.backends.iter().filter(|b| b.targets.len() > i).collect();
             h.push_str("<table>\n");
             for b in &drawn {
                 let t = &b.targets[i];
-                let name = format!("{id}.{}.t{i}.png", b.backend.name());
-                let heat_name = format!("{id}.{}.t{i}.heat.png", b.backend.name());
-                let heat = heat_map(&t.diff);
-                write_png(
-                    &side_by_side(&[&preview(&t.image), &preview(c), &heat]),
-                    &img_dir.join(&name),
-                )?;
-                write_png(&side_by_side(&[&heat]), &img_dir.join(&heat_name))?;
+                let (Some(picture), Some(heat)) = (&t.picture, &t.heat) else {
+                    // A document written without a report has no pictures.
+                    let _ = writeln!(
+                        h,
+                        "<tr><th>{}</th><td>(no picture: the run wrote no report)</td></tr>",
+                        escape(&label(b))
+                    );
+                    continue;
+                };
                 let _ = writeln!(
                     h,
-                    "<tr><th>{}</th><td><img src=\"img/{}\" alt=\"{}, CPU and heat map of {} target {i}\"><br><a href=\"img/{}\">heat map alone</a></td></tr>",
+                    "<tr><th>{}</th><td><img src=\"{}\" alt=\"{}, CPU and heat map of {} target {i}\"><br><a href=\"{}\">heat map alone</a></td></tr>",
                     escape(&label(b)),
-                    escape(&name),
+                    escape(picture),
                     escape(&label(b)),
                     escape(&r.name),
-                    escape(&heat_name)
+                    escape(heat)
                 );
             }
             h.push_str("</table>\n");
@@ -320,7 +362,7 @@ pub fn write_html(
             h.push_str("</table>\n");
             let times: Vec<String> = drawn
                 .iter()
-                .map(|b| format!("{} {} ms", b.backend.name(), ms(b.ms)))
+                .map(|b| format!("{} {} ms", b.backend, ms(b.ms)))
                 .collect();
             let _ = writeln!(
                 h,
@@ -328,11 +370,11 @@ pub fn write_html(
                 r.backends
                     .first()
                     .and_then(|b| b.targets.first())
-                    .map_or(0.0, |t| t.diff.tolerance.abs),
+                    .map_or(0.0, |t| t.diff.tolerance_abs),
                 r.backends
                     .first()
                     .and_then(|b| b.targets.first())
-                    .map_or(0, |t| t.diff.tolerance.ulp),
+                    .map_or(0, |t| t.diff.tolerance_ulp),
                 times.join(", "),
                 ms(r.cpu_ms)
             );
@@ -348,10 +390,11 @@ pub fn write_html(
 /// failing one carries its reasons and the step command in a `failure`
 /// element, a not-applicable one is `skipped` with the reason. A case that
 /// never reached a backend is one test.
-pub fn junit(results: &[CaseResult]) -> String {
+pub fn junit(doc: &Results) -> String {
+    let results = &doc.cases;
     struct Test<'a> {
         name: String,
-        r: &'a CaseResult,
+        r: &'a CaseRecord,
         secs: f64,
         failures: Vec<String>,
         skipped: Option<&'a str>,
@@ -376,7 +419,7 @@ pub fn junit(results: &[CaseResult]) -> String {
                 failures.clear();
             }
             tests.push(Test {
-                name: format!("{} [{}]", r.name, b.backend.name()),
+                name: format!("{} [{}]", r.name, b.backend),
                 r,
                 secs: (b.ms.unwrap_or(0.0) + cpu) / 1000.0,
                 failures,
@@ -399,7 +442,7 @@ pub fn junit(results: &[CaseResult]) -> String {
             x,
             "    <testcase classname=\"dxbc-dbg.diff\" name=\"{}\" file=\"{}\" time=\"{:.3}\"",
             escape(&t.name),
-            escape(&t.r.path.display().to_string()),
+            escape(&t.r.path),
             t.secs
         );
         if let Some(why) = t.skipped {
@@ -416,9 +459,9 @@ pub fn junit(results: &[CaseResult]) -> String {
         }
         x.push_str(">\n");
         let mut body = t.failures.join("\n");
-        if let Some(cmd) = t.r.step_command() {
+        if let Some(cmd) = &t.r.step {
             body.push_str("\nstep the worst pixel: ");
-            body.push_str(&cmd);
+            body.push_str(cmd);
         }
         let _ = writeln!(
             x,
@@ -437,7 +480,28 @@ mod tests {
     use crate::harness::case::Tolerance;
     use crate::harness::diff::diff;
     use crate::harness::image::Image;
-    use crate::harness::suite::{Backend, TargetResult};
+    use crate::harness::results::{RendererInfo, RunInfo};
+    use crate::harness::suite::{Backend, BackendResult, TargetResult};
+
+    /// The document of `rs` as one run over them.
+    fn doc(rs: &[CaseResult], renderers: &[(String, String)]) -> Results {
+        let options = RunInfo {
+            inputs: vec!["tests/cases".into()],
+            backends: vec!["vulkan".into(), "webgl2".into()],
+            filter: None,
+            shard: None,
+            bless: false,
+        };
+        let renderers = renderers
+            .iter()
+            .map(|(b, n)| RendererInfo {
+                backend: b.clone(),
+                name: n.clone(),
+            })
+            .collect();
+        let indices: Vec<usize> = (0..rs.len()).collect();
+        Results::from_run(options, renderers, rs.len(), &indices, rs)
+    }
 
     fn results() -> Vec<CaseResult> {
         let a = Image::new(2, 2);
@@ -547,7 +611,7 @@ mod tests {
 
     #[test]
     fn junit_lists_the_failing_case_with_its_step_command() {
-        let x = junit(&results());
+        let x = junit(&doc(&results(), &[]));
         assert!(balanced(&x), "{x}");
         // One test per case and backend; the not-applicable one skipped.
         assert!(x.contains("tests=\"4\" failures=\"1\""), "{x}");
@@ -575,7 +639,10 @@ mod tests {
             ("vulkan".to_string(), "lavapipe".to_string()),
             ("webgl2".to_string(), "chromium".to_string()),
         ];
-        let page = write_html(&dir, &results(), &renderers).expect("writes");
+        let rs = results();
+        let mut d = doc(&rs, &renderers);
+        write_pictures(&dir, &rs, &mut d).expect("writes pictures");
+        let page = write_html(&dir, &d).expect("writes");
         let html = std::fs::read_to_string(&page).expect("reads");
         assert!(balanced(&html), "{html}");
         assert!(html.contains("2 cases: 1 passed, 1 failed"));
@@ -602,7 +669,7 @@ mod tests {
         }
         // Passing cases get no step command.
         assert_eq!(html.matches("dxbc-dbg step").count(), 1);
-        let table = summary_table(&results());
+        let table = summary_table(&d);
         assert!(table.contains("1 passed, 1 failed"));
         // ok/vulkan, ok/webgl2 (n/a), gather/vulkan, gather/webgl2.
         let lines: Vec<&str> = table.lines().collect();
@@ -621,7 +688,7 @@ mod tests {
     fn upload_notes_are_reported() {
         let mut rs = results();
         rs[0].backends[0].notes = vec!["BC1_UNORM uploaded compressed".into()];
-        let table = summary_table(&rs);
+        let table = summary_table(&doc(&rs, &[]));
         assert!(
             table.contains("ok on vulkan: BC1_UNORM uploaded compressed"),
             "{table}"
@@ -629,7 +696,7 @@ mod tests {
         assert!(!table.contains("on webgl2: BC1"), "{table}");
         let dir = std::env::temp_dir().join(format!("dxbc-dbg-notes-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let page = write_html(&dir, &rs, &[]).expect("writes");
+        let page = write_html(&dir, &doc(&rs, &[])).expect("writes");
         let html = std::fs::read_to_string(&page).expect("reads");
         assert!(
             html.contains("<p>On vulkan (vk450): BC1_UNORM uploaded compressed</p>"),

@@ -82,8 +82,8 @@ pub fn sampler(case: &Case, n: u32) -> Sampler {
         .unwrap_or_default()
 }
 
-/// The value of one member of `hlslcc_TextureLevels` or
-/// `hlslcc_SamplerState`, as 16 bytes of lanes; `None` for a uniform that
+/// The value of one member of `hlslcc_TextureLevels`,
+/// `hlslcc_SamplerState` or `hlslcc_BufferViews`, as 16 bytes of lanes; `None` for a uniform that
 /// is not one of theirs.
 pub fn block_member(case: &Case, u: &UniformEntry) -> Option<[u32; 4]> {
     let ints = |v: [i32; 4]| v.map(|x| x as u32);
@@ -103,6 +103,15 @@ pub fn block_member(case: &Case, u: &UniformEntry) -> Option<[u32; 4]> {
             }
         }
         UniformRole::RasterizerSamples => [case.samples.max(1), 0, 0, 0],
+        // The view's DXGI format and element count; an unbound slot has
+        // format 0 (UNKNOWN) and no elements, which the shader reads as
+        // zeros.
+        UniformRole::BufferView { texture } => {
+            match case.textures.iter().find(|(s, _)| *s == texture) {
+                Some((_, tex)) => [tex.format().dxgi(), tex.desc().width, 0, 0],
+                None => [0; 4],
+            }
+        }
         UniformRole::SamplerMode { sampler: n } => {
             let s = sampler(case, n);
             let a = s.address.map(d3d_address);

@@ -3,7 +3,10 @@
 //! end. naga's GLSL front end has no atomic built-ins at all; its SPIR-V
 //! front end turns the `uint` words an atomic touches into atomic types.
 //! docs/harness.md ("Shaders with storage") says why every storage shader,
-//! not only those with atomics, takes this path. It needs no GPU, so it is
+//! not only those with atomics, takes this path; shaders with image
+//! atomics, which naga cannot read, are compiled with the SPIR-V validator
+//! too (`compile_validated`) and passed to the driver as they are. It needs
+//! no GPU, so it is
 //! built without the `gpu` feature: the tests validate vk450 text through
 //! this same compile, so they check what the Vulkan path draws.
 
@@ -19,7 +22,23 @@ pub fn compile(source: &str, stage: &str) -> Result<Vec<u32>, String> {
     compile_with(GLSLANG, source, stage)
 }
 
+/// [`compile`], with glslang also running the SPIRV-Tools validator on
+/// its output: for SPIR-V that reaches the driver without naga reading it
+/// (the passthrough route), where nothing else would check it.
+pub fn compile_validated(source: &str, stage: &str) -> Result<Vec<u32>, String> {
+    compile_args(GLSLANG, source, stage, &["--spirv-val"])
+}
+
 fn compile_with(program: &str, source: &str, stage: &str) -> Result<Vec<u32>, String> {
+    compile_args(program, source, stage, &[])
+}
+
+fn compile_args(
+    program: &str,
+    source: &str,
+    stage: &str,
+    extra: &[&str],
+) -> Result<Vec<u32>, String> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let out = std::env::temp_dir().join(format!(
         "dxbc-dbg-{}-{}.spv",
@@ -27,7 +46,9 @@ fn compile_with(program: &str, source: &str, stage: &str) -> Result<Vec<u32>, St
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
     let mut child = Command::new(program)
-        .args(["-V", "--stdin", "-S", stage, "-o"])
+        .args(["-V", "--stdin", "-S", stage])
+        .args(extra)
+        .arg("-o")
         .arg(&out)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -89,6 +89,32 @@ pub fn vk450_spirv(stage: ProgramType, source: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Validates vk450 source with image atomics as the Vulkan path hands it
+/// to the driver (wgpu's passthrough, since naga's SPIR-V front end cannot
+/// read `OpImageTexelPointer`): glslangValidator to SPIR-V, checked by the
+/// SPIRV-Tools validator it runs.
+pub fn vk450_passthrough(stage: ProgramType, source: &str) -> Result<(), String> {
+    let ext = match stage {
+        ProgramType::Vertex => "vert",
+        _ => "frag",
+    };
+    dxbc_dbg::harness::spirv::compile_validated(source, ext).map(|_| ())
+}
+
+/// Validates a vk450 translation by the route the Vulkan path compiles it:
+/// naga's GLSL front end without storage; with storage glslang and naga's
+/// SPIR-V front end, or, with image atomics, glslang and spirv-val alone.
+pub fn vk450_route(t: &dxbc_dbg::glsl::Translation) -> Result<(), String> {
+    let m = &t.manifest;
+    if m.image_atomics() {
+        vk450_passthrough(t.stage, &t.source)
+    } else if m.storage_buffers.is_empty() && m.storage_images.is_empty() && m.counters.is_empty() {
+        vk450(t.stage, &t.source)
+    } else {
+        vk450_spirv(t.stage, &t.source)
+    }
+}
+
 /// Links an es300 vertex and fragment shader the way a GLSL ES 3.00
 /// implementation does. glslangValidator `-l` checks that names and types
 /// agree across the stages, but (at least up to glslang 12) not the rule

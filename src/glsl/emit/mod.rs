@@ -291,6 +291,9 @@ impl<'a> Emitter<'a> {
                 Class::Flow => flow::emit(self, inst),
                 // bufinfo of a raw/structured view or a UAV is memory's.
                 Class::Texture if inst.op == Op::Bufinfo && super::memory::bufinfo(self, inst) => {}
+                // ld of a typed buffer SRV (vk450) too.
+                Class::Texture
+                    if inst.op == Op::Ld && super::memory::typed_srv::ld(self, inst, 2) => {}
                 // resinfo of a UAV too.
                 Class::Texture if inst.op == Op::Resinfo && super::memory::resinfo(self, inst) => {}
                 Class::Texture => texture::emit(self, inst),

@@ -104,6 +104,11 @@ fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
     let Some(res) = e.textures.resources.get(&slot).copied() else {
         return;
     };
+    // vk450 reads a typed buffer SRV as a storage buffer (`memory`).
+    if let Some(&rt) = e.memory.typed_srvs.get(&slot) {
+        super::super::memory::typed_srv::declare(e, slot, rt);
+        return;
+    }
     if let Some(reason) = res.dim.refusal(e.dialect) {
         e.refuse(inst, reason);
         return;

@@ -83,6 +83,9 @@ impl Dim {
     /// multisampled textures are likewise ES 3.00's lack only.
     pub fn refusal(self, dialect: Dialect) -> Option<Reason> {
         match self {
+            // vk450 lowers a typed buffer's declaration, `ld` and
+            // `bufinfo` in `memory::typed_srv` before they get here; what
+            // reaches here (resinfo, a tiled `ld_s`) has no lowering.
             Dim::Buffer => Some(Reason::TypedBuffer),
             Dim::Tex2DMS | Dim::Tex2DMSArray if dialect == Dialect::Es300 => {
                 Some(Reason::Multisample)
@@ -315,6 +318,10 @@ pub fn scan(e: &mut Emitter) {
                     }
                 }
             }
+            // A typed buffer has no levels to count and is never sampled:
+            // vk450 reads it as a storage buffer (`memory::typed_srv`),
+            // es300 refuses it.
+            Op::Ld | Op::Resinfo | Op::LdMs if dim == Dim::Buffer => {}
             Op::Ld | Op::Resinfo | Op::LdMs => {
                 t.levels.insert(tex);
                 t.fetched.insert(tex);

@@ -223,15 +223,13 @@ pub enum Feature {
     /// A `_cl` instruction's per-sample minimum-LOD clamp other than the
     /// literal 0 (which means no clamp) on a cube.
     LodClamp,
-    /// Raw/structured buffers and UAVs (`[buffer]`, `[uav]`); implied.
+    /// Buffer views and UAVs (`[buffer]`, raw, structured or typed, and
+    /// `[uav]`); implied.
     Buffers,
-    /// A typed buffer SRV (`[buffer N]` with `format F`, `Buffer<T>`);
-    /// implied.
-    TypedBuffers,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 15] = [
+    pub const ALL: [Feature; 14] = [
         Feature::FineDerivatives,
         Feature::DepthReadback,
         Feature::Depth24Readback,
@@ -246,7 +244,6 @@ impl Feature {
         Feature::Float64,
         Feature::LodClamp,
         Feature::Buffers,
-        Feature::TypedBuffers,
     ];
 
     pub fn name(self) -> &'static str {
@@ -265,7 +262,6 @@ impl Feature {
             Feature::Float64 => "float64",
             Feature::LodClamp => "lod_clamp",
             Feature::Buffers => "buffers",
-            Feature::TypedBuffers => "typed_buffers",
         }
     }
 }
@@ -638,20 +634,6 @@ impl Case {
                 line,
                 feature: Feature::Buffers,
                 reason: format!("line {line} binds a buffer"),
-            });
-        }
-        if let Some(line) = case
-            .sections
-            .iter()
-            .find(|(s, _)| {
-                matches!(s, Section::Buffer(slot) if case.textures.iter().any(|(t, _)| t == slot))
-            })
-            .map(|(_, l)| *l)
-        {
-            case.requires.push(Requirement {
-                line,
-                feature: Feature::TypedBuffers,
-                reason: format!("line {line} binds a typed buffer"),
             });
         }
         // The depth buffer is single-sampled on every path (the emulator

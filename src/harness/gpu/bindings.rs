@@ -2,11 +2,14 @@
 //! textures (and the plain views of compared ones), samplers (comparison
 //! samplers for `samplerShadow`, the fetch sampler), and the std140
 //! blocks the emulation helpers read (`hlslcc_TextureLevels`,
-//! `hlslcc_SamplerState`, and the bound classes in `hlslcc_Interfaces`).
+//! `hlslcc_SamplerState`, the bound classes in `hlslcc_Interfaces`, and
+//! typed buffer views' formats and sizes in `hlslcc_BufferViews`).
 
 use std::collections::BTreeMap;
 
-use crate::glsl::names::{INTERFACE_BINDING, MIP_COUNT_BINDING, SAMPLER_STATE_BINDING};
+use crate::glsl::names::{
+    BUFFER_VIEW_BINDING, INTERFACE_BINDING, MIP_COUNT_BINDING, SAMPLER_STATE_BINDING,
+};
 use crate::glsl::{Manifest, SamplerKind, TextureShape, Ty};
 use crate::harness::case::Case;
 use crate::harness::runtime::{self, HardwareAddress};
@@ -26,6 +29,9 @@ pub(super) struct Bindings {
     pub group: wgpu::BindGroup,
     /// The UAVs bound, to read back after the draw.
     pub uavs: Vec<super::storage::Uav>,
+    /// Every binding number in the layout, ascending: where wgpu's Vulkan
+    /// backend puts each (see `passthrough`).
+    pub numbers: Vec<u32>,
 }
 
 /// D3D's comparison function as wgpu spells it (samplers and the depth test).
@@ -105,8 +111,8 @@ fn put(block: &mut Vec<u8>, offset: u32, v: [u32; 4]) {
     }
 }
 
-/// `hlslcc_TextureLevels`, `hlslcc_SamplerState` and `hlslcc_Interfaces`,
-/// std140, filled as docs/glsl-textures.md and docs/glsl.md specify
+/// `hlslcc_TextureLevels`, `hlslcc_SamplerState`, `hlslcc_Interfaces` and
+/// `hlslcc_BufferViews`, std140, filled as docs/glsl-textures.md and docs/glsl.md specify
 /// (values from `runtime`).
 fn blocks(case: &Case, manifests: &[&Manifest]) -> BTreeMap<u32, Vec<u8>> {
     let mut out: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
@@ -161,7 +167,14 @@ pub(super) fn build(
     let mut uploaded: BTreeMap<(u32, bool), wgpu::Texture> = BTreeMap::new();
 
     for (binding, bytes) in blocks(case, manifests) {
-        if [MIP_COUNT_BINDING, SAMPLER_STATE_BINDING, INTERFACE_BINDING].contains(&binding) {
+        if [
+            MIP_COUNT_BINDING,
+            SAMPLER_STATE_BINDING,
+            INTERFACE_BINDING,
+            BUFFER_VIEW_BINDING,
+        ]
+        .contains(&binding)
+        {
             let mut bytes = bytes;
             bytes.resize(bytes.len().max(16).next_multiple_of(16), 0);
             entries.insert(binding, with(uniform_entry(r, &bytes), all));
@@ -363,6 +376,7 @@ pub(super) fn build(
         layout,
         group,
         uavs,
+        numbers: entries.keys().copied().collect(),
     })
 }
 

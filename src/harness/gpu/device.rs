@@ -15,7 +15,9 @@ use super::GpuError;
 /// `TEXTURE_COMPRESSION_BC_SLICED_3D`), decoded without it. Doubles need
 /// `SHADER_F64` (Vulkan's `shaderFloat64`, which lavapipe has); a shader
 /// with doubles on an adapter without it is refused by name before naga
-/// sees it.
+/// sees it. A shader with image atomics, which naga cannot read, goes to
+/// the driver as glslang's SPIR-V through `PASSTHROUGH_SHADERS`; without
+/// it such a shader is refused by name.
 const WANTED: wgpu::Features = wgpu::Features::FLOAT32_FILTERABLE
     .union(wgpu::Features::DEPTH32FLOAT_STENCIL8)
     .union(wgpu::Features::TEXTURE_FORMAT_16BIT_NORM)
@@ -23,7 +25,8 @@ const WANTED: wgpu::Features = wgpu::Features::FLOAT32_FILTERABLE
     .union(wgpu::Features::MULTISAMPLE_ARRAY)
     .union(wgpu::Features::TEXTURE_COMPRESSION_BC)
     .union(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D)
-    .union(wgpu::Features::SHADER_F64);
+    .union(wgpu::Features::SHADER_F64)
+    .union(wgpu::Features::PASSTHROUGH_SHADERS);
 
 pub(super) struct Device {
     /// Asked for per-format features (multisample counts).
@@ -36,6 +39,9 @@ pub(super) struct Device {
     pub bc_3d: bool,
     /// Whether shaders may use doubles (`SHADER_F64`).
     pub f64: bool,
+    /// Whether SPIR-V may skip naga (`PASSTHROUGH_SHADERS`): the route for
+    /// shaders with image atomics.
+    pub passthrough: bool,
     /// What the current draw's uploads chose (compressed or decoded), for
     /// the case's report; taken by `Gpu::render`.
     pub notes: std::cell::RefCell<Vec<String>>,
@@ -86,6 +92,7 @@ fn open_with(backends: wgpu::Backends) -> Result<Device, GpuError> {
         bc: features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC),
         bc_3d: features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D),
         f64: features.contains(wgpu::Features::SHADER_F64),
+        passthrough: features.contains(wgpu::Features::PASSTHROUGH_SHADERS),
         notes: Default::default(),
     })
 }

@@ -14,12 +14,15 @@
 //!   by drawing (wgpu copies neither);
 //! * `storage`: buffer views and UAVs bound as storage buffers and images,
 //!   and the UAVs read back after the draw; shaders with storage are
-//!   compiled by glslangValidator through `harness::spirv`.
+//!   compiled by glslangValidator through `harness::spirv`;
+//! * `passthrough`: those with image atomics handed to the driver as
+//!   SPIR-V without naga, their bindings renumbered for wgpu's layout.
 
 mod bindings;
 mod device;
 mod fullscreen;
 mod msaa;
+mod passthrough;
 mod shaders;
 mod storage;
 mod targets;
@@ -181,7 +184,8 @@ impl Gpu {
             stages
                 .vertex
                 .as_ref()
-                .is_some_and(|t| shaders::has_storage(&t.manifest)),
+                .map_or(shaders::Route::Glsl, |t| shaders::Route::of(&t.manifest)),
+            &bindings.numbers,
         )
         .map_err(fail)?;
         let fs = shaders::module(
@@ -189,7 +193,8 @@ impl Gpu {
             "pixel",
             &stages.pixel.source,
             naga::ShaderStage::Fragment,
-            shaders::has_storage(&stages.pixel.manifest),
+            shaders::Route::of(&stages.pixel.manifest),
+            &bindings.numbers,
         )
         .map_err(fail)?;
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

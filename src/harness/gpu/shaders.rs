@@ -81,30 +81,75 @@ pub(super) fn pass_through(case: &Case, ps: &glsl::Manifest) -> String {
     s
 }
 
-/// Whether a translation declares storage (buffer views, UAVs, counters).
+/// Whether a translation declares storage (buffer views, typed buffer
+/// SRVs, UAVs, counters).
 pub(super) fn has_storage(m: &glsl::Manifest) -> bool {
-    !m.storage_buffers.is_empty() || !m.storage_images.is_empty() || !m.counters.is_empty()
+    !m.storage_buffers.is_empty()
+        || !m.storage_images.is_empty()
+        || !m.counters.is_empty()
+        || !m.typed_buffers.is_empty()
 }
 
-/// Compiles GLSL through naga's GLSL front end, or, for a shader with
-/// storage (`storage`), through glslangValidator to SPIR-V and naga's
-/// SPIR-V front end (see `harness::spirv`); naga's errors surface through the
-/// caller's error scope, glslang's here.
+/// How a stage's GLSL reaches the driver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Route {
+    /// naga's GLSL front end: shaders without storage.
+    Glsl,
+    /// glslangValidator to SPIR-V, read by naga's SPIR-V front end (see
+    /// `harness::spirv`): shaders with storage.
+    Spirv,
+    /// glslangValidator's SPIR-V handed to the driver as it is: shaders
+    /// with image atomics, which naga's SPIR-V front end cannot read (it
+    /// has no `OpImageTexelPointer`).
+    Passthrough,
+}
+
+impl Route {
+    /// The route for a translation, by what its manifest declares.
+    pub(super) fn of(m: &glsl::Manifest) -> Route {
+        if m.image_atomics() {
+            Route::Passthrough
+        } else if has_storage(m) {
+            Route::Spirv
+        } else {
+            Route::Glsl
+        }
+    }
+}
+
+/// Compiles a stage's GLSL by its [`Route`] (`numbers`: the bind group
+/// layout's binding numbers, which a passthrough module is renumbered
+/// for); naga's errors surface through the caller's error scope,
+/// glslang's (and a missing passthrough feature) here.
 pub(super) fn module(
     r: &Renderer,
     label: &str,
     source: &str,
     stage: naga::ShaderStage,
-    storage: bool,
+    route: Route,
+    numbers: &[u32],
 ) -> Result<wgpu::ShaderModule, GpuError> {
-    if !storage {
+    if route == Route::Glsl {
         return Ok(glsl_module(r, label, source, stage));
+    }
+    if route == Route::Passthrough && !r.passthrough {
+        return Err(GpuError::Other(format!(
+            "the {label} shader uses image atomics (an atomic on a typed 2D UAV), which naga \
+             cannot read; the Vulkan path hands such SPIR-V to the driver through wgpu's \
+             PASSTHROUGH_SHADERS, which the adapter {} lacks",
+            r.adapter_name
+        )));
     }
     let name = if stage == naga::ShaderStage::Vertex {
         "vert"
     } else {
         "frag"
     };
+    if route == Route::Passthrough {
+        let words =
+            crate::harness::spirv::compile_validated(source, name).map_err(GpuError::Other)?;
+        return super::passthrough::module(r, label, words, numbers);
+    }
     let words = crate::harness::spirv::compile(source, name).map_err(GpuError::Other)?;
     Ok(r.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),

@@ -1,5 +1,9 @@
 //! Buffer views and UAVs on the Vulkan path, bound from the manifest's
-//! storage entries: raw/structured SRVs as read-only storage buffers, UAVs
+//! storage entries: raw/structured SRVs as read-only storage buffers,
+//! typed buffer SRVs as read-only storage buffers of their elements' bytes
+//! in the view's format (the shader decodes them; the view's format and
+//! element count go in `hlslcc_BufferViews`, filled with the other
+//! blocks in `bindings`), UAVs
 //! as storage buffers (or, typed 2D ones, `R32` storage textures), each
 //! used UAV counter as a storage buffer of one word. After the draw every
 //! UAV (words and counter) is copied out and read back, so the suite can
@@ -10,7 +14,7 @@ use std::collections::BTreeMap;
 use crate::glsl::{Manifest, StorageLayout};
 use crate::harness::case::Case;
 use crate::vm::memory::{Buffer, Layout};
-use crate::vm::texture::Format;
+use crate::vm::texture::{Format, Texture};
 
 use super::bindings::Slot;
 use super::{GpuError, Renderer};
@@ -60,6 +64,20 @@ fn storage_buffer(r: &Renderer, label: &str, words: &[u32]) -> wgpu::Buffer {
     b
 }
 
+/// A typed buffer's elements as the words of its storage buffer: the
+/// format's memory layout, as D3D holds the buffer, zero-padded to whole
+/// words (an element may be narrower than a word in other formats; the
+/// ones a case may give are whole words or 4-byte packs). Never empty: a
+/// case's buffer has at least one element.
+fn element_words(tex: &Texture) -> Vec<u32> {
+    let mut bytes = tex.to_bytes();
+    bytes.resize(bytes.len().next_multiple_of(4).max(4), 0);
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 fn texture_format(f: Format) -> Option<wgpu::TextureFormat> {
     Some(match f {
         Format::R32Uint => wgpu::TextureFormat::R32Uint,
@@ -78,9 +96,9 @@ pub(super) fn bind(
     entries: &mut BTreeMap<u32, Entry>,
 ) -> Result<Vec<Uav>, String> {
     let mut uavs: Vec<Uav> = Vec::new();
-    let any = manifests.iter().any(|(m, _)| {
-        !m.storage_buffers.is_empty() || !m.storage_images.is_empty() || !m.counters.is_empty()
-    });
+    let any = manifests
+        .iter()
+        .any(|(m, _)| super::shaders::has_storage(m));
     if !any {
         return Ok(uavs);
     }
@@ -115,7 +133,7 @@ pub(super) fn bind(
                 r.adapter_name
             ));
         }
-        let buffers = (m.storage_buffers.len() + m.counters.len()) as u32;
+        let buffers = (m.storage_buffers.len() + m.counters.len() + m.typed_buffers.len()) as u32;
         if buffers > limits.max_storage_buffers_per_shader_stage {
             return Err(format!(
                 "the shader binds {buffers} storage buffers (views and counters); the adapter \
@@ -189,6 +207,33 @@ pub(super) fn bind(
                         ty: wgpu::BufferBindingType::Storage {
                             read_only: b.read_only,
                         },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    Slot::Buffer(buffer),
+                    *stage,
+                ),
+            );
+        }
+        for t in &m.typed_buffers {
+            let Some(binding) = t.binding else { continue };
+            if let Some(e) = entries.get_mut(&binding) {
+                e.2 |= *stage;
+                continue;
+            }
+            let Some((_, tex)) = case.textures.iter().find(|(s, _)| *s == t.slot) else {
+                return Err(format!(
+                    "t{} is a typed buffer but the case binds no [buffer {}] with `format F`: \
+                     the Vulkan path has no empty storage buffer to bind in its place",
+                    t.slot, t.slot
+                ));
+            };
+            let buffer = storage_buffer(r, &t.glsl_name, &element_words(tex));
+            entries.insert(
+                binding,
+                (
+                    wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
                         has_dynamic_offset: false,
                         min_binding_size: None,
                     },

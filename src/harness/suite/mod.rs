@@ -17,6 +17,9 @@ use super::webgl2::WebGl2;
 use crate::glsl;
 
 mod compare;
+mod split;
+
+pub use split::Split;
 
 use compare::{CpuRun, Drawn, compare, uav_failures};
 
@@ -113,18 +116,15 @@ impl Backend {
             // translation applies one on its emulated sampling path, which
             // cubes do not have, and refuses it there (`Reason::LodClamp`).
             (_, Feature::LodClamp) => false,
-            // vk450 lowers buffer views and UAVs to storage buffers and
-            // images; the Vulkan path binds them and reads the UAVs back.
+            // vk450 lowers buffer views (typed buffer SRVs included, whose
+            // elements the shader decodes by the view's format) and UAVs
+            // to storage buffers and images; the Vulkan path binds them and
+            // reads the UAVs back.
             (Backend::Vulkan, Feature::Buffers) => true,
-            // GLSL ES 3.00 has no storage buffers or image stores, so
-            // WebGL2 cannot express a UAV (es300 refuses them by name).
+            // GLSL ES 3.00 has no storage buffers, image stores or
+            // samplerBuffer, so WebGL2 cannot express a buffer view or a
+            // UAV (es300 refuses them by name).
             (Backend::WebGl2, Feature::Buffers) => false,
-            // Neither dialect lowers a typed buffer SRV: GLSL ES 3.00 has
-            // no samplerBuffer, and naga (whose IR has no texel buffers)
-            // takes none from Vulkan GLSL either; vk450 does not yet lower
-            // one to a storage buffer of its words with the format's
-            // decode (`Reason::TypedBuffer` in both dialects).
-            (_, Feature::TypedBuffers) => false,
         }
     }
 }
@@ -203,6 +203,11 @@ pub struct RunOptions {
     pub goldens: Option<PathBuf>,
     /// Write goldens from the CPU image instead of comparing with them.
     pub bless: bool,
+    /// Threads for the emulator's side of the run (loading, drawing on
+    /// the CPU, diffing): 1 runs it on the calling thread. Results come in
+    /// the cases' order whatever the scheduling. The backends draw their
+    /// batches as before (see docs/harness.md, "Parallel runs").
+    pub jobs: usize,
 }
 
 impl Default for RunOptions {
@@ -211,6 +216,7 @@ impl Default for RunOptions {
             glsl: glsl::Options::new(glsl::Dialect::Vk450),
             goldens: None,
             bless: false,
+            jobs: 1,
         }
     }
 }
@@ -409,38 +415,46 @@ pub fn run_all(
     options: &RunOptions,
     mut progress: impl FnMut(&CaseResult),
 ) -> Vec<CaseResult> {
-    let loaded: Vec<Loaded> = cases.iter().map(|(p, n)| load(p, n)).collect();
+    // No pool for one job: the run stays on the caller's thread. A pool
+    // that cannot be built (no threads to be had) leaves it there too.
+    let pool = (options.jobs > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(options.jobs)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let pool = pool.as_ref();
+    let loaded: Vec<Loaded> = map_jobs(pool, cases.iter().collect(), |(p, n)| load(p, n));
     // The emulator first: a shader that runs past its instruction budget
     // would not end on a GPU either, and a draw that never finishes hangs
     // the renderer (lavapipe and SwiftShader have no watchdog), so such a
     // case is not sent to the backends.
-    let mut cpu: Vec<Option<CpuRun>> = loaded
-        .iter()
-        .map(|l| {
-            l.input.as_ref().map(|(case, shaders)| {
-                let start = Instant::now();
-                let drawn = cpu::render_with_uavs(case, shaders);
-                let ms = elapsed_ms(start);
-                let uav_failures = match &drawn {
-                    Ok(d) => uav_failures(case, "CPU", |s| {
-                        d.uavs.get(s as usize).and_then(Option::as_ref)
-                    }),
-                    Err(_) => Vec::new(),
-                };
-                let uavs = drawn.as_ref().map(|d| d.uavs.clone()).unwrap_or_default();
-                CpuRun {
-                    ms,
-                    uavs,
-                    images: drawn.map(|d| d.images),
-                    uav_failures,
-                    indices: cpu::targets(&shaders.pixel)
-                        .iter()
-                        .map(|t| t.index)
-                        .collect(),
-                }
-            })
+    let cpu: Vec<Option<CpuRun>> = map_jobs(pool, loaded.iter().collect(), |l: &Loaded| {
+        l.input.as_ref().map(|(case, shaders)| {
+            let start = Instant::now();
+            let drawn = cpu::render_with_uavs(case, shaders);
+            let ms = elapsed_ms(start);
+            let uav_failures = match &drawn {
+                Ok(d) => uav_failures(case, "CPU", |s| {
+                    d.uavs.get(s as usize).and_then(Option::as_ref)
+                }),
+                Err(_) => Vec::new(),
+            };
+            let uavs = drawn.as_ref().map(|d| d.uavs.clone()).unwrap_or_default();
+            CpuRun {
+                ms,
+                uavs,
+                images: drawn.map(|d| d.images),
+                uav_failures,
+                indices: cpu::targets(&shaders.pixel)
+                    .iter()
+                    .map(|t| t.index)
+                    .collect(),
+            }
         })
-        .collect();
+    });
     // Per renderer, per case: not applicable (with the reason), or drawn.
     let mut drawn: Vec<Vec<Option<Result<Rendered, String>>>> = Vec::new();
     let mut skipped: Vec<Vec<Option<String>>> = Vec::new();
@@ -473,10 +487,12 @@ pub fn run_all(
         drawn.push(per);
         skipped.push(na);
     }
-    let mut out = Vec::new();
-    for (k, l) in loaded.into_iter().enumerate() {
-        let mut result = l.result;
-        if let Some((case, _)) = &l.input {
+    // Each case with its CPU run and what every backend did, to compare.
+    let per_case: Vec<(Loaded, Option<CpuRun>, Vec<Drawn>)> = loaded
+        .into_iter()
+        .zip(cpu)
+        .enumerate()
+        .map(|(k, (l, run))| {
             let backends: Vec<Drawn> = renderers
                 .iter()
                 .enumerate()
@@ -486,7 +502,13 @@ pub fn run_all(
                     result: drawn[i][k].take(),
                 })
                 .collect();
-            let run = cpu[k].take().expect("a loaded case has its CPU run");
+            (l, run, backends)
+        })
+        .collect();
+    let compared = map_jobs(pool, per_case, |(l, run, backends)| {
+        let mut result = l.result;
+        if let Some((case, _)) = &l.input {
+            let run = run.expect("a loaded case has its CPU run");
             compare(&mut result, case, run, backends, options);
         }
         let mut all = result.case_failures.clone();
@@ -498,10 +520,40 @@ pub fn run_all(
             );
         }
         result.failures = all;
-        progress(&result);
-        out.push(result);
+        result
+    });
+    for r in &compared {
+        progress(r);
     }
-    out
+    compared
+}
+
+/// `f` over `items`, on the pool's threads when there is one, in the
+/// items' order either way.
+fn map_jobs<T: Send, U: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    items: Vec<T>,
+    f: impl Fn(T) -> U + Sync + Send,
+) -> Vec<U> {
+    use rayon::prelude::*;
+    match pool {
+        Some(pool) => pool.install(|| items.into_par_iter().map(f).collect()),
+        None => items.into_iter().map(f).collect(),
+    }
+}
+
+/// The cases of one slice (all of them without a shard), each with its
+/// place in `cases`, which the results document records.
+pub fn slice(
+    cases: &[(PathBuf, String)],
+    shard: Option<super::shard::Shard>,
+) -> (Vec<usize>, Vec<(PathBuf, String)>) {
+    cases
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, name))| shard.is_none_or(|s| s.contains(name)))
+        .map(|(i, c)| (i, c.clone()))
+        .unzip()
 }
 
 /// Case files to run: each file given, and every `*.case` under each

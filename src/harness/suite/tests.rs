@@ -258,13 +258,19 @@ fn an_ordered_uav_is_compared_word_by_word() {
     assert_eq!(f, vec!["u1 was not read back".to_string()]);
 }
 
-/// `buffers/typed_srv` is n/a on both GPU backends (`typed_buffers`), so
-/// the suite never checks its probes; the emulator's image must still meet
-/// them (they are worked by hand in the case), and a wrong probe must fail.
+/// A typed buffer case needs only `buffers`: Vulkan draws it (vk450 reads
+/// the view as a storage buffer and decodes its format), WebGL2 reports it
+/// n/a (GLSL ES 3.00 has neither storage nor samplerBuffer). Its probes,
+/// worked by hand in the case, hold on the emulator, and a wrong probe
+/// fails.
 #[test]
-fn the_typed_buffer_case_meets_its_probes_on_the_emulator() {
+fn the_typed_buffer_case_is_vulkans_and_meets_its_probes_on_the_emulator() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases/buffers/typed_srv.case");
     let (mut case, shaders) = load(&path, "typed_srv").input.expect("the case loads");
+    let needs: Vec<Feature> = case.requires.iter().map(|r| r.feature).collect();
+    assert_eq!(needs, [Feature::Buffers]);
+    assert!(Backend::Vulkan.supports(Feature::Buffers));
+    assert!(!Backend::WebGl2.supports(Feature::Buffers));
     let drawn = cpu::render_with_uavs(&case, &shaders).expect("the emulator draws it");
     let images: Vec<&Image> = drawn.images.iter().collect();
     let indices: Vec<u32> = cpu::targets(&shaders.pixel)

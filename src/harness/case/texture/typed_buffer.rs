@@ -12,8 +12,9 @@ use crate::vm::texture::{Format, Texture, TextureDesc};
 
 /// The element formats a typed buffer case may use: the 32-bit float and
 /// integer ones and the two packed ones a `Buffer<float4>` commonly holds.
-/// vk450 does not read typed buffers yet (`Reason::TypedBuffer`); a
-/// lowering to the element words would decode each of these in the shader.
+/// vk450 decodes each of these in the shader from the element bytes, by
+/// the view's DXGI format (`Format::dxgi`), which the runtime passes in
+/// `hlslcc_BufferViews`; a format added here needs a branch there too.
 pub const TYPED_BUFFER_FORMATS: [(&str, Format); 7] = [
     ("r32_float", Format::R32Float),
     ("r32_uint", Format::R32Uint),
@@ -126,4 +127,21 @@ pub(in crate::harness::case) fn parse_typed_buffer(
         }
     };
     tex.map_err(|e| ctx.err(at, format!("buffer: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TYPED_BUFFER_FORMATS;
+    use crate::dxbc::enums::DxgiFormat;
+
+    /// Every format a case may give a typed buffer is one the vk450
+    /// decode knows by its DXGI code (an `Other` code would read as zeros
+    /// on Vulkan while the emulator decodes it).
+    #[test]
+    fn every_typed_buffer_format_has_a_decoded_dxgi_code() {
+        for (name, f) in TYPED_BUFFER_FORMATS {
+            let code = DxgiFormat::from_code(f.dxgi());
+            assert!(!matches!(code, DxgiFormat::Other(_)), "{name}: {code:?}");
+        }
+    }
 }
