@@ -1,0 +1,274 @@
+//! `diff` and `report merge`: opening the backends, running the suite,
+//! writing the summary, HTML, JUnit and JSON documents.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use dxbc_dbg::harness;
+
+use super::Outcome;
+
+/// Which backends `diff --backend` asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendChoice {
+    One(harness::suite::Backend),
+    All,
+    /// The emulator alone.
+    None,
+}
+
+pub fn parse_backends(s: &str) -> Result<BackendChoice, String> {
+    match s {
+        "all" => return Ok(BackendChoice::All),
+        "none" => return Ok(BackendChoice::None),
+        _ => {}
+    }
+    harness::suite::Backend::parse(s)
+        .map(BackendChoice::One)
+        .ok_or_else(|| format!("`{s}` is not a backend (vulkan, webgl2, all or none)"))
+}
+
+/// The Vulkan backend, or the outcome saying why it cannot draw.
+/// `devices` Vulkan devices draw the cases between them when more than one.
+#[cfg(feature = "gpu")]
+fn open_vulkan(
+    timeout: std::time::Duration,
+    devices: usize,
+) -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
+    let open = || harness::gpu::Gpu::new().map(|g| g.with_timeout(timeout));
+    let opened = if devices > 1 {
+        (0..devices)
+            .map(|_| open().map(|g| Box::new(g) as Box<dyn harness::suite::Renderer + Send>))
+            .collect::<Result<Vec<_>, _>>()
+            .map(|parts| {
+                Box::new(harness::suite::Split::new(parts).expect("devices of one backend"))
+                    as Box<dyn harness::suite::Renderer>
+            })
+    } else {
+        open().map(|g| Box::new(g) as Box<dyn harness::suite::Renderer>)
+    };
+    match opened {
+        Ok(g) => Ok(Ok(g)),
+        Err(harness::gpu::GpuError::NoAdapter(why)) => Ok(Err(Outcome::NoVulkan {
+            why: format!("no GPU adapter ({why})"),
+            fix: "the diff needs Vulkan (a GPU driver, or Mesa's lavapipe from mesa-vulkan-drivers)",
+        })),
+        Err(e) => Err(anyhow::anyhow!("creating the GPU device: {e}")),
+    }
+}
+
+#[cfg(not(feature = "gpu"))]
+fn open_vulkan(
+    _timeout: std::time::Duration,
+    _devices: usize,
+) -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
+    Ok(Err(Outcome::NoVulkan {
+        why: "not built (dxbc-dbg was built without the `gpu` cargo feature)".to_string(),
+        fix: "rebuild with `--features gpu`, or draw with `--backend webgl2`",
+    }))
+}
+
+/// The backends to draw with, opened; a backend asked for by name that
+/// cannot be opened ends the command with its own exit status, one merely
+/// absent from the default set is named and left out.
+pub fn open_backends(
+    choice: Option<BackendChoice>,
+    browser: Option<PathBuf>,
+    angle: harness::webgl2::Angle,
+    timeout: std::time::Duration,
+    vulkan_devices: usize,
+) -> Result<Result<Vec<Box<dyn harness::suite::Renderer>>, Outcome>> {
+    use harness::suite::Backend;
+    let wanted: Vec<Backend> = match choice {
+        Some(BackendChoice::One(b)) => vec![b],
+        Some(BackendChoice::None) => Vec::new(),
+        _ => Backend::ALL.to_vec(),
+    };
+    let required = choice.is_some();
+    let mut out: Vec<Box<dyn harness::suite::Renderer>> = Vec::new();
+    let mut missing = Vec::new();
+    for b in wanted {
+        match b {
+            Backend::Vulkan => match open_vulkan(timeout, vulkan_devices)? {
+                Ok(g) => out.push(g),
+                Err(absent) if required => return Ok(Err(absent)),
+                Err(absent) => {
+                    if let Outcome::NoVulkan { why, .. } = &absent {
+                        println!("skipping the vulkan backend: {why}");
+                    }
+                    missing.push(absent);
+                }
+            },
+            Backend::WebGl2 => {
+                let config = harness::webgl2::Config {
+                    browser: browser.clone(),
+                    angle,
+                    timeout,
+                };
+                match harness::webgl2::WebGl2::new(config) {
+                    Ok(w) => out.push(Box::new(w)),
+                    Err(harness::webgl2::WebGl2Error::NoBrowser(why)) if required => {
+                        return Ok(Err(Outcome::NoBrowser(why)));
+                    }
+                    Err(harness::webgl2::WebGl2Error::NoBrowser(why)) => {
+                        println!("skipping the webgl2 backend: no browser ({why})");
+                        missing.push(Outcome::NoBrowser(why));
+                    }
+                    Err(e) => return Err(anyhow::anyhow!("starting the browser: {e}")),
+                }
+            }
+        }
+    }
+    if out.is_empty()
+        && let Some(first) = missing.into_iter().next()
+    {
+        return Ok(Err(first));
+    }
+    Ok(Ok(out))
+}
+
+/// Where `diff` writes what it found, besides the summary on standard
+/// output.
+pub struct Outputs<'a> {
+    pub report: Option<&'a Path>,
+    pub junit: Option<&'a Path>,
+    pub json: Option<&'a Path>,
+}
+
+/// What decides a run's results, as its JSON document records them.
+pub struct Selection<'a> {
+    pub cases: &'a [PathBuf],
+    pub filter: Option<&'a str>,
+    pub shard: Option<harness::shard::Shard>,
+}
+
+pub fn diff_command(
+    selection: Selection,
+    options: harness::suite::RunOptions,
+    outputs: Outputs,
+    backends: Vec<Box<dyn harness::suite::Renderer>>,
+) -> Result<Outcome> {
+    let all =
+        harness::suite::collect(selection.cases, selection.filter).map_err(anyhow::Error::msg)?;
+    if all.is_empty() {
+        anyhow::bail!("no cases to run");
+    }
+    // An empty slice is no error: N can exceed a small set's size, and
+    // its (empty) document still takes part in the merge.
+    let (indices, list) = harness::suite::slice(&all, selection.shard);
+    if let Some(shard) = selection.shard {
+        println!("slice {shard}: {} of {} cases", list.len(), all.len());
+    }
+    let renderers: Vec<&dyn harness::suite::Renderer> =
+        backends.iter().map(|b| b.as_ref()).collect();
+    let names: Vec<harness::results::RendererInfo> = renderers
+        .iter()
+        .map(|r| harness::results::RendererInfo {
+            backend: r.backend().name().to_string(),
+            name: r.name(),
+        })
+        .collect();
+    for r in &names {
+        println!("backend {}: {}", r.backend, r.name);
+    }
+    let bar = indicatif::ProgressBar::new(list.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let bless = options.bless;
+    let results = harness::suite::run_all(&list, &renderers, &options, |r| {
+        bar.set_message(r.name.clone());
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    let info = harness::results::RunInfo {
+        inputs: selection
+            .cases
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        backends: names.iter().map(|r| r.backend.clone()).collect(),
+        filter: selection.filter.map(str::to_string),
+        shard: selection.shard,
+        bless,
+    };
+    let mut doc = harness::results::Results::from_run(info, names, all.len(), &indices, &results);
+    print!("{}", harness::report::summary_table(&doc));
+    for r in results.iter().filter(|r| !r.passed()) {
+        println!("\n{}:", r.name);
+        for f in &r.failures {
+            println!("  {f}");
+        }
+        if let Some(cmd) = r.step_command() {
+            println!("  step the worst pixel: {cmd}");
+        }
+    }
+    for r in &results {
+        for b in &r.blessed {
+            println!("blessed {}", b.display());
+        }
+    }
+    if let Some(dir) = outputs.report {
+        harness::report::write_pictures(dir, &results, &mut doc).map_err(anyhow::Error::msg)?;
+        let page = harness::report::write_html(dir, &doc).map_err(anyhow::Error::msg)?;
+        println!("report: {}", page.display());
+    }
+    write_documents(&mut doc, outputs)?;
+    Ok(if doc.passed() {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
+}
+
+/// Writes the JUnit XML and the JSON document where asked.
+fn write_documents(doc: &mut harness::results::Results, outputs: Outputs) -> Result<()> {
+    if let Some(path) = outputs.junit {
+        std::fs::write(path, harness::report::junit(doc))
+            .with_context(|| format!("{}: cannot write", path.display()))?;
+    }
+    if let Some(path) = outputs.json {
+        doc.write(path, outputs.report)
+            .map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
+}
+
+pub fn report_merge(documents: &[PathBuf], outputs: Outputs) -> Result<Outcome> {
+    let slices = documents
+        .iter()
+        .map(|p| harness::results::Results::read(p).map(|d| (p.clone(), d)))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(anyhow::Error::msg)?;
+    // Pictures are linked from the merged report, or else from the merged
+    // document's own directory, which its `report` field then names.
+    let json_dir = outputs
+        .json
+        .map(|j| j.parent().unwrap_or(Path::new("")).to_path_buf());
+    let base = match (outputs.report, &json_dir) {
+        (Some(dir), _) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("{}: cannot create", dir.display()))?;
+            dir.to_path_buf()
+        }
+        (None, Some(d)) => d.clone(),
+        (None, None) => PathBuf::new(),
+    };
+    let mut doc = harness::results::merge(slices, &base).map_err(anyhow::Error::msg)?;
+    print!("{}", harness::report::summary_table(&doc));
+    if let Some(dir) = outputs.report {
+        let page = harness::report::write_html(dir, &doc).map_err(anyhow::Error::msg)?;
+        println!("report: {}", page.display());
+    }
+    let outputs = Outputs {
+        report: Some(base.as_path()),
+        ..outputs
+    };
+    write_documents(&mut doc, outputs)?;
+    Ok(if doc.passed() {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
+}
