@@ -67,7 +67,9 @@ fn validate_all(items: Vec<(String, Translation, Translation)>) -> Vec<Outcome> 
 
 /// Reasons only es300 refuses for (vk450 lowers what they name):
 /// multisampling with its system values, cube-map arrays, doubles, and
-/// buffer views and UAVs.
+/// buffer views and UAVs, typed buffer SRVs among them (vk450 lowers their
+/// `ld` and `bufinfo`; it refuses the rest by the same name, which then
+/// shows in both dialects' refusals).
 fn es300_only(r: Reason) -> bool {
     matches!(
         r,
@@ -77,6 +79,7 @@ fn es300_only(r: Reason) -> bool {
             | Reason::Double
             | Reason::Uav
             | Reason::RawStructuredBuffer
+            | Reason::TypedBuffer
     )
 }
 

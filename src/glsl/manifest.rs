@@ -430,6 +430,18 @@ impl Manifest {
         self.storage_images.iter().any(|i| i.atomics)
     }
 
+    /// Whether the shader declares storage: buffer views, typed buffer
+    /// SRVs (read as storage words), UAVs or counters. Such text needs
+    /// GLSL 4.50's storage blocks and images, which naga's GLSL front end
+    /// reads only in part, so a runtime compiles it another way
+    /// (`docs/harness.md`, "Shaders with storage").
+    pub fn has_storage(&self) -> bool {
+        !self.storage_buffers.is_empty()
+            || !self.storage_images.is_empty()
+            || !self.counters.is_empty()
+            || !self.typed_buffers.is_empty()
+    }
+
     pub fn new(shader: &Shader, dialect: Dialect) -> Manifest {
         let mut reflected = Vec::new();
         let mut reflected_cbuffers = Vec::new();

@@ -108,7 +108,7 @@ pub fn vk450_route(t: &dxbc_dbg::glsl::Translation) -> Result<(), String> {
     let m = &t.manifest;
     if m.image_atomics() {
         vk450_passthrough(t.stage, &t.source)
-    } else if m.storage_buffers.is_empty() && m.storage_images.is_empty() && m.counters.is_empty() {
+    } else if !m.has_storage() {
         vk450(t.stage, &t.source)
     } else {
         vk450_spirv(t.stage, &t.source)

@@ -81,15 +81,6 @@ pub(super) fn pass_through(case: &Case, ps: &glsl::Manifest) -> String {
     s
 }
 
-/// Whether a translation declares storage (buffer views, typed buffer
-/// SRVs, UAVs, counters).
-pub(super) fn has_storage(m: &glsl::Manifest) -> bool {
-    !m.storage_buffers.is_empty()
-        || !m.storage_images.is_empty()
-        || !m.counters.is_empty()
-        || !m.typed_buffers.is_empty()
-}
-
 /// How a stage's GLSL reaches the driver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Route {
@@ -109,7 +100,7 @@ impl Route {
     pub(super) fn of(m: &glsl::Manifest) -> Route {
         if m.image_atomics() {
             Route::Passthrough
-        } else if has_storage(m) {
+        } else if m.has_storage() {
             Route::Spirv
         } else {
             Route::Glsl

@@ -96,9 +96,7 @@ pub(super) fn bind(
     entries: &mut BTreeMap<u32, Entry>,
 ) -> Result<Vec<Uav>, String> {
     let mut uavs: Vec<Uav> = Vec::new();
-    let any = manifests
-        .iter()
-        .any(|(m, _)| super::shaders::has_storage(m));
+    let any = manifests.iter().any(|(m, _)| m.has_storage());
     if !any {
         return Ok(uavs);
     }
