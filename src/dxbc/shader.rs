@@ -12,7 +12,7 @@ use super::disasm::{self, Style};
 use super::error::Result;
 use super::ir::Program;
 use super::rdef::Rdef;
-use super::signature::{Signature, is_signature};
+use super::signature::{Signature, SignatureElement, SignatureKind, is_signature};
 use super::stat::{ShaderFeatures, Stat};
 
 #[derive(Debug, Clone, Copy)]
@@ -171,6 +171,15 @@ impl Shader {
         self.signatures
             .iter()
             .find(|s| fourccs.contains(&&s.fourcc))
+    }
+
+    /// The elements of the shader's signature of `kind` (input, output or
+    /// patch constant), whichever of its chunk's variants it carries.
+    pub fn elements(&self, kind: SignatureKind) -> Option<&[SignatureElement]> {
+        self.signatures
+            .iter()
+            .find(|s| s.kind == kind)
+            .map(|s| s.elements.as_slice())
     }
 
     /// Instruction and declaration lines, as fxc prints them.

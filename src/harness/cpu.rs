@@ -38,7 +38,7 @@ use crate::dxbc::Shader;
 use crate::dxbc::enums::{ComponentType, SystemValue};
 use crate::dxbc::ir::{OperandType, ProgramType};
 use crate::dxbc::opcodes::Op;
-use crate::dxbc::signature::{SignatureElement, SignatureKind};
+use crate::dxbc::signature::SignatureKind;
 use crate::vm::defaults::PixelChoice;
 use crate::vm::state::{LANES, Reg, Setup};
 use crate::vm::{Machine, Prepared, Resources, VmError};
@@ -101,20 +101,12 @@ pub struct Target {
     pub kind: TargetKind,
 }
 
-fn signature(shader: &Shader, kind: SignatureKind) -> Option<&[SignatureElement]> {
-    shader
-        .signatures
-        .iter()
-        .find(|s| s.kind == kind)
-        .map(|s| s.elements.as_slice())
-}
-
 /// The pixel shader's render targets in index order: from the output
 /// signature's `SV_Target` elements, else from its `dcl_output o#`
 /// declarations (float, register = target index).
 pub fn targets(pixel: &Shader) -> Vec<Target> {
     let mut out: Vec<Target> = Vec::new();
-    if let Some(els) = signature(pixel, SignatureKind::Output) {
+    if let Some(els) = pixel.elements(SignatureKind::Output) {
         for el in els {
             if el.system_value() == SystemValue::Target
                 || el.semantic_name.eq_ignore_ascii_case("SV_Target")
@@ -303,8 +295,8 @@ pub fn vertex_stage(case: &Case, shaders: &CaseShaders) -> Result<Vec<Vertex>, C
         .map(|l| machine.state.lanes[l].outputs.clone())
         .collect();
 
-    let vs_out = signature(vs, SignatureKind::Output);
-    let ps_in = signature(&shaders.pixel, SignatureKind::Input);
+    let vs_out = vs.elements(SignatureKind::Output);
+    let ps_in = shaders.pixel.elements(SignatureKind::Input);
     let position_reg = vs_out.and_then(|els| {
         els.iter()
             .find(|e| {

@@ -43,14 +43,6 @@ pub enum Source {
     Corners([Lane; 4]),
 }
 
-fn signature(shader: &Shader, kind: SignatureKind) -> Option<&[SignatureElement]> {
-    shader
-        .signatures
-        .iter()
-        .find(|s| s.kind == kind)
-        .map(|s| s.elements.as_slice())
-}
-
 /// The semantic name without case, for matching (`TexCoord` is
 /// `TEXCOORD`).
 fn upper(name: &str) -> String {
@@ -235,7 +227,7 @@ struct Register<'a> {
 }
 
 fn registers(shader: &Shader) -> Vec<Register<'_>> {
-    let sig = signature(shader, SignatureKind::Input).unwrap_or(&[]);
+    let sig = shader.elements(SignatureKind::Input).unwrap_or(&[]);
     let layout = shader.input_layout();
     let mut out = Vec::new();
     for r in &layout.registers {
@@ -362,7 +354,7 @@ pub fn quad(shader: &Shader, seed: u64) -> String {
 /// type, so nothing is lost in the comparison).
 pub fn target_comments(pixel: &Shader) -> String {
     let mut out = String::new();
-    for e in signature(pixel, SignatureKind::Output).unwrap_or(&[]) {
+    for e in pixel.elements(SignatureKind::Output).unwrap_or(&[]) {
         let ty = match e.component_type() {
             ComponentType::Uint32 => "uint",
             ComponentType::Sint32 => "int",
@@ -400,7 +392,7 @@ fn plain_identifier(name: &str) -> bool {
 /// requires. Elements whose name is no identifier are left out (named in
 /// a comment).
 pub fn pass_through(vs: &Shader) -> Result<String, Refusal> {
-    let outputs = signature(vs, SignatureKind::Output).unwrap_or(&[]);
+    let outputs = vs.elements(SignatureKind::Output).unwrap_or(&[]);
     let mut shown_els: Vec<&SignatureElement> = Vec::new();
     let mut notes = String::new();
     for e in outputs {
