@@ -136,7 +136,7 @@ fn decode_function(e: &mut Emitter, slot: u32) -> String {
     let name = format!("dx_ld_t{slot}");
     let t = format!("t{slot}");
     let view = view_uniform(slot);
-    let code = |f: DxgiFormat| format!("{}u", f.code());
+    let code = |f: DxgiFormat| format!("{}u", f.code()); // layering-ok: the shader compares the runtime's DXGI_FORMAT
     let (r32g32b32a32, r16g16b16a16, r32g32, r8g8b8a8) = (
         code(DxgiFormat::R32G32B32A32Float),
         code(DxgiFormat::R16G16B16A16Float),
