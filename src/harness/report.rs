@@ -539,6 +539,7 @@ mod tests {
                 cpu_ms: Some(2.0),
                 cpu: vec![a.clone()],
                 cpu_golden: vec![None],
+                cpu_error: None,
                 backends,
                 blessed: vec![],
             }
