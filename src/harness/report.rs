@@ -491,6 +491,7 @@ mod tests {
             filter: None,
             shard: None,
             bless: false,
+            auto: None,
         };
         let renderers = renderers
             .iter()

@@ -1,0 +1,278 @@
+//! The tolerance a generated case is drawn with, derived from the
+//! instructions its shader uses and what D3D11 allows for each
+//! (docs/harness.md, "Generated-case runs", gives the figures and where
+//! they come from). A backend's channel agrees with the emulator's when it
+//! is within `abs` **or** within `ulp` (the diff's rule), so the two bounds
+//! are kept apart: relative errors as ULP, absolute ones as `abs`.
+//!
+//! The bounds are per instruction, not propagated through the program: a
+//! long chain of rounded steps, or a filtered texel scaled up afterwards,
+//! can legitimately exceed them. Such a shader shows as a differ whose
+//! worst pixel is then stepped by hand.
+
+use crate::dxbc::opcodes::Op;
+
+/// One ULP of a float in [1, 2): relative errors below are given in it.
+const ULP: f64 = 1.0 / 8_388_608.0; // 2^-23
+
+/// `D3D11_SUBTEXEL_FRACTIONAL_BIT_COUNT`: a filtered sample's weights may
+/// be quantised to 8 fractional bits, so each axis' weight may be off by
+/// half a step.
+pub const SUBTEXEL_BITS: u32 = 8;
+/// `D3D11_MIP_LOD_FRACTIONAL_BIT_COUNT`: the blend between two mips may be
+/// quantised alike.
+pub const MIP_LOD_BITS: u32 = 8;
+
+/// A derived tolerance, with the instructions that caused each part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Derived {
+    pub abs: f32,
+    pub ulp: u32,
+    /// `(instructions, why)`, one per rule that raised a bound, in the
+    /// order of the rules; written as comments in the case.
+    pub causes: Vec<(String, String)>,
+    /// What the specification leaves open for this shader and no bound
+    /// covers (a differ is reported with these notes).
+    pub open: Vec<String>,
+}
+
+impl Derived {
+    /// The `[tolerance]` section, its comments saying which instructions
+    /// caused each bound.
+    pub fn section(&self) -> String {
+        let mut s = String::from("[tolerance]\n");
+        if self.causes.is_empty() {
+            s.push_str("# No float arithmetic, filtering or derivatives: bit-exact.\n");
+        }
+        for (ops, why) in &self.causes {
+            s.push_str(&format!("# {ops}: {why}\n"));
+        }
+        for o in &self.open {
+            s.push_str(&format!("# Left open by D3D11 (no bound): {o}\n"));
+        }
+        s.push_str(&format!("abs {}\nulp {}\n", self.abs, self.ulp));
+        s
+    }
+}
+
+/// What a rule matches and the bounds it sets.
+struct Rule {
+    ops: &'static [Op],
+    ulp: u32,
+    abs: f64,
+    why: &'static str,
+}
+
+const RULES: &[Rule] = &[
+    // Add, subtract and multiply are within 0.5 ULP (rounding or
+    // truncation): two conforming results are at most 1 ULP apart.
+    Rule {
+        ops: &[Op::Add, Op::Mul],
+        ulp: 1,
+        abs: 0.0,
+        why: "within 0.5 ULP each (D3D11 lets an implementation truncate), so 1 ULP apart",
+    },
+    // A fused or unfused mad (and dp*, which D3D11 lets be evaluated in
+    // any order, fused or not) rounds the product or not: near a
+    // cancellation the difference is an ULP of the product, not of the
+    // result, so it is an absolute bound at the magnitude of the
+    // generated inputs (below 4).
+    Rule {
+        ops: &[Op::Mad, Op::Dp2, Op::Dp3, Op::Dp4],
+        ulp: 2,
+        abs: 4.0 * 2.0 * ULP,
+        why: "fused or not (D3D11 allows either): 2 ULP, or an ULP of a product of size 4 near cancellation",
+    },
+    Rule {
+        ops: &[Op::Div],
+        ulp: 3,
+        abs: 0.0,
+        why: "D3D11 allows 2.5 ULP",
+    },
+    // rcp and rsq: maximum relative error 2^-21 (4 ULP); sqrt, exp and
+    // log are held to the same relative bound.
+    Rule {
+        ops: &[Op::Rcp, Op::Rsq, Op::Sqrt, Op::Exp],
+        ulp: 4,
+        abs: 0.0,
+        why: "relative error up to 2^-21 (4 ULP)",
+    },
+    // A relative bound says nothing where log's result is near 0 (x near
+    // 1): there the bound is absolute, 2^-21.
+    Rule {
+        ops: &[Op::Log],
+        ulp: 4,
+        abs: 4.0 * ULP,
+        why: "relative error up to 2^-21 (4 ULP), absolute 2^-21 where the result is near 0",
+    },
+    // D3D11 gives sincos no figure; GPUs evaluate it with range reduction
+    // and a short polynomial. The bound is a working one over the
+    // generated inputs' range (|x| < 4), well above what either software
+    // GPU's polynomial misses by.
+    Rule {
+        ops: &[Op::Sincos],
+        ulp: 0,
+        abs: 1.0 / 2048.0,
+        why: "no D3D11 figure: a working absolute bound of 2^-11 over inputs below 4",
+    },
+];
+
+/// The filtered sampling instructions (with the generated cases' linear
+/// samplers); gathers and loads read texels whole and are exact.
+const FILTERED: &[Op] = &[
+    Op::Sample,
+    Op::SampleB,
+    Op::SampleL,
+    Op::SampleD,
+    Op::SampleC,
+    Op::SampleCLz,
+    Op::SampleLS,
+    Op::SampleCLzS,
+    Op::SampleClS,
+    Op::SampleBClS,
+    Op::SampleDClS,
+    Op::SampleCClS,
+];
+
+/// Derivatives whose coarse-or-fine choice D3D11 leaves to the
+/// implementation, and the instructions that select a LOD from them.
+const OPEN_DERIVATIVES: &[Op] = &[Op::DerivRtx, Op::DerivRty];
+
+/// The tolerance for a pixel shader using `ops`. `filtered_range` is the
+/// value range of the textures filtered samples read (1 for UNORM and
+/// depth, 2 for SNORM): the weight error is a fraction of it.
+pub fn derive(ops: &[Op], filtered_range: f32) -> Derived {
+    let mut d = Derived {
+        abs: 0.0,
+        ulp: 0,
+        causes: Vec::new(),
+        open: Vec::new(),
+    };
+    let mut abs = 0.0f64;
+    let names = |set: &[Op]| -> Option<String> {
+        let used: Vec<&str> = set
+            .iter()
+            .filter(|o| ops.contains(o))
+            .map(|o| o.name())
+            .collect();
+        (!used.is_empty()).then(|| used.join(", "))
+    };
+    for rule in RULES {
+        if let Some(used) = names(rule.ops) {
+            d.ulp = d.ulp.max(rule.ulp);
+            abs = abs.max(rule.abs);
+            d.causes.push((used, rule.why.to_string()));
+        }
+    }
+    if let Some(used) = names(FILTERED) {
+        // Up to three axes' weights and the mip blend, each off by half a
+        // step of 2^-8, each moving the result by at most the range.
+        let step = 0.5 / f64::from(1u32 << SUBTEXEL_BITS);
+        let mip = 0.5 / f64::from(1u32 << MIP_LOD_BITS);
+        let bound = (3.0 * step + mip) * f64::from(filtered_range);
+        abs = abs.max(bound);
+        d.causes.push((
+            used,
+            format!(
+                "linear filtering: weights to {SUBTEXEL_BITS} fractional bits on up to 3 axes and the mip blend to {MIP_LOD_BITS} (D3D11), {bound} over a value range of {filtered_range}"
+            ),
+        ));
+    }
+    if ops.contains(&Op::Lod) {
+        let bound = 1.0 / f64::from(1u32 << MIP_LOD_BITS);
+        abs = abs.max(bound);
+        d.causes.push((
+            "lod".into(),
+            format!("the LOD to {MIP_LOD_BITS} fractional bits (D3D11)"),
+        ));
+    }
+    if let Some(used) = names(OPEN_DERIVATIVES) {
+        d.open.push(format!(
+            "{used}: coarse or fine is the implementation's choice, and the two differ by the second difference of the input"
+        ));
+    }
+    if let Some(used) = names(IMPLICIT_LOD) {
+        d.open.push(format!(
+            "{used}: implicit-LOD sampling, whose LOD D3D11 lets be approximated (derivatives coarse or fine, the footprint's axes estimated)"
+        ));
+    }
+    d.abs = abs as f32;
+    d
+}
+
+/// Filtered samples whose LOD comes from the quad's derivatives.
+const IMPLICIT_LOD: &[Op] = &[
+    Op::Sample,
+    Op::SampleB,
+    Op::SampleC,
+    Op::SampleClS,
+    Op::SampleBClS,
+    Op::SampleCClS,
+];
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_and_move_only_shaders_are_bit_exact() {
+        let d = derive(&[Op::Mov, Op::Iadd, Op::Ld, Op::Gather4, Op::Ret], 1.0);
+        assert_eq!((d.abs, d.ulp), (0.0, 0));
+        assert!(d.causes.is_empty() && d.open.is_empty());
+        assert!(d.section().contains("bit-exact"), "{}", d.section());
+    }
+
+    #[test]
+    fn add_and_mul_allow_one_ulp_and_mad_adds_an_absolute_bound() {
+        let d = derive(&[Op::Add, Op::Mul, Op::Mov], 1.0);
+        assert_eq!((d.abs, d.ulp), (0.0, 1));
+        assert_eq!(d.causes[0].0, "add, mul");
+        let d = derive(&[Op::Mad, Op::Add], 1.0);
+        assert_eq!(d.ulp, 2);
+        assert_eq!(d.abs, (8.0 * ULP) as f32);
+        assert_eq!(d.causes.len(), 2);
+    }
+
+    #[test]
+    fn transcendentals_take_the_largest_bound() {
+        assert_eq!(derive(&[Op::Div], 1.0).ulp, 3);
+        let d = derive(&[Op::Div, Op::Rsq, Op::Add], 1.0);
+        assert_eq!(d.ulp, 4);
+        assert_eq!(d.abs, 0.0);
+        assert!(derive(&[Op::Log], 1.0).abs > 0.0);
+        assert_eq!(derive(&[Op::Sincos], 1.0).abs, 1.0 / 2048.0);
+    }
+
+    /// 3.5 half-steps of 2^-8: 7/512 of the range, twice that for SNORM.
+    #[test]
+    fn filtered_sampling_scales_with_the_format_range() {
+        let d = derive(&[Op::SampleL], 1.0);
+        assert_eq!(d.abs, 7.0 / 1024.0);
+        assert_eq!(derive(&[Op::SampleL], 2.0).abs, 7.0 / 512.0);
+        assert!(d.open.is_empty(), "explicit LOD leaves nothing open");
+        let d = derive(&[Op::Sample], 1.0);
+        assert!(d.open.iter().any(|o| o.contains("implicit-LOD")));
+        // Gathers are exact.
+        assert_eq!(derive(&[Op::Gather4C], 1.0).abs, 0.0);
+    }
+
+    #[test]
+    fn unspecified_derivatives_are_open_and_explicit_ones_are_not() {
+        let d = derive(&[Op::DerivRtx], 1.0);
+        assert_eq!(d.open.len(), 1);
+        assert!(d.section().contains("Left open"), "{}", d.section());
+        assert!(derive(&[Op::DerivRtxFine, Op::DerivRtyCoarse], 1.0).open.is_empty());
+    }
+
+    #[test]
+    fn the_section_parses_back_to_the_same_bounds() {
+        let d = derive(&[Op::Sample, Op::Mad, Op::Rcp, Op::DerivRty], 2.0);
+        let text = d.section();
+        let abs: f32 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("abs "))
+            .and_then(|v| v.parse().ok())
+            .expect("abs line");
+        assert_eq!(abs, d.abs);
+        assert!(text.contains("\nulp 4\n"), "{text}");
+    }
+}
