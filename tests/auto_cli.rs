@@ -126,7 +126,12 @@ fn written_cases_load_in_an_ordinary_diff() {
     assert!(!cases.join("vs.case").exists());
     assert!(!cases.join("ps_uav_array.case").exists());
     let again = dxbc_dbg(&["diff", case.to_str().expect("UTF-8"), "--backend", "none"]);
-    assert!(again.status.success(), "{}{}", stdout(&again), stderr(&again));
+    assert!(
+        again.status.success(),
+        "{}{}",
+        stdout(&again),
+        stderr(&again)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -135,7 +140,11 @@ fn shards_merge_into_the_counts_of_one_run() {
     let dir = blobs("merge");
     // A manifest naming the blobs, relative to itself.
     let list = dir.join("set.list");
-    std::fs::write(&list, "# the three\nps_add.dxbc\nvs.dxbc\nps_uav_array.dxbc\n").expect("list");
+    std::fs::write(
+        &list,
+        "# the three\nps_add.dxbc\nvs.dxbc\nps_uav_array.dxbc\n",
+    )
+    .expect("list");
     let mut docs = Vec::new();
     for k in 1..=2 {
         let json = dir.join(format!("s{k}.json"));
@@ -166,19 +175,19 @@ fn shards_merge_into_the_counts_of_one_run() {
 
 #[test]
 fn a_missing_path_is_named() {
-    let out = dxbc_dbg(&[
-        "diff",
-        "--auto",
-        "no/such/blobs",
-        "--backend",
-        "none",
-    ]);
+    let out = dxbc_dbg(&["diff", "--auto", "no/such/blobs", "--backend", "none"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("no/such/blobs"), "{}", stderr(&out));
     let dir = temp_dir("missing");
     let list = dir.join("bad.list");
     std::fs::write(&list, "gone.dxbc\n").expect("list");
-    let out = dxbc_dbg(&["diff", "--auto", list.to_str().expect("UTF-8"), "--backend", "none"]);
+    let out = dxbc_dbg(&[
+        "diff",
+        "--auto",
+        list.to_str().expect("UTF-8"),
+        "--backend",
+        "none",
+    ]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("bad.list:1"), "{}", stderr(&out));
     assert!(stderr(&out).contains("gone.dxbc"), "{}", stderr(&out));

@@ -15,8 +15,8 @@ pub fn auto_command(
     outputs: Outputs,
     backends: Vec<Box<dyn harness::suite::Renderer>>,
 ) -> Result<Outcome> {
-    let all = harness::auto::collect(selection.cases, selection.filter)
-        .map_err(anyhow::Error::msg)?;
+    let all =
+        harness::auto::collect(selection.cases, selection.filter).map_err(anyhow::Error::msg)?;
     if all.is_empty() {
         anyhow::bail!("no shader blobs to run");
     }

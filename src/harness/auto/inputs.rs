@@ -120,8 +120,11 @@ mod tests {
         for f in ["b.dxbc", "a.dxbc", "sub/c.dxbc", "notes.txt"] {
             std::fs::write(dir.join(f), b"x").expect("file");
         }
-        std::fs::write(dir.join("set.list"), "# two of them\n\nsub/c.dxbc\n  a.dxbc \n")
-            .expect("manifest");
+        std::fs::write(
+            dir.join("set.list"),
+            "# two of them\n\nsub/c.dxbc\n  a.dxbc \n",
+        )
+        .expect("manifest");
         let names = |v: Vec<Blob>| v.into_iter().map(|b| b.name).collect::<Vec<_>>();
         let all = collect(std::slice::from_ref(&dir), None).expect("dir");
         assert_eq!(names(all), ["a", "b", "sub/c"]);
@@ -129,7 +132,10 @@ mod tests {
         assert_eq!(names(listed), ["sub/c", "a"]);
         std::fs::write(dir.join("bad.list"), "a.dxbc\nmissing.dxbc\n").expect("manifest");
         let e = collect(&[dir.join("bad.list")], None).expect_err("missing");
-        assert!(e.contains("bad.list:2") && e.contains("missing.dxbc"), "{e}");
+        assert!(
+            e.contains("bad.list:2") && e.contains("missing.dxbc"),
+            "{e}"
+        );
         let e = collect(&[dir.join("nope")], None).expect_err("missing");
         assert!(e.contains("nope: no such"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);

@@ -109,7 +109,12 @@ fn prepare(blob: &Blob, opts: &Options) -> Prepared {
             let msg = msg.split("; ").next().unwrap_or(msg);
             let msg = msg.split(" (use ").next().unwrap_or(msg);
             let msg = msg.split(": stored ").next().unwrap_or(msg).trim();
-            return settled(blob, Kind::Refused, format!("the blob does not parse: {msg}"), false);
+            return settled(
+                blob,
+                Kind::Refused,
+                format!("the blob does not parse: {msg}"),
+                false,
+            );
         }
     };
     if shader.program.kind != ProgramType::Pixel {
@@ -163,7 +168,12 @@ fn prepare(blob: &Blob, opts: &Options) -> Prepared {
     let mut text = match generate::case_text(&[input], &gen_opts) {
         Ok(t) => t,
         Err(r) => {
-            return settled(blob, Kind::Refused, format!("generation: {}", r.reason), false);
+            return settled(
+                blob,
+                Kind::Refused,
+                format!("generation: {}", r.reason),
+                false,
+            );
         }
     };
     let ops: Vec<_> = shader.program.instructions.iter().map(|i| i.op).collect();
@@ -369,7 +379,10 @@ fn backend_verdict(b: &BackendResult, shader: &Shader) -> BackendVerdict {
     if b.failures.is_empty() {
         return v;
     }
-    if b.failures.iter().any(|f| f.contains("cannot be translated")) {
+    if b.failures
+        .iter()
+        .any(|f| f.contains("cannot be translated"))
+    {
         v.kind = Kind::Refused;
         let mut o = glsl::Options::new(b.backend.dialect());
         o.dialect = b.backend.dialect();
@@ -390,8 +403,7 @@ fn backend_verdict(b: &BackendResult, shader: &Shader) -> BackendVerdict {
         v.kind = Kind::DoesNotEnd;
         return v;
     }
-    if b
-        .targets
+    if b.targets
         .iter()
         .any(|t| t.diff.failing > 0 || t.diff.size_mismatch)
     {

@@ -242,12 +242,13 @@ mod tests {
         assert_eq!(derive(&[Op::Sincos], 1.0).abs, 1.0 / 2048.0);
     }
 
-    /// 3.5 half-steps of 2^-8: 7/512 of the range, twice that for SNORM.
+    /// Four half-steps of 2^-8 (three axes and the mip blend): 1/128 of the
+    /// range, twice that for SNORM.
     #[test]
     fn filtered_sampling_scales_with_the_format_range() {
         let d = derive(&[Op::SampleL], 1.0);
-        assert_eq!(d.abs, 7.0 / 1024.0);
-        assert_eq!(derive(&[Op::SampleL], 2.0).abs, 7.0 / 512.0);
+        assert_eq!(d.abs, 1.0 / 128.0);
+        assert_eq!(derive(&[Op::SampleL], 2.0).abs, 1.0 / 64.0);
         assert!(d.open.is_empty(), "explicit LOD leaves nothing open");
         let d = derive(&[Op::Sample], 1.0);
         assert!(d.open.iter().any(|o| o.contains("implicit-LOD")));
@@ -260,7 +261,11 @@ mod tests {
         let d = derive(&[Op::DerivRtx], 1.0);
         assert_eq!(d.open.len(), 1);
         assert!(d.section().contains("Left open"), "{}", d.section());
-        assert!(derive(&[Op::DerivRtxFine, Op::DerivRtyCoarse], 1.0).open.is_empty());
+        assert!(
+            derive(&[Op::DerivRtxFine, Op::DerivRtyCoarse], 1.0)
+                .open
+                .is_empty()
+        );
     }
 
     #[test]

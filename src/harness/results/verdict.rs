@@ -115,7 +115,11 @@ pub struct BackendVerdict {
 /// The counts of a `diff --auto` document: per verdict, per backend and
 /// verdict, and per reason within each verdict.
 pub fn summary(doc: &Results) -> String {
-    let verdicts: Vec<&Verdict> = doc.cases.iter().filter_map(|c| c.verdict.as_ref()).collect();
+    let verdicts: Vec<&Verdict> = doc
+        .cases
+        .iter()
+        .filter_map(|c| c.verdict.as_ref())
+        .collect();
     let mut s = String::new();
     let _ = writeln!(s, "{} shaders", verdicts.len());
     let mut backends: Vec<&str> = Vec::new();
