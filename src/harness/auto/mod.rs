@@ -179,12 +179,15 @@ fn prepare(blob: &Blob, opts: &Options) -> Prepared {
     let ops: Vec<_> = shader.program.instructions.iter().map(|i| i.op).collect();
     // The generated textures filtered samples read: SNORM spans [-1, 1],
     // every other filtered one [0, 1].
-    let range = if text.contains("format rgba8_snorm") {
-        2.0
-    } else {
-        1.0
+    let textures = tolerance::Textures {
+        range: if text.contains("format rgba8_snorm") {
+            2.0
+        } else {
+            1.0
+        },
+        normalized: text.contains("format rgba8_snorm") || text.contains("format rgba8_unorm"),
     };
-    let derived = tolerance::derive(&ops, range);
+    let derived = tolerance::derive(&ops, textures);
     text.push('\n');
     text.push_str(&derived.section());
     let case = match Case::parse(&text, &at) {

@@ -138,10 +138,20 @@ const FILTERED: &[Op] = &[
 /// implementation, and the instructions that select a LOD from them.
 const OPEN_DERIVATIVES: &[Op] = &[Op::DerivRtx, Op::DerivRty];
 
-/// The tolerance for a pixel shader using `ops`. `filtered_range` is the
-/// value range of the textures filtered samples read (1 for UNORM and
-/// depth, 2 for SNORM): the weight error is a fraction of it.
-pub fn derive(ops: &[Op], filtered_range: f32) -> Derived {
+/// What the tolerance needs to know of the textures a case binds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Textures {
+    /// The value range filtered samples read (1 for UNORM and depth, 2
+    /// for SNORM): the weight error is a fraction of it.
+    pub range: f32,
+    /// Whether any is a normalised (UNORM/SNORM) format, whose texels
+    /// every read converts to float.
+    pub normalized: bool,
+}
+
+/// The tolerance for a pixel shader using `ops` with such textures.
+pub fn derive(ops: &[Op], textures: Textures) -> Derived {
+    let filtered_range = textures.range;
     let mut d = Derived {
         abs: 0.0,
         ulp: 0,
@@ -178,6 +188,15 @@ pub fn derive(ops: &[Op], filtered_range: f32) -> Derived {
             ),
         ));
     }
+    if textures.normalized
+        && let Some(used) = names(TEXTURE_READS)
+    {
+        d.ulp = d.ulp.max(1);
+        d.causes.push((
+            used,
+            "a normalised texel converted to float (c / (2^n - 1)), which an implementation may evaluate as c times the reciprocal: 1 ULP (a working bound: D3D11 gives the texture path's conversions tolerances in ULP)".into(),
+        ));
+    }
     if ops.contains(&Op::Lod) {
         let bound = 1.0 / f64::from(1u32 << MIP_LOD_BITS);
         abs = abs.max(bound);
@@ -191,6 +210,11 @@ pub fn derive(ops: &[Op], filtered_range: f32) -> Derived {
             "{used}: coarse or fine is the implementation's choice, and the two differ by the second difference of the input"
         ));
     }
+    if let Some(used) = names(ORDERED_ATOMICS) {
+        d.open.push(format!(
+            "{used}: the value returned depends on the order pixels run in, which D3D11 leaves open"
+        ));
+    }
     if let Some(used) = names(IMPLICIT_LOD) {
         d.open.push(format!(
             "{used}: implicit-LOD sampling, whose LOD D3D11 lets be approximated (derivatives coarse or fine, the footprint's axes estimated)"
@@ -199,6 +223,51 @@ pub fn derive(ops: &[Op], filtered_range: f32) -> Derived {
     d.abs = abs as f32;
     d
 }
+
+/// Every instruction that reads a texel of a texture (and converts it).
+const TEXTURE_READS: &[Op] = &[
+    Op::Ld,
+    Op::LdMs,
+    Op::LdS,
+    Op::LdmsS,
+    Op::Gather4,
+    Op::Gather4C,
+    Op::Gather4Po,
+    Op::Gather4PoC,
+    Op::Gather4S,
+    Op::Gather4CS,
+    Op::Gather4PoS,
+    Op::Gather4PoCS,
+    Op::Sample,
+    Op::SampleB,
+    Op::SampleL,
+    Op::SampleD,
+    Op::SampleC,
+    Op::SampleCLz,
+    Op::SampleLS,
+    Op::SampleCLzS,
+    Op::SampleClS,
+    Op::SampleBClS,
+    Op::SampleDClS,
+    Op::SampleCClS,
+];
+
+/// Atomics that return the word (or counter) before their update: what
+/// they return depends on which pixel ran first.
+const ORDERED_ATOMICS: &[Op] = &[
+    Op::ImmAtomicAlloc,
+    Op::ImmAtomicConsume,
+    Op::ImmAtomicIadd,
+    Op::ImmAtomicAnd,
+    Op::ImmAtomicOr,
+    Op::ImmAtomicXor,
+    Op::ImmAtomicExch,
+    Op::ImmAtomicCmpExch,
+    Op::ImmAtomicImax,
+    Op::ImmAtomicImin,
+    Op::ImmAtomicUmax,
+    Op::ImmAtomicUmin,
+];
 
 /// Filtered samples whose LOD comes from the quad's derivatives.
 const IMPLICIT_LOD: &[Op] = &[
@@ -213,9 +282,24 @@ const IMPLICIT_LOD: &[Op] = &[
 mod tests {
     use super::*;
 
+    /// UNORM textures (range 1), or SNORM ones (range 2).
+    const UNORM: Textures = Textures {
+        range: 1.0,
+        normalized: true,
+    };
+    const SNORM: Textures = Textures {
+        range: 2.0,
+        normalized: true,
+    };
+    /// Depth (float) textures: no conversion.
+    const DEPTH: Textures = Textures {
+        range: 1.0,
+        normalized: false,
+    };
+
     #[test]
     fn integer_and_move_only_shaders_are_bit_exact() {
-        let d = derive(&[Op::Mov, Op::Iadd, Op::Ld, Op::Gather4, Op::Ret], 1.0);
+        let d = derive(&[Op::Mov, Op::Iadd, Op::Ld, Op::Gather4, Op::Ret], DEPTH);
         assert_eq!((d.abs, d.ulp), (0.0, 0));
         assert!(d.causes.is_empty() && d.open.is_empty());
         assert!(d.section().contains("bit-exact"), "{}", d.section());
@@ -223,10 +307,10 @@ mod tests {
 
     #[test]
     fn add_and_mul_allow_one_ulp_and_mad_adds_an_absolute_bound() {
-        let d = derive(&[Op::Add, Op::Mul, Op::Mov], 1.0);
+        let d = derive(&[Op::Add, Op::Mul, Op::Mov], DEPTH);
         assert_eq!((d.abs, d.ulp), (0.0, 1));
         assert_eq!(d.causes[0].0, "add, mul");
-        let d = derive(&[Op::Mad, Op::Add], 1.0);
+        let d = derive(&[Op::Mad, Op::Add], DEPTH);
         assert_eq!(d.ulp, 2);
         assert_eq!(d.abs, (8.0 * ULP) as f32);
         assert_eq!(d.causes.len(), 2);
@@ -234,35 +318,40 @@ mod tests {
 
     #[test]
     fn transcendentals_take_the_largest_bound() {
-        assert_eq!(derive(&[Op::Div], 1.0).ulp, 3);
-        let d = derive(&[Op::Div, Op::Rsq, Op::Add], 1.0);
+        assert_eq!(derive(&[Op::Div], DEPTH).ulp, 3);
+        let d = derive(&[Op::Div, Op::Rsq, Op::Add], DEPTH);
         assert_eq!(d.ulp, 4);
         assert_eq!(d.abs, 0.0);
-        assert!(derive(&[Op::Log], 1.0).abs > 0.0);
-        assert_eq!(derive(&[Op::Sincos], 1.0).abs, 1.0 / 2048.0);
+        assert!(derive(&[Op::Log], DEPTH).abs > 0.0);
+        assert_eq!(derive(&[Op::Sincos], DEPTH).abs, 1.0 / 2048.0);
     }
 
     /// Four half-steps of 2^-8 (three axes and the mip blend): 1/128 of the
     /// range, twice that for SNORM.
     #[test]
     fn filtered_sampling_scales_with_the_format_range() {
-        let d = derive(&[Op::SampleL], 1.0);
+        let d = derive(&[Op::SampleL], DEPTH);
         assert_eq!(d.abs, 1.0 / 128.0);
-        assert_eq!(derive(&[Op::SampleL], 2.0).abs, 1.0 / 64.0);
+        assert_eq!(derive(&[Op::SampleL], SNORM).abs, 1.0 / 64.0);
         assert!(d.open.is_empty(), "explicit LOD leaves nothing open");
-        let d = derive(&[Op::Sample], 1.0);
+        let d = derive(&[Op::Sample], DEPTH);
         assert!(d.open.iter().any(|o| o.contains("implicit-LOD")));
-        // Gathers are exact.
-        assert_eq!(derive(&[Op::Gather4C], 1.0).abs, 0.0);
+        // Gathers and loads are exact, but for a normalised texel's
+        // conversion to float.
+        assert_eq!(derive(&[Op::Gather4C], DEPTH).abs, 0.0);
+        assert_eq!(derive(&[Op::Gather4C], DEPTH).ulp, 0);
+        let d = derive(&[Op::Ld], UNORM);
+        assert_eq!((d.abs, d.ulp), (0.0, 1));
     }
 
     #[test]
     fn unspecified_derivatives_are_open_and_explicit_ones_are_not() {
-        let d = derive(&[Op::DerivRtx], 1.0);
+        let d = derive(&[Op::DerivRtx], DEPTH);
+        assert_eq!(derive(&[Op::ImmAtomicAlloc], DEPTH).open.len(), 1);
         assert_eq!(d.open.len(), 1);
         assert!(d.section().contains("Left open"), "{}", d.section());
         assert!(
-            derive(&[Op::DerivRtxFine, Op::DerivRtyCoarse], 1.0)
+            derive(&[Op::DerivRtxFine, Op::DerivRtyCoarse], DEPTH)
                 .open
                 .is_empty()
         );
@@ -270,7 +359,7 @@ mod tests {
 
     #[test]
     fn the_section_parses_back_to_the_same_bounds() {
-        let d = derive(&[Op::Sample, Op::Mad, Op::Rcp, Op::DerivRty], 2.0);
+        let d = derive(&[Op::Sample, Op::Mad, Op::Rcp, Op::DerivRty], SNORM);
         let text = d.section();
         let abs: f32 = text
             .lines()
