@@ -129,8 +129,24 @@ enum Command {
     /// browser (for a backend asked for).
     Diff {
         /// Case files, or directories searched for `*.case` recursively.
+        /// With `--auto`: shader blobs, directories searched for `*.dxbc`,
+        /// or manifests (`*.list`, a blob path a line).
         #[arg(default_value = "tests/cases")]
         cases: Vec<PathBuf>,
+        /// Draw shader blobs instead of case files: each pixel shader gets
+        /// a generated case (with a tolerance derived from its
+        /// instructions) and a verdict: agree, differ, refused, emulator
+        /// error, does not end (docs/harness.md, "Generated-case runs").
+        /// Exit status 1 when a shader differs or errors.
+        #[arg(long, conflicts_with_all = ["bless", "goldens"])]
+        auto: bool,
+        /// With `--auto`: write each generated case here, named after its
+        /// blob, and draw it from there.
+        #[arg(long, value_name = "DIR", requires = "auto")]
+        write_cases: Option<PathBuf>,
+        /// With `--auto`: the seed of the generated values.
+        #[arg(long, default_value_t = 0, requires = "auto")]
+        seed: u64,
         /// Write goldens (from the emulator's image) instead of comparing.
         #[arg(long)]
         bless: bool,
@@ -291,6 +307,9 @@ fn run(cli: Cli) -> Result<Outcome> {
     match cli.command {
         Command::Diff {
             cases,
+            auto,
+            write_cases,
+            seed,
             bless,
             goldens,
             report,
@@ -329,6 +348,14 @@ fn run(cli: Cli) -> Result<Outcome> {
                 junit: junit.as_deref(),
                 json: json.as_deref(),
             };
+            if auto {
+                let opts = harness::auto::Options {
+                    seed,
+                    write_cases,
+                    run: options,
+                };
+                return cli::auto::auto_command(selection, opts, outputs, backends);
+            }
             return diff_command(selection, options, outputs, backends);
         }
         Command::Report {

@@ -192,6 +192,7 @@ pub fn diff_command(
         filter: selection.filter.map(str::to_string),
         shard: selection.shard,
         bless,
+        auto: None,
     };
     let mut doc = harness::results::Results::from_run(info, names, all.len(), &indices, &results);
     print!("{}", harness::report::summary_table(&doc));
@@ -223,7 +224,7 @@ pub fn diff_command(
 }
 
 /// Writes the JUnit XML and the JSON document where asked.
-fn write_documents(doc: &mut harness::results::Results, outputs: Outputs) -> Result<()> {
+pub fn write_documents(doc: &mut harness::results::Results, outputs: Outputs) -> Result<()> {
     if let Some(path) = outputs.junit {
         std::fs::write(path, harness::report::junit(doc))
             .with_context(|| format!("{}: cannot write", path.display()))?;
@@ -256,7 +257,13 @@ pub fn report_merge(documents: &[PathBuf], outputs: Outputs) -> Result<Outcome> 
         (None, None) => PathBuf::new(),
     };
     let mut doc = harness::results::merge(slices, &base).map_err(anyhow::Error::msg)?;
-    print!("{}", harness::report::summary_table(&doc));
+    if doc.options.auto.is_some() {
+        // Generated-case runs count by verdict, as `diff --auto` does.
+        print!("{}", harness::results::verdict::summary(&doc));
+        super::auto::print_details(&doc);
+    } else {
+        print!("{}", harness::report::summary_table(&doc));
+    }
     if let Some(dir) = outputs.report {
         let page = harness::report::write_html(dir, &doc).map_err(anyhow::Error::msg)?;
         println!("report: {}", page.display());

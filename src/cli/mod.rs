@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
 use dxbc_dbg::input_file;
 
+pub mod auto;
 pub mod case_new;
 pub mod diff;
 

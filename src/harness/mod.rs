@@ -3,6 +3,7 @@
 //! running suites and reports. `gpu` is built only with the `gpu` cargo
 //! feature; without it the CPU and WebGL2 backends are all there is.
 
+pub mod auto;
 pub mod case;
 pub mod cpu;
 pub mod dds;

@@ -491,6 +491,7 @@ mod tests {
             filter: None,
             shard: None,
             bless: false,
+            auto: None,
         };
         let renderers = renderers
             .iter()
@@ -539,6 +540,7 @@ mod tests {
                 cpu_ms: Some(2.0),
                 cpu: vec![a.clone()],
                 cpu_golden: vec![None],
+                cpu_error: None,
                 backends,
                 blessed: vec![],
             }

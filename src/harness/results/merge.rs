@@ -31,6 +31,9 @@ fn differences(a: &RunInfo, b: &RunInfo) -> Vec<String> {
     if a.bless != b.bless {
         out.push(format!("bless {} vs {}", a.bless, b.bless));
     }
+    if a.auto != b.auto {
+        out.push(format!("generated-case runs {:?} vs {:?}", a.auto, b.auto));
+    }
     out
 }
 
@@ -207,6 +210,7 @@ mod tests {
             }],
             step: None,
             blessed: vec![],
+            verdict: None,
         }
     }
 
@@ -221,6 +225,7 @@ mod tests {
                 filter: None,
                 shard: Some(Shard { index: k, count: 2 }),
                 bless: false,
+                auto: None,
             },
             renderers: vec![RendererInfo {
                 backend: "vulkan".into(),

@@ -18,6 +18,7 @@ use super::suite::{BackendResult, CaseResult};
 pub mod float;
 mod merge;
 mod paths;
+pub mod verdict;
 
 pub use merge::merge;
 pub use paths::relative;
@@ -56,6 +57,11 @@ pub struct RunInfo {
     pub shard: Option<Shard>,
     /// Goldens were written rather than compared.
     pub bless: bool,
+    /// Set for `diff --auto` (generated cases for shader blobs): its
+    /// options, and that each case carries a [`CaseRecord::verdict`].
+    /// Absent in documents of case-file runs, which read as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto: Option<verdict::AutoInfo>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,6 +96,9 @@ pub struct CaseRecord {
     pub step: Option<String>,
     /// Goldens written by `--bless`.
     pub blessed: Vec<String>,
+    /// The shader's verdict in a `diff --auto` run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<verdict::Verdict>,
 }
 
 /// What one backend did with a case.
@@ -237,6 +246,7 @@ impl CaseRecord {
             backends: r.backends.iter().map(BackendRecord::from_result).collect(),
             step: r.step_command(),
             blessed: r.blessed.iter().map(|p| p.display().to_string()).collect(),
+            verdict: None,
         }
     }
 }
@@ -292,7 +302,18 @@ impl Results {
             }
             None => return Err("not a results document: no `version`".into()),
         }
-        serde_json::from_str(text).map_err(|e| format!("not a results document: {e}"))
+        let doc: Results =
+            serde_json::from_str(text).map_err(|e| format!("not a results document: {e}"))?;
+        if let Some(a) = &doc.options.auto
+            && a.version != verdict::AUTO_VERSION
+        {
+            return Err(format!(
+                "verdict format version {}; this dxbc-dbg reads version {}",
+                a.version,
+                verdict::AUTO_VERSION
+            ));
+        }
+        Ok(doc)
     }
 
     /// Writes the document to `path`, first pointing [`Results::report`]
@@ -365,6 +386,7 @@ mod tests {
                 filter: None,
                 shard: None,
                 bless: false,
+                auto: None,
             },
             renderers: vec![],
             collected: 0,

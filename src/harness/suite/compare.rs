@@ -83,6 +83,7 @@ pub(super) fn compare(
         Err(e) => {
             result.cpu_ms = None;
             result.case_failures.push(format!("CPU: {e}"));
+            result.cpu_error = Some(e);
             // Nothing to compare with, but what each backend did (or why
             // it did not draw) is still part of the result.
             result

@@ -273,6 +273,9 @@ pub struct CaseResult {
     pub cpu: Vec<Image>,
     /// The CPU image against the golden, per render target.
     pub cpu_golden: Vec<Option<Diff>>,
+    /// Why the emulator could not draw the case, when it could not (also
+    /// in `case_failures`, as text); `diff --auto` sorts verdicts by it.
+    pub cpu_error: Option<cpu::CpuError>,
     pub backends: Vec<BackendResult>,
     /// Goldens written by `--bless`.
     pub blessed: Vec<PathBuf>,
@@ -340,7 +343,21 @@ struct Loaded {
 }
 
 fn load(path: &Path, name: &str) -> Loaded {
-    let mut result = CaseResult {
+    match Case::load(path) {
+        Ok(c) => check(c, name),
+        Err(e) => {
+            let mut result = empty_result(path, name);
+            result.case_failures.push(e.to_string());
+            Loaded {
+                result,
+                input: None,
+            }
+        }
+    }
+}
+
+fn empty_result(path: &Path, name: &str) -> CaseResult {
+    CaseResult {
         path: path.to_path_buf(),
         name: name.to_string(),
         shader: path.to_path_buf(),
@@ -349,19 +366,17 @@ fn load(path: &Path, name: &str) -> Loaded {
         cpu_ms: None,
         cpu: Vec::new(),
         cpu_golden: Vec::new(),
+        cpu_error: None,
         backends: Vec::new(),
         blessed: Vec::new(),
-    };
-    let case = match Case::load(path) {
-        Ok(c) => c,
-        Err(e) => {
-            result.case_failures.push(e.to_string());
-            return Loaded {
-                result,
-                input: None,
-            };
-        }
-    };
+    }
+}
+
+/// A parsed case checked the way every run checks it: its shaders load,
+/// its bindings match them, its render targets fit the outputs.
+fn check(case: Case, name: &str) -> Loaded {
+    let path = case.path.clone();
+    let mut result = empty_result(&path, name);
     if let Some(ShaderSource::File(f)) = &case.pixel_shader {
         result.shader = path.parent().map_or_else(|| f.clone(), |d| d.join(f));
     }
@@ -413,20 +428,48 @@ pub fn run_all(
     cases: &[(PathBuf, String)],
     renderers: &[&dyn Renderer],
     options: &RunOptions,
-    mut progress: impl FnMut(&CaseResult),
+    progress: impl FnMut(&CaseResult),
 ) -> Vec<CaseResult> {
+    let pool = pool(options);
+    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| load(p, n));
+    run_loaded(loaded, pool.as_ref(), renderers, options, progress)
+}
+
+/// Runs cases already parsed (each with its name), as [`run_all`] runs
+/// case files: `diff --auto` parses the text it generates, so what it
+/// draws is exactly what it would write. Each case's `path` is where it
+/// is (or would be) written: its shader paths are relative to it.
+pub fn run_parsed(
+    cases: Vec<(Case, String)>,
+    renderers: &[&dyn Renderer],
+    options: &RunOptions,
+    progress: impl FnMut(&CaseResult),
+) -> Vec<CaseResult> {
+    let pool = pool(options);
+    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases, |(c, n)| check(c, &n));
+    run_loaded(loaded, pool.as_ref(), renderers, options, progress)
+}
+
+fn pool(options: &RunOptions) -> Option<rayon::ThreadPool> {
     // No pool for one job: the run stays on the caller's thread. A pool
     // that cannot be built (no threads to be had) leaves it there too.
-    let pool = (options.jobs > 1)
+    (options.jobs > 1)
         .then(|| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(options.jobs)
                 .build()
                 .ok()
         })
-        .flatten();
-    let pool = pool.as_ref();
-    let loaded: Vec<Loaded> = map_jobs(pool, cases.iter().collect(), |(p, n)| load(p, n));
+        .flatten()
+}
+
+fn run_loaded(
+    loaded: Vec<Loaded>,
+    pool: Option<&rayon::ThreadPool>,
+    renderers: &[&dyn Renderer],
+    options: &RunOptions,
+    mut progress: impl FnMut(&CaseResult),
+) -> Vec<CaseResult> {
     // The emulator first: a shader that runs past its instruction budget
     // would not end on a GPU either, and a draw that never finishes hangs
     // the renderer (lavapipe and SwiftShader have no watchdog), so such a

@@ -1,0 +1,508 @@
+//! `diff --auto`: verdicts for real shaders with generated cases
+//! (docs/harness.md, "Generated-case runs"). Each pixel shader blob gets a
+//! case from [`generate::case_text`] with a `[tolerance]` derived from its
+//! instructions ([`tolerance::derive`]); the text is parsed by the ordinary
+//! case parser and drawn through [`suite::run_parsed`], the path `diff`
+//! draws case files through. Each shader then gets a verdict, and each
+//! backend one inside it ([`results::verdict`]).
+
+use std::path::{Path, PathBuf};
+
+use super::case::Case;
+use super::cpu::CpuError;
+use super::generate::{self, ShaderInput, paths};
+use super::results::verdict::{AUTO_VERSION, AutoInfo, BackendVerdict, Kind, Verdict};
+use super::results::{self, CaseRecord, RendererInfo, Results, RunInfo, WorstPixel};
+use super::shard::Shard;
+use super::suite::{self, BackendResult, CaseResult, Renderer, RunOptions};
+use crate::dxbc::ir::ProgramType;
+use crate::dxbc::{ParseOptions, Shader};
+use crate::glsl;
+use crate::vm::VmError;
+
+pub mod inputs;
+pub mod tolerance;
+
+pub use inputs::{Blob, collect};
+
+/// What a `diff --auto` run is told besides the backends.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub seed: u64,
+    /// Write each generated case here (named after its blob) and draw it
+    /// from there; `None`: the case is drawn as text, beside its blob.
+    pub write_cases: Option<PathBuf>,
+    pub run: RunOptions,
+}
+
+/// A finished run: the document, and the drawn cases' full results (with
+/// their images, for a report's pictures) by their place in it.
+pub struct Run {
+    pub doc: Results,
+    pub drawn: Vec<(usize, CaseResult)>,
+}
+
+/// A blob made ready: a case to draw, or why none is drawn.
+enum Prepared {
+    Case {
+        case: Box<Case>,
+        shader: Box<Shader>,
+        derived: tolerance::Derived,
+    },
+    /// No case: the verdict is settled without drawing.
+    Settled(Verdict),
+}
+
+fn settled(blob: &Blob, kind: Kind, reason: String, bug: bool) -> Prepared {
+    Prepared::Settled(Verdict {
+        kind,
+        reasons: vec![reason],
+        bug,
+        backends: Vec::new(),
+        blob: blob.path.display().to_string(),
+        open: Vec::new(),
+        tolerance_abs: 0.0,
+        tolerance_ulp: 0,
+        recreate: None,
+    })
+}
+
+fn stage_name(kind: ProgramType) -> &'static str {
+    match kind {
+        ProgramType::Pixel => "pixel",
+        ProgramType::Vertex => "vertex",
+        ProgramType::Geometry => "geometry",
+        ProgramType::Hull => "hull",
+        ProgramType::Domain => "domain",
+        ProgramType::Compute => "compute",
+        ProgramType::Other(_) => "unknown",
+    }
+}
+
+/// Where a blob's case is written (or, not written, where it is taken to
+/// be: beside the blob, so it names the blob by its file name).
+pub fn case_path(blob: &Blob, write_cases: Option<&Path>) -> PathBuf {
+    match write_cases {
+        Some(dir) => dir.join(format!("{}.case", blob.name)),
+        None => blob.path.with_extension("auto.case"),
+    }
+}
+
+fn prepare(blob: &Blob, opts: &Options) -> Prepared {
+    let bytes = match crate::input_file::read(&blob.path) {
+        Ok(b) => b,
+        Err(e) => return settled(blob, Kind::EmulatorError, format!("unreadable: {e}"), true),
+    };
+    let shader = match Shader::parse(
+        &bytes,
+        ParseOptions {
+            verify_checksum: true,
+        },
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            // The parser's documented refusals (an effect container, a
+            // checksum that does not match): no shader to draw. The byte
+            // offset and advice are left out so that reasons count alike.
+            let full = e.to_string();
+            let msg = full.split_once(": ").map_or(full.as_str(), |(_, m)| m);
+            let msg = msg.split("; ").next().unwrap_or(msg);
+            let msg = msg.split(" (use ").next().unwrap_or(msg);
+            let msg = msg.split(": stored ").next().unwrap_or(msg).trim();
+            return settled(
+                blob,
+                Kind::Refused,
+                format!("the blob does not parse: {msg}"),
+                false,
+            );
+        }
+    };
+    if shader.program.kind != ProgramType::Pixel {
+        return settled(
+            blob,
+            Kind::Skipped,
+            format!(
+                "{} shader (only pixel shaders are drawn alone)",
+                stage_name(shader.program.kind)
+            ),
+            false,
+        );
+    }
+    let at = case_path(blob, opts.write_cases.as_deref());
+    let dir = at.parent().unwrap_or(Path::new("")).to_path_buf();
+    if opts.write_cases.is_some()
+        && let Err(e) = std::fs::create_dir_all(&dir)
+    {
+        return settled(
+            blob,
+            Kind::EmulatorError,
+            format!("{}: cannot create: {e}", dir.display()),
+            true,
+        );
+    }
+    let canonical = |p: &Path| {
+        let p = if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        };
+        p.canonicalize()
+            .map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let shader_line = canonical(&dir).and_then(|d| {
+        let b = canonical(&blob.path)?;
+        paths::case_line(&paths::relative(&d, &b)).map_err(|e| e.to_string())
+    });
+    let shader_line = match shader_line {
+        Ok(l) => l,
+        Err(e) => return settled(blob, Kind::Refused, format!("generation: {e}"), false),
+    };
+    let gen_opts = generate::Options {
+        seed: opts.seed,
+        ..generate::Options::default()
+    };
+    let input = ShaderInput {
+        shader: &shader,
+        path: &shader_line,
+    };
+    let mut text = match generate::case_text(&[input], &gen_opts) {
+        Ok(t) => t,
+        Err(r) => {
+            return settled(
+                blob,
+                Kind::Refused,
+                format!("generation: {}", r.reason),
+                false,
+            );
+        }
+    };
+    let ops: Vec<_> = shader.program.instructions.iter().map(|i| i.op).collect();
+    // The generated textures filtered samples read: SNORM spans [-1, 1],
+    // every other filtered one [0, 1].
+    let textures = tolerance::Textures {
+        range: if text.contains("format rgba8_snorm") {
+            2.0
+        } else {
+            1.0
+        },
+        normalized: text.contains("format rgba8_snorm") || text.contains("format rgba8_unorm"),
+    };
+    let derived = tolerance::derive(&ops, textures);
+    text.push('\n');
+    text.push_str(&derived.section());
+    let case = match Case::parse(&text, &at) {
+        Ok(c) => c,
+        Err(e) => {
+            return settled(
+                blob,
+                Kind::EmulatorError,
+                format!("the generated case does not parse: {e}"),
+                true,
+            );
+        }
+    };
+    if opts.write_cases.is_some()
+        && let Err(e) = std::fs::write(&at, &text)
+    {
+        return settled(
+            blob,
+            Kind::EmulatorError,
+            format!("{}: cannot write: {e}", at.display()),
+            true,
+        );
+    }
+    Prepared::Case {
+        case: Box::new(case),
+        shader: Box::new(shader),
+        derived,
+    }
+}
+
+/// The blobs of one slice (all without a shard), each with its place.
+pub fn slice(blobs: &[Blob], shard: Option<Shard>) -> Vec<(usize, Blob)> {
+    blobs
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| shard.is_none_or(|s| s.contains(&b.name)))
+        .map(|(i, b)| (i, b.clone()))
+        .collect()
+}
+
+/// Runs `blobs` (the slice, with their places among `collected`) on the
+/// renderers. `info` is the run's options as the document records them
+/// (its `auto` is set here).
+pub fn run(
+    blobs: &[(usize, Blob)],
+    collected: usize,
+    renderers: &[&dyn Renderer],
+    opts: &Options,
+    mut info: RunInfo,
+    progress: impl FnMut(&CaseResult),
+) -> Run {
+    info.auto = Some(AutoInfo {
+        version: AUTO_VERSION,
+        seed: opts.seed,
+    });
+    let prepared: Vec<Prepared> = blobs.iter().map(|(_, b)| prepare(b, opts)).collect();
+    let mut to_draw = Vec::new();
+    for (p, (_, b)) in prepared.iter().zip(blobs) {
+        if let Prepared::Case { case, .. } = p {
+            to_draw.push(((**case).clone(), b.name.clone()));
+        }
+    }
+    let mut drawn_results = suite::run_parsed(to_draw, renderers, &opts.run, progress).into_iter();
+    let mut cases = Vec::new();
+    let mut drawn = Vec::new();
+    for (p, (index, blob)) in prepared.into_iter().zip(blobs) {
+        match p {
+            Prepared::Settled(v) => cases.push(settled_record(*index, blob, v)),
+            Prepared::Case {
+                shader, derived, ..
+            } => {
+                let r = drawn_results
+                    .next()
+                    .expect("run_parsed gives one result per case");
+                let v = verdict(blob, &r, &shader, &derived, opts);
+                let mut rec = CaseRecord::from_result(*index, &r);
+                rec.passed = !v.kind.fails();
+                rec.verdict = Some(v);
+                drawn.push((cases.len(), r));
+                cases.push(rec);
+            }
+        }
+    }
+    let renderers = renderers
+        .iter()
+        .map(|r| RendererInfo {
+            backend: r.backend().name().to_string(),
+            name: r.name(),
+        })
+        .collect();
+    Run {
+        doc: Results {
+            version: results::FORMAT_VERSION,
+            options: info,
+            renderers,
+            collected,
+            report: None,
+            cases,
+        },
+        drawn,
+    }
+}
+
+fn settled_record(index: usize, blob: &Blob, v: Verdict) -> CaseRecord {
+    CaseRecord {
+        index,
+        name: blob.name.clone(),
+        path: blob.path.display().to_string(),
+        shader: blob.path.display().to_string(),
+        passed: !v.kind.fails(),
+        case_failures: if v.kind.fails() {
+            v.reasons.clone()
+        } else {
+            Vec::new()
+        },
+        failures: if v.kind.fails() {
+            v.reasons.clone()
+        } else {
+            Vec::new()
+        },
+        cpu_ms: None,
+        cpu_targets: 0,
+        cpu_golden: Vec::new(),
+        backends: Vec::new(),
+        step: None,
+        blessed: Vec::new(),
+        verdict: Some(v),
+    }
+}
+
+/// The emulator's error as a reason, and whether it is a bug (anything
+/// but an instruction the emulator documents it does not run).
+fn emulator_reason(e: &CpuError) -> (String, bool) {
+    let vm = match e {
+        CpuError::Pixel { source, .. }
+        | CpuError::Vertex { source, .. }
+        | CpuError::Program { source, .. } => Some(source),
+        _ => None,
+    };
+    match vm {
+        Some(VmError::Unsupported { mnemonic, .. }) => {
+            (format!("the emulator does not run `{mnemonic}`"), false)
+        }
+        Some(VmError::Malformed { .. }) => ("malformed program".into(), true),
+        Some(VmError::Operand { .. }) => ("bad operand".into(), true),
+        Some(VmError::Budget { .. }) => ("does not end".into(), false),
+        None => match e {
+            CpuError::Targets(_) => ("render targets".into(), true),
+            _ => ("setup".into(), true),
+        },
+    }
+}
+
+fn backend_verdict(b: &BackendResult, shader: &Shader) -> BackendVerdict {
+    let mut v = BackendVerdict {
+        backend: b.backend.name().to_string(),
+        kind: Kind::Agree,
+        reasons: Vec::new(),
+        failing: 0,
+        max_abs: 0.0,
+        max_ulp: 0,
+        worst: None,
+    };
+    let mut worst_abs = -1.0f64;
+    for t in &b.targets {
+        v.failing += t.diff.failing;
+        v.max_abs = v.max_abs.max(t.diff.max_abs);
+        v.max_ulp = v.max_ulp.max(t.diff.max_ulp);
+        if let Some(w) = &t.diff.worst {
+            let m = w.error.iter().map(|e| e.abs).fold(0.0f64, f64::max);
+            let better = v.worst.as_ref().is_none_or(|old: &WorstPixel| {
+                (old.passes && !w.passes) || (old.passes == w.passes && m > worst_abs)
+            });
+            if better {
+                worst_abs = m;
+                v.worst = Some(WorstPixel {
+                    x: w.x,
+                    y: w.y,
+                    a: w.a,
+                    b: w.b,
+                    passes: w.passes,
+                });
+            }
+        }
+    }
+    if let Some(na) = &b.not_applicable {
+        v.kind = Kind::Refused;
+        v.reasons
+            .push(na.split(':').next().unwrap_or(na).trim().to_string());
+        return v;
+    }
+    if b.failures.is_empty() {
+        return v;
+    }
+    if b.failures
+        .iter()
+        .any(|f| f.contains("cannot be translated"))
+    {
+        v.kind = Kind::Refused;
+        let mut o = glsl::Options::new(b.backend.dialect());
+        o.dialect = b.backend.dialect();
+        match glsl::translate(shader, &o) {
+            Err(refused) => {
+                for d in refused.diagnostics {
+                    let name = format!("translation: {}", d.reason.name());
+                    if !v.reasons.contains(&name) {
+                        v.reasons.push(name);
+                    }
+                }
+            }
+            Ok(_) => v.reasons.push("translation (of the case's shaders)".into()),
+        }
+        return v;
+    }
+    if b.failures.iter().any(|f| f.contains("does not end")) {
+        v.kind = Kind::DoesNotEnd;
+        return v;
+    }
+    if b.targets
+        .iter()
+        .any(|t| t.diff.failing > 0 || t.diff.size_mismatch)
+    {
+        v.kind = Kind::Differ;
+        return v;
+    }
+    v.kind = Kind::BackendError;
+    // The first line, without the case's path (the reason is counted).
+    let first = b.failures[0].lines().next().unwrap_or("").to_string();
+    let short = first
+        .split_once(".case: ")
+        .map_or(first.as_str(), |(_, rest)| rest);
+    v.reasons.push(short.chars().take(100).collect());
+    v
+}
+
+fn verdict(
+    blob: &Blob,
+    r: &CaseResult,
+    shader: &Shader,
+    derived: &tolerance::Derived,
+    opts: &Options,
+) -> Verdict {
+    let mut v = Verdict {
+        kind: Kind::Agree,
+        reasons: Vec::new(),
+        bug: false,
+        backends: r
+            .backends
+            .iter()
+            .map(|b| backend_verdict(b, shader))
+            .collect(),
+        blob: blob.path.display().to_string(),
+        open: derived.open.clone(),
+        tolerance_abs: derived.abs,
+        tolerance_ulp: derived.ulp,
+        recreate: None,
+    };
+    if let Some(e) = &r.cpu_error {
+        let (reason, bug) = emulator_reason(e);
+        v.kind = if e.does_not_end() {
+            Kind::DoesNotEnd
+        } else {
+            Kind::EmulatorError
+        };
+        v.reasons.push(reason);
+        v.bug = bug;
+        return v;
+    }
+    if !r.case_failures.is_empty() {
+        // The case did not load or check: the generator wrote a case the
+        // ordinary checks refuse.
+        v.kind = Kind::EmulatorError;
+        v.bug = true;
+        let first = r.case_failures[0].lines().next().unwrap_or("");
+        let short = first.split_once(".case").map_or(first, |(_, rest)| rest);
+        v.reasons
+            .push(format!("the generated case does not load{short}"));
+        return v;
+    }
+    let has = |k: Kind| v.backends.iter().any(|b| b.kind == k);
+    v.kind = if has(Kind::Differ) {
+        Kind::Differ
+    } else if has(Kind::BackendError) {
+        Kind::BackendError
+    } else if has(Kind::DoesNotEnd) {
+        Kind::DoesNotEnd
+    } else if !v.backends.is_empty() && v.backends.iter().all(|b| b.kind == Kind::Refused) {
+        Kind::Refused
+    } else {
+        Kind::Agree
+    };
+    if v.kind == Kind::Differ && opts.write_cases.is_none() {
+        let stem = blob.name.replace('/', "__");
+        let worst = v
+            .backends
+            .iter()
+            .find(|b| b.kind == Kind::Differ)
+            .and_then(|b| b.worst.as_ref())
+            .map_or((0, 0), |w| (w.x, w.y));
+        let blob_arg = shell_quote(&blob.path.display().to_string());
+        v.recreate = Some(format!(
+            "recreate: dxbc-dbg case new {blob_arg} --seed {} -o {stem}.case, then append \
+             `[tolerance]` `abs {}` `ulp {}`; step: dxbc-dbg step {blob_arg} --case {stem}.case --pixel {},{}",
+            opts.seed, derived.abs, derived.ulp, worst.0, worst.1
+        ));
+    }
+    v
+}
+
+fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+:,=".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
