@@ -119,6 +119,20 @@ impl ProgramType {
         }
     }
 
+    /// The stage's name in prose: `pixel`, `vertex`, … (`unknown` for
+    /// other markers).
+    pub fn stage_name(self) -> &'static str {
+        match self {
+            ProgramType::Pixel => "pixel",
+            ProgramType::Vertex => "vertex",
+            ProgramType::Geometry => "geometry",
+            ProgramType::Hull => "hull",
+            ProgramType::Domain => "domain",
+            ProgramType::Compute => "compute",
+            ProgramType::Other(_) => "unknown",
+        }
+    }
+
     /// One of the six shader stages (not an unknown marker).
     pub fn is_known(self) -> bool {
         !matches!(self, ProgramType::Other(_))

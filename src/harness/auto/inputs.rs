@@ -25,7 +25,7 @@ pub fn collect(paths: &[PathBuf], filter: Option<&str>) -> Result<Vec<Blob>, Str
     for root in paths {
         if root.is_dir() {
             let mut found = Vec::new();
-            walk(root, &mut found)?;
+            crate::harness::suite::walk(root, "dxbc", &mut found)?;
             found.sort();
             for f in found {
                 let rel = f.strip_prefix(root).unwrap_or(&f).with_extension("");
@@ -91,21 +91,6 @@ fn slash_name(rel: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/")
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
-        let p = entry.path();
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "dxbc") {
-            out.push(p);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -67,18 +67,6 @@ fn settled(blob: &Blob, kind: Kind, reason: String, bug: bool) -> Prepared {
     })
 }
 
-fn stage_name(kind: ProgramType) -> &'static str {
-    match kind {
-        ProgramType::Pixel => "pixel",
-        ProgramType::Vertex => "vertex",
-        ProgramType::Geometry => "geometry",
-        ProgramType::Hull => "hull",
-        ProgramType::Domain => "domain",
-        ProgramType::Compute => "compute",
-        ProgramType::Other(_) => "unknown",
-    }
-}
-
 /// Where a blob's case is written (or, not written, where it is taken to
 /// be: beside the blob, so it names the blob by its file name).
 pub fn case_path(blob: &Blob, write_cases: Option<&Path>) -> PathBuf {
@@ -123,7 +111,7 @@ fn prepare(blob: &Blob, opts: &Options) -> Prepared {
             Kind::Skipped,
             format!(
                 "{} shader (only pixel shaders are drawn alone)",
-                stage_name(shader.program.kind)
+                shader.program.kind.stage_name()
             ),
             false,
         );
@@ -487,7 +475,7 @@ fn verdict(
             .find(|b| b.kind == Kind::Differ)
             .and_then(|b| b.worst.as_ref())
             .map_or((0, 0), |w| (w.x, w.y));
-        let blob_arg = shell_quote(&blob.path.display().to_string());
+        let blob_arg = crate::harness::suite::shell_quote(&blob.path.display().to_string());
         v.recreate = Some(format!(
             "recreate: dxbc-dbg case new {blob_arg} --seed {} -o {stem}.case, then append \
              `[tolerance]` `abs {}` `ulp {}`; step: dxbc-dbg step {blob_arg} --case {stem}.case --pixel {},{}",
@@ -495,14 +483,4 @@ fn verdict(
         ));
     }
     v
-}
-
-fn shell_quote(s: &str) -> String {
-    if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+:,=".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
 }

@@ -113,7 +113,7 @@ fn stages<'a>(shaders: &[ShaderInput<'a>]) -> Result<Stages<'a>, Refusal> {
                     format!(
                         "{} is a {} shader: a case draws a pixel shader, or a vertex and a pixel shader",
                         text::shown(input.path),
-                        stage_name(other)
+                        other.stage_name()
                     ),
                 ));
             }
@@ -134,18 +134,6 @@ fn stages<'a>(shaders: &[ShaderInput<'a>]) -> Result<Stages<'a>, Refusal> {
         return Err(Refusal::new("no shader", "no shader given"));
     }
     Ok(s)
-}
-
-fn stage_name(kind: ProgramType) -> &'static str {
-    match kind {
-        ProgramType::Pixel => "pixel",
-        ProgramType::Vertex => "vertex",
-        ProgramType::Geometry => "geometry",
-        ProgramType::Hull => "hull",
-        ProgramType::Domain => "domain",
-        ProgramType::Compute => "compute",
-        ProgramType::Other(_) => "unknown",
-    }
 }
 
 /// The case file's text for `shaders` (a pixel shader, a vertex shader, or

@@ -322,7 +322,7 @@ impl CaseResult {
 }
 
 /// Quotes a path for a POSIX shell when it needs it.
-fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     if s.chars()
         .all(|c| c.is_ascii_alphanumeric() || "/._-+:,=".contains(c))
     {
@@ -608,7 +608,7 @@ pub fn collect(paths: &[PathBuf], filter: Option<&str>) -> Result<Vec<(PathBuf, 
     for root in paths {
         if root.is_dir() {
             let mut found = Vec::new();
-            walk(root, &mut found)?;
+            walk(root, "case", &mut found)?;
             found.sort();
             for f in found {
                 let rel = f.strip_prefix(root).unwrap_or(&f).with_extension("");
@@ -638,15 +638,18 @@ pub fn collect(paths: &[PathBuf], filter: Option<&str>) -> Result<Vec<(PathBuf, 
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+/// Every file under `dir` (recursively) whose extension is `extension`,
+/// appended to `out` unsorted; an unreadable directory is an error naming
+/// it.
+pub(crate) fn walk(dir: &Path, extension: &str, out: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
     for entry in entries {
         let entry = entry.map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
         let p = entry.path();
         if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "case") {
+            walk(&p, extension, out)?;
+        } else if p.extension().is_some_and(|e| e == extension) {
             out.push(p);
         }
     }
