@@ -72,6 +72,38 @@ fn barycentric(t: [&Window; 3], p: [f64; 2]) -> Option<[f64; 3]> {
 
 const TRIANGLES: [[usize; 3]; 2] = [[0, 1, 2], [1, 3, 2]];
 
+/// Rounding allowance for a barycentric that is zero in exact arithmetic.
+const ON_EDGE: f64 = 1e-9;
+
+/// Whether triangle `t` owns the point with barycentrics `b`: inside it,
+/// or on one of its edges that D3D's top-left rule gives it. A point on
+/// an edge two triangles share (a quad's diagonal) belongs to one of them
+/// only, the one for which the edge is a top edge (exactly horizontal,
+/// the third corner below it) or a left edge (not horizontal, the third
+/// corner to its right); it matters for `constant` inputs, which take the
+/// owning triangle's first corner.
+fn owns(t: [&Window; 3], b: [f64; 3]) -> bool {
+    (0..3).all(|k| {
+        if b[k] > ON_EDGE {
+            return true;
+        }
+        if b[k] < -ON_EDGE {
+            return false;
+        }
+        // On the edge opposite corner k, from corner i to corner j.
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let (a, e, c) = (t[i].pos, t[j].pos, t[k].pos);
+        let dy = e[1] - a[1];
+        if dy == 0.0 {
+            // y grows downwards: a top edge has the triangle below it.
+            c[1] > a[1]
+        } else {
+            let x_at = a[0] + (c[1] - a[1]) * (e[0] - a[0]) / dy;
+            x_at < c[0]
+        }
+    })
+}
+
 /// Everything a run of the quad holding `pixel` reads from a case: the
 /// interpolated inputs ([`quad_setup`]) with the case's constant buffers,
 /// and its textures and samplers bound to their slots.
@@ -119,7 +151,8 @@ fn covered_samples(win: &[Window], vp: &Viewport, samples: u32, px: u32, py: u32
                     // The same allowance the edge test has for rounding in
                     // the barycentrics (a constant z = 1 may sum to
                     // 1 + 1e-16).
-                    b.iter().all(|&w| w >= -1e-9) && (-1e-9..=1.0 + 1e-9).contains(&z)
+                    owns([&win[tri[0]], &win[tri[1]], &win[tri[2]]], b)
+                        && (-ON_EDGE..=1.0 + ON_EDGE).contains(&z)
                 })
             });
         if inside {
@@ -214,7 +247,7 @@ pub fn quad_raster(
         let mut chosen = None;
         for tri in TRIANGLES {
             if let Some(b) = barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], p) {
-                let inside = b.iter().all(|&w| w >= -1e-9);
+                let inside = owns([&win[tri[0]], &win[tri[1]], &win[tri[2]]], b);
                 if inside || chosen.is_none() {
                     chosen = Some((tri, b, inside));
                 }
