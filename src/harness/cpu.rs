@@ -1,8 +1,11 @@
 //! The CPU path: a case drawn with the reference emulator, producing the
 //! same images the GPU path draws (one per `SV_TargetN`, index order).
 //!
-//! Every 2x2 quad of the render target runs once ([`quad_raster`] gives its
-//! inputs), or once per sample when the shader runs at sample frequency; a
+//! Every 2x2 quad of the render target runs once for each of the quad's two
+//! triangles that covers one of its samples ([`quad_raster`] gives its
+//! inputs, every lane in that triangle's plane, as a GPU rasterises each
+//! triangle on its own), and once per sample when the shader runs at
+//! sample frequency; a
 //! lane's outputs are written to the samples it covers (ANDed with `oMask`
 //! where the shader writes one) when it is not a helper, did not discard
 //! and passed the depth test (`[depth]`: the rasterizer's depth or
@@ -32,7 +35,7 @@ use thiserror::Error;
 
 use super::case::{Case, CaseShaders, Vertex};
 use super::image::Image;
-use super::raster::{quad_raster, runs_per_sample};
+use super::raster::{TRIANGLE_COUNT, quad_raster, runs_per_sample};
 use super::render_targets::{self, TargetPlan};
 use crate::dxbc::Shader;
 use crate::dxbc::enums::{ComponentType, SystemValue};
@@ -432,8 +435,11 @@ pub fn render_with_uavs(case: &Case, shaders: &CaseShaders) -> Result<Drawn, Cpu
                 width: case.width,
                 height: case.height,
             };
-            for &run in &runs {
-                let (mut setup, lane_depth) = quad_raster(case, pixel, choice, run);
+            // One run per triangle and per sample run, as a GPU shades a
+            // quad the diagonal crosses once for each triangle.
+            let passes = (0..TRIANGLE_COUNT).flat_map(|t| runs.iter().map(move |&r| (t, r)));
+            for (triangle, run) in passes {
+                let (mut setup, lane_depth) = quad_raster(case, pixel, choice, run, triangle);
                 if setup.helper.iter().all(|h| *h) {
                     continue;
                 }

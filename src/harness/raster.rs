@@ -128,11 +128,18 @@ pub fn runs_per_sample(shader: &Shader) -> bool {
             .any(|r| r.interpolation.is_some_and(|i| i.is_sample()))
 }
 
-/// Which samples of pixel `(px, py)` either triangle covers (bit `i` for
-/// sample `i` of the target's standard pattern). D3D clips to the
+/// Which samples of pixel `(px, py)` any of `triangles` covers (bit `i`
+/// for sample `i` of the target's standard pattern). D3D clips to the
 /// viewport's rectangle and to 0 <= z/w <= 1, so a sample outside either
 /// is not covered.
-fn covered_samples(win: &[Window], vp: &Viewport, samples: u32, px: u32, py: u32) -> u32 {
+fn covered_samples(
+    win: &[Window],
+    vp: &Viewport,
+    samples: u32,
+    px: u32,
+    py: u32,
+    triangles: &[[usize; 3]],
+) -> u32 {
     let pattern = crate::vm::texture::standard_pattern(samples).unwrap_or(&[[0, 0]]);
     let mut mask = 0;
     for (i, [dx, dy]) in pattern.iter().enumerate() {
@@ -145,7 +152,7 @@ fn covered_samples(win: &[Window], vp: &Viewport, samples: u32, px: u32, py: u32
             && p[1] >= vp.y as f64
             && p[1] < vp.y as f64 + vp.height as f64;
         let inside = in_viewport
-            && TRIANGLES.iter().any(|tri| {
+            && triangles.iter().any(|tri| {
                 barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], p).is_some_and(|b| {
                     let z: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
                     // The same allowance the edge test has for rounding in
@@ -162,22 +169,57 @@ fn covered_samples(win: &[Window], vp: &Viewport, samples: u32, px: u32, py: u32
     mask
 }
 
-/// Inputs for the quad holding `pixel`: interpolated attributes per lane,
-/// `SV_Position` where the shader declares it, helper lanes where no
-/// sample of the pixel is covered.
+/// Inputs for the quad holding `pixel`, rasterised for the triangle that
+/// owns `pixel` ([`owning_triangle`]): interpolated attributes per lane,
+/// `SV_Position` where the shader declares it, helper lanes where that
+/// triangle covers no sample of the pixel.
 pub fn quad_setup(case: &Case, shader: &Shader, pixel: PixelChoice) -> Setup {
-    quad_raster(case, shader, pixel, None).0
+    let triangle = owning_triangle(case, pixel);
+    quad_raster(case, shader, pixel, None, triangle).0
 }
 
-/// [`quad_setup`] for one run — at pixel frequency (`sample` None) or for
-/// sample `sample` of a sample-frequency shader — with each lane's window
-/// depth (the viewport-mapped interpolated `z/w`, what `SV_Position.z`
-/// holds and the depth test reads; 0 for a lane outside both triangles).
+/// How many triangles the quad is drawn as (corners 0-1-2, then 1-3-2).
+pub const TRIANGLE_COUNT: usize = TRIANGLES.len();
+
+/// The triangle a debugger run of `pixel`'s quad rasterises: the one
+/// owning a sample of `pixel`, else one owning a sample of another lane
+/// (the pixel itself is then a helper), else the first.
+pub fn owning_triangle(case: &Case, pixel: PixelChoice) -> usize {
+    let vp = case.viewport();
+    let win: Vec<Window> = case
+        .quad
+        .iter()
+        .map(|v| to_window(v.position, &vp))
+        .collect();
+    let covers = |t: usize, (px, py): (u32, u32)| {
+        covered_samples(&win, &vp, case.samples, px, py, &TRIANGLES[t..=t]) != 0
+    };
+    let lanes = pixel.lane_pixels();
+    (0..TRIANGLE_COUNT)
+        .find(|&t| covers(t, (pixel.x, pixel.y)))
+        .or_else(|| (0..TRIANGLE_COUNT).find(|&t| lanes.iter().any(|&l| covers(t, l))))
+        .unwrap_or(0)
+}
+
+/// The quad holding `pixel` as one run of triangle `triangle` sees it — at
+/// pixel frequency (`sample` None) or for sample `sample` of a
+/// sample-frequency shader — with each lane's window depth (the
+/// viewport-mapped interpolated `z/w`, what `SV_Position.z` holds and the
+/// depth test reads). `triangle` is below [`TRIANGLE_COUNT`].
+///
+/// A GPU rasterises each triangle on its own: a 2x2 quad the quad's
+/// diagonal crosses runs once per triangle, every lane evaluating that
+/// triangle's plane equations (extrapolated past its edges for the lanes
+/// it does not cover, which run as helpers), so derivatives and
+/// implicit-LOD sampling see one plane per run. The lanes' values are
+/// therefore all taken in `triangle`'s plane, and only the samples it owns
+/// count as covered.
 pub fn quad_raster(
     case: &Case,
     shader: &Shader,
     pixel: PixelChoice,
     sample: Option<u32>,
+    triangle: usize,
 ) -> (Setup, [f32; LANES]) {
     let mut setup = Setup::empty();
     setup.sample_count = case.samples;
@@ -235,29 +277,19 @@ pub fn quad_raster(
         .iter()
         .map(|v| to_window(v.position, &vp))
         .collect();
+    let tri = TRIANGLES[triangle];
+    let corners = [&win[tri[0]], &win[tri[1]], &win[tri[2]]];
     for (lane, (px, py)) in pixel.lane_pixels().into_iter().enumerate().take(LANES) {
         let p = [px as f64 + 0.5, py as f64 + 0.5];
         let ps = [p[0] + offset[0], p[1] + offset[1]];
-        let covered = covered_samples(&win, &vp, case.samples, px, py);
+        let covered = covered_samples(&win, &vp, case.samples, px, py, &[tri]);
         let runs = match sample {
             Some(s) => covered & (1u32 << s),
             None => covered,
         };
-        // The covering triangle, or the first one for helper lanes.
-        let mut chosen = None;
-        for tri in TRIANGLES {
-            if let Some(b) = barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], p) {
-                let inside = owns([&win[tri[0]], &win[tri[1]], &win[tri[2]]], b);
-                if inside || chosen.is_none() {
-                    chosen = Some((tri, b, inside));
-                }
-                if inside {
-                    break;
-                }
-            }
-        }
+        let chosen = barycentric(corners, p).map(|b| (tri, b));
         let mut regs = vec![[0u32; 4]; count];
-        if let Some((tri, b, _)) = chosen {
+        if let Some((tri, b)) = chosen {
             let z_ndc: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
             let z_window =
                 vp.min_depth as f64 + z_ndc * (vp.max_depth as f64 - vp.min_depth as f64);
@@ -265,7 +297,7 @@ pub fn quad_raster(
             setup.helper[lane] = runs == 0 || px >= case.width || py >= case.height;
             setup.coverage[lane] = runs;
             // Barycentrics at the sample, in the same triangle's plane.
-            let bs = barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], ps).unwrap_or(b);
+            let bs = barycentric(corners, ps).unwrap_or(b);
             for (r, slot) in regs.iter_mut().enumerate() {
                 let b = if at_sample.contains(&(r as u32)) {
                     bs
