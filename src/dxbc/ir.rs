@@ -43,6 +43,13 @@ impl Program {
     pub fn is_sm51(&self) -> bool {
         (self.major, self.minor) >= (5, 1)
     }
+
+    /// Which index of a `cb` operand holds the row: `cb#[row]` before
+    /// shader model 5.1, `CB#[register][row]` from 5.1 on (index 0 is the
+    /// slot, or the range ID, either way).
+    pub fn constant_buffer_row_index(&self) -> usize {
+        if self.is_sm51() { 2 } else { 1 }
+    }
 }
 
 /// Operand token bits 0..1.

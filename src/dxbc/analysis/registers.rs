@@ -90,12 +90,6 @@ fn constant_buffer(program: &Program, inst: &Instruction) -> Option<(u32, u32)> 
     Some((slot, rows))
 }
 
-/// Which operand index holds a constant buffer's row: `cb#[row]` before
-/// shader model 5.1, `CB#[index][row]` from 5.1 on.
-pub(super) fn row_index(program: &Program) -> usize {
-    if program.is_sm51() { 2 } else { 1 }
-}
-
 /// Every register an instruction names lies inside what is declared:
 /// `r#` below the `dcl_temps` count in force (hull-shader phases reset it),
 /// `x#` declared and, for an immediate index, within its size, plain
@@ -113,7 +107,7 @@ pub fn check(
     // its own, starting from none.
     let mut temps = 0u32;
     let mut indexable: BTreeMap<u32, u32> = BTreeMap::new();
-    let row = row_index(program);
+    let row = program.constant_buffer_row_index();
     for (i, inst) in program.instructions.iter().enumerate() {
         match (inst.op, &inst.decl) {
             (Op::HsControlPointPhase | Op::HsForkPhase | Op::HsJoinPhase, _) => {

@@ -92,11 +92,10 @@ impl Emitter<'_> {
             }
             OperandType::CONSTANT_BUFFER => {
                 // SM5.0: cb#[index]; SM5.1: cb#[range id][index].
-                let (slot, idx) = if self.program.is_sm51() {
-                    (op.indices.first(), op.indices.get(2))
-                } else {
-                    (op.indices.first(), op.indices.get(1))
-                };
+                let (slot, idx) = (
+                    op.indices.first(),
+                    op.indices.get(self.program.constant_buffer_row_index()),
+                );
                 let idx = idx.cloned().unwrap_or(Index::Imm32(0));
                 let e = self.index_expr(inst, &idx);
                 match slot {

@@ -91,7 +91,11 @@ impl Machine {
                 .state
                 .constant_buffers
                 .get(i[0] as usize)
-                .and_then(|cb| cb.get(i[1] as usize))),
+                // From shader model 5.1 on `CB#[register][row]`: the row
+                // is the third index.
+                .and_then(|cb| {
+                    cb.get(i[self.prepared.program.constant_buffer_row_index()] as usize)
+                })),
             OperandType::IMMEDIATE_CONSTANT_BUFFER => row(self.state.icb.get(i[0] as usize)),
             OperandType::INPUT_PRIMITIVEID => [self.setup.primitive_id; 4],
             // The instance data bound to interface slot i[0].
