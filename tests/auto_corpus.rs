@@ -3,15 +3,18 @@
 //! emulator alone where no Vulkan adapter can be created, said so). It
 //! prints the counts per verdict and reason and every differ with its
 //! worst pixel, and fails on a panic, on an emulator error that is a bug
-//! (not one of the emulator's documented refusals) and on a document whose
-//! verdicts it cannot read. Shaders that differ do not fail it: they are
-//! listed for triage. WebGL2 is left out: measured, one batch of the
+//! (not one of the emulator's documented refusals), on a document whose
+//! verdicts it cannot read, and on a shader that differs on a backend
+//! without a line in `tests/auto_corpus_known.tsv` (the triaged
+//! differences, each naming the instruction behind it) — or a line there
+//! whose shader no longer differs, so the list stays true. WebGL2 is left out: measured, one batch of the
 //! corpus' pixel shaders took 434 s (twice the Vulkan run) and its page
 //! lost its context after the eleventh case, so every later case reported
 //! the same backend error (docs/harness.md, "Generated-case runs").
 
 mod common;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use common::cli::{dxbc_dbg, stderr, stdout};
@@ -80,5 +83,75 @@ fn the_corpus_gets_a_verdict_for_every_shader() {
         "emulator errors that are bugs:\n{}",
         bugs.join("\n")
     );
+    let known = known_differences();
+    let ran: BTreeSet<&str> = doc
+        .cases
+        .iter()
+        .filter_map(|c| c.verdict.as_ref())
+        .flat_map(|v| v.backends.iter().map(|b| b.backend.as_str()))
+        .collect();
+    let differs: BTreeSet<(String, String)> = doc
+        .cases
+        .iter()
+        .filter_map(|c| Some((c, c.verdict.as_ref()?)))
+        .flat_map(|(c, v)| {
+            v.backends
+                .iter()
+                .filter(|b| b.kind == Kind::Differ)
+                .map(|b| (b.backend.clone(), c.name.clone()))
+        })
+        .collect();
+    let untriaged: Vec<String> = differs
+        .iter()
+        .filter(|d| !known.contains(*d))
+        .map(|(b, n)| format!("{b}\t{n}"))
+        .collect();
+    let stale: Vec<String> = known
+        .iter()
+        .filter(|k| ran.contains(k.0.as_str()) && !differs.contains(*k))
+        .map(|(b, n)| format!("{b}\t{n}"))
+        .collect();
+    println!(
+        "{} differences, all triaged in tests/auto_corpus_known.tsv",
+        differs.len() - untriaged.len()
+    );
+    assert!(
+        untriaged.is_empty(),
+        "shaders that differ with no triage line in tests/auto_corpus_known.tsv:\n{}",
+        untriaged.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "tests/auto_corpus_known.tsv lists shaders that no longer differ (remove the lines):\n{}",
+        stale.join("\n")
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `(backend, shader)` of every line of `tests/auto_corpus_known.tsv`:
+/// `backend<TAB>shader<TAB>instruction<TAB>why`, `#` comments and blank
+/// lines skipped. A line without all four fields fails, naming its number.
+fn known_differences() -> BTreeSet<(String, String)> {
+    let path = Path::new("tests/auto_corpus_known.tsv");
+    let text = std::fs::read_to_string(path).expect("the triage list reads");
+    let mut out = BTreeSet::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert!(
+            fields.len() == 4 && fields.iter().all(|f| !f.trim().is_empty()),
+            "{}:{}: want backend, shader, instruction and why, tab-separated",
+            path.display(),
+            n + 1
+        );
+        assert!(
+            out.insert((fields[0].to_string(), fields[1].to_string())),
+            "{}:{}: listed twice",
+            path.display(),
+            n + 1
+        );
+    }
+    out
 }
