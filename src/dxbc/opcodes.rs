@@ -568,6 +568,63 @@ impl Op {
         };
         Some(FeedbackForm { plain, clamp })
     }
+
+    /// How a texture instruction reads texels (its `_s` form as the plain
+    /// one); `None` for every other opcode.
+    pub fn texel_read(self) -> Option<TexelRead> {
+        let op = self.feedback_form().map_or(self, |f| f.plain);
+        Some(match op {
+            Op::Ld | Op::LdMs => TexelRead::Load,
+            Op::Gather4 | Op::Gather4C | Op::Gather4Po | Op::Gather4PoC => TexelRead::Gather,
+            Op::SampleL | Op::SampleCLz => TexelRead::Filtered(LodFrom::Instruction),
+            Op::Sample | Op::SampleB | Op::SampleC | Op::SampleD => {
+                TexelRead::Filtered(LodFrom::Gradients)
+            }
+            _ => return None,
+        })
+    }
+
+    /// An atomic that returns the memory's value from before its update
+    /// (or the counter's): which value a pixel sees depends on the order
+    /// pixels run in.
+    pub fn returns_prior_value(self) -> bool {
+        matches!(
+            self,
+            Op::ImmAtomicAlloc
+                | Op::ImmAtomicConsume
+                | Op::ImmAtomicIadd
+                | Op::ImmAtomicAnd
+                | Op::ImmAtomicOr
+                | Op::ImmAtomicXor
+                | Op::ImmAtomicExch
+                | Op::ImmAtomicCmpExch
+                | Op::ImmAtomicImax
+                | Op::ImmAtomicImin
+                | Op::ImmAtomicUmax
+                | Op::ImmAtomicUmin
+        )
+    }
+}
+
+/// What a texture instruction does with the texels it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TexelRead {
+    /// Whole texels, unfiltered (`ld`, `ldms`).
+    Load,
+    /// Four whole texels (`gather4*`).
+    Gather,
+    /// Texels weighted by the sampler's filter (`sample*`).
+    Filtered(LodFrom),
+}
+
+/// Where a filtered read's level of detail comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LodFrom {
+    /// The instruction gives it (`sample_l`, `sample_c_lz`'s level 0).
+    Instruction,
+    /// log2 of gradients: the quad's derivatives (`sample`, `sample_b`,
+    /// `sample_c`) or the instruction's (`sample_d`).
+    Gradients,
 }
 
 /// What an atomic instruction does to its memory word (D3D11 functional
@@ -668,6 +725,25 @@ pub fn by_name(name: &str) -> Option<&'static OpInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn texel_reads_classify_the_feedback_forms_as_their_plain_ones() {
+        let gradients = Some(TexelRead::Filtered(LodFrom::Gradients));
+        assert_eq!(Op::Sample.texel_read(), gradients);
+        assert_eq!(Op::SampleDClS.texel_read(), gradients);
+        assert_eq!(
+            Op::SampleCLzS.texel_read(),
+            Some(TexelRead::Filtered(LodFrom::Instruction))
+        );
+        assert_eq!(Op::Gather4PoCS.texel_read(), Some(TexelRead::Gather));
+        assert_eq!(Op::LdmsS.texel_read(), Some(TexelRead::Load));
+        // Not texture reads: a LOD query, a raw buffer load, arithmetic.
+        for op in [Op::Lod, Op::LdRaw, Op::LdRawS, Op::Add] {
+            assert_eq!(op.texel_read(), None, "{}", op.name());
+        }
+        assert!(Op::ImmAtomicCmpExch.returns_prior_value());
+        assert!(!Op::AtomicIadd.returns_prior_value());
+    }
 
     #[test]
     fn table_is_dense_and_sorted() {

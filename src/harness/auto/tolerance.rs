@@ -10,7 +10,7 @@
 //! can legitimately exceed them. Such a shader shows as a differ whose
 //! worst pixel is then stepped by hand.
 
-use crate::dxbc::opcodes::Op;
+use crate::dxbc::opcodes::{LodFrom, Op, TexelRead};
 
 /// One ULP of a float in [1, 2): relative errors below are given in it.
 const ULP: f64 = 1.0 / 8_388_608.0; // 2^-23
@@ -117,23 +117,6 @@ const RULES: &[Rule] = &[
     },
 ];
 
-/// The filtered sampling instructions (with the generated cases' linear
-/// samplers); gathers and loads read texels whole and are exact.
-const FILTERED: &[Op] = &[
-    Op::Sample,
-    Op::SampleB,
-    Op::SampleL,
-    Op::SampleD,
-    Op::SampleC,
-    Op::SampleCLz,
-    Op::SampleLS,
-    Op::SampleCLzS,
-    Op::SampleClS,
-    Op::SampleBClS,
-    Op::SampleDClS,
-    Op::SampleCClS,
-];
-
 /// Derivatives whose coarse-or-fine choice D3D11 leaves to the
 /// implementation, and the instructions that select a LOD from them.
 const OPEN_DERIVATIVES: &[Op] = &[Op::DerivRtx, Op::DerivRty];
@@ -167,6 +150,12 @@ pub fn derive(ops: &[Op], textures: Textures) -> Derived {
             .collect();
         (!used.is_empty()).then(|| used.join(", "))
     };
+    // The instructions of `ops` that `pick` selects, by the
+    // classifications `dxbc::opcodes` gives.
+    let picked = |pick: &dyn Fn(Op) -> bool| -> Option<String> {
+        let used: Vec<&str> = ops.iter().filter(|o| pick(**o)).map(|o| o.name()).collect();
+        (!used.is_empty()).then(|| used.join(", "))
+    };
     for rule in RULES {
         if let Some(used) = names(rule.ops) {
             d.ulp = d.ulp.max(rule.ulp);
@@ -174,7 +163,7 @@ pub fn derive(ops: &[Op], textures: Textures) -> Derived {
             d.causes.push((used, rule.why.to_string()));
         }
     }
-    if let Some(used) = names(FILTERED) {
+    if let Some(used) = picked(&|o| matches!(o.texel_read(), Some(TexelRead::Filtered(_)))) {
         // Up to three axes' weights and the mip blend, each off by half a
         // step of 2^-8, each moving the result by at most the range.
         let step = 0.5 / f64::from(1u32 << SUBTEXEL_BITS);
@@ -189,7 +178,7 @@ pub fn derive(ops: &[Op], textures: Textures) -> Derived {
         ));
     }
     if textures.normalized
-        && let Some(used) = names(TEXTURE_READS)
+        && let Some(used) = picked(&|o| o.texel_read().is_some())
     {
         d.ulp = d.ulp.max(1);
         d.causes.push((
@@ -210,12 +199,13 @@ pub fn derive(ops: &[Op], textures: Textures) -> Derived {
             "{used}: coarse or fine is the implementation's choice, and the two differ by the second difference of the input"
         ));
     }
-    if let Some(used) = names(ORDERED_ATOMICS) {
+    if let Some(used) = picked(&|o| o.returns_prior_value()) {
         d.open.push(format!(
             "{used}: the value returned depends on the order pixels run in, which D3D11 leaves open"
         ));
     }
-    if let Some(used) = names(GRADIENT_LOD) {
+    if let Some(used) = picked(&|o| o.texel_read() == Some(TexelRead::Filtered(LodFrom::Gradients)))
+    {
         d.open.push(format!(
             "{used}: a LOD from gradients, whose log2 GPUs approximate beyond D3D11's 8 fractional bits (lavapipe 0.04 low, SwiftShader 0.02: lod_bias/gradient_length.case), from derivatives coarse or fine for the implicit forms"
         ));
@@ -224,63 +214,6 @@ pub fn derive(ops: &[Op], textures: Textures) -> Derived {
     d
 }
 
-/// Every instruction that reads a texel of a texture (and converts it).
-const TEXTURE_READS: &[Op] = &[
-    Op::Ld,
-    Op::LdMs,
-    Op::LdS,
-    Op::LdmsS,
-    Op::Gather4,
-    Op::Gather4C,
-    Op::Gather4Po,
-    Op::Gather4PoC,
-    Op::Gather4S,
-    Op::Gather4CS,
-    Op::Gather4PoS,
-    Op::Gather4PoCS,
-    Op::Sample,
-    Op::SampleB,
-    Op::SampleL,
-    Op::SampleD,
-    Op::SampleC,
-    Op::SampleCLz,
-    Op::SampleLS,
-    Op::SampleCLzS,
-    Op::SampleClS,
-    Op::SampleBClS,
-    Op::SampleDClS,
-    Op::SampleCClS,
-];
-
-/// Atomics that return the word (or counter) before their update: what
-/// they return depends on which pixel ran first.
-const ORDERED_ATOMICS: &[Op] = &[
-    Op::ImmAtomicAlloc,
-    Op::ImmAtomicConsume,
-    Op::ImmAtomicIadd,
-    Op::ImmAtomicAnd,
-    Op::ImmAtomicOr,
-    Op::ImmAtomicXor,
-    Op::ImmAtomicExch,
-    Op::ImmAtomicCmpExch,
-    Op::ImmAtomicImax,
-    Op::ImmAtomicImin,
-    Op::ImmAtomicUmax,
-    Op::ImmAtomicUmin,
-];
-
-/// Filtered samples whose LOD comes from gradients: the quad's
-/// derivatives (implicit) or the instruction's (`sample_d`).
-const GRADIENT_LOD: &[Op] = &[
-    Op::Sample,
-    Op::SampleB,
-    Op::SampleC,
-    Op::SampleD,
-    Op::SampleClS,
-    Op::SampleBClS,
-    Op::SampleCClS,
-    Op::SampleDClS,
-];
 #[cfg(test)]
 mod tests {
     use super::*;
