@@ -7,7 +7,7 @@ use dxbc_dbg::harness;
 use dxbc_dbg::harness::results::verdict::{self, Kind};
 
 use super::Outcome;
-use super::diff::{Outputs, Selection, write_documents};
+use super::diff::{Outputs, Selection, progress_bar, write_documents};
 
 pub fn auto_command(
     selection: Selection,
@@ -26,29 +26,8 @@ pub fn auto_command(
     }
     let renderers: Vec<&dyn harness::suite::Renderer> =
         backends.iter().map(|b| b.as_ref()).collect();
-    for r in &renderers {
-        println!("backend {}: {}", r.backend().name(), r.name());
-    }
-    let info = harness::results::RunInfo {
-        inputs: selection
-            .cases
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect(),
-        backends: renderers
-            .iter()
-            .map(|r| r.backend().name().to_string())
-            .collect(),
-        filter: selection.filter.map(str::to_string),
-        shard: selection.shard,
-        bless: false,
-        auto: None,
-    };
-    let bar = indicatif::ProgressBar::new(list.len() as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let info = selection.run_info(&renderers, false);
+    let bar = progress_bar(list.len());
     let start = std::time::Instant::now();
     let run = harness::auto::run(&list, all.len(), &renderers, &opts, info, |r| {
         bar.set_message(r.name.clone());

@@ -142,6 +142,41 @@ pub struct Selection<'a> {
     pub shard: Option<harness::shard::Shard>,
 }
 
+impl Selection<'_> {
+    /// What the results document records of a run over this selection on
+    /// `renderers` (printed, one line each, as the run starts).
+    pub fn run_info(
+        &self,
+        renderers: &[&dyn harness::suite::Renderer],
+        bless: bool,
+    ) -> harness::results::RunInfo {
+        for r in renderers {
+            println!("backend {}: {}", r.backend().name(), r.name());
+        }
+        harness::results::RunInfo {
+            inputs: self.cases.iter().map(|p| p.display().to_string()).collect(),
+            backends: renderers
+                .iter()
+                .map(|r| r.backend().name().to_string())
+                .collect(),
+            filter: self.filter.map(str::to_string),
+            shard: self.shard,
+            bless,
+            auto: None,
+        }
+    }
+}
+
+/// The progress bar a run draws while its cases (or shaders) finish.
+pub fn progress_bar(len: usize) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
 pub fn diff_command(
     selection: Selection,
     options: harness::suite::RunOptions,
@@ -161,6 +196,7 @@ pub fn diff_command(
     }
     let renderers: Vec<&dyn harness::suite::Renderer> =
         backends.iter().map(|b| b.as_ref()).collect();
+    let info = selection.run_info(&renderers, options.bless);
     let names: Vec<harness::results::RendererInfo> = renderers
         .iter()
         .map(|r| harness::results::RendererInfo {
@@ -168,32 +204,12 @@ pub fn diff_command(
             name: r.name(),
         })
         .collect();
-    for r in &names {
-        println!("backend {}: {}", r.backend, r.name);
-    }
-    let bar = indicatif::ProgressBar::new(list.len() as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let bless = options.bless;
+    let bar = progress_bar(list.len());
     let results = harness::suite::run_all(&list, &renderers, &options, |r| {
         bar.set_message(r.name.clone());
         bar.inc(1);
     });
     bar.finish_and_clear();
-    let info = harness::results::RunInfo {
-        inputs: selection
-            .cases
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect(),
-        backends: names.iter().map(|r| r.backend.clone()).collect(),
-        filter: selection.filter.map(str::to_string),
-        shard: selection.shard,
-        bless,
-        auto: None,
-    };
     let mut doc = harness::results::Results::from_run(info, names, all.len(), &indices, &results);
     print!("{}", harness::report::summary_table(&doc));
     for r in results.iter().filter(|r| !r.passed()) {
