@@ -1,5 +1,6 @@
 //! The GPU path end to end on small cases whose every pixel is computed by
-//! hand (`tests/cases/gpu_smoke/`). Without a Vulkan adapter these tests
+//! hand (`tests/cases/gpu_smoke/`), and a case past the adapter's storage
+//! buffer limit refused by name before drawing. Without a Vulkan adapter these tests
 //! fail, saying how to install lavapipe: a skipped GPU test would let the
 //! differential suite rot unnoticed.
 
@@ -10,6 +11,7 @@ use dxbc_dbg::glsl::{Dialect, Options};
 use dxbc_dbg::harness::case::Case;
 use dxbc_dbg::harness::gpu::Gpu;
 use dxbc_dbg::harness::image::Image;
+use dxbc_dbg::harness::suite::{self, RunOptions};
 
 fn gpu() -> Gpu {
     Gpu::new().unwrap_or_else(|e| {
@@ -134,5 +136,63 @@ fn shadow_pcf_edge_case_meets_its_probes() {
                 );
             }
         }
+    }
+}
+
+/// D3D11's shader-resource slots: `t0`..`t127`.
+const VIEWS: u32 = 128;
+
+/// A pixel shader summing the first word of a raw view in each of the
+/// 128 slots; view k holds k + 1, so the sum is 128 * 129 / 2 = 8256,
+/// written as a uint (read back as 8256.0).
+fn all_slots_case() -> String {
+    let mut s =
+        String::from("[pixel shader]\nps_5_0\ndcl_output o0.xyzw\n.semantic o0 SV_Target 0 uint\n");
+    for k in 0..VIEWS {
+        s += &format!("dcl_resource_raw t{k}\n");
+    }
+    s += "dcl_temps 2\nmov r0.x, l(0)\n";
+    for k in 0..VIEWS {
+        s += &format!("ld_raw r1.x, l(0), t{k}.xxxx\niadd r0.x, r0.x, r1.x\n");
+    }
+    s += "mov o0.x, r0.x\nmov o0.yzw, l(0, 0, 0, 1)\nret\n";
+    for k in 0..VIEWS {
+        s += &format!("\n[buffer {k}]\nraw\ndata uint {}\n", k + 1);
+    }
+    s += "\n[render target]\nsize 2 2\n\n[test]\nprobe rect 0 0 2 2 8256 0 0 1\n";
+    s
+}
+
+#[test]
+fn more_storage_buffers_than_the_adapter_binds_are_refused_by_name() {
+    let gpu = gpu();
+    let case = Case::parse(&all_slots_case(), Path::new("all_slots.case")).expect("case parses");
+    let results = suite::run_parsed(
+        vec![(case, "all_slots".into())],
+        &[&gpu],
+        &RunOptions::default(),
+        |_| {},
+    );
+    let r = &results[0];
+    let b = &r.backends[0];
+    match &b.not_applicable {
+        // lavapipe allows 32 storage buffers per stage: the case is not
+        // applicable, the limit and both counts named, and nothing failed.
+        Some(why) => {
+            let head = format!(
+                "exceeds max_storage_buffers_per_shader_stage (binds {VIEWS}, the adapter allows "
+            );
+            let allowed: u32 = why
+                .strip_prefix(&head)
+                .and_then(|rest| rest.split_once(')'))
+                .and_then(|(n, _)| n.parse().ok())
+                .unwrap_or_else(|| panic!("not the storage-buffer limit: {why}"));
+            assert!(allowed < VIEWS, "{why}");
+            assert!(why.contains(&gpu.adapter_name()), "{why}");
+            assert!(r.passed(), "{:?}", r.failures);
+            assert!(b.targets.is_empty(), "a refused case was drawn");
+        }
+        // An adapter that binds all 128 draws the sum.
+        None => assert!(r.passed(), "{:?}", r.failures),
     }
 }

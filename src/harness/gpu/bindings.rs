@@ -336,17 +336,7 @@ pub(super) fn build(
         }
     }
 
-    let stages: Vec<(&Manifest, wgpu::ShaderStages)> = manifests
-        .iter()
-        .map(|m| {
-            let stage = if m.stage == crate::dxbc::ir::ProgramType::Vertex {
-                wgpu::ShaderStages::VERTEX
-            } else {
-                wgpu::ShaderStages::FRAGMENT
-            };
-            (*m, stage)
-        })
-        .collect();
+    let stages = super::storage::with_stages(manifests);
     let uavs = super::storage::bind(r, case, &stages, &mut entries).map_err(fail)?;
     let layout_entries: Vec<_> = entries
         .iter()

@@ -126,8 +126,9 @@ impl Gpu {
         match (result, error) {
             (Err(e), _) => Err(e),
             (Ok(_), Some(e)) => Err(GpuError::Other(format!(
-                "{}: wgpu rejected the draw: {e}",
-                case.path.display()
+                "{}: wgpu rejected the draw: {}",
+                case.path.display(),
+                describe(&e)
             ))),
             (Ok(drawing), None) => Ok(drawing),
         }
@@ -170,7 +171,8 @@ impl Gpu {
             case.height,
             case.samples.max(1),
         )?;
-        let depth = targets::create_depth(r, case)?;
+        let depth_buffer = targets::depth_buffer(case, shaders);
+        let depth = targets::create_depth(r, case, depth_buffer)?;
 
         let fail = |e: GpuError| match e {
             GpuError::Other(m) => GpuError::Other(format!("{}: {m}", case.path.display())),
@@ -239,7 +241,7 @@ impl Gpu {
                 front_face: wgpu::FrontFace::Cw,
                 ..Default::default()
             },
-            depth_stencil: case.depth.map(|d| wgpu::DepthStencilState {
+            depth_stencil: depth_buffer.map(|d| wgpu::DepthStencilState {
                 format: targets::depth_format(d.state.format),
                 // D3D's DepthEnable off turns off the write as well.
                 depth_write_enabled: Some(d.state.test && d.state.write),
@@ -296,7 +298,7 @@ impl Gpu {
         let depth_view = depth
             .as_ref()
             .map(|d| d.texture.create_view(&Default::default()));
-        let depth_attachment = depth_view.as_ref().zip(case.depth).map(|(view, d)| {
+        let depth_attachment = depth_view.as_ref().zip(depth_buffer).map(|(view, d)| {
             let stencil =
                 d.state.format != DepthFormat::D32Float && d.state.format != DepthFormat::D16Unorm;
             wgpu::RenderPassDepthStencilAttachment {
@@ -386,6 +388,39 @@ fn wait_for_gpu(r: &Renderer, timeout: Duration) -> Result<(), GpuError> {
         })
 }
 
+/// A wgpu error on one line, its innermost cause first: wgpu's own text
+/// is a "Validation Error" heading over an indented chain of causes, and a
+/// report that keeps only the first line (the verdicts of `diff --auto`)
+/// would keep only the heading. The outer causes (the call and what it
+/// was checking) follow in parentheses, outermost first.
+fn describe(e: &wgpu::Error) -> String {
+    let mut chain: Vec<String> = Vec::new();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        let text = c.to_string();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !text.is_empty() && chain.last() != Some(&text) {
+            chain.push(text);
+        }
+        cause = c.source();
+    }
+    let Some(innermost) = chain.pop() else {
+        // No chain to walk: wgpu's text, its lines joined.
+        let text = e.to_string();
+        return text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+    };
+    if chain.is_empty() {
+        innermost
+    } else {
+        format!("{innermost} ({})", chain.join("; "))
+    }
+}
+
 /// A buffer holding `bytes` (padded to 4 bytes, as copies require).
 fn buffer(r: &Renderer, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
     let size = (bytes.len() as u64).next_multiple_of(4).max(4);
@@ -410,6 +445,25 @@ impl suite::Renderer for Gpu {
         self.adapter_name()
     }
 
+    fn refuses(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        options: &glsl::Options,
+    ) -> Option<String> {
+        // A shader that does not translate is left to the draw, which
+        // reports it as the translation's refusal.
+        let stages = shaders::translate(case, shaders, options).ok()?;
+        let mut manifests = vec![&stages.pixel.manifest];
+        if let Some(vs) = &stages.vertex {
+            manifests.push(&vs.manifest);
+        }
+        if !manifests.iter().any(|m| m.has_storage()) {
+            return None;
+        }
+        storage::refusal(&self.r.borrow(), &storage::with_stages(&manifests))
+    }
+
     fn render_all(
         &self,
         jobs: &[(&Case, &CaseShaders)],
@@ -430,5 +484,67 @@ impl suite::Renderer for Gpu {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+
+    /// An error with an optional cause, as wgpu's are chained.
+    #[derive(Debug)]
+    struct Cause(&'static str, Option<Box<Cause>>);
+
+    impl std::fmt::Display for Cause {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Cause {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|c| c as _)
+        }
+    }
+
+    #[test]
+    fn a_validation_error_reads_innermost_cause_first_on_one_line() {
+        // wgpu 30's own text for a depth-writing shader without a depth
+        // attachment: the heading, then the chain indented.
+        let chain = Cause(
+            "In Device::create_render_pipeline, label = 'case'",
+            Some(Box::new(Cause(
+                "Error matching ShaderStages(FRAGMENT) shader requirements against the pipeline",
+                Some(Box::new(Cause(
+                    "Fragment shader writes depth, but pipeline does not have a depth attachment",
+                    None,
+                ))),
+            ))),
+        );
+        let e = wgpu::Error::Validation {
+            source: Box::new(chain),
+            description: "Validation Error\n\nCaused by:\n  In Device::create_render_pipeline"
+                .into(),
+        };
+        assert_eq!(
+            describe(&e),
+            "Fragment shader writes depth, but pipeline does not have a depth attachment \
+             (In Device::create_render_pipeline, label = 'case'; Error matching \
+             ShaderStages(FRAGMENT) shader requirements against the pipeline)"
+        );
+    }
+
+    #[test]
+    fn an_error_without_causes_keeps_its_text_on_one_line() {
+        let e = wgpu::Error::Validation {
+            source: Box::new(Cause("", None)),
+            description: String::new(),
+        };
+        // The source's text is empty, so wgpu's own text, its lines joined.
+        assert!(!describe(&e).contains('\n'));
+        let e = wgpu::Error::OutOfMemory {
+            source: Box::new(Cause("out of device memory", None)),
+        };
+        assert_eq!(describe(&e), "out of device memory");
     }
 }

@@ -87,22 +87,44 @@ fn texture_format(f: Format) -> Option<wgpu::TextureFormat> {
     })
 }
 
-/// Adds every storage binding the manifests list to `entries` and returns
-/// the UAVs to read back. `stages[i]` is the stage of `manifests[i]`.
-pub(super) fn bind(
+/// Each manifest with the wgpu stage it is compiled for.
+pub(super) fn with_stages<'a>(
+    manifests: &[&'a Manifest],
+) -> Vec<(&'a Manifest, wgpu::ShaderStages)> {
+    manifests
+        .iter()
+        .map(|m| {
+            let stage = if m.stage == crate::dxbc::ir::ProgramType::Vertex {
+                wgpu::ShaderStages::VERTEX
+            } else {
+                wgpu::ShaderStages::FRAGMENT
+            };
+            (*m, stage)
+        })
+        .collect()
+}
+
+/// Why the adapter cannot bind the manifests' storage at all, if it
+/// cannot: a capability it lacks (`lacks NAME: …`) or a per-stage limit
+/// the shader exceeds (`exceeds LIMIT (binds N, the adapter allows M): …`).
+/// The text before the first colon names the capability or the limit and
+/// the counts, so a generated-case run can count refusals by it. The suite
+/// asks this before drawing (`Renderer::refuses`), so such a case is not
+/// applicable on this adapter rather than a failed draw; `bind` asks it
+/// again for callers that draw directly.
+pub(super) fn refusal(
     r: &Renderer,
-    case: &Case,
     manifests: &[(&Manifest, wgpu::ShaderStages)],
-    entries: &mut BTreeMap<u32, Entry>,
-) -> Result<Vec<Uav>, String> {
-    let mut uavs: Vec<Uav> = Vec::new();
-    let any = manifests.iter().any(|(m, _)| m.has_storage());
-    if !any {
-        return Ok(uavs);
-    }
+) -> Option<String> {
     let downlevel = r.adapter.get_downlevel_capabilities();
     let limits = r.device.limits();
+    let adapter = &r.adapter_name;
     for (m, stage) in manifests {
+        let shader = if *stage == wgpu::ShaderStages::VERTEX {
+            "vertex shader"
+        } else {
+            "pixel shader"
+        };
         let writes = m.storage_buffers.iter().any(|b| b.uav)
             || !m.storage_images.is_empty()
             || !m.counters.is_empty();
@@ -112,10 +134,9 @@ pub(super) fn bind(
                 .flags
                 .contains(wgpu::DownlevelFlags::FRAGMENT_WRITABLE_STORAGE)
         {
-            return Err(format!(
-                "the pixel shader writes UAVs, which need writable storage in fragment shaders \
-                 (wgpu's FRAGMENT_WRITABLE_STORAGE); the adapter {} lacks it",
-                r.adapter_name
+            return Some(format!(
+                "lacks FRAGMENT_WRITABLE_STORAGE: the pixel shader writes UAVs, which need \
+                 writable storage in fragment shaders; the adapter {adapter} has none"
             ));
         }
         if writes
@@ -125,28 +146,47 @@ pub(super) fn bind(
                 .features()
                 .contains(wgpu::Features::VERTEX_WRITABLE_STORAGE)
         {
-            return Err(format!(
-                "the vertex shader writes UAVs, which need wgpu's VERTEX_WRITABLE_STORAGE; \
-                 the adapter {} lacks it",
-                r.adapter_name
+            return Some(format!(
+                "lacks VERTEX_WRITABLE_STORAGE: the vertex shader writes UAVs; the adapter \
+                 {adapter} was not opened with it"
             ));
         }
         let buffers = (m.storage_buffers.len() + m.counters.len() + m.typed_buffers.len()) as u32;
-        if buffers > limits.max_storage_buffers_per_shader_stage {
-            return Err(format!(
-                "the shader binds {buffers} storage buffers (views and counters); the adapter \
-                 allows {} per stage (max_storage_buffers_per_shader_stage)",
-                limits.max_storage_buffers_per_shader_stage
+        let most = limits.max_storage_buffers_per_shader_stage;
+        if buffers > most {
+            return Some(format!(
+                "exceeds max_storage_buffers_per_shader_stage (binds {buffers}, the adapter \
+                 allows {most}): the {shader} binds {buffers} storage buffers (buffer views, \
+                 UAVs and counters); the adapter {adapter} allows {most} per stage"
             ));
         }
         let images = m.storage_images.len() as u32;
-        if images > limits.max_storage_textures_per_shader_stage {
-            return Err(format!(
-                "the shader binds {images} storage images; the adapter allows {} per stage \
-                 (max_storage_textures_per_shader_stage)",
-                limits.max_storage_textures_per_shader_stage
+        let most = limits.max_storage_textures_per_shader_stage;
+        if images > most {
+            return Some(format!(
+                "exceeds max_storage_textures_per_shader_stage (binds {images}, the adapter \
+                 allows {most}): the {shader} binds {images} storage images (typed UAVs); \
+                 the adapter {adapter} allows {most} per stage"
             ));
         }
+    }
+    None
+}
+
+/// Adds every storage binding the manifests list to `entries` and returns
+/// the UAVs to read back. `stages[i]` is the stage of `manifests[i]`.
+pub(super) fn bind(
+    r: &Renderer,
+    case: &Case,
+    manifests: &[(&Manifest, wgpu::ShaderStages)],
+    entries: &mut BTreeMap<u32, Entry>,
+) -> Result<Vec<Uav>, String> {
+    let mut uavs: Vec<Uav> = Vec::new();
+    if !manifests.iter().any(|(m, _)| m.has_storage()) {
+        return Ok(uavs);
+    }
+    if let Some(refusal) = refusal(r, manifests) {
+        return Err(refusal);
     }
     let source =
         |uav: bool, slot: u32| -> Result<&Buffer, String> {

@@ -12,10 +12,12 @@
 //! the emulator resolves.
 
 use crate::glsl::Manifest;
-use crate::harness::case::Case;
+use crate::harness::case::{Case, CaseShaders, DepthBuffer};
+use crate::harness::cpu::writes_odepth;
 use crate::harness::image::{Image, TargetKind as Kind};
 use crate::harness::render_targets::{self, TargetPlan};
-use crate::vm::output_merger::{self, DepthFormat};
+use crate::vm::output_merger::{self, DepthFormat, DepthState};
+use crate::vm::texture::ComparisonFunc;
 
 use super::{GpuError, Renderer};
 
@@ -48,9 +50,35 @@ pub(super) fn depth_format(f: DepthFormat) -> wgpu::TextureFormat {
     }
 }
 
-/// The depth buffer the case asks for, if any.
-pub(super) fn create_depth(r: &Renderer, case: &Case) -> Result<Option<Depth>, GpuError> {
-    let Some(d) = case.depth else {
+/// The depth buffer the draw binds: the case's `[depth]`, or, when the
+/// case has none but the pixel shader writes `oDepth` (or a conservative
+/// variant), a `d32_float` one with the test and the write off. D3D draws
+/// such a case with no depth-stencil view, where the shader's depth
+/// reaches nothing; wgpu refuses a pipeline whose fragment shader writes
+/// depth without a depth attachment, and one the draw neither tests nor
+/// writes leaves every pixel as no attachment would.
+pub(super) fn depth_buffer(case: &Case, shaders: &CaseShaders) -> Option<DepthBuffer> {
+    case.depth.or_else(|| {
+        writes_odepth(&shaders.pixel).then_some(DepthBuffer {
+            line: 0,
+            state: DepthState {
+                format: DepthFormat::D32Float,
+                test: false,
+                write: false,
+                func: ComparisonFunc::Always,
+            },
+            clear: 0.0,
+        })
+    })
+}
+
+/// The depth texture for `depth_buffer`'s buffer, if any.
+pub(super) fn create_depth(
+    r: &Renderer,
+    case: &Case,
+    depth: Option<DepthBuffer>,
+) -> Result<Option<Depth>, GpuError> {
+    let Some(d) = depth else {
         return Ok(None);
     };
     let format = depth_format(d.state.format);
@@ -70,7 +98,9 @@ pub(super) fn create_depth(r: &Renderer, case: &Case) -> Result<Option<Depth>, G
         r,
         "depth",
         [case.width, case.height],
-        1,
+        // 1 for a case's `[depth]` (the case parser refuses it with
+        // `samples`); a scratch buffer matches the targets' count.
+        case.samples.max(1),
         format,
         wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
     );

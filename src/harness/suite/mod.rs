@@ -160,6 +160,19 @@ pub trait Renderer {
         jobs: &[(&Case, &CaseShaders)],
         options: &glsl::Options,
     ) -> Vec<Result<Rendered, String>>;
+    /// Why this backend cannot draw the case at all where it runs (a
+    /// device limit the shader exceeds, a capability the device lacks),
+    /// asked before drawing: the case is then not applicable to it, as
+    /// with a `[require]` it lacks, instead of a failed draw. The text
+    /// before its first colon names the limit or capability.
+    fn refuses(
+        &self,
+        _case: &Case,
+        _shaders: &CaseShaders,
+        _options: &glsl::Options,
+    ) -> Option<String> {
+        None
+    }
 }
 
 impl Renderer for WebGl2 {
@@ -513,6 +526,10 @@ fn run_loaded(
             };
             if let Some(req) = case.requires.iter().find(|q| !backend.supports(q.feature)) {
                 na[k] = Some(format!("requires {}: {}", req.feature.name(), req.reason));
+                continue;
+            }
+            if let Some(why) = r.refuses(case, shaders, &options.glsl) {
+                na[k] = Some(why);
                 continue;
             }
             if cpu[k].as_ref().is_some_and(CpuRun::does_not_end) {

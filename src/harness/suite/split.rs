@@ -42,6 +42,18 @@ impl Renderer for Split {
         self.name.clone()
     }
 
+    fn refuses(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        options: &glsl::Options,
+    ) -> Option<String> {
+        // The parts are devices of one adapter: the first answers for all.
+        let first = self.parts.first()?;
+        let part = first.lock().unwrap_or_else(|e| e.into_inner());
+        part.refuses(case, shaders, options)
+    }
+
     fn render_all(
         &self,
         jobs: &[(&Case, &CaseShaders)],

@@ -166,6 +166,51 @@ impl Renderer for NeverDraw {
     }
 }
 
+/// A renderer whose device cannot draw anything: it refuses every case
+/// by a limit, and must not be asked to draw.
+struct Refusing;
+
+impl Renderer for Refusing {
+    fn backend(&self) -> Backend {
+        Backend::Vulkan
+    }
+    fn name(&self) -> String {
+        "refusing".into()
+    }
+    fn refuses(&self, _: &Case, _: &CaseShaders, _: &glsl::Options) -> Option<String> {
+        Some("exceeds max_widgets (binds 3, the adapter allows 2): three widgets".into())
+    }
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        _: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>> {
+        assert!(jobs.is_empty(), "a refused case was sent to draw");
+        Vec::new()
+    }
+}
+
+#[test]
+fn a_case_the_renderer_refuses_is_not_applicable_and_not_drawn() {
+    let dir = temp_dir("refused");
+    let case = dir.join("any.case");
+    std::fs::write(
+        &case,
+        "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1,1,1,1)\nret\n\
+         [render target]\nsize 2 2\n",
+    )
+    .expect("write");
+    let r = run_case(&case, "any", &[&Refusing], &RunOptions::default());
+    assert!(r.passed(), "{:?}", r.failures);
+    let b = &r.backends[0];
+    assert_eq!(
+        b.not_applicable.as_deref(),
+        Some("exceeds max_widgets (binds 3, the adapter allows 2): three widgets")
+    );
+    assert!(b.targets.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_shader_that_does_not_end_is_not_sent_to_the_gpu() {
     // `loop` with no `break`: the emulator stops at its instruction
