@@ -4,7 +4,8 @@
 //! prints the counts per verdict and reason and every differ with its
 //! worst pixel, and fails on a panic, on an emulator error that is a bug
 //! (not one of the emulator's documented refusals), on a document whose
-//! verdicts it cannot read, and on a shader that differs on a backend
+//! verdicts it cannot read, on a backend error (a translated shader the
+//! backend failed to draw), and on a shader that differs on a backend
 //! without a line in `tests/auto_corpus_known.tsv` (the triaged
 //! differences, each naming the instruction behind it) — or a line there
 //! whose shader no longer differs, so the list stays true. WebGL2 is left out: measured, one batch of the
@@ -70,13 +71,30 @@ fn the_corpus_gets_a_verdict_for_every_shader() {
     let doc = Results::read(&json).expect("the document reads, every verdict known");
     assert!(doc.options.auto.is_some());
     let mut bugs = Vec::new();
+    let mut draw_failures = Vec::new();
     for c in &doc.cases {
         let v = c.verdict.as_ref().expect("every shader has a verdict");
         assert!(Kind::ALL.contains(&v.kind));
         if v.bug {
             bugs.push(format!("{}: {}", c.name, v.reasons.join("; ")));
         }
+        for b in v.backends.iter().filter(|b| b.kind == Kind::BackendError) {
+            draw_failures.push(format!(
+                "{} on {}: {}",
+                c.name,
+                b.backend,
+                b.reasons.join("; ")
+            ));
+        }
     }
+    // A shader the backend translated but could not draw is a harness or
+    // translation fault until shown otherwise; what a device cannot bind
+    // is refused before drawing, not an error.
+    assert!(
+        draw_failures.is_empty(),
+        "backend errors:\n{}",
+        draw_failures.join("\n")
+    );
     assert!(doc.cases.len() >= 100, "{} shaders", doc.cases.len());
     assert!(
         bugs.is_empty(),

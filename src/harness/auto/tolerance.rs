@@ -153,7 +153,12 @@ pub fn derive(ops: &[Op], textures: Textures) -> Derived {
     // The instructions of `ops` that `pick` selects, by the
     // classifications `dxbc::opcodes` gives.
     let picked = |pick: &dyn Fn(Op) -> bool| -> Option<String> {
-        let used: Vec<&str> = ops.iter().filter(|o| pick(**o)).map(|o| o.name()).collect();
+        let mut used: Vec<&str> = Vec::new();
+        for o in ops.iter().filter(|o| pick(**o)) {
+            if !used.contains(&o.name()) {
+                used.push(o.name());
+            }
+        }
         (!used.is_empty()).then(|| used.join(", "))
     };
     for rule in RULES {
@@ -272,7 +277,9 @@ mod tests {
         assert!(d.open.is_empty(), "explicit LOD leaves nothing open");
         let d = derive(&[Op::Sample], DEPTH);
         assert!(d.open.iter().any(|o| o.contains("LOD from gradients")));
-        let d = derive(&[Op::SampleD], DEPTH);
+        // An instruction used twice is named once.
+        let d = derive(&[Op::SampleD, Op::Sample, Op::SampleD], DEPTH);
+        assert!(d.open[0].starts_with("sample_d, sample: "), "{:?}", d.open);
         assert!(d.open.iter().any(|o| o.contains("LOD from gradients")));
         // Gathers and loads are exact, but for a normalised texel's
         // conversion to float.
