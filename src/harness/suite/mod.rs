@@ -328,10 +328,38 @@ impl CaseResult {
         let (x, y) = self.worst_pixel()?;
         Some(format!(
             "dxbc-dbg step {} --case {} --pixel {x},{y}",
-            shell_quote(&self.shader.display().to_string()),
-            shell_quote(&self.path.display().to_string())
+            shell_quote(&tidy(&self.shader).display().to_string()),
+            shell_quote(&tidy(&self.path).display().to_string())
         ))
     }
+}
+
+/// `path` with `.` components dropped and each `..` cancelling the named
+/// component before it (`out/../../corpus/x.dxbc` → `../corpus/x.dxbc`):
+/// the shader a case names is joined to the case's folder, which a
+/// printed command should not make the reader untangle. Lexical only, as
+/// the case's own relative path is.
+fn tidy(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let named = matches!(out.components().next_back(), Some(Component::Normal(_)));
+                if named {
+                    out.pop();
+                } else if !matches!(out.components().next_back(), Some(Component::RootDir)) {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
 }
 
 /// Quotes a path for a POSIX shell when it needs it.

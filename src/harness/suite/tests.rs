@@ -332,3 +332,17 @@ fn the_typed_buffer_case_is_vulkans_and_meets_its_probes_on_the_emulator() {
         1
     );
 }
+
+#[test]
+fn printed_paths_cancel_parent_components_lexically() {
+    let t = |p: &str| tidy(Path::new(p)).display().to_string();
+    assert_eq!(
+        t("/tmp/out/../../work/corpus/x.dxbc"),
+        "/work/corpus/x.dxbc"
+    );
+    assert_eq!(t("out/../../corpus/x.dxbc"), "../corpus/x.dxbc");
+    assert_eq!(t("./a/./b/../c.case"), "a/c.case");
+    assert_eq!(t("../../x"), "../../x");
+    assert_eq!(t("/.."), "/");
+    assert_eq!(t("a/.."), ".");
+}
