@@ -123,14 +123,17 @@ pub fn summary_table(doc: &Results) -> String {
     let na: Vec<String> = results
         .iter()
         .flat_map(|r| {
-            r.backends
-                .iter()
-                .filter(|b| b.not_applicable.is_some())
-                .map(move |b| format!("{} on {}", r.name, b.backend))
+            r.backends.iter().filter_map(move |b| {
+                let why = b.not_applicable.as_ref()?;
+                Some(format!(
+                    "not applicable: {} on {} ({why})",
+                    r.name, b.backend
+                ))
+            })
         })
         .collect();
-    if !na.is_empty() {
-        let _ = writeln!(s, "not applicable: {}", na.join(", "));
+    for line in &na {
+        let _ = writeln!(s, "{line}");
     }
     // How textures went up where a backend had a choice (compressed or
     // decoded blocks), so a pass says what it exercised.

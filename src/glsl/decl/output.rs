@@ -26,7 +26,13 @@ pub(super) fn output(e: &mut Emitter, inst: &Instruction) {
         | OperandType::OUTPUT_DEPTH_LESS_EQUAL => {
             e.uses_depth_output = true;
             if op.ty != OperandType::OUTPUT_DEPTH {
-                e.decl_line("// conservative depth hint dropped: not in GLSL ES 3.00");
+                // GLSL ES 3.00 has no depth layout qualifier; vk450 could
+                // declare one, but a hint changes no value, so both
+                // dialects drop it alike.
+                e.decl_line(match e.dialect {
+                    Dialect::Es300 => "// conservative depth hint dropped: not in GLSL ES 3.00",
+                    Dialect::Vk450 => "// conservative depth hint dropped: a hint changes no value",
+                });
             }
             e.epilogue.line(None, "gl_FragDepth = oDepth;");
             let float = ValueType::vec(Ty::Float, 1);
