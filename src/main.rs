@@ -405,13 +405,13 @@ fn run(cli: Cli) -> Result<Outcome> {
             max_lines,
             no_verify,
         } => {
-            let shader = load(&file, no_verify)?;
+            let target = cli::debug_target(&file, case.as_deref(), no_verify)?;
+            let shader = target.shader;
             // UAVs start as the case gives them: the traced quad does not
             // see what quads drawn before it would have written.
-            let (setup, resources, uavs) = match case {
-                Some(path) => {
-                    let case = harness::case::Case::load(&path)?;
-                    case.check_bindings(&[&shader])?;
+            let (setup, resources, uavs) = match target.case {
+                Some((case, _)) => {
+                    check_pixel(pixel, case.width, case.height)?;
                     let choice = vm::defaults::PixelChoice {
                         x: pixel.0,
                         y: pixel.1,
@@ -427,6 +427,7 @@ fn run(cli: Cli) -> Result<Outcome> {
                         y: pixel.1,
                         ..Default::default()
                     };
+                    check_pixel(pixel, choice.width, choice.height)?;
                     (
                         vm::defaults::default_setup(&shader, choice),
                         vm::defaults::default_resources(
@@ -465,24 +466,13 @@ fn run(cli: Cli) -> Result<Outcome> {
             lane,
             no_verify,
         } => {
-            let shader = load(&file, no_verify)?;
-            let inputs = match case {
-                Some(path) => {
-                    let case = harness::case::Case::load(&path)?;
-                    case.check_bindings(&[&shader])?;
-                    tui::Inputs::case(case, &shader, &path.display().to_string())
-                }
+            let target = cli::debug_target(&file, case.as_deref(), no_verify)?;
+            let shader = target.shader;
+            let inputs = match target.case {
+                Some((case, name)) => tui::Inputs::case(case, &shader, &name),
                 None => tui::Inputs::defaults(&shader),
             };
-            if pixel.0 >= inputs.width || pixel.1 >= inputs.height {
-                anyhow::bail!(
-                    "pixel ({},{}) is outside the {}x{} target",
-                    pixel.0,
-                    pixel.1,
-                    inputs.width,
-                    inputs.height
-                );
-            }
+            check_pixel(pixel, inputs.width, inputs.height)?;
             let app = tui::App::new(&shader, inputs, pixel, lane.map(usize::from))
                 .with_context(|| file.display().to_string())?;
             tui::run(app).context("terminal")?;
@@ -580,4 +570,17 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A pixel inside the target: `trace` and `step` run only pixels the
+/// draw has (a pixel outside would run a quad of helper lanes).
+fn check_pixel(pixel: (u32, u32), width: u32, height: u32) -> Result<()> {
+    if pixel.0 >= width || pixel.1 >= height {
+        anyhow::bail!(
+            "pixel ({},{}) is outside the {width}x{height} target",
+            pixel.0,
+            pixel.1
+        );
+    }
+    Ok(())
 }

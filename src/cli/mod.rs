@@ -33,6 +33,53 @@ pub fn load(path: &Path, no_verify: bool) -> Result<Shader> {
     Ok(shader)
 }
 
+/// What `trace` and `step` run: a shader, and the case whose inputs it
+/// takes (`None`: the documented defaults).
+pub struct DebugTarget {
+    pub shader: Shader,
+    pub case: Option<(dxbc_dbg::harness::case::Case, String)>,
+}
+
+/// The shader of `file` with the inputs of `case`. A case file given as
+/// `file` (`*.case`) brings its own pixel shader — inline or a
+/// `[pixel shader file]` — and, without `--case`, its own inputs. A case
+/// with a `[vertex shader]` is run through it first, so the pixel shader
+/// sees the quad the vertex shader makes, as `diff` draws it.
+pub fn debug_target(file: &Path, case: Option<&Path>, no_verify: bool) -> Result<DebugTarget> {
+    use dxbc_dbg::harness::{case::Case, cpu};
+    let is_case = |p: &Path| {
+        p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("case"))
+    };
+    let from_case = is_case(file).then(|| Case::load(file)).transpose()?;
+    let case_path = case.or(from_case.is_some().then_some(file));
+    let case = match (case, from_case.as_ref()) {
+        (Some(p), _) => Some(Case::load(p)?),
+        (None, Some(c)) => Some(c.clone()),
+        (None, None) => None,
+    };
+    let shader = match &from_case {
+        Some(c) => c.shaders()?.pixel,
+        None => load(file, no_verify)?,
+    };
+    let case = match (case, case_path) {
+        (Some(mut c), Some(path)) => {
+            c.check_bindings(&[&shader])?;
+            if c.vertex_shader.is_some() {
+                let vertex = c.shaders()?.vertex;
+                let shaders = dxbc_dbg::harness::case::CaseShaders {
+                    pixel: shader.clone(),
+                    vertex,
+                };
+                c.quad = cpu::vertex_stage(&c, &shaders)?;
+            }
+            Some((c, path.display().to_string()))
+        }
+        _ => None,
+    };
+    Ok(DebugTarget { shader, case })
+}
+
 /// How a command ended, when it did not end in an error (exit 1).
 pub enum Outcome {
     Done,

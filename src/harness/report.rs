@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::diff::{heat_map, preview, side_by_side, write_png};
 use super::results::{BackendRecord, CaseRecord, DiffFigures, Results};
-use super::suite::CaseResult;
+use super::suite::{CaseResult, step_command, tidy};
 
 /// Escapes text for HTML and XML (element text and attribute values).
 pub fn escape(s: &str) -> String {
@@ -217,6 +217,23 @@ pub fn write_pictures(dir: &Path, results: &[CaseResult], doc: &mut Results) -> 
     Ok(())
 }
 
+/// `target` as named from `dir` (each relative to the working directory
+/// unless absolute): the path a command run in the report's folder takes.
+fn relative_from(dir: &Path, target: &Path) -> PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let (d, t) = (tidy(&cwd.join(dir)), tidy(&cwd.join(target)));
+    let (dc, tc): (Vec<_>, Vec<_>) = (d.components().collect(), t.components().collect());
+    let common = dc.iter().zip(&tc).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..dc.len() {
+        out.push("..");
+    }
+    for c in &tc[common..] {
+        out.push(c);
+    }
+    out
+}
+
 /// Writes `index.html` into `dir` from the document (its pictures are
 /// where the document's paths, relative to `dir`, say); returns the
 /// page's path.
@@ -281,6 +298,9 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
     h.push_str("</table>\n");
     for r in results {
         let id = slug(&r.name);
+        // Commands in the page are run from its folder, wherever the run
+        // that wrote it stood.
+        let case_from_report = relative_from(dir, Path::new(&r.path));
         let _ = writeln!(
             h,
             "<h2 id=\"{id}\">{} <span class=\"{}\">{}</span></h2>\n<p>{}</p>",
@@ -295,11 +315,11 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
                 let _ = writeln!(h, "<li><pre>{}</pre></li>", escape(f));
             }
             h.push_str("</ul>\n");
-            if let Some(cmd) = &r.step {
+            if let Some([x, y]) = r.worst_pixel {
                 let _ = writeln!(
                     h,
-                    "<p>Step the worst pixel: <code>{}</code></p>",
-                    escape(cmd)
+                    "<p>Step the worst pixel (from this report's folder): <code>{}</code></p>",
+                    escape(&step_command(&case_from_report, x, y))
                 );
             }
         }
@@ -363,6 +383,29 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
                 h.push_str(&stats_rows("CPU vs golden", d));
             }
             h.push_str("</table>\n");
+            // Every pixel the heat map shows beyond tolerance, each with
+            // the command that steps it.
+            for b in &drawn {
+                let d = &b.targets[i].diff;
+                if d.failing_pixels.is_empty() {
+                    continue;
+                }
+                let listed = if d.failing_pixels.len() < d.failing {
+                    format!(" (the first {})", d.failing_pixels.len())
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    h,
+                    "<details><summary>{} pixels beyond tolerance on {}{listed}: step commands, run from this report's folder</summary>\n<pre>",
+                    d.failing,
+                    escape(&label(b))
+                );
+                for [x, y] in &d.failing_pixels {
+                    let _ = writeln!(h, "{}", escape(&step_command(&case_from_report, *x, *y)));
+                }
+                h.push_str("</pre></details>\n");
+            }
             let times: Vec<String> = drawn
                 .iter()
                 .map(|b| format!("{} {} ms", b.backend, ms(b.ms)))
@@ -631,7 +674,7 @@ mod tests {
             .unwrap_or("");
         assert!(vulkan.ends_with("/>"), "{x}");
         assert!(x.contains(
-            "dxbc-dbg step shaders/g.asm --case &apos;tests/cases/gather &lt;&amp;&gt; &quot;x&quot;.case&apos; --pixel 1,0"
+            "dxbc-dbg step &apos;tests/cases/gather &lt;&amp;&gt; &quot;x&quot;.case&apos; --pixel 1,0"
         ), "{x}");
         assert_eq!(x.matches("<failure").count(), 1);
     }
@@ -672,8 +715,18 @@ mod tests {
             assert!(dir.join("img").join(f).exists(), "{f}");
             assert!(html.contains(&format!("img/{f}")), "{f}");
         }
-        // Passing cases get no step command.
-        assert_eq!(html.matches("dxbc-dbg step").count(), 1);
+        // Passing cases get no step command; the failing one gets one for
+        // its worst pixel and one for each pixel beyond tolerance (here
+        // the same one pixel).
+        assert_eq!(html.matches("dxbc-dbg step").count(), 2, "{html}");
+        assert!(
+            html.contains("1 pixels beyond tolerance on webgl2 (es300): step commands"),
+            "{html}"
+        );
+        assert!(
+            html.contains("x&quot;.case&apos; --pixel 1,0\n</pre>"),
+            "{html}"
+        );
         let table = summary_table(&d);
         assert!(table.contains("1 passed, 1 failed"));
         // ok/vulkan, ok/webgl2 (n/a), gather/vulkan, gather/webgl2.
@@ -685,6 +738,18 @@ mod tests {
         );
         assert!(table.contains("not applicable: ok on webgl2"), "{table}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Commands in the page name the case from the report's folder.
+    #[test]
+    fn paths_are_named_from_the_report_folder() {
+        let r = |d: &str, t: &str| relative_from(Path::new(d), Path::new(t));
+        assert_eq!(
+            r("out/report", "tests/cases/a.case"),
+            Path::new("../../tests/cases/a.case")
+        );
+        assert_eq!(r("/tmp/r", "/tmp/c/x.case"), Path::new("../c/x.case"));
+        assert_eq!(r("r/./s/..", "r/x.case"), Path::new("x.case"));
     }
 
     /// How a backend uploaded a block-compressed texture reaches both the

@@ -301,6 +301,7 @@ fn settled_record(index: usize, blob: &Blob, v: Verdict) -> CaseRecord {
         cpu_golden: Vec::new(),
         backends: Vec::new(),
         step: None,
+        worst_pixel: None,
         blessed: Vec::new(),
         verdict: Some(v),
     }
@@ -478,8 +479,15 @@ fn verdict(
         let blob_arg = crate::harness::suite::shell_quote(&blob.path.display().to_string());
         v.recreate = Some(format!(
             "recreate: dxbc-dbg case new {blob_arg} --seed {} -o {stem}.case, then append \
-             `[tolerance]` `abs {}` `ulp {}`; step: dxbc-dbg step {blob_arg} --case {stem}.case --pixel {},{}",
-            opts.seed, derived.abs, derived.ulp, worst.0, worst.1
+             `[tolerance]` `abs {}` `ulp {}`; step: {}",
+            opts.seed,
+            derived.abs,
+            derived.ulp,
+            crate::harness::suite::step_command(
+                Path::new(&format!("{stem}.case")),
+                worst.0,
+                worst.1
+            )
         ));
     }
     v

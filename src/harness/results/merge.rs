@@ -181,6 +181,7 @@ mod tests {
             worst: None,
             tolerance_abs: 0.0,
             tolerance_ulp: 0,
+            failing_pixels: Vec::new(),
         };
         CaseRecord {
             index,
@@ -209,6 +210,7 @@ mod tests {
                 }],
             }],
             step: None,
+            worst_pixel: None,
             blessed: vec![],
             verdict: None,
         }

@@ -94,6 +94,9 @@ pub struct CaseRecord {
     pub backends: Vec<BackendRecord>,
     /// The command that steps the worst pixel, when there is one.
     pub step: Option<String>,
+    /// That pixel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worst_pixel: Option<[u32; 2]>,
     /// Goldens written by `--bless`.
     pub blessed: Vec<String>,
     /// The shader's verdict in a `diff --auto` run.
@@ -147,7 +150,15 @@ pub struct DiffFigures {
     pub worst: Option<WorstPixel>,
     pub tolerance_abs: f32,
     pub tolerance_ulp: u32,
+    /// The pixels outside tolerance, row by row, the first
+    /// [`FAILING_PIXELS_LISTED`] of them (`failing` counts them all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failing_pixels: Vec<[u32; 2]>,
 }
+
+/// How many failing pixels a target's record lists: every one of a 64x64
+/// target, so a report can give each its step command.
+pub const FAILING_PIXELS_LISTED: usize = 4096;
 
 impl DiffFigures {
     pub fn passed(&self) -> bool {
@@ -188,6 +199,17 @@ impl From<&Diff> for DiffFigures {
             }),
             tolerance_abs: d.tolerance.abs,
             tolerance_ulp: d.tolerance.ulp,
+            failing_pixels: if d.size_mismatch {
+                Vec::new()
+            } else {
+                d.pass
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| !**p)
+                    .take(FAILING_PIXELS_LISTED)
+                    .map(|(i, _)| [i as u32 % d.width.max(1), i as u32 / d.width.max(1)])
+                    .collect()
+            },
         }
     }
 }
@@ -245,6 +267,7 @@ impl CaseRecord {
                 .collect(),
             backends: r.backends.iter().map(BackendRecord::from_result).collect(),
             step: r.step_command(),
+            worst_pixel: r.worst_pixel().map(|(x, y)| [x, y]),
             blessed: r.blessed.iter().map(|p| p.display().to_string()).collect(),
             verdict: None,
         }
@@ -363,6 +386,7 @@ mod tests {
             }),
             tolerance_abs: 1e-6,
             tolerance_ulp: 2,
+            failing_pixels: vec![[0, 0]],
         };
         let json = serde_json::to_string(&figures).expect("serialises");
         assert!(json.contains("\"max_abs\":\"inf\""), "{json}");

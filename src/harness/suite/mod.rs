@@ -326,12 +326,18 @@ impl CaseResult {
     /// The command that steps the worst pixel in the debugger.
     pub fn step_command(&self) -> Option<String> {
         let (x, y) = self.worst_pixel()?;
-        Some(format!(
-            "dxbc-dbg step {} --case {} --pixel {x},{y}",
-            shell_quote(&tidy(&self.shader).display().to_string()),
-            shell_quote(&tidy(&self.path).display().to_string())
-        ))
+        Some(step_command(&self.path, x, y))
     }
+}
+
+/// `dxbc-dbg step CASE --pixel X,Y`: a case file brings its own shaders
+/// (inline or a file beside it, and a vertex shader when it has one) and
+/// inputs, so the command is the same for every case.
+pub fn step_command(case: &Path, x: u32, y: u32) -> String {
+    format!(
+        "dxbc-dbg step {} --pixel {x},{y}",
+        shell_quote(&tidy(case).display().to_string())
+    )
 }
 
 /// `path` with `.` components dropped and each `..` cancelling the named
@@ -339,7 +345,7 @@ impl CaseResult {
 /// the shader a case names is joined to the case's folder, which a
 /// printed command should not make the reader untangle. Lexical only, as
 /// the case's own relative path is.
-fn tidy(path: &Path) -> PathBuf {
+pub(crate) fn tidy(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();
     for c in path.components() {

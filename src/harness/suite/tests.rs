@@ -121,8 +121,10 @@ fn a_shader_file_is_found_beside_the_case() {
     let r = run_case(&case, "flat", &[&bad], &RunOptions::default());
     assert_eq!(r.failures.len(), 1, "{:?}", r.failures);
     assert_eq!(r.shader, dir.join("cases/../shaders/flat.asm"));
+    // The case brings its shader: the command names the case alone.
     let cmd = r.step_command().expect("command");
-    assert!(cmd.contains("flat.asm --case"), "{cmd}");
+    assert!(cmd.ends_with("cases/flat.case --pixel 1,0"), "{cmd}");
+    assert!(!cmd.contains("--case"), "{cmd}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
