@@ -113,10 +113,11 @@ enum Command {
         /// Write the binding manifest (JSON) here.
         #[arg(long)]
         manifest: Option<PathBuf>,
-        /// The pixel shader FILE (a vertex shader) feeds: its outputs take
-        /// that shader's interpolation qualifiers and, in vk450, locations,
-        /// so the two link.
-        #[arg(long, value_name = "PS")]
+        /// The other stage of FILE's program, so the two link: for a vertex
+        /// shader, the pixel shader it feeds (its outputs take that shader's
+        /// interpolation qualifiers and, in vk450, locations); for either,
+        /// constant buffers both declare get the larger size.
+        #[arg(long, value_name = "PS|VS")]
         link: Option<PathBuf>,
         /// Read the shader even if its container checksum does not match.
         #[arg(long)]
@@ -197,10 +198,11 @@ enum Command {
         /// ANGLE's back end for WebGL2: swiftshader (no GPU), vulkan or gl.
         #[arg(long, default_value = "swiftshader", value_parser = parse_angle)]
         angle: harness::webgl2::Angle,
-        /// Seconds a draw may take before it is reported as not finishing:
-        /// each case's on Vulkan, the whole batch's on WebGL2 (a software
-        /// GPU can compile a long shader for minutes; one that never ends
-        /// must not stall the run).
+        /// Seconds a case's draw may take before it is reported as not
+        /// finishing, on Vulkan and on WebGL2 (where the browser is ended
+        /// and a new one draws the rest; a software GPU can compile a long
+        /// shader for minutes, and one that never ends must not stall the
+        /// run).
         #[arg(long, value_name = "SECS", default_value_t = 300,
               value_parser = clap::value_parser!(u64).range(1..))]
         draw_timeout: u64,
@@ -488,23 +490,33 @@ fn run(cli: Cli) -> Result<Outcome> {
         } => {
             let shader = load(&file, no_verify)?;
             let mut options = glsl::Options::new(dialect);
-            if let Some(ps_path) = &link {
-                if shader.program.kind != ProgramType::Vertex {
-                    anyhow::bail!(
-                        "{}: --link needs a vertex shader here, not {}",
+            if let Some(other_path) = &link {
+                let other = load(other_path, no_verify)?;
+                options.link = Some(match (shader.program.kind, other.program.kind) {
+                    (ProgramType::Vertex, ProgramType::Pixel) => {
+                        glsl::Link::from_pixel_shader(&other)
+                    }
+                    (ProgramType::Pixel, ProgramType::Vertex) => {
+                        glsl::Link::from_vertex_shader(&other)
+                    }
+                    (ProgramType::Vertex, _) => anyhow::bail!(
+                        "{}: --link takes the pixel shader {} feeds, not {}",
+                        other_path.display(),
+                        file.display(),
+                        other.program.profile()
+                    ),
+                    (ProgramType::Pixel, _) => anyhow::bail!(
+                        "{}: --link takes the vertex shader feeding {}, not {}",
+                        other_path.display(),
+                        file.display(),
+                        other.program.profile()
+                    ),
+                    _ => anyhow::bail!(
+                        "{}: --link needs a vertex or pixel shader here, not {}",
                         file.display(),
                         shader.program.profile()
-                    );
-                }
-                let ps = load(ps_path, no_verify)?;
-                if ps.program.kind != ProgramType::Pixel {
-                    anyhow::bail!(
-                        "{}: --link takes the pixel shader the vertex shader feeds, not {}",
-                        ps_path.display(),
-                        ps.program.profile()
-                    );
-                }
-                options.link = Some(glsl::Link::from_pixel_shader(&ps));
+                    ),
+                });
             }
             let t = glsl::translate(&shader, &options)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;

@@ -219,12 +219,13 @@ fn glsl_link_refuses_the_wrong_stages_naming_the_file() {
         err.contains(&format!("{vs}: --link takes the pixel shader")) && err.contains("vs_5_0"),
         "{err}"
     );
-    // A pixel shader given as the main file.
+    // A pixel shader linked to a pixel shader.
     let out = dxbc_dbg(&["glsl", &ps, "--link", &ps]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains(&format!("{ps}: --link needs a vertex shader")) && err.contains("ps_5_0"),
+        err.contains(&format!("{ps}: --link takes the vertex shader feeding"))
+            && err.contains("ps_5_0"),
         "{err}"
     );
     assert!(stdout(&out).is_empty(), "nothing translated");

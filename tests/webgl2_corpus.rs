@@ -1,7 +1,8 @@
 //! Every corpus vertex and pixel shader the emitter translates must compile
 //! in a real WebGL2 context (headless Chromium), and every natural VS/PS
-//! pair of the corpus must link when the vertex shader is translated with
-//! `--link` to its pixel shader. glslangValidator accepting the text is not
+//! pair of the corpus must link when the two are translated linked
+//! (`--link`: the vertex shader to its pixel shader, the pixel shader to
+//! its vertex shader, which sizes shared constant buffers alike). glslangValidator accepting the text is not
 //! enough: WebGL2 adds its own rules (ANGLE's validator, varying linking by
 //! name and interpolation).
 //!
@@ -69,6 +70,8 @@ fn every_translation_compiles_and_every_natural_pair_links_in_webgl2() {
             let Ok(fs) = glsl::translate(by_file[pf.as_str()], &es) else {
                 continue;
             };
+            // Both stages linked: the VS to the PS's inputs, and each to
+            // the other's constant buffer sizes.
             let linked = glsl::Options {
                 link: Some(glsl::Link::from_pixel_shader(ps)),
                 ..es.clone()
@@ -76,10 +79,17 @@ fn every_translation_compiles_and_every_natural_pair_links_in_webgl2() {
             let Ok(v) = glsl::translate(vs, &linked) else {
                 continue;
             };
+            let ps_linked = glsl::Options {
+                link: Some(glsl::Link::from_vertex_shader(vs)),
+                ..es.clone()
+            };
+            let Ok(fs_linked) = glsl::translate(ps, &ps_linked) else {
+                continue;
+            };
             let alone = glsl::translate(vs, &es).map(|t| t.source);
             pairs.push(Pair {
                 vs: v.source,
-                fs: fs.source.clone(),
+                fs: fs_linked.source,
             });
             pair_names.push(format!("{vf} + {pf}"));
             // The same pair without --link, to count what linking fixes.

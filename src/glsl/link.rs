@@ -6,8 +6,17 @@
 //! qualifiers of a varying to match on both sides or the program does not
 //! link, and Vulkan requires matching locations. A [`Link`] carries the
 //! pixel shader's choice over to the vertex shader's outputs.
+//!
+//! GLSL ES 3.00 also requires a uniform block of one name to be declared
+//! alike in every stage of a program, and the translation names constant
+//! buffer N's block `ConstantBufferN` with the size the shader declares —
+//! which differs between a vertex and a pixel shader that share the
+//! buffer but read different parts of it. A [`Link`] carries each stage's
+//! constant buffer sizes to the other, and both declare the larger
+//! (docs/glsl.md, "Linked stages").
 
-use crate::dxbc::ir::{OperandType, ProgramType, Selection};
+use crate::dxbc::ir::{Instruction, OperandType, Program, ProgramType, Selection};
+use crate::dxbc::opcodes::Op;
 use crate::dxbc::shader::Shader;
 use crate::dxbc::signature::SignatureKind;
 
@@ -32,11 +41,42 @@ pub struct LinkedInput {
     pub location: u32,
 }
 
-/// The pixel shader's inputs, as a vertex shader translated for it needs
-/// them ([`super::Options::link`]).
+/// What one stage of a linked pair needs from the other
+/// ([`super::Options::link`]): for a vertex shader, the pixel shader's
+/// inputs and constant buffer sizes; for a pixel shader, the vertex
+/// shader's constant buffer sizes (its `inputs` empty).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Link {
     pub inputs: Vec<LinkedInput>,
+    /// (slot, rows) for each constant buffer the other stage declares.
+    pub constant_buffers: Vec<(u32, u32)>,
+}
+
+/// The slot and size in rows (vec4s) a `dcl_constantbuffer` declares:
+/// `cbN[rows]` up to SM5.0; from SM5.1 the range ID first, the size a
+/// payload dword after the operand.
+pub(super) fn constant_buffer_decl(program: &Program, inst: &Instruction) -> Option<(u32, u32)> {
+    if inst.op != Op::DclConstantBuffer {
+        return None;
+    }
+    let op = inst.operands.first()?;
+    Some(if program.is_sm51() {
+        let id = op.indices.first().and_then(|i| i.imm()).unwrap_or(0) as u32;
+        (id, inst.trailing.first().copied().unwrap_or(1))
+    } else {
+        (
+            op.reg().unwrap_or(0),
+            op.indices.get(1).and_then(|i| i.imm()).unwrap_or(1) as u32,
+        )
+    })
+}
+
+fn constant_buffers(program: &Program) -> Vec<(u32, u32)> {
+    program
+        .instructions
+        .iter()
+        .filter_map(|i| constant_buffer_decl(program, i))
+        .collect()
 }
 
 impl Link {
@@ -88,7 +128,28 @@ impl Link {
                 }
             })
             .collect();
-        Link { inputs }
+        Link {
+            inputs,
+            constant_buffers: constant_buffers(&ps.program),
+        }
+    }
+
+    /// What a pixel shader needs from the vertex shader feeding it: the
+    /// sizes of its constant buffers.
+    pub fn from_vertex_shader(vs: &Shader) -> Link {
+        Link {
+            inputs: Vec::new(),
+            constant_buffers: constant_buffers(&vs.program),
+        }
+    }
+
+    /// The rows the other stage declares constant buffer `slot` with.
+    pub fn constant_buffer_rows(&self, slot: u32) -> Option<u32> {
+        self.constant_buffers
+            .iter()
+            .filter(|(s, _)| *s == slot)
+            .map(|(_, rows)| *rows)
+            .max()
     }
 
     /// The input a vertex output with this semantic feeds (D3D matches

@@ -16,9 +16,10 @@ pub struct Stages {
     pub vertex: Option<Translation>,
 }
 
-/// Translates the pixel shader alone and the vertex shader for it (the
-/// pixel shader's interpolation qualifiers and, in vk450, both stages
-/// numbering varyings in the pixel shader's order), in `dialect`. Errors
+/// Translates the pixel shader and the vertex shader for it (the pixel
+/// shader's interpolation qualifiers and, in vk450, both stages numbering
+/// varyings in the pixel shader's order; constant buffers both declare at
+/// the larger size in both), in `dialect`. Errors
 /// name the case file and the stage.
 pub fn translate(
     case: &Case,
@@ -36,7 +37,11 @@ pub fn translate(
             case.path.display()
         )
     };
-    let pixel = glsl::translate(&shaders.pixel, &options).map_err(|e| refused("pixel", e))?;
+    // With a vertex shader, the pixel shader's constant buffers take the
+    // sizes both stages need, as the vertex shader's do (glsl::Link).
+    let mut ps_options = options.clone();
+    ps_options.link = shaders.vertex.as_ref().map(glsl::Link::from_vertex_shader);
+    let pixel = glsl::translate(&shaders.pixel, &ps_options).map_err(|e| refused("pixel", e))?;
     let vertex = match &shaders.vertex {
         Some(vs) => {
             options.link = Some(link);

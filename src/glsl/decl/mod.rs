@@ -12,6 +12,7 @@
 use std::collections::BTreeSet;
 
 use super::emit::Emitter;
+use super::link::constant_buffer_decl;
 use super::manifest::ConstantBufferEntry;
 use super::names;
 use super::support::{Support, support};
@@ -137,21 +138,19 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
 }
 
 fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
-    let Some(op) = inst.operands.first() else {
+    let Some((slot, size)) = constant_buffer_decl(e.program, inst) else {
         return;
     };
-    let (slot, size) = if e.program.is_sm51() {
-        // CB#[lower:upper] with the range ID first; the size (in vec4s)
-        // and the space follow as payload dwords, not operand indices.
-        let id = op.indices.first().and_then(|i| i.imm()).unwrap_or(0) as u32;
-        let size = inst.trailing.first().copied().unwrap_or(1);
-        (id, size)
-    } else {
-        (
-            op.reg().unwrap_or(0),
-            op.indices.get(1).and_then(|i| i.imm()).unwrap_or(1) as u32,
-        )
-    };
+    // Linked to another stage that declares the buffer larger: both stages
+    // declare the larger size, so the block is the same in both (GLSL ES
+    // 3.00 refuses to link differing ones). The rows past this shader's
+    // own are never read by it.
+    let linked = e
+        .options
+        .link
+        .as_ref()
+        .and_then(|l| l.constant_buffer_rows(slot));
+    let size = size.max(linked.unwrap_or(0));
     if size > MAX_CB_ROWS || slot > 15 {
         e.refuse(inst, Reason::Limit);
         return;

@@ -3,11 +3,17 @@
 //! loaded (`--dump-dom`). The browser runs in its own process group, which
 //! is always killed afterwards — on success, on error and on time-out — so
 //! no browser, GPU or renderer process outlives a run.
+//!
+//! The page announces each scene on the console before drawing it, and
+//! the browser prints its console to stderr as it comes: that is how a run
+//! knows which case it is on when a draw never ends or the browser dies
+//! ([`Failure::scene`]).
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -125,13 +131,51 @@ fn kill_group(pid: u32) {
     }
 }
 
-/// Loads `page` in the browser and returns the DOM it dumps.
+/// A browser run that gave no DOM, and the scene it was on.
+#[derive(Debug)]
+pub(super) struct Failure {
+    pub error: WebGl2Error,
+    /// The page's index of the scene announced last, when the page had
+    /// started one and not announced the end: the case the browser was
+    /// drawing when it stalled or died.
+    pub scene: Option<usize>,
+}
+
+impl From<WebGl2Error> for Failure {
+    fn from(error: WebGl2Error) -> Failure {
+        Failure { error, scene: None }
+    }
+}
+
+/// The page's progress lines in the browser's log:
+/// `… "dxbc-dbg-webgl2: scene N" …` and `… "dxbc-dbg-webgl2: done" …`.
+const PROGRESS: &str = "dxbc-dbg-webgl2: ";
+
+/// What a progress line says: `Some(Some(N))` scene N started,
+/// `Some(None)` the page is done, `None` not a progress line.
+fn progress(line: &str) -> Option<Option<usize>> {
+    let rest = &line[line.find(PROGRESS)? + PROGRESS.len()..];
+    if rest.starts_with("done") {
+        return Some(None);
+    }
+    let digits: String = rest
+        .strip_prefix("scene ")?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok().map(Some)
+}
+
+/// Loads `page` in the browser and returns the DOM it dumps. `timeout`
+/// bounds each step separately: starting up to the first scene, each
+/// scene, and the end: a batch of many cases may take long, but no one
+/// case may stall it.
 pub(super) fn dump_dom(
     exe: &Path,
     angle: Angle,
     page: &str,
     timeout: Duration,
-) -> Result<String, WebGl2Error> {
+) -> Result<String, Failure> {
     let err = |m: String| WebGl2Error::Browser(m);
     let dir = TempDir::new().map_err(|e| err(format!("creating a temporary folder: {e}")))?;
     let file = dir.0.join("page.html");
@@ -178,26 +222,35 @@ pub(super) fn dump_dom(
         }
         s
     });
+    // The scene the page is on, and since when (the run's start before
+    // the first).
+    let at: std::sync::Arc<Mutex<(Option<usize>, Instant)>> =
+        std::sync::Arc::new(Mutex::new((None, Instant::now())));
+    let at_reader = at.clone();
     let err_reader = std::thread::spawn(move || {
         let mut s = Vec::new();
-        if let Some(o) = errp.as_mut() {
-            let _ = o.read_to_end(&mut s);
+        if let Some(o) = errp.take() {
+            let mut lines = BufReader::new(o);
+            let mut line = Vec::new();
+            while matches!(lines.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+                if let Some(p) = progress(&String::from_utf8_lossy(&line)) {
+                    *at_reader.lock().unwrap_or_else(|e| e.into_inner()) = (p, Instant::now());
+                }
+                s.append(&mut line);
+            }
         }
         s
     });
-    let start = Instant::now();
+    let since = || *at.lock().unwrap_or_else(|e| e.into_inner());
     let status = loop {
         match child.try_wait() {
             Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() > timeout => break None,
+            Ok(None) if since().1.elapsed() > timeout => break None,
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
             Err(e) => {
                 kill_group(pid);
                 let _ = child.wait();
-                return Err(err(format!(
-                    "{}: waiting for the browser: {e}",
-                    exe.display()
-                )));
+                return Err(err(format!("{}: waiting for the browser: {e}", exe.display())).into());
             }
         }
     };
@@ -207,12 +260,20 @@ pub(super) fn dump_dom(
     let _ = child.wait();
     let stdout = reader.join().unwrap_or_default();
     let stderr = err_reader.join().unwrap_or_default();
+    let scene = since().0;
     let Some(status) = status else {
-        return Err(err(format!(
-            "{}: no result within {} s; the browser was ended",
-            exe.display(),
-            timeout.as_secs()
-        )));
+        let what = if scene.is_some() {
+            "this case's draw"
+        } else {
+            "the browser"
+        };
+        return Err(Failure {
+            error: err(format!(
+                "{what} did not finish within {} s; the browser was ended",
+                timeout.as_secs()
+            )),
+            scene,
+        });
     };
     if !status.success() && stdout.is_empty() {
         let tail: String = String::from_utf8_lossy(&stderr)
@@ -224,10 +285,30 @@ pub(super) fn dump_dom(
             .rev()
             .collect::<Vec<_>>()
             .join(" | ");
-        return Err(err(format!(
-            "{} exited with {status}: {tail}",
-            exe.display()
-        )));
+        return Err(Failure {
+            error: err(format!("{} exited with {status}: {tail}", exe.display())),
+            scene,
+        });
     }
     Ok(String::from_utf8_lossy(&stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_lines_are_read_from_the_browser_log() {
+        let line = r#"[1202/105229.031657:INFO:CONSOLE:2] "dxbc-dbg-webgl2: scene 12", source: file:///x/page.html (2)"#;
+        assert_eq!(progress(line), Some(Some(12)));
+        assert_eq!(
+            progress(r#"[…:INFO:CONSOLE:9] "dxbc-dbg-webgl2: done", source: …"#),
+            Some(None)
+        );
+        assert_eq!(
+            progress("[…:ERROR:gpu_process_host.cc] GPU process exited"),
+            None
+        );
+        assert_eq!(progress("dxbc-dbg-webgl2: scene x"), None);
+    }
 }

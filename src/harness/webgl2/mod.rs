@@ -12,7 +12,8 @@
 //!
 //! One browser start serves a whole batch: every case's scene goes into one
 //! page, drawn in order while it loads; the results come back through the
-//! dumped DOM.
+//! dumped DOM. A case that loses the context, stalls or kills the browser
+//! fails alone: the cases after it go to a new browser run.
 
 mod browser;
 mod scene;
@@ -51,7 +52,9 @@ pub struct Config {
     pub browser: Option<PathBuf>,
     /// ANGLE's back end.
     pub angle: Angle,
-    /// The longest one browser run may take before it is ended.
+    /// The longest one case's draw (or the browser's start) may take
+    /// before the browser is ended; the batch's other cases go on in a new
+    /// run.
     pub timeout: Duration,
 }
 
@@ -124,6 +127,10 @@ pub struct PageInfo {
 #[derive(Deserialize)]
 struct SceneResult {
     ok: bool,
+    /// The context was lost while drawing this scene; the page drew no
+    /// more.
+    #[serde(default)]
+    lost: bool,
     /// How block-compressed textures went up (compressed or decoded).
     notes: Option<Vec<String>>,
     error: Option<String>,
@@ -172,8 +179,10 @@ impl WebGl2 {
     }
 
     /// Draws each case through its es300 translation, all in one browser
-    /// run. A case that cannot be drawn gets its own error; a browser that
-    /// fails as a whole fails every case with the same message.
+    /// run while none loses the context, stalls or ends the browser (then
+    /// that case fails and a new run takes the rest). A case that cannot be
+    /// drawn gets its own error; a browser that fails before drawing any
+    /// case fails every case left with the same message.
     pub fn render_all(
         &self,
         jobs: &[(&Case, &CaseShaders)],
@@ -196,35 +205,69 @@ impl WebGl2 {
                 Err(e) => out.push(Some(Err(e))),
             }
         }
-        if !scenes.is_empty() {
-            let job = serde_json::json!({ "scenes": scenes });
-            match self.run(&job).and_then(|r| {
-                r.scenes
-                    .ok_or_else(|| WebGl2Error::Browser("the page drew nothing".into()))
-            }) {
-                Ok(results) => {
-                    for (n, k) in which.iter().enumerate() {
-                        let case = jobs[*k].0;
-                        let r = match results.get(n) {
-                            Some(r) => to_drawn(case, r, &targets[n].0).map(|mut d| {
-                                d.notes.splice(0..0, targets[n].1.iter().cloned());
-                                d
-                            }),
-                            None => Err(WebGl2Error::Browser(format!(
-                                "{}: the page returned no result for this case",
-                                case.path.display()
-                            ))),
-                        };
-                        out[*k] = Some(r);
+        // The scenes still to draw (indices into `scenes`), run after run:
+        // each run takes them in order and ends after the last, or early
+        // at a case that lost the context (the page stops there) or that
+        // stalled or killed the browser (ended by `browser`). That case
+        // gets the failure and the rest go to a new run, so every run
+        // settles one case at least and the loop ends.
+        let mut pending: Vec<usize> = (0..scenes.len()).collect();
+        let mut results: Vec<Option<Result<SceneResult, WebGl2Error>>> =
+            scenes.iter().map(|_| None).collect();
+        while !pending.is_empty() {
+            let batch: Vec<&scene::Scene> = pending.iter().map(|&n| &scenes[n]).collect();
+            let job = serde_json::json!({ "scenes": batch });
+            match self.run(&job) {
+                Ok(r) => {
+                    let got = r.scenes.unwrap_or_default();
+                    let lost = got.last().is_some_and(|r| r.lost);
+                    let drawn = got.len().min(pending.len());
+                    for (n, r) in pending.iter().zip(got) {
+                        results[*n] = Some(Ok(r));
+                    }
+                    pending.drain(..drawn);
+                    if !lost {
+                        break;
                     }
                 }
-                Err(e) => {
-                    let msg = e.to_string();
-                    for k in &which {
-                        out[*k] = Some(Err(WebGl2Error::Browser(msg.clone())));
+                Err(browser::Failure {
+                    error,
+                    scene: Some(k),
+                }) if k < pending.len() => {
+                    let n = pending.remove(k);
+                    let case = jobs[which[n]].0;
+                    results[n] = Some(Err(WebGl2Error::Case(format!(
+                        "{}: {error}{}",
+                        case.path.display(),
+                        if pending.is_empty() {
+                            ""
+                        } else {
+                            " (the batch's other cases were drawn in a new one)"
+                        }
+                    ))));
+                }
+                Err(f) => {
+                    let msg = f.error.to_string();
+                    for n in pending.drain(..) {
+                        results[n] = Some(Err(WebGl2Error::Browser(msg.clone())));
                     }
                 }
             }
+        }
+        for (n, r) in results.into_iter().enumerate() {
+            let k = which[n];
+            let case = jobs[k].0;
+            out[k] = Some(match r {
+                Some(Ok(r)) => to_drawn(case, &r, &targets[n].0).map(|mut d| {
+                    d.notes.splice(0..0, targets[n].1.iter().cloned());
+                    d
+                }),
+                Some(Err(e)) => Err(e),
+                None => Err(WebGl2Error::Browser(format!(
+                    "{}: the page returned no result for this case",
+                    case.path.display()
+                ))),
+            });
         }
         out.into_iter()
             .map(|r| r.unwrap_or_else(|| Err(WebGl2Error::Browser("not drawn".into()))))
@@ -235,7 +278,7 @@ impl WebGl2 {
     /// browser run.
     pub fn check(&self, shaders: &[Compile], pairs: &[Pair]) -> Result<Checked, WebGl2Error> {
         let job = serde_json::json!({ "compile": { "shaders": shaders, "pairs": pairs } });
-        let r = self.run(&job)?;
+        let r = self.run(&job).map_err(|f| f.error)?;
         let c = r
             .check
             .ok_or_else(|| WebGl2Error::Browser("the page checked nothing".into()))?;
@@ -260,17 +303,23 @@ impl WebGl2 {
     /// extensions this backend uses).
     pub fn info(&self) -> Result<PageInfo, WebGl2Error> {
         let job = serde_json::json!({ "scenes": [] });
-        self.run(&job)?
+        self.run(&job)
+            .map_err(|f| f.error)?
             .info
             .ok_or_else(|| WebGl2Error::Browser("the page reported no WebGL2 context".into()))
     }
 
-    fn run(&self, job: &serde_json::Value) -> Result<PageResult, WebGl2Error> {
+    fn run(&self, job: &serde_json::Value) -> Result<PageResult, browser::Failure> {
         let text = serde_json::to_string(job)
             .map_err(|e| WebGl2Error::Browser(format!("encoding the page: {e}")))?;
         let page = page(&text);
         let dom = browser::dump_dom(&self.exe, self.config.angle, &page, self.config.timeout)?;
-        let encoded = between(&dom, "<pre id=\"results\">", "</pre>").ok_or_else(|| {
+        Ok(Self::read_results(&dom)?)
+    }
+
+    /// The results the page left in the dumped DOM.
+    fn read_results(dom: &str) -> Result<PageResult, WebGl2Error> {
+        let encoded = between(dom, "<pre id=\"results\">", "</pre>").ok_or_else(|| {
             WebGl2Error::Browser(format!(
                 "the page left no results (the browser printed {} bytes{})",
                 dom.len(),

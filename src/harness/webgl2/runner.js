@@ -28,12 +28,35 @@ function utf8b64(text) {
   return bytesb64(new TextEncoder().encode(text));
 }
 
+// Whether the context is gone. A GPU process that dies (a draw ANGLE gives
+// up on, a crash) is not always flagged by isContextLost() while this
+// script runs — the loss is delivered as an event, and events wait for the
+// script to end — but from then on every call answers as on a lost
+// context: a shader reports a failed compile with an empty log and
+// readPixels leaves its array as it was. A trivial shader that does not
+// compile is therefore the sign, checked after every scene.
+function contextLost(gl) {
+  if (gl.isContextLost()) return true;
+  const sh = gl.createShader(gl.VERTEX_SHADER);
+  if (!sh) return true;
+  gl.shaderSource(sh, "#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n");
+  gl.compileShader(sh);
+  const ok = gl.getShaderParameter(sh, gl.COMPILE_STATUS);
+  gl.deleteShader(sh);
+  return !ok;
+}
+
+// What an empty info log means: a lost context gives none.
+function noLog(gl) {
+  return contextLost(gl) ? "(no log: the WebGL2 context was lost)" : "(no log)";
+}
+
 function compile(gl, type, source) {
   const sh = gl.createShader(type);
   gl.shaderSource(sh, source);
   gl.compileShader(sh);
   if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) {
-    const log = gl.getShaderInfoLog(sh) || "(no log)";
+    const log = gl.getShaderInfoLog(sh) || noLog(gl);
     gl.deleteShader(sh);
     throw new Error((type === gl.VERTEX_SHADER ? "vertex" : "pixel") +
       " shader does not compile: " + log.trim());
@@ -47,7 +70,7 @@ function link(gl, vs, fs) {
   gl.attachShader(p, fs);
   gl.linkProgram(p);
   if (!gl.getProgramParameter(p, gl.LINK_STATUS)) {
-    const log = gl.getProgramInfoLog(p) || "(no log)";
+    const log = gl.getProgramInfoLog(p) || noLog(gl);
     gl.deleteProgram(p);
     throw new Error("the program does not link: " + log.trim());
   }
@@ -199,15 +222,17 @@ const READ_ARRAYS = {
 };
 
 function drawScene(gl, sc) {
+  // Every GL object the scene creates is listed here and deleted in the
+  // `finally`, whatever fails: a page draws hundreds of scenes.
   const made = { textures: [], samplers: [], buffers: [], fbo: null, targets: [], prog: null,
-    depth: null };
+    depth: null, shaders: [], vao: null };
   const start = performance.now();
   try {
     const vs = compile(gl, gl.VERTEX_SHADER, sc.vs);
+    made.shaders.push(vs);
     const fs = compile(gl, gl.FRAGMENT_SHADER, sc.fs);
+    made.shaders.push(fs);
     const prog = link(gl, vs, fs);
-    gl.deleteShader(vs);
-    gl.deleteShader(fs);
     made.prog = prog;
     gl.useProgram(prog);
 
@@ -300,6 +325,7 @@ function drawScene(gl, sc) {
     }
 
     const vao = gl.createVertexArray();
+    made.vao = vao;
     gl.bindVertexArray(vao);
     if (sc.attributes.length > 0) {
       const vb = gl.createBuffer();
@@ -348,13 +374,14 @@ function drawScene(gl, sc) {
         glEnum(gl, t.read_type), px);
       out.push({ location: t.location, data: bytesb64(new Uint8Array(px.buffer)) });
     }
-    gl.bindVertexArray(null);
-    gl.deleteVertexArray(vao);
     check(gl, "reading back");
     const result = { ok: true, ms: performance.now() - start, targets: out, notes };
     if (sc.depth && sc.depth.read) result.depth = readDepth(gl, sc, made);
     return result;
   } finally {
+    gl.bindVertexArray(null);
+    if (made.vao) gl.deleteVertexArray(made.vao);
+    for (const sh of made.shaders) gl.deleteShader(sh);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     for (const t of made.textures) gl.deleteTexture(t);
     for (const t of made.targets) gl.deleteTexture(t);
@@ -426,15 +453,16 @@ function compileCheck(gl, job) {
     }
   });
   const linked = job.pairs.map((p) => {
+    const made = [];
     try {
-      const vs = compile(gl, gl.VERTEX_SHADER, p.vs);
-      const fs = compile(gl, gl.FRAGMENT_SHADER, p.fs);
-      gl.deleteProgram(link(gl, vs, fs));
-      gl.deleteShader(vs);
-      gl.deleteShader(fs);
+      made.push(compile(gl, gl.VERTEX_SHADER, p.vs));
+      made.push(compile(gl, gl.FRAGMENT_SHADER, p.fs));
+      gl.deleteProgram(link(gl, made[0], made[1]));
       return { ok: true };
     } catch (e) {
       return { ok: false, error: String(e.message || e) };
+    } finally {
+      for (const sh of made) gl.deleteShader(sh);
     }
   });
   return { compiled, linked };
@@ -457,14 +485,30 @@ function run() {
   gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
   gl.pixelStorei(gl.PACK_ALIGNMENT, 1);
   if (job.compile) return { info, check: compileCheck(gl, job.compile) };
-  const scenes = job.scenes.map((sc) => {
-    if (gl.isContextLost()) return { ok: false, error: "the WebGL2 context was lost" };
+  // Each scene is announced on the console before it is drawn: the harness
+  // reads the browser's log as it comes, so when a draw never ends it
+  // knows which case to blame, ends the browser and starts a new one for
+  // the rest (docs/harness.md, "WebGL2 backend").
+  const scenes = [];
+  for (let i = 0; i < job.scenes.length; i++) {
+    console.log("dxbc-dbg-webgl2: scene " + i);
+    let r;
     try {
-      return drawScene(gl, sc);
+      r = drawScene(gl, job.scenes[i]);
     } catch (e) {
-      return { ok: false, error: String(e.message || e) };
+      r = { ok: false, error: String(e.message || e) };
     }
-  });
+    if (contextLost(gl)) {
+      // What this scene read back (zeros, or a log-less failure) is the
+      // loss's doing, not the shader's; the scenes after it need a new
+      // context, which the harness gets by starting a new browser.
+      scenes.push({ ok: false, lost: true, error: "the WebGL2 context was lost while drawing " +
+        "this case (" + (r.ok ? "its read-back is void" : r.error) + ")" });
+      break;
+    }
+    scenes.push(r);
+  }
+  console.log("dxbc-dbg-webgl2: done");
   return { info, scenes };
 }
 
