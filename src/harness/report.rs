@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::diff::{heat_map, preview, side_by_side, write_png};
 use super::results::{BackendRecord, CaseRecord, DiffFigures, Results};
-use super::suite::{CaseResult, step_command, tidy};
+use super::suite::{CaseResult, step_command};
 
 /// Escapes text for HTML and XML (element text and attribute values).
 pub fn escape(s: &str) -> String {
@@ -217,23 +217,6 @@ pub fn write_pictures(dir: &Path, results: &[CaseResult], doc: &mut Results) -> 
     Ok(())
 }
 
-/// `target` as named from `dir` (each relative to the working directory
-/// unless absolute): the path a command run in the report's folder takes.
-fn relative_from(dir: &Path, target: &Path) -> PathBuf {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let (d, t) = (tidy(&cwd.join(dir)), tidy(&cwd.join(target)));
-    let (dc, tc): (Vec<_>, Vec<_>) = (d.components().collect(), t.components().collect());
-    let common = dc.iter().zip(&tc).take_while(|(a, b)| a == b).count();
-    let mut out = PathBuf::new();
-    for _ in common..dc.len() {
-        out.push("..");
-    }
-    for c in &tc[common..] {
-        out.push(c);
-    }
-    out
-}
-
 /// Writes `index.html` into `dir` from the document (its pictures are
 /// where the document's paths, relative to `dir`, say); returns the
 /// page's path.
@@ -300,7 +283,8 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
         let id = slug(&r.name);
         // Commands in the page are run from its folder, wherever the run
         // that wrote it stood.
-        let case_from_report = relative_from(dir, Path::new(&r.path));
+        let case_from_report = super::results::paths::relative(Path::new(&r.path), dir)
+            .map_or_else(|_| PathBuf::from(&r.path), PathBuf::from);
         let _ = writeln!(
             h,
             "<h2 id=\"{id}\">{} <span class=\"{}\">{}</span></h2>\n<p>{}</p>",
@@ -738,18 +722,6 @@ mod tests {
         );
         assert!(table.contains("not applicable: ok on webgl2"), "{table}");
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    /// Commands in the page name the case from the report's folder.
-    #[test]
-    fn paths_are_named_from_the_report_folder() {
-        let r = |d: &str, t: &str| relative_from(Path::new(d), Path::new(t));
-        assert_eq!(
-            r("out/report", "tests/cases/a.case"),
-            Path::new("../../tests/cases/a.case")
-        );
-        assert_eq!(r("/tmp/r", "/tmp/c/x.case"), Path::new("../c/x.case"));
-        assert_eq!(r("r/./s/..", "r/x.case"), Path::new("x.case"));
     }
 
     /// How a backend uploaded a block-compressed texture reaches both the

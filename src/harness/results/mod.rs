@@ -17,7 +17,7 @@ use super::suite::{BackendResult, CaseResult};
 
 pub mod float;
 mod merge;
-mod paths;
+pub(crate) mod paths;
 pub mod verdict;
 
 pub use merge::merge;

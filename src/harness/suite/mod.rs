@@ -345,7 +345,7 @@ pub fn step_command(case: &Path, x: u32, y: u32) -> String {
 /// the shader a case names is joined to the case's folder, which a
 /// printed command should not make the reader untangle. Lexical only, as
 /// the case's own relative path is.
-pub(crate) fn tidy(path: &Path) -> PathBuf {
+fn tidy(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();
     for c in path.components() {
