@@ -29,6 +29,8 @@ pub(super) struct Bindings {
     pub group: wgpu::BindGroup,
     /// The UAVs bound, to read back after the draw.
     pub uavs: Vec<super::storage::Uav>,
+    /// The register capture's buffer, when the pixel shader records.
+    pub capture: Option<wgpu::Buffer>,
     /// Every binding number in the layout, ascending: where wgpu's Vulkan
     /// backend puts each (see `passthrough`).
     pub numbers: Vec<u32>,
@@ -348,6 +350,7 @@ pub(super) fn build(
         })
         .collect();
     let uavs = super::storage::bind(r, case, &stages, &mut entries).map_err(fail)?;
+    let capture = super::capture::bind(r, manifests, &mut entries).map_err(fail)?;
     let layout_entries: Vec<_> = entries
         .iter()
         .map(|(b, (ty, _, stages))| layout_entry(*b, *ty, *stages))
@@ -376,6 +379,7 @@ pub(super) fn build(
         layout,
         group,
         uavs,
+        capture,
         numbers: entries.keys().copied().collect(),
     })
 }

@@ -1,0 +1,305 @@
+//! Register capture (vk450 only): an instrumented translation that, for
+//! one pixel, appends a record per executed DXBC instruction to a storage
+//! buffer of its own, so `harness::bisect` can lay the GPU's register
+//! values beside the emulator's, step by step.
+//!
+//! The buffer (`dxbc_capture`, std430, at [`super::names::CAPTURE_BINDING`])
+//! is a header of [`HEADER_WORDS`] words (record count, overflow flag, two
+//! unused) and then records of [`RECORD_WORDS`] words each:
+//! `[instruction index, register file code, register, element, x, y, z, w]`,
+//! the register's four components as exact bits after the instruction
+//! ([`CaptureFile`] says which register file; `element` is the array
+//! element of an indexable temp). The pixel's input registers come first,
+//! once, with the index [`ENTRY`]. An instruction with no register
+//! destination (flow, stores, `nop`) gives one record with
+//! [`CaptureFile::None`]; one with two destinations gives two.
+//!
+//! Which instructions are recorded is `Op::is_path_step`, the rule the
+//! emulator's side uses too; flow instructions record before they act
+//! (so `ret` and `discard` are seen), the rest after. Only the chosen
+//! pixel's invocation writes: `dxbc_capture_on` compares
+//! `gl_FragCoord.xy`, which in Vulkan counts rows from the top as D3D's
+//! window position does (the same `gl_FragCoord` `hlslcc_FragCoord` is made
+//! from). Helper invocations' stores have no effect in Vulkan, so the
+//! pixel's helper runs in a neighbouring triangle's quad write nothing.
+//! The instrumentation only reads registers and writes the capture
+//! buffer: what the shader computes is unchanged. Records past
+//! [`CAPACITY`] are dropped and the overflow flag set.
+
+use super::emit::Emitter;
+use super::names;
+use super::writer::Section;
+use crate::dxbc::ir::{Instruction, Operand, OperandType};
+
+/// The pixel whose invocation records, in D3D window coordinates (the
+/// render target's pixel, rows from the top).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CapturePixel {
+    pub x: u32,
+    pub y: u32,
+}
+
+/// Words before the first record.
+pub const HEADER_WORDS: usize = 4;
+/// Words per record.
+pub const RECORD_WORDS: usize = 8;
+/// Records the buffer holds (2 MiB of records): a long loop overflows it,
+/// which the header says.
+pub const CAPACITY: u32 = 1 << 16;
+/// The instruction index of the input records written at entry.
+pub const ENTRY: u32 = u32::MAX;
+/// The GLSL name of the capture block's instance.
+pub const BUFFER_NAME: &str = "dxbc_capture";
+
+/// Which register a record holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaptureFile {
+    /// No register: the record only marks the instruction as executed.
+    None,
+    Temp,
+    Indexable,
+    Output,
+    Depth,
+    Coverage,
+    Input,
+}
+
+impl CaptureFile {
+    const ALL: [CaptureFile; 7] = [
+        CaptureFile::None,
+        CaptureFile::Temp,
+        CaptureFile::Indexable,
+        CaptureFile::Output,
+        CaptureFile::Depth,
+        CaptureFile::Coverage,
+        CaptureFile::Input,
+    ];
+
+    /// The code a record stores.
+    pub fn code(self) -> u32 {
+        Self::ALL.iter().position(|f| *f == self).unwrap_or(0) as u32
+    }
+
+    pub fn from_code(code: u32) -> Option<CaptureFile> {
+        Self::ALL.get(code as usize).copied()
+    }
+}
+
+/// Whether a destination in register file `ty` gets a record of its own
+/// (the others, `null` among them, get none).
+pub fn captures(ty: OperandType) -> bool {
+    matches!(
+        ty,
+        OperandType::TEMP
+            | OperandType::OUTPUT
+            | OperandType::INDEXABLE_TEMP
+            | OperandType::OUTPUT_DEPTH
+            | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+            | OperandType::OUTPUT_DEPTH_LESS_EQUAL
+            | OperandType::OUTPUT_COVERAGE_MASK
+    )
+}
+
+/// The destinations of `inst` that get a record, in operand order: a
+/// reader groups an execution's records by this (an instruction run
+/// twice in a row gives twice as many).
+pub fn recorded_destinations(inst: &Instruction) -> Vec<&Operand> {
+    if inst.info().class == crate::dxbc::opcodes::Class::Flow {
+        return Vec::new();
+    }
+    let dsts = inst.info().dst as usize;
+    inst.operands
+        .iter()
+        .take(dsts)
+        .filter(|o| captures(o.ty))
+        .collect()
+}
+
+/// The buffer's size in bytes.
+pub fn buffer_bytes() -> u64 {
+    ((HEADER_WORDS + RECORD_WORDS * CAPACITY as usize) * 4) as u64
+}
+
+/// Whether this translation records: a capture pixel asked for, in a
+/// pixel shader (a case's vertex shader, translated with the same
+/// options, records nothing).
+pub(super) fn active(e: &Emitter) -> bool {
+    e.options.capture.is_some() && e.stage == crate::dxbc::ir::ProgramType::Pixel
+}
+
+/// The record of a flow instruction, written before it acts.
+pub(super) fn flow(e: &mut Emitter, inst: &Instruction) {
+    if active(e) && inst.op.is_path_step() {
+        let i = e.cur.unwrap_or(0);
+        e.line(format!("dxbc_cap({i}u, 0u, 0u, 0u, uvec4(0u));"));
+    }
+}
+
+/// The records of any other instruction, written after it: one per
+/// register destination, or one marking it executed.
+pub(super) fn after(e: &mut Emitter, inst: &Instruction) {
+    if !active(e) || !inst.op.is_path_step() {
+        return;
+    }
+    let i = e.cur.unwrap_or(0);
+    let mut any = false;
+    for op in recorded_destinations(inst) {
+        if let Some((file, reg, element, bits)) = register(e, inst, op) {
+            e.line(format!(
+                "dxbc_cap({i}u, {}u, {reg}, {element}, {bits});",
+                file.code()
+            ));
+            any = true;
+        }
+    }
+    if !any {
+        e.line(format!("dxbc_cap({i}u, 0u, 0u, 0u, uvec4(0u));"));
+    }
+}
+
+/// A destination's register file, number and element (GLSL `uint`
+/// expressions) and its value as `uvec4` bits.
+fn register(
+    e: &mut Emitter,
+    inst: &Instruction,
+    op: &Operand,
+) -> Option<(CaptureFile, String, String, String)> {
+    let uint = |s: String| format!("uint({s})");
+    let pad = |expr: String, width: usize| match width {
+        1 => format!("uvec4(floatBitsToUint({expr}), 0u, 0u, 0u)"),
+        2 => format!("uvec4(floatBitsToUint({expr}), 0u, 0u)"),
+        3 => format!("uvec4(floatBitsToUint({expr}), 0u)"),
+        _ => format!("floatBitsToUint({expr})"),
+    };
+    match op.ty {
+        OperandType::TEMP => {
+            let base = e.base(inst, op)?;
+            let reg = format!("{}u", op.reg().unwrap_or(0));
+            Some((CaptureFile::Temp, reg, "0u".into(), pad(base.expr, 4)))
+        }
+        OperandType::OUTPUT => {
+            let base = e.base(inst, op)?;
+            let reg = match op.indices.first() {
+                Some(i) => {
+                    let i = i.clone();
+                    uint(e.index_expr(inst, &i))
+                }
+                None => "0u".into(),
+            };
+            Some((CaptureFile::Output, reg, "0u".into(), pad(base.expr, 4)))
+        }
+        OperandType::INDEXABLE_TEMP => {
+            let base = e.base(inst, op)?;
+            let element = match op.indices.get(1) {
+                Some(i) => {
+                    let i = i.clone();
+                    uint(e.index_expr(inst, &i))
+                }
+                None => "0u".into(),
+            };
+            let reg = format!("{}u", op.reg().unwrap_or(0));
+            Some((
+                CaptureFile::Indexable,
+                reg,
+                element,
+                pad(base.expr, base.width),
+            ))
+        }
+        OperandType::OUTPUT_DEPTH
+        | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+        | OperandType::OUTPUT_DEPTH_LESS_EQUAL => {
+            let base = e.base(inst, op)?;
+            Some((
+                CaptureFile::Depth,
+                "0u".into(),
+                "0u".into(),
+                pad(base.expr, 1),
+            ))
+        }
+        OperandType::OUTPUT_COVERAGE_MASK => {
+            let base = e.base(inst, op)?;
+            Some((
+                CaptureFile::Coverage,
+                "0u".into(),
+                "0u".into(),
+                format!("uvec4({}, 0u, 0u, 0u)", base.expr),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The block, the pixel test and `dxbc_cap`, declared before the
+/// functions that call it; and the manifest's entry for the harness.
+pub(super) fn declare(e: &mut Emitter, out: &mut Section) {
+    if !active(e) {
+        return;
+    }
+    let binding = names::CAPTURE_BINDING;
+    out.line(
+        None,
+        "// register capture (docs/glsl.md): one record per executed instruction of one pixel",
+    );
+    out.line(
+        None,
+        format!(
+            "layout(std430, set = {}, binding = {binding}) buffer DxbcCapture {{ uint count; uint overflow; uint unused0; uint unused1; uint words[]; }} {BUFFER_NAME};",
+            names::SET
+        ),
+    );
+    out.line(None, "bool dxbc_capture_on = false;");
+    out.line(
+        None,
+        "void dxbc_cap(uint index, uint file, uint reg, uint element, uvec4 bits) {",
+    );
+    out.indent();
+    out.line(None, "if (!dxbc_capture_on) { return; }");
+    // One invocation writes, so a plain count is enough (and keeps the
+    // SPIR-V free of atomics, which naga's SPIR-V reader types strictly).
+    out.line(None, format!("uint n = {BUFFER_NAME}.count;"));
+    out.line(
+        None,
+        format!("if (n >= {CAPACITY}u) {{ {BUFFER_NAME}.overflow = 1u; return; }}"),
+    );
+    out.line(None, format!("{BUFFER_NAME}.count = n + 1u;"));
+    out.line(None, format!("uint at = n * {RECORD_WORDS}u;"));
+    for (k, v) in [
+        "index", "file", "reg", "element", "bits.x", "bits.y", "bits.z", "bits.w",
+    ]
+    .iter()
+    .enumerate()
+    {
+        out.line(None, format!("{BUFFER_NAME}.words[at + {k}u] = {v};"));
+    }
+    out.dedent();
+    out.line(None, "}");
+    out.line(None, "");
+    e.manifest.capture = Some(super::manifest::CaptureEntry {
+        binding,
+        glsl_name: BUFFER_NAME.into(),
+        bytes: buffer_bytes(),
+    });
+}
+
+/// In `main()`, after the input copies: the pixel test, then the input
+/// registers' records.
+pub(super) fn entry(e: &Emitter, main: &mut Section) {
+    let Some(p) = e.options.capture.filter(|_| active(e)) else {
+        return;
+    };
+    main.line(
+        None,
+        format!(
+            "dxbc_capture_on = all(equal(uvec2(gl_FragCoord.xy), uvec2({}u, {}u)));",
+            p.x, p.y
+        ),
+    );
+    let input = CaptureFile::Input.code();
+    for &r in &e.input_regs {
+        let v = e.input_name(r);
+        main.line(
+            None,
+            format!("dxbc_cap({ENTRY}u, {input}u, {r}u, 0u, floatBitsToUint({v}));"),
+        );
+    }
+}
