@@ -33,7 +33,10 @@ pub fn bisect_command(req: Request) -> Result<Outcome> {
         Ok(s) => s,
         Err(e) => return unusable(e.to_string()),
     };
-    if let Err(e) = case.check_bindings(&[&shaders.pixel]) {
+    let stages: Vec<&dxbc_dbg::dxbc::Shader> = std::iter::once(&shaders.pixel)
+        .chain(&shaders.vertex)
+        .collect();
+    if let Err(e) = case.check_bindings(&stages) {
         return unusable(e.to_string());
     }
     let pixel = match req.lane {
@@ -92,7 +95,11 @@ fn run(
 
 /// `0.500000 (0x3f000000)`, as `trace` prints a component.
 fn value(bits: u32) -> String {
-    dxbc_dbg::vm::trace::value(bits)
+    if f32::from_bits(bits).is_nan() {
+        format!("NaN (0x{bits:08x})")
+    } else {
+        dxbc_dbg::vm::trace::value(bits)
+    }
 }
 
 fn reg_text(r: Option<Reg>) -> String {

@@ -240,10 +240,13 @@ pub(super) fn declare(e: &mut Emitter, out: &mut Section) {
         None,
         "// register capture (docs/glsl.md): one record per executed instruction of one pixel",
     );
+    // One member, a runtime array whose first words are the header:
+    // naga's GLSL front end loads array elements of a buffer block but
+    // not scalar members beside a runtime array.
     out.line(
         None,
         format!(
-            "layout(std430, set = {}, binding = {binding}) buffer DxbcCapture {{ uint count; uint overflow; uint unused0; uint unused1; uint words[]; }} {BUFFER_NAME};",
+            "layout(std430, set = {}, binding = {binding}) buffer DxbcCapture {{ uint words[]; }} {BUFFER_NAME};",
             names::SET
         ),
     );
@@ -255,14 +258,17 @@ pub(super) fn declare(e: &mut Emitter, out: &mut Section) {
     out.indent();
     out.line(None, "if (!dxbc_capture_on) { return; }");
     // One invocation writes, so a plain count is enough (and keeps the
-    // SPIR-V free of atomics, which naga's SPIR-V reader types strictly).
-    out.line(None, format!("uint n = {BUFFER_NAME}.count;"));
+    // text free of atomics, which naga's GLSL front end lacks).
+    out.line(None, format!("uint n = {BUFFER_NAME}.words[0];"));
     out.line(
         None,
-        format!("if (n >= {CAPACITY}u) {{ {BUFFER_NAME}.overflow = 1u; return; }}"),
+        format!("if (n >= {CAPACITY}u) {{ {BUFFER_NAME}.words[1] = 1u; return; }}"),
     );
-    out.line(None, format!("{BUFFER_NAME}.count = n + 1u;"));
-    out.line(None, format!("uint at = n * {RECORD_WORDS}u;"));
+    out.line(None, format!("{BUFFER_NAME}.words[0] = n + 1u;"));
+    out.line(
+        None,
+        format!("uint at = {HEADER_WORDS}u + n * {RECORD_WORDS}u;"),
+    );
     for (k, v) in [
         "index", "file", "reg", "element", "bits.x", "bits.y", "bits.z", "bits.w",
     ]

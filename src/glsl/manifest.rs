@@ -453,7 +453,6 @@ impl Manifest {
             || !self.storage_images.is_empty()
             || !self.counters.is_empty()
             || !self.typed_buffers.is_empty()
-            || self.capture.is_some()
     }
 
     pub fn new(shader: &Shader, dialect: Dialect) -> Manifest {

@@ -7,6 +7,14 @@
 //! `[tolerance]` by the image diff's rule (`abs` or `ulp`, NaN equal to
 //! NaN). A step whose instruction differs is a divergence of the path,
 //! charged to the last branching instruction before it.
+//!
+//! Values other pixels decide are not compared: what an atomic returns
+//! or a UAV load reads depends on the order the GPU ran the draw's other
+//! pixels in, which the emulator's one quad does not reproduce. Such a
+//! result, and everything computed from it, is marked order-dependent and
+//! skipped until a full write replaces it.
+
+use std::collections::BTreeSet;
 
 use super::{Path, Step};
 use crate::dxbc::Shader;
@@ -146,6 +154,7 @@ pub fn compare(
         }
     }
     let n = emulator.steps.len().min(gpu.steps.len());
+    let mut order_dependent: BTreeSet<Loc> = BTreeSet::new();
     for i in 0..n {
         let (e, g) = (&emulator.steps[i], &gpu.steps[i]);
         if e.index != g.index {
@@ -154,6 +163,20 @@ pub fn compare(
             return b;
         }
         let inst = &program.instructions[e.index];
+        if depends_on_order(inst, &order_dependent) {
+            order_dependent.extend(e.writes.iter().map(|(l, _)| *l));
+            continue;
+        }
+        for (k, op) in crate::glsl::capture::recorded_destinations(inst)
+            .iter()
+            .enumerate()
+        {
+            if let Some((loc, _)) = e.writes.get(k)
+                && written_mask(shader, op, *loc) == full_mask(shader, *loc)
+            {
+                order_dependent.remove(loc);
+            }
+        }
         if let Some(kind) = step_difference(shader, inst, e, g, tolerance) {
             b.compared = i;
             b.divergence = Some(named(Some(i), e.index, kind, i));
@@ -246,6 +269,50 @@ fn step_difference(
         }
     }
     None
+}
+
+/// Whether `inst` reads a UAV (its result set by the order of the
+/// draw's pixels) or a register holding such a result.
+fn depends_on_order(inst: &Instruction, marked: &BTreeSet<Loc>) -> bool {
+    let dsts = inst.info().dst as usize;
+    let reads = |op: &Operand| -> bool {
+        match op.ty {
+            OperandType::UNORDERED_ACCESS_VIEW => true,
+            OperandType::TEMP => marked.contains(&Loc::Temp(op.reg().unwrap_or(0))),
+            OperandType::OUTPUT => marked.contains(&Loc::Output(op.reg().unwrap_or(0))),
+            OperandType::INDEXABLE_TEMP => {
+                let reg = op.reg().unwrap_or(0);
+                marked
+                    .iter()
+                    .any(|l| matches!(l, Loc::Indexable(r, _) if *r == reg))
+            }
+            _ => false,
+        }
+    };
+    inst.operands.iter().enumerate().any(|(k, op)| {
+        (k >= dsts || op.ty == OperandType::UNORDERED_ACCESS_VIEW) && reads(op)
+            || op
+                .indices
+                .iter()
+                .filter_map(|i| i.relative())
+                .any(|r| reads(r))
+    })
+}
+
+/// Every component a register has (an indexable temp its declared width).
+fn full_mask(shader: &Shader, loc: Loc) -> u8 {
+    match loc {
+        Loc::Depth | Loc::Coverage | Loc::StencilRef => 1,
+        Loc::Indexable(reg, _) => {
+            let width = shader
+                .register_sizes()
+                .indexable
+                .get(&reg)
+                .map_or(4, |x| x.components.clamp(1, 4));
+            (1u8 << width) - 1
+        }
+        _ => 0xf,
+    }
 }
 
 /// The components a destination writes: its mask, the first component

@@ -142,6 +142,14 @@ pub fn vulkan(
     pixel: (u32, u32),
     options: &crate::glsl::Options,
 ) -> Result<Bisection, BisectError> {
+    let backend = super::suite::Backend::Vulkan;
+    if let Some(req) = case.requires.iter().find(|q| !backend.supports(q.feature)) {
+        return Err(BisectError::Other(format!(
+            "not applicable on vulkan: the case requires {}: {}",
+            req.feature.name(),
+            req.reason
+        )));
+    }
     let emulator = emulator_path(case, shaders, pixel)?;
     let mut options = options.clone();
     options.dialect = crate::glsl::Dialect::Vk450;
