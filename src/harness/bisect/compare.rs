@@ -291,11 +291,7 @@ fn depends_on_order(inst: &Instruction, marked: &BTreeSet<Loc>) -> bool {
     };
     inst.operands.iter().enumerate().any(|(k, op)| {
         (k >= dsts || op.ty == OperandType::UNORDERED_ACCESS_VIEW) && reads(op)
-            || op
-                .indices
-                .iter()
-                .filter_map(|i| i.relative())
-                .any(|r| reads(r))
+            || op.indices.iter().filter_map(|i| i.relative()).any(&reads)
     })
 }
 

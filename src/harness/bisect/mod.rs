@@ -109,7 +109,7 @@ pub fn gpu_path(program: &Program, words: &[u32]) -> Result<Path, String> {
                     r[0]
                 ));
             }
-            let loc = match CaptureFile::from_code(r[1]) {
+            let loc = match CaptureFile::from_word(r[1]) {
                 Some(CaptureFile::None) => continue,
                 Some(CaptureFile::Temp) => Loc::Temp(r[2]),
                 Some(CaptureFile::Indexable) => Loc::Indexable(r[2], r[3]),
