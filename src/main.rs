@@ -96,6 +96,28 @@ enum Command {
         #[arg(long)]
         no_verify: bool,
     },
+    /// Find the first instruction at which a pixel's registers on the GPU
+    /// differ from the emulator's: the case drawn on Vulkan with the vk450
+    /// translation recording that pixel, beside the emulator's run of its
+    /// quad (docs/bisect.md). Exit status: 0 no divergence, 1 a divergence
+    /// (printed), 2 the bisection could not run.
+    Bisect {
+        /// A case file with an inline `[pixel shader]` or a `[pixel shader file]`.
+        case: PathBuf,
+        /// The pixel compared, e.g. `--pixel 10,4` (rows from the top).
+        #[arg(long, value_parser = parse_pixel)]
+        pixel: (u32, u32),
+        /// The lane of the pixel's quad compared instead (0-3: top-left,
+        /// top-right, bottom-left, bottom-right).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..4))]
+        lane: Option<u8>,
+        /// The GPU backend (only `vulkan` records registers so far).
+        #[arg(long, default_value = "vulkan", value_parser = ["vulkan"])]
+        backend: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Translate a shader to GLSL: ES 3.00 for WebGL2 (default) or Vulkan
     /// GLSL 4.50 for the harness.
     Glsl {
@@ -302,6 +324,8 @@ fn parse_pixel(s: &str) -> Result<(u32, u32), String> {
 /// Exit status when no GPU adapter can be created, or the Vulkan backend
 /// is not built in: either way the backend asked for cannot draw.
 const EXIT_NO_ADAPTER: u8 = 3;
+/// Exit status of `bisect` when it cannot run (its 1 is a divergence).
+const EXIT_UNUSABLE: u8 = 2;
 /// Exit status when the WebGL2 backend has no browser to run in.
 const EXIT_NO_BROWSER: u8 = 4;
 
@@ -479,6 +503,20 @@ fn run(cli: Cli) -> Result<Outcome> {
                 .with_context(|| file.display().to_string())?;
             tui::run(app).context("terminal")?;
         }
+        Command::Bisect {
+            case,
+            pixel,
+            lane,
+            backend: _,
+            json,
+        } => {
+            return cli::bisect::bisect_command(cli::bisect::Request {
+                case: &case,
+                pixel,
+                lane,
+                json,
+            });
+        }
         Command::Glsl {
             file,
             dialect,
@@ -575,6 +613,10 @@ fn main() -> ExitCode {
                 "dxbc-dbg: no browser ({why}); the webgl2 backend needs headless Chromium (Debian's chromium-headless-shell) or --browser PATH"
             );
             ExitCode::from(EXIT_NO_BROWSER)
+        }
+        Ok(Outcome::Unusable(why)) => {
+            eprintln!("dxbc-dbg: {why}");
+            ExitCode::from(EXIT_UNUSABLE)
         }
         Err(e) => {
             // One line: "file: byte offset N: what went wrong".

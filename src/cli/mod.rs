@@ -9,6 +9,7 @@ use dxbc_dbg::dxbc::{self, ParseOptions, Shader};
 use dxbc_dbg::input_file;
 
 pub mod auto;
+pub mod bisect;
 pub mod case_new;
 pub mod diff;
 
@@ -92,4 +93,8 @@ pub enum Outcome {
         fix: &'static str,
     },
     NoBrowser(String),
+    /// The command could not do its work (a bad case, no adapter, a
+    /// helper pixel): for commands whose exit 1 means a finding (`bisect`),
+    /// exit 2 with this message.
+    Unusable(String),
 }

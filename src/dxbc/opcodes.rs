@@ -673,6 +673,34 @@ impl Atomic {
 }
 
 impl Op {
+    /// Whether an executed instruction of this opcode is a step of a
+    /// lane's path, as the emulator's trace and the GPU capture record it
+    /// (`harness::bisect`): every instruction a lane runs except the
+    /// declarations and custom data, and the markers that only delimit
+    /// blocks (`else`, `endif`, `endloop`, `case`, `default`,
+    /// `endswitch`, `label`). A lane's arrival at a marker depends on how
+    /// a quad's lanes are scheduled around it (the emulator runs `else`
+    /// for the lanes leaving the `if` branch, GLSL has no statement
+    /// there), so only the instructions deciding the path (`if`, `loop`,
+    /// `break*`, `continue*`, `switch`, `ret*`, `discard`, calls) and
+    /// those computing values are compared.
+    pub fn is_path_step(self) -> bool {
+        !self.info().is_decl()
+            && !matches!(
+                self,
+                Op::Customdata
+                    | Op::Else
+                    | Op::Endif
+                    | Op::Endloop
+                    | Op::Case
+                    | Op::Default
+                    | Op::Endswitch
+                    | Op::Label
+            )
+    }
+}
+
+impl Op {
     /// The atomic this opcode is, `None` for every other opcode (including
     /// the counter instructions `imm_atomic_alloc`/`_consume`).
     pub fn atomic(self) -> Option<Atomic> {

@@ -65,6 +65,9 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     if steps_out {
         e.indent();
     }
+    // The capture's record goes before the instruction acts, so a `ret`
+    // or `discard` is recorded too.
+    super::capture::flow(e, inst);
     if inst.op == Op::Endswitch {
         // GLSL ES rejects a label directly before the closing brace. The
         // break follows the comment so the instruction's lines start with

@@ -55,6 +55,10 @@ pub struct Manifest {
     /// shader by the view's format (its `uniforms` entry, `BufferView`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub typed_buffers: Vec<TypedBufferEntry>,
+    /// vk450 with `Options::capture`: the register capture's storage
+    /// buffer, which the runtime binds zeroed and reads back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capture: Option<CaptureEntry>,
     #[serde(skip)]
     reflected: Vec<(InputType, u32, u32, String)>,
     #[serde(skip)]
@@ -132,6 +136,15 @@ pub struct StorageBufferEntry {
     pub block: String,
     pub binding: Option<u32>,
     pub reflected_name: Option<String>,
+}
+
+/// The register capture's buffer (`glsl::capture` gives its layout).
+#[derive(Debug, Clone, Serialize)]
+pub struct CaptureEntry {
+    pub binding: u32,
+    pub glsl_name: String,
+    /// The size to bind: header and every record.
+    pub bytes: u64,
 }
 
 /// A typed buffer SRV (`dcl_resource_buffer`, HLSL `Buffer<T>`): a
@@ -473,6 +486,7 @@ impl Manifest {
             storage_images: Vec::new(),
             counters: Vec::new(),
             typed_buffers: Vec::new(),
+            capture: None,
             reflected,
             reflected_cbuffers,
         }

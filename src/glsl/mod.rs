@@ -19,9 +19,11 @@
 //! instruction starts with a comment repeating it.
 
 mod alu;
+pub mod capture;
 mod decl;
 mod double;
 mod emit;
+mod faults;
 mod flow;
 mod helpers;
 mod interfaces;
@@ -39,6 +41,7 @@ use std::fmt;
 use crate::dxbc::ir::ProgramType;
 use crate::dxbc::shader::Shader;
 
+pub use capture::{CaptureFile, CapturePixel};
 pub use link::{ComponentType, Interpolation, Link, LinkedInput};
 pub use manifest::{
     CombinedEntry, ConstantBufferEntry, CounterEntry, InterpolationQualifier, Manifest,
@@ -110,6 +113,23 @@ pub struct Options {
     /// the hardware call runs and border taps read the clamped edge; the
     /// differential suite uses it to show its border cases catch that.
     pub skip_border_emulation: bool,
+    /// vk450: record the registers of one pixel's invocation, instruction
+    /// by instruction, into a storage buffer (`capture`, docs/glsl.md
+    /// "Register capture"). Refused for es300 (no storage buffers);
+    /// ignored for vertex shaders.
+    pub capture: Option<CapturePixel>,
+    /// Test-only fault injection: the instruction at this index reads its
+    /// first register source with every swizzle component moved on by one
+    /// (`.xyzw` becomes `.yzwx`, `.xxxx` becomes `.yyyy`), so `bisect` can
+    /// be shown to name it.
+    pub wrong_swizzle_at: Option<usize>,
+    /// Test-only fault injection: `hlslcc_FragCoord.w` takes
+    /// `gl_FragCoord.w` itself (1 / clip w) instead of its reciprocal.
+    pub drop_frag_coord_reciprocal: bool,
+    /// Test-only fault injection: `sample_c`/`sample_c_lz` return one
+    /// minus the filtered comparison, which is every tap compared by the
+    /// complement of the sampler's function (less by greater-equal, …).
+    pub reverse_pcf_compare: bool,
 }
 
 impl Options {
@@ -120,6 +140,10 @@ impl Options {
             link: None,
             flip_gather_order: false,
             skip_border_emulation: false,
+            capture: None,
+            wrong_swizzle_at: None,
+            drop_frag_coord_reciprocal: false,
+            reverse_pcf_compare: false,
         }
     }
 }
@@ -264,6 +288,9 @@ pub enum Reason {
     LodClamp,
     /// Debug-layer instructions (`abort`, `debug_break`).
     Debug,
+    /// es300: the register capture (`Options::capture`) writes a storage
+    /// buffer, which GLSL ES 3.00 lacks.
+    Capture,
     /// Two signature elements (or registers) whose names become the same
     /// GLSL variable: semantic names from the file keep only ASCII letters
     /// and digits, and varyings are matched without regard to case.
@@ -299,6 +326,7 @@ impl Reason {
             Reason::ResourceIndex => "dynamic resource index",
             Reason::LodClamp => "lod clamp",
             Reason::Debug => "debug",
+            Reason::Capture => "register capture",
             Reason::Malformed => "malformed",
             Reason::Structure => "block structure",
             Reason::Undeclared => "undeclared register",
@@ -376,6 +404,9 @@ impl Reason {
                 "neither GLSL ES 3.00 nor naga's GLSL has a per-sample minimum-LOD clamp (textureClampARB), and cubes have no emulated sampling path to apply one"
             }
             Reason::Debug => "GLSL ES 3.00 has no abort or debugger break",
+            Reason::Capture => {
+                "the register capture writes its records to a storage buffer, which GLSL ES 3.00 lacks (it is a vk450 option)"
+            }
             Reason::NameClash => {
                 "its semantic name gives the same GLSL variable as another element's (names keep only ASCII letters and digits, without regard to case)"
             }

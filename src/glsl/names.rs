@@ -13,7 +13,7 @@
 //! the fetch sampler at 176; the class-interface block at 200; the typed
 //! buffer views block at 201; a raw, structured or typed buffer SRV tN at
 //! 16 + N (a `t` slot holds a texture or a buffer,
-//! never both); UAV N at 208 + N and its counter at 272 + N. These are
+//! never both); UAV N at 208 + N and its counter at 272 + N; the register capture's buffer at 336. These are
 //! the only definitions of those numbers: the harness binds by them too.
 
 pub const SET: u32 = 0;
@@ -39,6 +39,10 @@ pub const BUFFER_VIEW_BINDING: u32 = 201;
 pub const UAV_BINDING_BASE: u32 = 208;
 /// UAV N's hidden counter is at `COUNTER_BINDING_BASE + N`.
 pub const COUNTER_BINDING_BASE: u32 = UAV_BINDING_BASE + 64;
+
+/// The register capture's buffer (`Options::capture`), past the UAV
+/// counters.
+pub const CAPTURE_BINDING: u32 = COUNTER_BINDING_BASE + 64;
 
 pub fn uav_binding(slot: u32) -> u32 {
     UAV_BINDING_BASE + slot

@@ -4,6 +4,7 @@
 //! feature; without it the CPU and WebGL2 backends are all there is.
 
 pub mod auto;
+pub mod bisect;
 pub mod case;
 pub mod cpu;
 pub mod dds;

@@ -66,10 +66,14 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
                     }
                     Dialect::Vk450 => "gl_FragCoord.xyz",
                 };
-                e.prologue.line(
-                    None,
-                    format!("vec4 hlslcc_FragCoord = vec4({xyz}, 1.0 / gl_FragCoord.w);"),
-                );
+                // Test-only fault: the reciprocal left out.
+                let w = if e.options.drop_frag_coord_reciprocal {
+                    "gl_FragCoord.w"
+                } else {
+                    "1.0 / gl_FragCoord.w"
+                };
+                e.prologue
+                    .line(None, format!("vec4 hlslcc_FragCoord = vec4({xyz}, {w});"));
             }
             let sw = swizzle(&mask_components(mask));
             e.prologue

@@ -37,6 +37,7 @@ impl Emitter<'_> {
 
         let mut globals = Section::new();
         decl::register_file(&mut self, &mut globals);
+        super::super::capture::declare(&mut self, &mut globals);
 
         let mut helper_section = Section::new();
         if !self.helpers.is_empty() {
@@ -72,6 +73,7 @@ impl Emitter<'_> {
         main.indent();
         let prologue = std::mem::take(&mut self.prologue);
         main.append(prologue);
+        super::super::capture::entry(&self, &mut main);
         main.line(None, "dxbc_main();");
         let position = std::mem::take(&mut self.position);
         main.append(position);

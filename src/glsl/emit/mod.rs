@@ -96,6 +96,17 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
             }],
         });
     }
+    if options.capture.is_some() && options.dialect == Dialect::Es300 {
+        return Err(Refused {
+            dialect: options.dialect,
+            diagnostics: vec![Diagnostic {
+                index: 0,
+                offset: program.instructions.first().map_or(0, |i| i.offset),
+                text: program.profile(),
+                reason: Reason::Capture,
+            }],
+        });
+    }
     // The program is checked before any text is written: the walk below
     // then opens and closes braces knowing every block is balanced, and
     // reads no register or resource its declarations do not give.
@@ -163,7 +174,12 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     texture::declare_rasterizer_block(&mut e);
     for (i, inst) in program.instructions.iter().enumerate() {
         e.cur = Some(i);
-        e.instruction(inst);
+        // Test-only: the instruction lowered with a wrong swizzle.
+        if options.wrong_swizzle_at == Some(i) {
+            e.instruction(&super::faults::wrong_swizzle(inst));
+        } else {
+            e.instruction(inst);
+        }
     }
     e.cur = None;
     if !e.diagnostics.is_empty() {
@@ -286,21 +302,28 @@ impl<'a> Emitter<'a> {
                 };
                 self.refuse(inst, reason);
             }
-            Support::Lowered => match info.class {
-                // Flow writes its own comment: block closers dedent first.
-                Class::Flow => flow::emit(self, inst),
-                // bufinfo of a raw/structured view or a UAV is memory's.
-                Class::Texture if inst.op == Op::Bufinfo && super::memory::bufinfo(self, inst) => {}
-                // ld of a typed buffer SRV (vk450) too.
-                Class::Texture
-                    if inst.op == Op::Ld && super::memory::typed_srv::ld(self, inst, 2) => {}
-                // resinfo of a UAV too.
-                Class::Texture if inst.op == Op::Resinfo && super::memory::resinfo(self, inst) => {}
-                Class::Texture => texture::emit(self, inst),
-                Class::Memory => super::memory::emit(self, inst),
-                Class::Double => super::double::emit(self, inst),
-                _ => alu::emit(self, inst),
-            },
+            Support::Lowered => self.lowered(inst),
+        }
+        if info.class != Class::Flow {
+            super::capture::after(self, inst);
+        }
+    }
+
+    /// Dispatches an instruction the support table lowers to its family.
+    fn lowered(&mut self, inst: &Instruction) {
+        match inst.info().class {
+            // Flow writes its own comment: block closers dedent first.
+            Class::Flow => flow::emit(self, inst),
+            // bufinfo of a raw/structured view or a UAV is memory's.
+            Class::Texture if inst.op == Op::Bufinfo && super::memory::bufinfo(self, inst) => {}
+            // ld of a typed buffer SRV (vk450) too.
+            Class::Texture if inst.op == Op::Ld && super::memory::typed_srv::ld(self, inst, 2) => {}
+            // resinfo of a UAV too.
+            Class::Texture if inst.op == Op::Resinfo && super::memory::resinfo(self, inst) => {}
+            Class::Texture => texture::emit(self, inst),
+            Class::Memory => super::memory::emit(self, inst),
+            Class::Double => super::double::emit(self, inst),
+            _ => alu::emit(self, inst),
         }
     }
 

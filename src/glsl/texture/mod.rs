@@ -631,6 +631,15 @@ pub(crate) fn assign_result(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, valu
     let mask = Emitter::dst_mask(dst);
     let res_op = &inst.operands[ctx.res_index];
     let comps = Emitter::source_components(res_op, &mask_components(mask));
+    // Test-only fault: each tap compared by the complement of the
+    // sampler's function, which for the filtered result is one minus it.
+    let reversed;
+    let value = if e.options.reverse_pcf_compare && matches!(inst.op, Op::SampleC | Op::SampleCLz) {
+        reversed = format!("(1.0 - {value})");
+        reversed.as_str()
+    } else {
+        value
+    };
     let expr = if comps == [0, 1, 2, 3] {
         value.to_string()
     } else {

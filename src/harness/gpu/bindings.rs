@@ -29,6 +29,8 @@ pub(super) struct Bindings {
     pub group: wgpu::BindGroup,
     /// The UAVs bound, to read back after the draw.
     pub uavs: Vec<super::storage::Uav>,
+    /// The register capture's buffer, when the pixel shader records.
+    pub capture: Option<wgpu::Buffer>,
     /// Every binding number in the layout, ascending: where wgpu's Vulkan
     /// backend puts each (see `passthrough`).
     pub numbers: Vec<u32>,
@@ -338,6 +340,7 @@ pub(super) fn build(
 
     let stages = super::storage::with_stages(manifests);
     let uavs = super::storage::bind(r, case, &stages, &mut entries).map_err(fail)?;
+    let capture = super::capture::bind(r, manifests, &mut entries).map_err(fail)?;
     let layout_entries: Vec<_> = entries
         .iter()
         .map(|(b, (ty, _, stages))| layout_entry(*b, *ty, *stages))
@@ -366,6 +369,7 @@ pub(super) fn build(
         layout,
         group,
         uavs,
+        capture,
         numbers: entries.keys().copied().collect(),
     })
 }

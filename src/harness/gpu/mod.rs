@@ -19,6 +19,7 @@
 //!   SPIR-V without naga, their bindings renumbered for wgpu's layout.
 
 mod bindings;
+mod capture;
 mod device;
 mod fullscreen;
 mod msaa;
@@ -341,6 +342,7 @@ impl Gpu {
             _ => None,
         };
         let staged = storage::copy_out(r, &mut encoder, std::mem::take(&mut bindings.uavs));
+        let capture = (bindings.capture.as_ref()).map(|b| capture::copy_out(r, &mut encoder, b));
         r.queue.submit([encoder.finish()]);
         let depth_read = depth_buffer.as_ref().map(|(f, b)| (*f, b));
         let images = targets::to_images(
@@ -360,7 +362,18 @@ impl Gpu {
             GpuError::Timeout(_) => e,
             e => GpuError::Other(format!("{}: {e}", case.path.display())),
         })?;
-        Ok(Drawing { images, uavs })
+        let capture = match &capture {
+            Some(b) => Some(capture::read_back(r, b, self.timeout).map_err(|e| match e {
+                GpuError::Timeout(_) => e,
+                e => GpuError::Other(format!("{}: {e}", case.path.display())),
+            })?),
+            None => None,
+        };
+        Ok(Drawing {
+            images,
+            uavs,
+            capture,
+        })
     }
 }
 
@@ -370,6 +383,9 @@ pub struct Drawing {
     /// By slot, in slot order: the case's layout with the words and
     /// counter read back.
     pub uavs: Vec<(u32, Buffer)>,
+    /// With `glsl::Options::capture`: the capture buffer's header and
+    /// records (`glsl::capture` gives the layout).
+    pub capture: Option<Vec<u32>>,
 }
 
 /// Waits for everything submitted (the draw and the copies mapped for

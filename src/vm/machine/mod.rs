@@ -288,6 +288,17 @@ impl Machine {
         self.setup.helper
     }
 
+    /// The register destination `op` writes for `lane` (`None` for
+    /// `null`), its relative indices read from the registers as they are
+    /// now: what a tool reading a step's result looks at (`bisect`).
+    pub fn destination(
+        &self,
+        op: &crate::dxbc::ir::Operand,
+        lane: usize,
+    ) -> Result<Option<Loc>, VmError> {
+        self.target(op, lane).map(|t| t.map(|(loc, _)| loc))
+    }
+
     /// Runs one instruction for all active lanes.
     pub fn step(&mut self) -> Result<Event, VmError> {
         if self.is_finished() {
