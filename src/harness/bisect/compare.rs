@@ -320,15 +320,7 @@ fn written_mask(shader: &Shader, op: &Operand, loc: Loc) -> u8 {
     };
     match loc {
         Loc::Depth | Loc::Coverage | Loc::StencilRef => 1,
-        Loc::Indexable(reg, _) => {
-            let width = shader
-                .register_sizes()
-                .indexable
-                .get(&reg)
-                .map_or(4, |x| x.components.clamp(1, 4));
-            mask & ((1u8 << width) - 1)
-        }
-        _ => mask,
+        _ => mask & full_mask(shader, loc),
     }
 }
 
