@@ -85,27 +85,23 @@ pub struct Emitter<'a> {
 
 pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refused> {
     let program = &shader.program;
-    if !matches!(program.kind, ProgramType::Pixel | ProgramType::Vertex) {
-        return Err(Refused {
+    // A refusal of the whole program, named at its profile.
+    let whole = |reason| {
+        Err(Refused {
             dialect: options.dialect,
             diagnostics: vec![Diagnostic {
                 index: 0,
                 offset: program.instructions.first().map_or(0, |i| i.offset),
                 text: program.profile(),
-                reason: Reason::Stage,
+                reason,
             }],
-        });
+        })
+    };
+    if !matches!(program.kind, ProgramType::Pixel | ProgramType::Vertex) {
+        return whole(Reason::Stage);
     }
     if options.capture.is_some() && options.dialect == Dialect::Es300 {
-        return Err(Refused {
-            dialect: options.dialect,
-            diagnostics: vec![Diagnostic {
-                index: 0,
-                offset: program.instructions.first().map_or(0, |i| i.offset),
-                text: program.profile(),
-                reason: Reason::Capture,
-            }],
-        });
+        return whole(Reason::Capture);
     }
     // The program is checked before any text is written: the walk below
     // then opens and closes braces knowing every block is balanced, and
