@@ -228,6 +228,17 @@ enum Command {
         #[arg(long, value_name = "SECS", default_value_t = 300,
               value_parser = clap::value_parser!(u64).range(1..))]
         draw_timeout: u64,
+        /// Do not bisect failures: by default each backend whose image
+        /// differs from the emulator's is bisected at its worst pixel
+        /// (`dxbc-dbg bisect`), and the report names the first divergent
+        /// instruction with both values.
+        #[arg(long, conflicts_with = "bisect_limit")]
+        no_bisect: bool,
+        /// The most bisections a run makes (each compiles an instrumented
+        /// pipeline: seconds on lavapipe); failures past it are named as
+        /// not bisected. Default 10; with `--auto` none unless given.
+        #[arg(long, value_name = "N")]
+        bisect_limit: Option<usize>,
     },
     /// Case files: `case new` writes one from a shader's bytecode alone.
     Case {
@@ -349,6 +360,8 @@ fn run(cli: Cli) -> Result<Outcome> {
             browser,
             angle,
             draw_timeout,
+            no_bisect,
+            bisect_limit,
         } => {
             let jobs = jobs.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
@@ -358,6 +371,15 @@ fn run(cli: Cli) -> Result<Outcome> {
                 goldens,
                 bless,
                 jobs,
+                // Generated-case runs bisect only when asked: a corpus
+                // run's differs are large shaders, whose instrumented
+                // pipelines take lavapipe a long while to compile.
+                bisect_limit: match (no_bisect, bisect_limit, auto) {
+                    (true, _, _) => 0,
+                    (false, Some(n), _) => n,
+                    (false, None, true) => 0,
+                    (false, None, false) => harness::suite::DEFAULT_BISECT_LIMIT,
+                },
             };
             let timeout = std::time::Duration::from_secs(draw_timeout);
             let backends = match open_backends(backend, browser, angle, timeout, vulkan_devices)? {

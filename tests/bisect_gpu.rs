@@ -260,3 +260,110 @@ fn without_a_fault_no_case_diverges() {
     assert!(diverged.is_empty(), "diverged:\n{}", diverged.join("\n"));
     assert!(compared > 150, "only {compared} cases bisected");
 }
+
+/// A `diff` run bisects the case a fault makes fail at its worst pixel:
+/// the results record names exactly the faulted instruction with both
+/// values, the HTML report and JUnit show it, and a run with bisection
+/// off (`--no-bisect`) records none.
+#[test]
+fn a_failing_run_reports_the_faulted_instruction() {
+    use dxbc_dbg::harness::report;
+    use dxbc_dbg::harness::results::bisect::{BisectOutcome, Found};
+    use dxbc_dbg::harness::results::{CaseRecord, Results, RunInfo};
+    use dxbc_dbg::harness::suite::{self, Backend, Renderer, RunOptions};
+
+    let gpu = gpu();
+    // As in `a_wrong_swizzle_is_named_at_its_instruction`: instruction 6
+    // `add r0.xy, v0.xyxx, cb0[0].zwzz` with cb0[0].zw = 0 and v0.xy the
+    // pixel centre (x + 0.5, y + 0.5); the fault reads v0.yzyy, so r0.x
+    // is y + 0.5 where D3D gives x + 0.5. Pixel (x, y) then compares
+    // texel (y, x) instead of (x, y): the image differs wherever the two
+    // texels fall on opposite sides of the reference, never on x = y.
+    let name = "cases/pcf/point_less.case";
+    let options = RunOptions {
+        glsl: Options {
+            wrong_swizzle_at: Some(6),
+            ..plain()
+        },
+        bisect_limit: suite::DEFAULT_BISECT_LIMIT,
+        ..RunOptions::default()
+    };
+    let renderers: [&dyn Renderer; 1] = [&gpu];
+    let r = suite::run_case(&path(name), "point_less", &renderers, &options);
+    assert!(!r.passed(), "the fault makes the case fail");
+    let b = r.backend(Backend::Vulkan).expect("drawn on vulkan");
+    let (x, y) = b.failing_pixel().expect("a pixel beyond tolerance");
+    assert_ne!(x, y);
+    let rec = CaseRecord::from_result(0, &r);
+    let bisect = rec.backends[0].bisect.clone().expect("bisected");
+    assert_eq!(bisect.pixel, [x, y]);
+    let (emulator, gpu_bits) = (x as f32 + 0.5, y as f32 + 0.5);
+    let d = match &bisect.outcome {
+        BisectOutcome::Compared {
+            divergence: Some(d),
+            ..
+        } => d,
+        other => panic!("expected a divergence: {other:?}"),
+    };
+    assert_eq!(d.index, 6, "named {} `{}`", d.index, d.text);
+    assert_eq!(d.text, "add r0.xy, v0.xyxx, cb0[0].zwzz");
+    assert_eq!(
+        d.found,
+        Found::Value {
+            register: "r0".into(),
+            component: "x".into(),
+            emulator: emulator.to_bits(),
+            gpu: gpu_bits.to_bits(),
+        }
+    );
+
+    let info = RunInfo {
+        inputs: vec![name.into()],
+        backends: vec!["vulkan".into()],
+        filter: None,
+        shard: None,
+        bless: false,
+        auto: None,
+    };
+    let doc = Results::from_run(info.clone(), vec![], 1, &[0], std::slice::from_ref(&r));
+    // Through the document's JSON, as `report merge` would read it.
+    let doc = Results::from_json(&doc.to_json()).expect("reads back");
+    let dir = std::env::temp_dir().join(format!("dxbc-dbg-bisect-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let html =
+        std::fs::read_to_string(report::write_html(&dir, &doc).expect("writes")).expect("reads");
+    let hex = |v: f32| format!("(0x{:08x})", v.to_bits());
+    for want in [
+        "<h3>First divergent instruction</h3>".to_string(),
+        "<td>6: <code>add r0.xy, v0.xyxx, cb0[0].zwzz</code></td>".into(),
+        "<tr><th>register</th><td>r0.x</td></tr>".into(),
+        format!("<th>emulator</th><td>{emulator:.6} {}", hex(emulator)),
+        format!("<th>GPU</th><td>{gpu_bits:.6} {}", hex(gpu_bits)),
+        format!("--pixel {x},{y} --backend vulkan</code>"),
+    ] {
+        assert!(html.contains(&want), "{want}\n{html}");
+    }
+    let junit = report::junit(&doc);
+    assert!(
+        junit.contains(&format!(
+            "first divergent instruction at pixel ({x}, {y}): instruction 6 `add r0.xy, \
+             v0.xyxx, cb0[0].zwzz`: r0.x: emulator {emulator:.6} {}",
+            hex(emulator)
+        )),
+        "{junit}"
+    );
+
+    let off = RunOptions {
+        bisect_limit: 0,
+        ..options
+    };
+    let r = suite::run_case(&path(name), "point_less", &renderers, &off);
+    assert!(!r.passed());
+    assert!(r.backends.iter().all(|b| b.bisect.is_none()));
+    let doc = Results::from_run(info, vec![], 1, &[0], &[r]);
+    let html =
+        std::fs::read_to_string(report::write_html(&dir, &doc).expect("writes")).expect("reads");
+    assert!(!html.contains("First divergent instruction"), "{html}");
+    assert!(!html.contains("dxbc-dbg bisect"), "{html}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -42,6 +42,7 @@ use common::Rng;
 use dxbc_dbg::dxbc::container::Container;
 use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::{ParseOptions, Shader, asm};
+use dxbc_dbg::harness::suite::DEFAULT_BISECT_LIMIT;
 
 /// Processes run in all, at least.
 const MIN_PROCESS_RUNS: usize = 200_000;
@@ -655,7 +656,13 @@ fn diff_cases(
         // The command's own promise: every draw ends or is given up within
         // the draw timeout (on WebGL2, the batch), so past that, with room
         // for the emulator and a device for each give-up, it hangs.
-        let draws = if backend == "vulkan" { batch.len() } else { 1 };
+        // A Vulkan run also bisects its failures against the emulator,
+        // a draw each, up to its default limit.
+        let draws = if backend == "vulkan" {
+            batch.len() + batch.len().min(DEFAULT_BISECT_LIMIT)
+        } else {
+            1
+        };
         let bound = Duration::from_secs(60 + draws as u64 * (draw_secs + 5));
         let end = run(&batch_dir, &args, false, bound);
         let stdout = String::from_utf8_lossy(&end.stdout);

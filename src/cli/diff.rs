@@ -212,13 +212,23 @@ pub fn diff_command(
     bar.finish_and_clear();
     let mut doc = harness::results::Results::from_run(info, names, all.len(), &indices, &results);
     print!("{}", harness::report::summary_table(&doc));
-    for r in results.iter().filter(|r| !r.passed()) {
+    for (r, rec) in results.iter().zip(&doc.cases).filter(|(r, _)| !r.passed()) {
         println!("\n{}:", r.name);
         for f in &r.failures {
             println!("  {f}");
         }
         if let Some(cmd) = r.step_command() {
             println!("  step the worst pixel: {cmd}");
+        }
+        for b in &rec.backends {
+            if let Some(bisect) = &b.bisect {
+                let [x, y] = bisect.pixel;
+                println!(
+                    "  first divergent instruction on {} at ({x}, {y}): {}",
+                    b.backend,
+                    bisect.summary()
+                );
+            }
         }
     }
     for r in &results {

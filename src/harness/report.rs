@@ -17,6 +17,8 @@ use super::diff::{heat_map, preview, side_by_side, write_png};
 use super::results::{BackendRecord, CaseRecord, DiffFigures, Results};
 use super::suite::{CaseResult, step_command};
 
+mod bisection;
+
 /// Escapes text for HTML and XML (element text and attribute values).
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -133,6 +135,24 @@ pub fn summary_table(doc: &Results) -> String {
         })
         .collect();
     for line in &na {
+        let _ = writeln!(s, "{line}");
+    }
+    // The failures a run left unbisected, for a second run to take.
+    let over: Vec<String> = results
+        .iter()
+        .flat_map(|r| {
+            r.backends
+                .iter()
+                .filter_map(move |b| match b.bisect.as_ref()?.outcome {
+                    super::results::bisect::BisectOutcome::OverLimit { limit } => {
+                        Some((limit, format!("{} on {}", r.name, b.backend)))
+                    }
+                    _ => None,
+                })
+        })
+        .map(|(limit, what)| format!("not bisected (over the limit of {limit}): {what}"))
+        .collect();
+    for line in &over {
         let _ = writeln!(s, "{line}");
     }
     // How textures went up where a backend had a choice (compressed or
@@ -306,6 +326,7 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
                     escape(&step_command(&case_from_report, x, y))
                 );
             }
+            h.push_str(&bisection::section(&case_from_report, &r.backends));
         }
         for b in r.backends.iter().filter(|b| !b.notes.is_empty()) {
             let _ = writeln!(
@@ -428,6 +449,7 @@ pub fn junit(doc: &Results) -> String {
         secs: f64,
         failures: Vec<String>,
         skipped: Option<&'a str>,
+        bisect: Option<&'a super::results::bisect::BisectRecord>,
     }
     let mut tests = Vec::new();
     for r in results {
@@ -439,6 +461,7 @@ pub fn junit(doc: &Results) -> String {
                 secs: cpu / 1000.0,
                 failures: r.failures.clone(),
                 skipped: None,
+                bisect: None,
             });
         }
         for b in &r.backends {
@@ -454,6 +477,7 @@ pub fn junit(doc: &Results) -> String {
                 secs: (b.ms.unwrap_or(0.0) + cpu) / 1000.0,
                 failures,
                 skipped: b.not_applicable.as_deref(),
+                bisect: b.bisect.as_ref(),
             });
         }
     }
@@ -492,6 +516,14 @@ pub fn junit(doc: &Results) -> String {
         if let Some(cmd) = &t.r.step {
             body.push_str("\nstep the worst pixel: ");
             body.push_str(cmd);
+        }
+        if let Some(b) = t.bisect {
+            let [px, py] = b.pixel;
+            let _ = write!(
+                body,
+                "\nfirst divergent instruction at pixel ({px}, {py}): {}",
+                b.summary()
+            );
         }
         let _ = writeln!(
             x,
@@ -551,6 +583,7 @@ mod tests {
             targets: vec![t],
             failures,
             notes: Vec::new(),
+            bisect: None,
         };
         let case = |name: &str, path: &str, shader: &str, backends: Vec<BackendResult>| {
             let failures = backends

@@ -480,6 +480,16 @@ impl suite::Renderer for Gpu {
         storage::refusal(&self.r.borrow(), &storage::with_stages(&manifests))
     }
 
+    fn bisect(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        pixel: (u32, u32),
+        options: &glsl::Options,
+    ) -> Option<Result<super::bisect::Bisection, String>> {
+        Some(super::bisect::vulkan(self, case, shaders, pixel, options).map_err(|e| e.to_string()))
+    }
+
     fn render_all(
         &self,
         jobs: &[(&Case, &CaseShaders)],

@@ -208,6 +208,7 @@ mod tests {
                     picture: picture.map(str::to_string),
                     heat: None,
                 }],
+                bisect: None,
             }],
             step: None,
             worst_pixel: None,
@@ -267,6 +268,32 @@ mod tests {
         assert_eq!(picture(3).as_deref(), Some("../out/report2/img/d.png"));
         assert_eq!(picture(1), None);
         assert_eq!(merged.renderers[0].name, "adapter 1 | adapter 2");
+    }
+
+    /// A slice's bisection reaches the merged document as written, and
+    /// a document from before bisections (no `bisect` field) still reads
+    /// and merges.
+    #[test]
+    fn bisections_survive_the_merge_and_old_documents_load() {
+        use crate::harness::results::bisect::{BisectOutcome, BisectRecord};
+        let mut s = two();
+        let record = BisectRecord {
+            pixel: [3, 1],
+            outcome: BisectOutcome::OverLimit { limit: 2 },
+        };
+        s[1].1.cases[0].backends[0].bisect = Some(record.clone());
+        // Through JSON, as `report merge` reads slices.
+        let s: Vec<(PathBuf, Results)> = s
+            .into_iter()
+            .map(|(p, d)| (p, Results::from_json(&d.to_json()).expect("reads back")))
+            .collect();
+        let old = s[0].1.to_json();
+        assert!(!old.contains("\"bisect\""), "{old}");
+        let merged = merge(s, Path::new("merged")).expect("merges");
+        let b = |i: usize| merged.cases[i].backends[0].bisect.clone();
+        assert_eq!(b(1), Some(record));
+        assert_eq!((b(0), b(2), b(3)), (None, None, None));
+        assert!(merged.to_json().contains("\"status\": \"over_limit\""));
     }
 
     fn refusal(slices: Vec<(PathBuf, Results)>) -> String {

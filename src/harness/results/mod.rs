@@ -15,6 +15,7 @@ use super::diff::Diff;
 use super::shard::Shard;
 use super::suite::{BackendResult, CaseResult};
 
+pub mod bisect;
 pub mod float;
 mod merge;
 pub(crate) mod paths;
@@ -116,6 +117,11 @@ pub struct BackendRecord {
     pub failures: Vec<String>,
     pub notes: Vec<String>,
     pub targets: Vec<TargetRecord>,
+    /// The first divergent instruction at this backend's worst pixel,
+    /// when the run bisected it (absent from documents of runs that did
+    /// not, which read as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bisect: Option<bisect::BisectRecord>,
 }
 
 /// One render target a backend drew.
@@ -243,6 +249,7 @@ impl BackendRecord {
                     heat: None,
                 })
                 .collect(),
+            bisect: b.bisect.as_ref().map(bisect::BisectRecord::from),
         }
     }
 }

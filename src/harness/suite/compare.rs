@@ -29,6 +29,7 @@ impl Drawn {
             targets: Vec::new(),
             failures: Vec::new(),
             notes: Vec::new(),
+            bisect: None,
         };
         let drawn = match self.result {
             None => None,

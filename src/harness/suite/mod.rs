@@ -16,9 +16,11 @@ use super::image::Image;
 use super::webgl2::WebGl2;
 use crate::glsl;
 
+mod bisection;
 mod compare;
 mod split;
 
+pub use bisection::{BackendBisect, Bisected, DEFAULT_BISECT_LIMIT, bisect_command};
 pub use split::Split;
 
 use compare::{CpuRun, Drawn, compare, uav_failures};
@@ -173,6 +175,20 @@ pub trait Renderer {
     ) -> Option<String> {
         None
     }
+    /// Bisects one case at one pixel (`harness::bisect`, docs/bisect.md)
+    /// with the run's translation `options`: where along the pixel's path
+    /// this backend's registers first differ from the emulator's. `None`:
+    /// this backend cannot capture registers; `Some(Err)`: it can, but not
+    /// for this case or pixel (the reason).
+    fn bisect(
+        &self,
+        _case: &Case,
+        _shaders: &CaseShaders,
+        _pixel: (u32, u32),
+        _options: &glsl::Options,
+    ) -> Option<Result<super::bisect::Bisection, String>> {
+        None
+    }
 }
 
 impl Renderer for WebGl2 {
@@ -221,6 +237,11 @@ pub struct RunOptions {
     /// the cases' order whatever the scheduling. The backends draw their
     /// batches as before (see docs/harness.md, "Parallel runs").
     pub jobs: usize,
+    /// How many bisections (`Renderer::bisect`, at a failing backend's
+    /// worst pixel) a run may make; 0 makes none. Each costs a pipeline
+    /// compile, so the library's default is 0 and `diff` sets its own
+    /// ([`DEFAULT_BISECT_LIMIT`]).
+    pub bisect_limit: usize,
 }
 
 impl Default for RunOptions {
@@ -230,6 +251,7 @@ impl Default for RunOptions {
             goldens: None,
             bless: false,
             jobs: 1,
+            bisect_limit: 0,
         }
     }
 }
@@ -259,11 +281,23 @@ pub struct BackendResult {
     /// How it drew the case where there was a choice (see
     /// [`Rendered::notes`]).
     pub notes: Vec<String>,
+    /// The first divergent instruction at [`BackendResult::failing_pixel`],
+    /// when the run bisected (or meant to bisect) it.
+    pub bisect: Option<BackendBisect>,
 }
 
 impl BackendResult {
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
+    }
+
+    /// The worst pixel of the first render target with pixels beyond
+    /// tolerance of the emulator's: the one the summary table names.
+    pub fn failing_pixel(&self) -> Option<(u32, u32)> {
+        self.targets.iter().find_map(|t| {
+            let w = t.diff.worst.as_ref()?;
+            (!t.diff.size_mismatch && !w.passes).then_some((w.x, w.y))
+        })
     }
 }
 
@@ -345,7 +379,7 @@ pub fn step_command(case: &Path, x: u32, y: u32) -> String {
 /// the shader a case names is joined to the case's folder, which a
 /// printed command should not make the reader untangle. Lexical only, as
 /// the case's own relative path is.
-fn tidy(path: &Path) -> PathBuf {
+pub(super) fn tidy(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();
     for c in path.components() {
@@ -614,8 +648,12 @@ fn run_loaded(
             );
         }
         result.failures = all;
-        result
+        (result, l.input)
     });
+    let (mut compared, inputs): (Vec<CaseResult>, Vec<_>) = compared.into_iter().unzip();
+    // On the calling thread, after every comparison: a bisection draws on
+    // the renderer again, which is not for sharing between threads.
+    bisection::bisect_failures(&mut compared, &inputs, renderers, options);
     for r in &compared {
         progress(r);
     }

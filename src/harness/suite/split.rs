@@ -54,6 +54,20 @@ impl Renderer for Split {
         part.refuses(case, shaders, options)
     }
 
+    fn bisect(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        pixel: (u32, u32),
+        options: &glsl::Options,
+    ) -> Option<Result<crate::harness::bisect::Bisection, String>> {
+        // Bisections run one at a time, after the draws: the first part
+        // makes them.
+        let first = self.parts.first()?;
+        let part = first.lock().unwrap_or_else(|e| e.into_inner());
+        part.bisect(case, shaders, pixel, options)
+    }
+
     fn render_all(
         &self,
         jobs: &[(&Case, &CaseShaders)],

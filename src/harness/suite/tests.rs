@@ -348,3 +348,142 @@ fn printed_paths_cancel_parent_components_lexically() {
     assert_eq!(t("/.."), "/");
     assert_eq!(t("a/.."), ".");
 }
+
+/// The CPU image, with pixel (3, 2) changed when `poke`, and a capture
+/// that finds nothing, counting the pixels it was asked for.
+struct Bisecting {
+    poke: bool,
+    asked: std::cell::RefCell<Vec<(u32, u32)>>,
+}
+
+impl Renderer for Bisecting {
+    fn backend(&self) -> Backend {
+        Backend::Vulkan
+    }
+    fn name(&self) -> String {
+        "bisecting".into()
+    }
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        options: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>> {
+        Fake {
+            poke: self.poke.then_some((3, 2, [9.0; 4])),
+        }
+        .render_all(jobs, options)
+    }
+    fn bisect(
+        &self,
+        _: &Case,
+        _: &CaseShaders,
+        pixel: (u32, u32),
+        _: &glsl::Options,
+    ) -> Option<Result<crate::harness::bisect::Bisection, String>> {
+        self.asked.borrow_mut().push(pixel);
+        Some(Ok(crate::harness::bisect::Bisection {
+            pixel,
+            compared: 1,
+            emulator_steps: 1,
+            gpu_steps: 1,
+            truncated: false,
+            divergence: None,
+        }))
+    }
+}
+
+/// Failures against the emulator are bisected at the backend's worst
+/// pixel, in the cases' order, up to the run's limit; those past it are
+/// named; a run with the limit 0 makes none; a backend that cannot
+/// capture says so without using the limit up.
+#[test]
+fn failures_are_bisected_at_the_worst_pixel_up_to_the_limit() {
+    let dir = temp_dir("bisect");
+    let text = "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(0.5,0.5,0.5,1)\nret\n\
+                [render target]\nsize 4 4\n";
+    let cases: Vec<(PathBuf, String)> = ["a", "b", "c"]
+        .iter()
+        .map(|n| {
+            let p = dir.join(format!("{n}.case"));
+            std::fs::write(&p, text).expect("write");
+            (p, n.to_string())
+        })
+        .collect();
+    let r = Bisecting {
+        poke: true,
+        asked: Default::default(),
+    };
+    let options = RunOptions {
+        bisect_limit: 2,
+        ..RunOptions::default()
+    };
+    let rs = run_all(&cases, &[&r], &options, |_| {});
+    assert_eq!(*r.asked.borrow(), [(3, 2), (3, 2)]);
+    let outcome = |i: usize| rs[i].backends[0].bisect.clone().map(|b| b.outcome);
+    assert!(matches!(outcome(0), Some(Bisected::Ran(_))));
+    assert!(matches!(outcome(1), Some(Bisected::Ran(_))));
+    assert_eq!(outcome(2), Some(Bisected::OverLimit(2)));
+    let indices: Vec<usize> = (0..rs.len()).collect();
+    let info = crate::harness::results::RunInfo {
+        inputs: vec![],
+        backends: vec!["vulkan".into()],
+        filter: None,
+        shard: None,
+        bless: false,
+        auto: None,
+    };
+    let doc = crate::harness::results::Results::from_run(info, vec![], 3, &indices, &rs);
+    let table = crate::harness::report::summary_table(&doc);
+    assert!(
+        table.contains("not bisected (over the limit of 2): c on vulkan"),
+        "{table}"
+    );
+
+    // The limit 0 (`diff --no-bisect`): none.
+    r.asked.borrow_mut().clear();
+    let rs = run_all(&cases, &[&r], &RunOptions::default(), |_| {});
+    assert!(r.asked.borrow().is_empty());
+    assert!(rs.iter().all(|c| c.backends[0].bisect.is_none()));
+
+    // A backend that cannot capture: said, for every case.
+    let fake = Fake {
+        poke: Some((1, 1, [0.0; 4])),
+    };
+    let rs = run_all(&cases, &[&fake], &options, |_| {});
+    for c in &rs {
+        let b = c.backends[0].bisect.as_ref().expect("recorded");
+        assert_eq!(b.pixel, (1, 1));
+        assert_eq!(
+            b.outcome,
+            Bisected::NotRun("the vulkan backend cannot capture registers".into())
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A case that fails only by its probe (the backend's image is the
+/// emulator's) names no pixel where they disagree: nothing to bisect.
+#[test]
+fn a_probe_failure_alone_is_not_bisected() {
+    let dir = temp_dir("probe-only");
+    let case = dir.join("p.case");
+    std::fs::write(
+        &case,
+        "[pixel shader]\nps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(0.5,0.5,0.5,1)\nret\n\
+         [render target]\nsize 2 2\n[test]\nprobe 0 0 1 1 1 1\n",
+    )
+    .expect("write");
+    let r = Bisecting {
+        poke: false,
+        asked: Default::default(),
+    };
+    let options = RunOptions {
+        bisect_limit: 5,
+        ..RunOptions::default()
+    };
+    let res = run_case(&case, "p", &[&r], &options);
+    assert!(!res.passed());
+    assert!(res.backends[0].bisect.is_none());
+    assert!(r.asked.borrow().is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
