@@ -521,8 +521,11 @@ fn run(cli: Cli) -> Result<Outcome> {
                 None => tui::Inputs::defaults(&shader),
             };
             check_pixel(pixel, inputs.width, inputs.height)?;
-            let app = tui::App::new(&shader, inputs, pixel, lane.map(usize::from))
+            let mut app = tui::App::new(&shader, inputs, pixel, lane.map(usize::from))
                 .with_context(|| file.display().to_string())?;
+            app.gpu.source = target
+                .drawn
+                .map(|(case, shaders)| tui::gpu::GpuCase::new(case, shaders));
             tui::run(app).context("terminal")?;
         }
         Command::Bisect {

@@ -7,9 +7,9 @@
 mod common;
 
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use common::screen::{draw, inner, root, row_text, screen, shader, text};
+use common::tmux::Tmux;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use dxbc_dbg::tui::app::{Action, Overlay};
 use dxbc_dbg::tui::{App, Inputs, view};
@@ -389,6 +389,26 @@ fn help_overlay_lists_the_key_table() {
 }
 
 #[test]
+fn gpu_values_need_a_case() {
+    // The documented defaults are the debugger's own inputs: there is no
+    // case a GPU could draw, so G says how to make one, and D has nothing
+    // to jump to.
+    let mut app = small();
+    app.key(KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT));
+    assert!(!app.gpu_busy());
+    assert!(
+        app.event.starts_with("no case to draw on the GPU")
+            && app.event.contains("`dxbc-dbg case new SHADER -o X.case`"),
+        "{}",
+        app.event
+    );
+    app.key(KeyEvent::new(KeyCode::Char('D'), KeyModifiers::SHIFT));
+    assert_eq!(app.event, "no GPU values loaded: G loads them");
+    let t = text(&screen(&mut app));
+    assert!(!t.contains("emulator│"), "{t}");
+}
+
+#[test]
 fn too_small_terminal_says_so() {
     let mut app = small();
     let t = text(&draw(&mut app, 60, 15));
@@ -412,77 +432,13 @@ fn mouse_wheel_scrolls_the_pane_under_the_pointer() {
 
 // ---- the real binary in a real terminal -----------------------------------
 
-/// A private tmux server, killed when the test ends however it ends.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn cmd(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux runs (install it: apt-get install tmux)");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn screen(&self) -> String {
-        self.cmd(&["capture-pane", "-p", "-t", "dbg"])
-    }
-
-    /// Waits until the screen shows `what`.
-    fn wait_for(&self, what: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let s = self.screen();
-            if s.contains(what) {
-                return s;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "timed out waiting for `{what}`; screen:\n{s}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .output();
-    }
-}
-
 #[test]
 fn real_terminal_steps_and_is_restored() {
     let bin = env!("CARGO_BIN_EXE_dxbc-dbg");
-    let tmux = Tmux {
-        socket: format!("dxbc-dbg-test-{}", std::process::id()),
-    };
+    let tmux = Tmux::new("steps");
     let script =
         format!("'{bin}' step shaders/shadow_pcf.dxbc; echo \"exit=$?\"; stty -a; sleep 60");
-    let dir = root();
-    tmux.cmd(&[
-        "-f",
-        "/dev/null",
-        "new-session",
-        "-d",
-        "-s",
-        "dbg",
-        "-x",
-        "140",
-        "-y",
-        "45",
-        "-c",
-        dir.to_str().unwrap(),
-        "sh",
-        "-c",
-        &script,
-    ]);
+    tmux.start(&root(), &script);
     // shadow_pcf starts at [7], after its seven declarations.
     tmux.wait_for("instr 7/13");
     assert_eq!(

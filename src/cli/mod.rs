@@ -39,6 +39,12 @@ pub fn load(path: &Path, no_verify: bool) -> Result<Shader> {
 pub struct DebugTarget {
     pub shader: Shader,
     pub case: Option<(dxbc_dbg::harness::case::Case, String)>,
+    /// What a GPU draws of the case: the case as written (its vertex
+    /// shader not yet run, the GPU runs it) and the shaders.
+    pub drawn: Option<(
+        dxbc_dbg::harness::case::Case,
+        dxbc_dbg::harness::case::CaseShaders,
+    )>,
 }
 
 /// The shader of `file` with the inputs of `case`. A case file given as
@@ -63,22 +69,32 @@ pub fn debug_target(file: &Path, case: Option<&Path>, no_verify: bool) -> Result
         Some(c) => c.shaders()?.pixel,
         None => load(file, no_verify)?,
     };
+    let mut drawn = None;
     let case = match (case, case_path) {
         (Some(mut c), Some(path)) => {
             c.check_bindings(&[&shader])?;
-            if c.vertex_shader.is_some() {
-                let vertex = c.shaders()?.vertex;
-                let shaders = dxbc_dbg::harness::case::CaseShaders {
-                    pixel: shader.clone(),
-                    vertex,
-                };
+            let vertex = match c.vertex_shader {
+                Some(_) => c.shaders()?.vertex,
+                None => None,
+            };
+            let shaders = dxbc_dbg::harness::case::CaseShaders {
+                pixel: shader.clone(),
+                vertex,
+            };
+            let original = c.clone();
+            if shaders.vertex.is_some() {
                 c.quad = cpu::vertex_stage(&c, &shaders)?;
             }
+            drawn = Some((original, shaders));
             Some((c, path.display().to_string()))
         }
         _ => None,
     };
-    Ok(DebugTarget { shader, case })
+    Ok(DebugTarget {
+        shader,
+        case,
+        drawn,
+    })
 }
 
 /// How a command ended, when it did not end in an error (exit 1).

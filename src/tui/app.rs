@@ -18,6 +18,7 @@ use crate::vm::defaults::{self, DefaultTextures, PixelChoice};
 use crate::vm::memory::Buffer;
 use crate::vm::{Change, Event, LANES, Machine, Resources, Setup, VmError};
 
+use super::gpu::{GpuCell, GpuValues};
 use super::memory::{Reflection, Space};
 
 pub use super::values::{
@@ -105,6 +106,9 @@ pub enum Action {
     PaneDown,
     SwitchDialect,
     ToggleExtra,
+    /// Capture the shown lane's pixel on a GPU backend (`gpu.rs`).
+    LoadGpu(super::gpu::Backend),
+    JumpToDivergence,
     Help,
     Close,
     Quit,
@@ -193,6 +197,8 @@ pub enum RegRow {
         values: Vec<u32>,
         /// Which components the last step changed in the selected lane.
         changed: Vec<bool>,
+        /// The GPU's values beside them, once loaded (empty otherwise).
+        gpu: Vec<GpuCell>,
     },
 }
 
@@ -238,6 +244,8 @@ pub struct App {
     pub areas: Areas,
     /// Rows a page key moves (the listing's height at the last draw).
     pub page: usize,
+    /// The GPU's values for the lane shown (`G`, `D`).
+    pub gpu: GpuValues,
     last_search: String,
 }
 
@@ -295,6 +303,7 @@ impl App {
             bottom_page: 10,
             areas: Areas::default(),
             page: 20,
+            gpu: GpuValues::default(),
             last_search: String::new(),
         };
         app.follow_listing = Some(app.machine.pc());
@@ -313,7 +322,7 @@ impl App {
         self.glsl().map.as_ref()?.lines(self.machine.pc())
     }
 
-    fn set(&mut self, tone: Tone, event: impl Into<String>) {
+    pub(super) fn set(&mut self, tone: Tone, event: impl Into<String>) {
         self.tone = tone;
         self.event = event.into();
     }
@@ -437,8 +446,14 @@ impl App {
             Action::CursorDown => self.move_cursor(1),
             Action::PageUp => self.move_cursor(-(self.page.max(1) as isize)),
             Action::PageDown => self.move_cursor(self.page.max(1) as isize),
-            Action::NextLane => self.lane = (self.lane + 1) % LANES,
-            Action::Lane(l) => self.lane = (l as usize).min(LANES - 1),
+            Action::NextLane => {
+                self.lane = (self.lane + 1) % LANES;
+                self.gpu_view_changed(false);
+            }
+            Action::Lane(l) => {
+                self.lane = (l as usize).min(LANES - 1);
+                self.gpu_view_changed(false);
+            }
             Action::PickPixel => self.overlay = Overlay::Prompt(PromptKind::Pixel, String::new()),
             Action::Search => {
                 self.overlay = Overlay::Prompt(PromptKind::Search, self.last_search.clone())
@@ -460,6 +475,8 @@ impl App {
                 self.follow_glsl = true;
             }
             Action::ToggleExtra => self.extra = !self.extra,
+            Action::LoadGpu(backend) => self.load_gpu(backend),
+            Action::JumpToDivergence => self.jump_to_divergence(),
             Action::Help => {
                 self.overlay = if self.overlay == Overlay::Help {
                     Overlay::None
@@ -482,7 +499,7 @@ impl App {
     }
 
     /// After the machine moved: bring the next instruction into view.
-    fn moved(&mut self) {
+    pub(super) fn moved(&mut self) {
         self.follow_listing = Some(self.machine.pc().min(self.listing.len().saturating_sub(1)));
         self.follow_glsl = true;
         self.follow_memory = true;
@@ -638,6 +655,7 @@ impl App {
                 }
                 self.set(Tone::Info, msg);
                 self.moved();
+                self.gpu_view_changed(true);
             }
             Err(e) => self.set(Tone::Error, format!("error: {e}")),
         }
@@ -665,7 +683,7 @@ impl App {
     }
 }
 
-fn choice(inputs: &Inputs, (x, y): (u32, u32)) -> PixelChoice {
+pub(super) fn choice(inputs: &Inputs, (x, y): (u32, u32)) -> PixelChoice {
     PixelChoice {
         x,
         y,

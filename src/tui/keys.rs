@@ -4,6 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::Action;
+use super::gpu::Backend;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Key {
@@ -132,6 +133,16 @@ pub const BINDINGS: &[Binding] = &[
         &[k('x')],
         Action::ToggleExtra,
         "show cbuffers, indexable temps, ICB",
+    ),
+    b(
+        &[k('G')],
+        Action::LoadGpu(Backend::Vulkan),
+        "load the GPU's values (vulkan) of the lane",
+    ),
+    b(
+        &[k('D')],
+        Action::JumpToDivergence,
+        "jump to the first divergence from the GPU",
     ),
     b(&[k('?')], Action::Help, "show/hide this help"),
     b(

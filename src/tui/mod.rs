@@ -3,13 +3,15 @@
 //! through the machine's undo log) for the quad holding one pixel, beside
 //! the emitted GLSL and the register file. See `docs/debugger.md`.
 //!
-//! `app.rs` holds all state and actions (no terminal), `keys.rs` the key
-//! table, `values.rs` value views and prompt parsing, `registers.rs` and
+//! `app.rs` holds all state and actions (no terminal), `gpu.rs` the GPU's
+//! values beside the emulator's (captured in a background thread),
+//! `keys.rs` the key table, `values.rs` value views and prompt parsing, `registers.rs` and
 //! `memory.rs` the rows of the bottom pane's two modes (registers, and
 //! buffers and UAVs), `view.rs` the drawing, `terminal.rs` the
 //! terminal's set-up and restoration.
 
 pub mod app;
+pub mod gpu;
 pub mod keys;
 pub mod memory;
 pub mod registers;
@@ -26,6 +28,9 @@ pub use app::{Action, App, Inputs};
 /// Rows one notch of the mouse wheel scrolls.
 const WHEEL: isize = 3;
 
+/// How often the progress line of a GPU capture is redrawn.
+const POLL: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Runs the debugger on the real terminal until the user quits.
 pub fn run(mut app: App) -> io::Result<()> {
     let mut session = terminal::Session::start()?;
@@ -33,6 +38,12 @@ pub fn run(mut app: App) -> io::Result<()> {
         session.terminal.draw(|f| view::draw(f, &mut app))?;
         if app.quit {
             return Ok(());
+        }
+        // While a GPU capture runs, wake up to take it in and to redraw
+        // its progress line; otherwise sleep until the next event.
+        if app.gpu_busy() && !event::poll(POLL)? {
+            app.poll_gpu();
+            continue;
         }
         match event::read()? {
             Event::Key(key) if key.kind != KeyEventKind::Release => app.key(key),
@@ -43,5 +54,6 @@ pub fn run(mut app: App) -> io::Result<()> {
             },
             _ => {}
         }
+        app.poll_gpu();
     }
 }

@@ -1,11 +1,13 @@
 //! The register pane's rows: the selected lane's temps, inputs and
 //! outputs (and on request the constant buffers, indexable temps and ICB),
-//! with the components the last step changed.
+//! with the components the last step changed and, once loaded, the GPU's
+//! values beside them (`gpu.rs`).
 
 use crate::dxbc::ir::OperandType;
 use crate::vm::{Change, Loc};
 
 use super::app::{App, RegRow};
+use super::gpu::Which;
 use super::values::parse_watch;
 
 impl App {
@@ -25,6 +27,11 @@ impl App {
                 .map(|c| changes.iter().any(|ch| ch.loc == loc && ch.component == c))
                 .collect()
         };
+        let gpu_regs = self.gpu_registers();
+        let gpu = |which: Which, values: &[u32]| match &gpu_regs {
+            Some(regs) => self.gpu_cells(regs, which, values),
+            None => Vec::new(),
+        };
         let mut rows = Vec::new();
         let section = |rows: &mut Vec<RegRow>, title: &str, items: Vec<RegRow>| {
             if !items.is_empty() {
@@ -36,25 +43,30 @@ impl App {
             name,
             values: r.to_vec(),
             changed: vec![false; 4],
+            gpu: Vec::new(),
+        };
+        // A register the lane writes, with the GPU's value beside it.
+        let written = |loc: Loc, values: Vec<u32>| RegRow::Reg {
+            name: loc.to_string(),
+            gpu: gpu(Which::Loc(loc), &values),
+            changed: changed(loc)[..values.len()].to_vec(),
+            values,
         };
         let temps = (regs.temps.iter().enumerate())
-            .map(|(i, r)| RegRow::Reg {
-                name: format!("r{i}"),
-                values: r.to_vec(),
-                changed: changed(Loc::Temp(i as u32)),
-            })
+            .map(|(i, r)| written(Loc::Temp(i as u32), r.to_vec()))
             .collect();
         section(&mut rows, "temps", temps);
         let inputs = (state.inputs[lane].iter().enumerate())
-            .map(|(i, r)| plain(format!("v{i}"), r))
+            .map(|(i, r)| RegRow::Reg {
+                name: format!("v{i}"),
+                values: r.to_vec(),
+                changed: vec![false; 4],
+                gpu: gpu(Which::Input(i as u32), r),
+            })
             .collect();
         section(&mut rows, "inputs", inputs);
         let mut outputs: Vec<RegRow> = (regs.outputs.iter().enumerate())
-            .map(|(i, r)| RegRow::Reg {
-                name: format!("o{i}"),
-                values: r.to_vec(),
-                changed: changed(Loc::Output(i as u32)),
-            })
+            .map(|(i, r)| written(Loc::Output(i as u32), r.to_vec()))
             .collect();
         for (ty, loc, value) in [
             (OperandType::OUTPUT_DEPTH, Loc::Depth, regs.depth),
@@ -65,11 +77,7 @@ impl App {
             ),
         ] {
             if self.writes(ty) {
-                outputs.push(RegRow::Reg {
-                    name: loc.to_string(),
-                    values: vec![value],
-                    changed: changed(loc)[..1].to_vec(),
-                });
+                outputs.push(written(loc, vec![value]));
             }
         }
         section(&mut rows, "outputs", outputs);
@@ -82,14 +90,7 @@ impl App {
             }
             for (x, arr) in regs.indexable.iter().enumerate() {
                 let items = (arr.iter().enumerate())
-                    .map(|(i, r)| {
-                        let loc = Loc::Indexable(x as u32, i as u32);
-                        RegRow::Reg {
-                            name: loc.to_string(),
-                            values: r.to_vec(),
-                            changed: changed(loc),
-                        }
-                    })
+                    .map(|(i, r)| written(Loc::Indexable(x as u32, i as u32), r.to_vec()))
                     .collect();
                 section(&mut rows, &format!("indexable temp x{x}"), items);
             }

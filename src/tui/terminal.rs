@@ -53,6 +53,11 @@ pub fn restore() {
 fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // A GPU capture's panic is reported by its load (`gpu.rs`); the
+        // debugger keeps the terminal.
+        if std::thread::current().name() == Some(super::gpu::CAPTURE_THREAD) {
+            return;
+        }
         restore();
         previous(info);
     }));

@@ -35,6 +35,14 @@ pub const CHANGED: Style = Style::new()
     .fg(Color::Black)
     .bg(Color::Yellow)
     .add_modifier(Modifier::BOLD);
+/// A GPU value that differs from the emulator's beyond the case's
+/// tolerance.
+pub const DIFFERS: Style = Style::new()
+    .fg(Color::White)
+    .bg(Color::Red)
+    .add_modifier(Modifier::BOLD);
+/// A GPU value beside the emulator's.
+const GPU: Style = Style::new().fg(Color::LightBlue);
 const BREAKPOINT: Style = Style::new().fg(Color::LightRed);
 const HEADING: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
 const DIM: Style = Style::new().fg(Color::Gray);
@@ -190,10 +198,14 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     } else {
         format!(" ({})", notes.join(", "))
     };
+    let backend = app.gpu_loaded().map(|l| l.backend.name());
     let block = Block::bordered().title(format!(
-        " registers: lane {}{notes} of the quad at pixel ({px},{py}) · {} · x: {} ",
+        " registers: lane {}{notes} of the quad at pixel ({px},{py}) · {}{} · x: {} ",
         app.lane,
         app.view.name(),
+        backend
+            .map(|b| format!(" · emulator│{b}"))
+            .unwrap_or_default(),
         if app.extra {
             "cbuffers/x#/icb shown"
         } else {
@@ -204,31 +216,60 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     let height = inner.height as usize;
     app.bottom_page = height.saturating_sub(1).max(1);
     let rows = app.register_rows();
-    app.regs_top = app.regs_top.min(rows.len().saturating_sub(height));
+    // The GPU's values go beside the emulator's when four pairs fit,
+    // else on a line of their own under them.
+    let beside = inner.width as usize >= 11 + 4 * (3 + 2 * GPU_WIDTH + 1);
     let view = app.view;
-    let lines: Vec<Line> = rows
-        .iter()
-        .skip(app.regs_top)
-        .take(height)
-        .map(|row| match row {
-            RegRow::Heading(t) => Line::styled(t.clone(), HEADING),
+    let gpu_text = |bits: Option<u32>| bits.map_or("–".into(), |b| view.format(b));
+    let mut lines: Vec<Line> = Vec::new();
+    for row in &rows {
+        match row {
+            RegRow::Heading(t) => lines.push(Line::styled(t.clone(), HEADING)),
             RegRow::Reg {
                 name,
                 values,
                 changed,
+                gpu,
             } => {
+                let pair = beside && !gpu.is_empty();
+                let width = if pair { GPU_WIDTH } else { 13 };
                 let mut spans = vec![Span::raw(format!("  {name:<9}"))];
                 for (c, (v, ch)) in values.iter().zip(changed).enumerate() {
                     spans.push(Span::styled(format!(" {}:", component_name(c)), DIM));
                     let style = if *ch { CHANGED } else { Style::new() };
-                    spans.push(Span::styled(format!("{:>13}", view.format(*v)), style));
+                    spans.push(Span::styled(format!("{:>width$}", view.format(*v)), style));
+                    if let Some(g) = gpu.get(c).filter(|_| pair) {
+                        spans.push(Span::styled("│", DIM));
+                        let style = if g.differs { DIFFERS } else { GPU };
+                        spans.push(Span::styled(
+                            format!("{:>GPU_WIDTH$}", gpu_text(g.bits)),
+                            style,
+                        ));
+                    }
                 }
-                Line::from(spans)
+                lines.push(Line::from(spans));
+                if !pair && !gpu.is_empty() {
+                    let mut spans = vec![Span::styled(
+                        format!("    {:<7}", backend.unwrap_or("gpu")),
+                        GPU,
+                    )];
+                    for (c, g) in gpu.iter().enumerate() {
+                        spans.push(Span::styled(format!(" {}:", component_name(c)), DIM));
+                        let style = if g.differs { DIFFERS } else { GPU };
+                        spans.push(Span::styled(format!("{:>13}", gpu_text(g.bits)), style));
+                    }
+                    lines.push(Line::from(spans));
+                }
             }
-        })
-        .collect();
+        }
+    }
+    app.regs_top = app.regs_top.min(lines.len().saturating_sub(height));
+    let lines: Vec<Line> = lines.into_iter().skip(app.regs_top).take(height).collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
+
+/// Columns of each value when the GPU's go beside the emulator's.
+const GPU_WIDTH: usize = 12;
 
 /// The buffers and UAVs: a heading per view, then its words, by type
 /// (or the chosen view); the words the last step wrote highlighted, `▶`
@@ -324,6 +365,14 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
             app.lane
         )),
         Span::styled(app.event.clone(), tone),
+        Span::styled(
+            match (app.gpu_progress(), app.event.is_empty()) {
+                (Some(p), true) => p,
+                (Some(p), false) => format!(" · {p}"),
+                (None, _) => String::new(),
+            },
+            Style::new().fg(Color::LightBlue),
+        ),
         Span::styled("  (? keys)", DIM),
     ]);
     frame.render_widget(

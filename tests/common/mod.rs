@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod quad;
 pub mod screen;
+pub mod tmux;
 pub mod validate;
 
 use std::path::{Path, PathBuf};

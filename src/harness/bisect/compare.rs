@@ -249,12 +249,7 @@ fn step_difference(
         });
     }
     let dsts = crate::glsl::capture::recorded_destinations(inst);
-    let result = inst.info().result_type();
-    let result = if inst.info().class == Class::Double {
-        Some(NumType::Double)
-    } else {
-        result
-    };
+    let result = result_type(inst);
     for (k, ((loc, want), (_, got))) in e.writes.iter().zip(&g.writes).enumerate() {
         let mask = dsts.get(k).map_or(0xf, |op| written_mask(shader, op, *loc));
         for c in (0..4).filter(|c| mask & (1 << c) != 0) {
@@ -269,6 +264,16 @@ fn step_difference(
         }
     }
     None
+}
+
+/// How `inst`'s results are compared: doubles as doubles (their halves
+/// are not floats), the rest by the instruction's result type.
+pub(super) fn result_type(inst: &Instruction) -> Option<NumType> {
+    if inst.info().class == Class::Double {
+        Some(NumType::Double)
+    } else {
+        inst.info().result_type()
+    }
 }
 
 /// Whether `inst` reads a UAV (its result set by the order of the
@@ -313,7 +318,7 @@ fn full_mask(shader: &Shader, loc: Loc) -> u8 {
 
 /// The components a destination writes: its mask, the first component
 /// alone for the scalar registers, an indexable temp's declared width.
-fn written_mask(shader: &Shader, op: &Operand, loc: Loc) -> u8 {
+pub(super) fn written_mask(shader: &Shader, op: &Operand, loc: Loc) -> u8 {
     let mask = match op.selection {
         Selection::Mask(m) => m & 0xf,
         _ => 0xf,
@@ -326,7 +331,7 @@ fn written_mask(shader: &Shader, op: &Operand, loc: Loc) -> u8 {
 
 /// Whether two components agree: exact for integer, double and untyped
 /// non-float bits; within the tolerance for floats.
-fn within(a: u32, b: u32, ty: Option<NumType>, tol: &Tolerance) -> bool {
+pub(super) fn within(a: u32, b: u32, ty: Option<NumType>, tol: &Tolerance) -> bool {
     if a == b {
         return true;
     }

@@ -12,6 +12,7 @@
 
 mod compare;
 mod emulator;
+mod registers;
 
 use crate::dxbc::ir::Program;
 use crate::glsl::capture::{self, CaptureFile};
@@ -19,6 +20,7 @@ use crate::vm::state::{Loc, Reg};
 
 pub use compare::{Bisection, Divergence, Kind, Source, compare};
 pub use emulator::emulator_path;
+pub use registers::{Components, Registers, Written, agree};
 
 /// One executed instruction and the registers it wrote (none for flow,
 /// stores and the like; two for an instruction with two destinations).
@@ -37,6 +39,15 @@ pub struct Path {
     /// The run went on past [`capture::CAPACITY`] records; `steps` is its
     /// beginning.
     pub overflowed: bool,
+}
+
+/// Both sides' paths with what [`compare`] made of them: what the
+/// debugger shows beside its own run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paths {
+    pub emulator: Path,
+    pub gpu: Path,
+    pub bisection: Bisection,
 }
 
 /// Why a bisection could not run.
@@ -142,6 +153,18 @@ pub fn vulkan(
     pixel: (u32, u32),
     options: &crate::glsl::Options,
 ) -> Result<Bisection, BisectError> {
+    vulkan_paths(gpu, case, shaders, pixel, options).map(|p| p.bisection)
+}
+
+/// [`vulkan`], keeping both sides' paths.
+#[cfg(feature = "gpu")]
+pub fn vulkan_paths(
+    gpu: &super::gpu::Gpu,
+    case: &super::case::Case,
+    shaders: &super::case::CaseShaders,
+    pixel: (u32, u32),
+    options: &crate::glsl::Options,
+) -> Result<Paths, BisectError> {
     let backend = super::suite::Backend::Vulkan;
     if let Some(req) = case.requires.iter().find(|q| !backend.supports(q.feature)) {
         return Err(BisectError::Other(format!(
@@ -168,12 +191,17 @@ pub fn vulkan(
         .ok_or_else(|| BisectError::Other("the draw gave no capture buffer back".into()))?;
     let gpu_side = gpu_path(&shaders.pixel.program, &words)
         .map_err(|e| BisectError::Other(format!("{}: {e}", case.path.display())))?;
-    Ok(compare(
+    let bisection = compare(
         &shaders.pixel,
         &plain.pixel.map,
         &case.tolerance,
         pixel,
         &emulator,
         &gpu_side,
-    ))
+    );
+    Ok(Paths {
+        emulator,
+        gpu: gpu_side,
+        bisection,
+    })
 }

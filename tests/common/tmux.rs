@@ -1,0 +1,84 @@
+//! A private tmux server for the tests that run the debugger in a real
+//! terminal (`tests/tui.rs`, `tests/tui_gpu.rs`).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A private tmux server, killed when the test ends however it ends.
+pub struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// A server of its own for test `name` of this process.
+    pub fn new(name: &str) -> Tmux {
+        Tmux {
+            socket: format!("dxbc-dbg-test-{name}-{}", std::process::id()),
+        }
+    }
+
+    /// Runs `script` with `sh` in a 140x45 window named `dbg`, in `dir`.
+    pub fn start(&self, dir: &Path, script: &str) {
+        self.cmd(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "dbg",
+            "-x",
+            "140",
+            "-y",
+            "45",
+            "-c",
+            dir.to_str().expect("a UTF-8 path"),
+            "sh",
+            "-c",
+            script,
+        ]);
+    }
+
+    pub fn cmd(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs (install it: apt-get install tmux)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn screen(&self) -> String {
+        self.cmd(&["capture-pane", "-p", "-t", "dbg"])
+    }
+
+    /// Waits until the screen shows `what`.
+    pub fn wait_for(&self, what: &str) -> String {
+        self.wait_for_within(what, Duration::from_secs(20))
+    }
+
+    /// Waits up to `limit` until the screen shows `what`.
+    pub fn wait_for_within(&self, what: &str, limit: Duration) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(what) {
+                return s;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "timed out waiting for `{what}`; screen:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
