@@ -228,6 +228,17 @@ function drawScene(gl, sc) {
     depth: null, shaders: [], vao: null };
   const start = performance.now();
   try {
+    if (sc.capture) {
+      // The capture's outputs were laid out for a number of draw buffers;
+      // a context with fewer says how many it has, and the harness
+      // translates for them.
+      const max = Math.min(gl.getParameter(gl.MAX_DRAW_BUFFERS),
+        gl.getParameter(gl.MAX_COLOR_ATTACHMENTS));
+      if (max < sc.capture.outputs) {
+        return { ok: false, max_draw_buffers: max, error: "the register capture needs " +
+          sc.capture.outputs + " draw buffers and the context has " + max };
+      }
+    }
     const vs = compile(gl, gl.VERTEX_SHADER, sc.vs);
     made.shaders.push(vs);
     const fs = compile(gl, gl.FRAGMENT_SHADER, sc.fs);
@@ -363,6 +374,11 @@ function drawScene(gl, sc) {
     gl.disable(gl.BLEND);
     gl.frontFace(gl.CCW);
     check(gl, "before the draw");
+    if (sc.capture) {
+      const result = captureDraws(gl, sc, prog);
+      result.ms = performance.now() - start;
+      return result;
+    }
     gl.drawElements(gl.TRIANGLES, sc.indices.length, gl.UNSIGNED_SHORT, 0);
     check(gl, "drawing");
 
@@ -395,6 +411,53 @@ function drawScene(gl, sc) {
     if (made.prog) gl.deleteProgram(made.prog);
     for (let u = 0; u < 16; u++) gl.bindSampler(u, null);
   }
+}
+
+// A register capture (docs/bisect.md): the program drawn once per window
+// of records, the window uniform at 0, R, 2R, …, the capture outputs read
+// at the pixel after each draw until the header's count is covered. Output
+// 0 is the header (count, overflow flag, the window's first record, R);
+// outputs 1 + 2k and 2 + 2k hold the window's record k. Returns the words
+// as the Vulkan capture buffer holds them: the header (count, overflow, 0,
+// 0), then every record.
+function captureDraws(gl, sc, prog) {
+  const c = sc.capture;
+  const loc = gl.getUniformLocation(prog, c.uniform);
+  if (loc === null) throw new Error("the capture's window uniform " + c.uniform + " is not in the program");
+  const px = new Uint32Array(4);
+  const read = (k) => {
+    gl.readBuffer(gl.COLOR_ATTACHMENT0 + k);
+    gl.readPixels(c.x, c.y, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, px);
+    return Array.from(px);
+  };
+  const records = [];
+  let count = 0, overflow = 0, draws = 0;
+  for (let first = 0; ; first += c.per_draw) {
+    gl.uniform1ui(loc, first);
+    gl.drawElements(gl.TRIANGLES, sc.indices.length, gl.UNSIGNED_SHORT, 0);
+    draws++;
+    const head = read(0);
+    check(gl, "drawing the capture's records from " + first);
+    // The header echoes the window and the records a draw keeps; an
+    // output left as cleared means no invocation wrote it.
+    if (head[3] !== c.per_draw || head[2] !== first) {
+      throw new Error("pixel (" + c.x + "," + c.y + ") wrote no capture header in the draw " +
+        "from record " + first + ": no invocation ran there (is the pixel covered?)");
+    }
+    if (first === 0) {
+      count = head[0];
+      overflow = head[1];
+    } else if (head[0] !== count || head[1] !== overflow) {
+      throw new Error("the capture's record count changed between draws: " + count +
+        " in the first, " + head[0] + " in the one from record " + first);
+    }
+    const n = Math.min(c.per_draw, count - first);
+    for (let k = 0; k < n; k++) records.push(...read(1 + 2 * k), ...read(2 + 2 * k));
+    check(gl, "reading the capture back");
+    if (first + c.per_draw >= count) break;
+  }
+  const words = Uint32Array.from([count, overflow, 0, 0].concat(records));
+  return { ok: true, capture: bytesb64(new Uint8Array(words.buffer)), draws };
 }
 
 // The depth buffer read back by drawing it: a full-target triangle whose
