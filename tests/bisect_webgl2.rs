@@ -199,6 +199,23 @@ fn a_nan_coordinate_to_sample_l_is_named_at_the_sample() {
     assert!(f32::from_bits(r0.gpu.expect("r0 written")[0]).is_nan());
 }
 
+#[test]
+fn a_taken_discard_is_recorded_to_the_end_as_d3d_runs_it() {
+    let webgl2 = browser();
+    // tests/bisect/discard_taken.case: the discard at (1,5) is taken and
+    // the lane runs on through 5 and 6; at (6,5) it is not. The capture
+    // leaves the discard out (a discarded fragment writes no output), so
+    // both give the four steps the emulator gives.
+    let name = "bisect/discard_taken.case";
+    let (case, shaders) = load(name);
+    let jobs = [(&case, &shaders, (1, 5)), (&case, &shaders, (6, 5))];
+    for r in bisect::webgl2_all(&webgl2, &jobs, &plain()) {
+        let b = r.expect("bisects");
+        assert!(b.divergence.is_none(), "{b:?}");
+        assert_eq!((b.emulator_steps, b.gpu_steps), (4, 4), "{b:?}");
+    }
+}
+
 fn cases(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .expect("tests/cases")
@@ -248,9 +265,11 @@ fn without_a_fault_no_case_diverges() {
         let centre = (w / 2, h / 2);
         let mut candidates =
             std::iter::once(centre).chain((0..h).flat_map(|y| (0..w).map(move |x| (x, y))));
-        let pixel = candidates.find_map(|p| match bisect::emulator_path(case, shaders, p) {
-            Err(BisectError::Helper { .. }) => None,
-            _ => Some(p),
+        let pixel = candidates.find(|p| {
+            !matches!(
+                bisect::emulator_path(case, shaders, *p),
+                Err(BisectError::Helper { .. })
+            )
         });
         match pixel {
             Some(p) => {
@@ -287,4 +306,38 @@ fn without_a_fault_no_case_diverges() {
     );
     assert!(diverged.is_empty(), "diverged:\n{}", diverged.join("\n"));
     assert!(compared > 150, "only {compared} cases bisected");
+}
+
+/// `dxbc-dbg bisect --backend webgl2`: exit 1 with the divergence printed,
+/// 2 without a browser (with the message the drawing commands give).
+#[test]
+fn the_command_exits_by_what_it_found() {
+    let bin = env!("CARGO_BIN_EXE_dxbc-dbg");
+    let case = path("bisect/nan_sample_l.case");
+    let run = |browser: Option<&str>| {
+        let mut cmd = std::process::Command::new(bin);
+        cmd.args(["bisect", "--pixel", "1,1", "--backend", "webgl2"])
+            .arg(&case);
+        if let Some(b) = browser {
+            cmd.env("DXBC_DBG_BROWSER", b);
+        }
+        cmd.output().expect("runs")
+    };
+    let found = run(None);
+    let out = String::from_utf8_lossy(&found.stdout);
+    assert_eq!(found.status.code(), Some(1), "{out}");
+    assert!(out.contains("on WebGL2 ("), "{out}");
+    assert!(
+        out.contains("first divergence: instruction 7 `sample_l"),
+        "{out}"
+    );
+    let none = run(Some("none"));
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert_eq!(none.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "no browser (DXBC_DBG_BROWSER=none); the webgl2 backend needs headless Chromium"
+        ),
+        "{err}"
+    );
 }
