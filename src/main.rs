@@ -97,10 +97,10 @@ enum Command {
         no_verify: bool,
     },
     /// Find the first instruction at which a pixel's registers on the GPU
-    /// differ from the emulator's: the case drawn on Vulkan with the vk450
-    /// translation recording that pixel, beside the emulator's run of its
-    /// quad (docs/bisect.md). Exit status: 0 no divergence, 1 a divergence
-    /// (printed), 2 the bisection could not run.
+    /// differ from the emulator's: the case drawn on Vulkan (vk450) or
+    /// WebGL2 (es300) with the translation recording that pixel, beside
+    /// the emulator's run of its quad (docs/bisect.md). Exit status: 0 no
+    /// divergence, 1 a divergence (printed), 2 the bisection could not run.
     Bisect {
         /// A case file with an inline `[pixel shader]` or a `[pixel shader file]`.
         case: PathBuf,
@@ -111,9 +111,17 @@ enum Command {
         /// top-right, bottom-left, bottom-right).
         #[arg(long, value_parser = clap::value_parser!(u8).range(0..4))]
         lane: Option<u8>,
-        /// The GPU backend (only `vulkan` records registers so far).
-        #[arg(long, default_value = "vulkan", value_parser = ["vulkan"])]
+        /// The GPU backend: `vulkan` (the vk450 text) or `webgl2` (the
+        /// es300 text in headless Chromium).
+        #[arg(long, default_value = "vulkan", value_parser = ["vulkan", "webgl2"])]
         backend: String,
+        /// The browser for `--backend webgl2` (default: the first of
+        /// chromium-headless-shell, chromium, google-chrome on PATH).
+        #[arg(long)]
+        browser: Option<PathBuf>,
+        /// ANGLE's back end for WebGL2: swiftshader (no GPU), vulkan or gl.
+        #[arg(long, default_value = "swiftshader", value_parser = parse_angle)]
+        angle: harness::webgl2::Angle,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -532,13 +540,20 @@ fn run(cli: Cli) -> Result<Outcome> {
             case,
             pixel,
             lane,
-            backend: _,
+            backend,
+            browser,
+            angle,
             json,
         } => {
+            let backend = match backend.as_str() {
+                "webgl2" => cli::bisect::On::WebGl2 { browser, angle },
+                _ => cli::bisect::On::Vulkan,
+            };
             return cli::bisect::bisect_command(cli::bisect::Request {
                 case: &case,
                 pixel,
                 lane,
+                backend,
                 json,
             });
         }

@@ -2,7 +2,7 @@
 //! the GPU differ from the emulator's (docs/bisect.md). Exit 0 when none
 //! differs, 1 when one does, 2 when the bisection cannot run.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use dxbc_dbg::dxbc::numfmt;
@@ -14,12 +14,22 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 
+/// Which GPU backend records the registers.
+pub enum On {
+    Vulkan,
+    WebGl2 {
+        browser: Option<PathBuf>,
+        angle: harness::webgl2::Angle,
+    },
+}
+
 /// What `bisect` was asked.
 pub struct Request<'a> {
     pub case: &'a Path,
     pub pixel: (u32, u32),
     /// The lane of the pixel's quad compared (default: the pixel's own).
     pub lane: Option<u8>,
+    pub backend: On,
     pub json: bool,
 }
 
@@ -46,33 +56,18 @@ pub fn bisect_command(req: Request) -> Result<Outcome> {
         }
         None => req.pixel,
     };
-    run(&case, &shaders, pixel, req.json)
-}
-
-#[cfg(feature = "gpu")]
-fn run(
-    case: &Case,
-    shaders: &harness::case::CaseShaders,
-    pixel: (u32, u32),
-    json: bool,
-) -> Result<Outcome> {
-    let gpu = match harness::gpu::Gpu::new() {
-        Ok(g) => g,
-        Err(e) => {
-            return Ok(Outcome::Unusable(format!(
-                "the vulkan backend: {e}; install a Vulkan driver (Mesa's lavapipe without a GPU)"
-            )));
-        }
+    let found = match req.backend {
+        On::Vulkan => vulkan(&case, &shaders, pixel),
+        On::WebGl2 { browser, angle } => webgl2(&case, &shaders, pixel, browser, angle),
     };
-    let options = glsl::Options::new(glsl::Dialect::Vk450);
-    let b = match harness::bisect::vulkan(&gpu, case, shaders, pixel, &options) {
-        Ok(b) => b,
-        Err(e) => return Ok(Outcome::Unusable(format!("{}: {e}", case.path.display()))),
+    let (on, b) = match found {
+        Ok(found) => found,
+        Err(why) => return unusable(why),
     };
-    if json {
-        println!("{}", to_json(case, &gpu.adapter_name(), &b));
+    if req.json {
+        println!("{}", to_json(&case, &on, &b));
     } else {
-        print!("{}", to_text(case, &gpu.adapter_name(), &b));
+        print!("{}", to_text(&case, &on, &b));
     }
     Ok(if b.divergence.is_some() {
         Outcome::Failed
@@ -81,16 +76,73 @@ fn run(
     })
 }
 
+/// The backend a bisection ran on, for the output: its name (`vulkan`,
+/// `webgl2`), title and what drew (adapter, browser).
+pub struct Ran {
+    pub backend: &'static str,
+    pub title: &'static str,
+    pub adapter: String,
+}
+
+#[cfg(feature = "gpu")]
+fn vulkan(
+    case: &Case,
+    shaders: &harness::case::CaseShaders,
+    pixel: (u32, u32),
+) -> Result<(Ran, Bisection), String> {
+    let gpu = harness::gpu::Gpu::new().map_err(|e| {
+        format!("the vulkan backend: {e}; install a Vulkan driver (Mesa's lavapipe without a GPU)")
+    })?;
+    let options = glsl::Options::new(glsl::Dialect::Vk450);
+    let b = harness::bisect::vulkan(&gpu, case, shaders, pixel, &options)
+        .map_err(|e| format!("{}: {e}", case.path.display()))?;
+    let ran = Ran {
+        backend: "vulkan",
+        title: "Vulkan",
+        adapter: gpu.adapter_name(),
+    };
+    Ok((ran, b))
+}
+
 #[cfg(not(feature = "gpu"))]
-fn run(
+fn vulkan(
     _case: &Case,
     _shaders: &harness::case::CaseShaders,
     _pixel: (u32, u32),
-    _json: bool,
-) -> Result<Outcome> {
-    Ok(Outcome::Unusable(
-        "the vulkan backend is not built in (build with the `gpu` feature)".into(),
-    ))
+) -> Result<(Ran, Bisection), String> {
+    Err("the vulkan backend is not built in (build with the `gpu` feature)".into())
+}
+
+fn webgl2(
+    case: &Case,
+    shaders: &harness::case::CaseShaders,
+    pixel: (u32, u32),
+    browser: Option<PathBuf>,
+    angle: harness::webgl2::Angle,
+) -> Result<(Ran, Bisection), String> {
+    use harness::webgl2::{Config, WebGl2, WebGl2Error};
+    let config = Config {
+        browser,
+        angle,
+        ..Config::default()
+    };
+    let webgl2 = WebGl2::new(config).map_err(|e| match e {
+        // As the drawing commands say it (their exit 4 is bisect's 2).
+        WebGl2Error::NoBrowser(why) => format!(
+            "no browser ({why}); the webgl2 backend needs headless Chromium (Debian's \
+             chromium-headless-shell) or --browser PATH"
+        ),
+        e => e.to_string(),
+    })?;
+    let options = glsl::Options::new(glsl::Dialect::Es300);
+    let b = harness::bisect::webgl2(&webgl2, case, shaders, pixel, &options)
+        .map_err(|e| format!("{}: {e}", case.path.display()))?;
+    let ran = Ran {
+        backend: "webgl2",
+        title: "WebGL2",
+        adapter: webgl2.name(),
+    };
+    Ok((ran, b))
 }
 
 /// `0.500000 (0x3f000000)`, as `trace` prints a component.
@@ -114,12 +166,14 @@ fn reg_text(r: Option<Reg>) -> String {
 
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
-pub fn to_text(case: &Case, adapter: &str, b: &Bisection) -> String {
+pub fn to_text(case: &Case, on: &Ran, b: &Bisection) -> String {
     let mut s = format!(
-        "{} pixel ({},{}) on Vulkan ({adapter}): {} step(s) compared (emulator {}, GPU {}){}\n",
+        "{} pixel ({},{}) on {} ({}): {} step(s) compared (emulator {}, GPU {}){}\n",
         case.path.display(),
         b.pixel.0,
         b.pixel.1,
+        on.title,
+        on.adapter,
         b.compared,
         b.emulator_steps,
         b.gpu_steps,
@@ -224,7 +278,7 @@ fn reg_json(r: Option<Reg>) -> Value {
     }
 }
 
-pub fn to_json(case: &Case, adapter: &str, b: &Bisection) -> Value {
+pub fn to_json(case: &Case, on: &Ran, b: &Bisection) -> Value {
     let divergence = b.divergence.as_ref().map(|d| {
         let mut kind = match &d.kind {
             Kind::Input {
@@ -274,8 +328,8 @@ pub fn to_json(case: &Case, adapter: &str, b: &Bisection) -> Value {
     json!({
         "case": case.path.display().to_string(),
         "pixel": [b.pixel.0, b.pixel.1],
-        "backend": "vulkan",
-        "adapter": adapter,
+        "backend": on.backend,
+        "adapter": on.adapter,
         "compared": b.compared,
         "emulator_steps": b.emulator_steps,
         "gpu_steps": b.gpu_steps,

@@ -135,7 +135,10 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         Op::Endswitch => e.line("}"),
         Op::Ret => e.line("return;"),
         Op::Retc => guarded(e, inst, "return;"),
-        Op::Discard => guarded(e, inst, "discard;"),
+        Op::Discard => {
+            let stmt = super::capture::discard_statement(e);
+            guarded(e, inst, stmt)
+        }
         Op::Call => {
             let l = inst.operands.first().and_then(|o| o.reg()).unwrap_or(0);
             e.line(format!("l{l}();"));

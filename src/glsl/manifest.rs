@@ -59,6 +59,10 @@ pub struct Manifest {
     /// buffer, which the runtime binds zeroed and reads back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<CaptureEntry>,
+    /// es300 with `Options::capture`: the register capture's outputs and
+    /// the uniform choosing the window of records a draw keeps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capture_outputs: Option<CaptureOutputsEntry>,
     #[serde(skip)]
     reflected: Vec<(InputType, u32, u32, String)>,
     #[serde(skip)]
@@ -145,6 +149,18 @@ pub struct CaptureEntry {
     pub glsl_name: String,
     /// The size to bind: header and every record.
     pub bytes: u64,
+}
+
+/// The es300 register capture's outputs (`glsl::capture` gives their
+/// layout): `uvec4` outputs at locations `0..outputs`, the header first.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaptureOutputsEntry {
+    /// The `uint` uniform: the first record number a draw keeps.
+    pub window_uniform: String,
+    pub outputs: u32,
+    pub records_per_draw: u32,
+    /// Records counted at most (the overflow flag is set past them).
+    pub capacity: u32,
 }
 
 /// A typed buffer SRV (`dcl_resource_buffer`, HLSL `Buffer<T>`): a
@@ -487,6 +503,7 @@ impl Manifest {
             counters: Vec::new(),
             typed_buffers: Vec::new(),
             capture: None,
+            capture_outputs: None,
             reflected,
             reflected_cbuffers,
         }

@@ -113,11 +113,16 @@ pub struct Options {
     /// the hardware call runs and border taps read the clamped edge; the
     /// differential suite uses it to show its border cases catch that.
     pub skip_border_emulation: bool,
-    /// vk450: record the registers of one pixel's invocation, instruction
-    /// by instruction, into a storage buffer (`capture`, docs/glsl.md
-    /// "Register capture"). Refused for es300 (no storage buffers);
-    /// ignored for vertex shaders.
+    /// Record the registers of one pixel's invocation, instruction by
+    /// instruction (`capture`, docs/glsl.md "Register capture"): vk450
+    /// into a storage buffer, es300 a window of records per draw into
+    /// integer outputs. Ignored for vertex shaders.
     pub capture: Option<CapturePixel>,
+    /// es300 capture: the draw buffers the context has
+    /// (`MAX_DRAW_BUFFERS`, at least 4 in WebGL2): one holds the header,
+    /// two each record a draw keeps. Fewer than 3 is refused
+    /// (`Reason::Capture`).
+    pub capture_outputs: u32,
     /// Test-only fault injection: the instruction at this index reads its
     /// first register source with every swizzle component moved on by one
     /// (`.xyzw` becomes `.yzwx`, `.xxxx` becomes `.yyyy`), so `bisect` can
@@ -141,6 +146,7 @@ impl Options {
             flip_gather_order: false,
             skip_border_emulation: false,
             capture: None,
+            capture_outputs: 4,
             wrong_swizzle_at: None,
             drop_frag_coord_reciprocal: false,
             reverse_pcf_compare: false,
@@ -288,8 +294,9 @@ pub enum Reason {
     LodClamp,
     /// Debug-layer instructions (`abort`, `debug_break`).
     Debug,
-    /// es300: the register capture (`Options::capture`) writes a storage
-    /// buffer, which GLSL ES 3.00 lacks.
+    /// es300: the register capture (`Options::capture`) asked with fewer
+    /// than three outputs (`Options::capture_outputs`): a header and one
+    /// record need three draw buffers.
     Capture,
     /// Two signature elements (or registers) whose names become the same
     /// GLSL variable: semantic names from the file keep only ASCII letters
@@ -405,7 +412,7 @@ impl Reason {
             }
             Reason::Debug => "GLSL ES 3.00 has no abort or debugger break",
             Reason::Capture => {
-                "the register capture writes its records to a storage buffer, which GLSL ES 3.00 lacks (it is a vk450 option)"
+                "the register capture in GLSL ES 3.00 writes its records to integer outputs and needs three draw buffers at least (a header and one record)"
             }
             Reason::NameClash => {
                 "its semantic name gives the same GLSL variable as another element's (names keep only ASCII letters and digits, without regard to case)"

@@ -189,7 +189,14 @@ fn declare_output(
     if sample {
         qualifiers.push_str("sample ");
     }
-    e.decl_line(format!("{layout}{qualifiers}out {glsl_ty} {name};"));
+    if pixel && e.dialect == Dialect::Es300 && super::super::capture::active(e) {
+        // The register capture's outputs take every draw buffer.
+        e.decl_line(format!(
+            "{glsl_ty} {name}; // a private global: the register capture writes the outputs"
+        ));
+    } else {
+        e.decl_line(format!("{layout}{qualifiers}out {glsl_ty} {name};"));
+    }
     let reg_name = e.output_name(reg);
     let sw = swizzle(&mask_components(mask));
     let mut value = convert(&format!("{reg_name}{sw}"), Ty::Float, ty, n);

@@ -79,6 +79,7 @@ impl Emitter<'_> {
         main.append(position);
         let epilogue = std::mem::take(&mut self.epilogue);
         main.append(epilogue);
+        super::super::capture::exit(&self, &mut main);
         main.dedent();
         main.line(None, "}");
 

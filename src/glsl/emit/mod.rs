@@ -100,7 +100,11 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     if !matches!(program.kind, ProgramType::Pixel | ProgramType::Vertex) {
         return whole(Reason::Stage);
     }
-    if options.capture.is_some() && options.dialect == Dialect::Es300 {
+    if options.capture.is_some()
+        && options.dialect == Dialect::Es300
+        && program.kind == ProgramType::Pixel
+        && super::capture::es300_records_per_draw(options.capture_outputs) == 0
+    {
         return whole(Reason::Capture);
     }
     // The program is checked before any text is written: the walk below
@@ -158,7 +162,9 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         frag_coord: false,
         // Every es300 vertex shader gets the uniform, even one without
         // SV_Position, so a runtime can set it on every program alike.
-        y_flip: options.dialect == Dialect::Es300 && program.kind == ProgramType::Vertex,
+        // An es300 capture's pixel test reads it too.
+        y_flip: options.dialect == Dialect::Es300
+            && (program.kind == ProgramType::Vertex || options.capture.is_some()),
         next_tmp: 0,
         in_function: false,
     };

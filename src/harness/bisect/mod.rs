@@ -13,6 +13,7 @@
 mod compare;
 mod emulator;
 mod registers;
+mod webgl2;
 
 use crate::dxbc::ir::Program;
 use crate::glsl::capture::{self, CaptureFile};
@@ -21,6 +22,7 @@ use crate::vm::state::{Loc, Reg};
 pub use compare::{Bisection, Divergence, Kind, Source, compare};
 pub use emulator::emulator_path;
 pub use registers::{Components, Registers, Written, agree};
+pub use webgl2::{webgl2, webgl2_all};
 
 /// One executed instruction and the registers it wrote (none for flow,
 /// stores and the like; two for an instruction with two destinations).

@@ -16,6 +16,7 @@
 //! fails alone: the cases after it go to a new browser run.
 
 mod browser;
+mod capture;
 mod scene;
 
 use std::path::PathBuf;
@@ -29,6 +30,7 @@ use crate::glsl;
 use crate::vm::texture::Format;
 
 pub use browser::Angle;
+pub use capture::{CaptureRequest, DRAW_BUFFERS};
 
 #[derive(Debug, thiserror::Error)]
 pub enum WebGl2Error {
@@ -138,6 +140,11 @@ struct SceneResult {
     targets: Option<Vec<TargetResult>>,
     /// The depth buffer, drawn into an `R32F` target: 16 bytes a texel.
     depth: Option<String>,
+    /// A register capture's words (header and records), base64.
+    capture: Option<String>,
+    /// A capture that needed more draw buffers than the context has: how
+    /// many it has.
+    max_draw_buffers: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -205,12 +212,37 @@ impl WebGl2 {
                 Err(e) => out.push(Some(Err(e))),
             }
         }
-        // The scenes still to draw (indices into `scenes`), run after run:
-        // each run takes them in order and ends after the last, or early
-        // at a case that lost the context (the page stops there) or that
-        // stalled or killed the browser (ended by `browser`). That case
-        // gets the failure and the rest go to a new run, so every run
-        // settles one case at least and the loop ends.
+        let paths: Vec<&std::path::Path> =
+            which.iter().map(|&k| jobs[k].0.path.as_path()).collect();
+        let results = self.run_scenes(&scenes, &paths);
+        for (n, r) in results.into_iter().enumerate() {
+            let k = which[n];
+            let case = jobs[k].0;
+            out[k] = Some(match r {
+                Ok(r) => to_drawn(case, &r, &targets[n].0).map(|mut d| {
+                    d.notes.splice(0..0, targets[n].1.iter().cloned());
+                    d
+                }),
+                Err(e) => Err(e),
+            });
+        }
+        out.into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(WebGl2Error::Browser("not drawn".into()))))
+            .collect()
+    }
+
+    /// Draws the scenes (of the cases at `paths`) in as few browser runs
+    /// as the page allows: each run takes them in order and ends after
+    /// the last, or early at a scene that lost the context (the page stops
+    /// there) or that stalled or killed the browser (ended by `browser`).
+    /// That scene gets the failure and the rest go to a new run, so every
+    /// run settles one scene at least and the loop ends. A browser that
+    /// fails before drawing any scene fails every scene left alike.
+    fn run_scenes(
+        &self,
+        scenes: &[scene::Scene],
+        paths: &[&std::path::Path],
+    ) -> Vec<Result<SceneResult, WebGl2Error>> {
         let mut pending: Vec<usize> = (0..scenes.len()).collect();
         let mut results: Vec<Option<Result<SceneResult, WebGl2Error>>> =
             scenes.iter().map(|_| None).collect();
@@ -235,10 +267,9 @@ impl WebGl2 {
                     scene: Some(k),
                 }) if k < pending.len() => {
                     let n = pending.remove(k);
-                    let case = jobs[which[n]].0;
                     results[n] = Some(Err(WebGl2Error::Case(format!(
                         "{}: {error}{}",
-                        case.path.display(),
+                        paths[n].display(),
                         if pending.is_empty() {
                             ""
                         } else {
@@ -254,23 +285,17 @@ impl WebGl2 {
                 }
             }
         }
-        for (n, r) in results.into_iter().enumerate() {
-            let k = which[n];
-            let case = jobs[k].0;
-            out[k] = Some(match r {
-                Some(Ok(r)) => to_drawn(case, &r, &targets[n].0).map(|mut d| {
-                    d.notes.splice(0..0, targets[n].1.iter().cloned());
-                    d
-                }),
-                Some(Err(e)) => Err(e),
-                None => Err(WebGl2Error::Browser(format!(
-                    "{}: the page returned no result for this case",
-                    case.path.display()
-                ))),
-            });
-        }
-        out.into_iter()
-            .map(|r| r.unwrap_or_else(|| Err(WebGl2Error::Browser("not drawn".into()))))
+        results
+            .into_iter()
+            .zip(paths)
+            .map(|(r, p)| {
+                r.unwrap_or_else(|| {
+                    Err(WebGl2Error::Browser(format!(
+                        "{}: the page returned no result for this case",
+                        p.display()
+                    )))
+                })
+            })
             .collect()
     }
 

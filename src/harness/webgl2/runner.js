@@ -228,6 +228,17 @@ function drawScene(gl, sc) {
     depth: null, shaders: [], vao: null };
   const start = performance.now();
   try {
+    if (sc.capture) {
+      // The capture's outputs were laid out for a number of draw buffers;
+      // a context with fewer says how many it has, and the harness
+      // translates for them.
+      const max = Math.min(gl.getParameter(gl.MAX_DRAW_BUFFERS),
+        gl.getParameter(gl.MAX_COLOR_ATTACHMENTS));
+      if (max < sc.capture.outputs) {
+        return { ok: false, max_draw_buffers: max, error: "the register capture needs " +
+          sc.capture.outputs + " draw buffers and the context has " + max };
+      }
+    }
     const vs = compile(gl, gl.VERTEX_SHADER, sc.vs);
     made.shaders.push(vs);
     const fs = compile(gl, gl.FRAGMENT_SHADER, sc.fs);
@@ -363,6 +374,11 @@ function drawScene(gl, sc) {
     gl.disable(gl.BLEND);
     gl.frontFace(gl.CCW);
     check(gl, "before the draw");
+    if (sc.capture) {
+      const result = captureDraws(gl, sc, prog, made);
+      result.ms = performance.now() - start;
+      return result;
+    }
     gl.drawElements(gl.TRIANGLES, sc.indices.length, gl.UNSIGNED_SHORT, 0);
     check(gl, "drawing");
 
@@ -390,11 +406,84 @@ function drawScene(gl, sc) {
     if (made.fbo) gl.deleteFramebuffer(made.fbo);
     if (made.depth) gl.deleteTexture(made.depth);
     gl.disable(gl.DEPTH_TEST);
+    gl.disable(gl.SCISSOR_TEST);
     gl.depthMask(true);
     gl.depthRange(0, 1);
     if (made.prog) gl.deleteProgram(made.prog);
     for (let u = 0; u < 16; u++) gl.bindSampler(u, null);
   }
+}
+
+// A register capture (docs/bisect.md): the program drawn once per window
+// of records, the window uniform at 0, R, 2R, …, the capture outputs read
+// at the pixel after each draw until the header's count is covered. Output
+// 0 is the header (count, overflow flag, the window's first record, R);
+// outputs 1 + 2k and 2 + 2k hold the window's record k. Only the first
+// draw's header is read at once (it gives the count, hence the draws);
+// every draw's outputs go into a pixel-pack buffer read once at the end,
+// so the draws are not each a round trip to the GPU process. Returns the
+// words as the Vulkan capture buffer holds them: the header (count,
+// overflow, 0, 0), then every record.
+function captureDraws(gl, sc, prog, made) {
+  const c = sc.capture;
+  const loc = gl.getUniformLocation(prog, c.uniform);
+  if (loc === null) throw new Error("the capture's window uniform " + c.uniform + " is not in the program");
+  const draw = (first) => {
+    gl.uniform1ui(loc, first);
+    gl.drawElements(gl.TRIANGLES, sc.indices.length, gl.UNSIGNED_SHORT, 0);
+  };
+  // A header an invocation wrote echoes the window and R; one left as
+  // cleared (zero) means none ran at the pixel.
+  const checkHead = (head, first) => {
+    if (head[3] !== c.per_draw || head[2] !== first) {
+      throw new Error("pixel (" + c.x + "," + c.y + ") wrote no capture header in the draw " +
+        "from record " + first + ": no invocation ran there (is the pixel covered?)");
+    }
+  };
+  // Only the pixel's fragment writes what is read: the scissor spares
+  // shading the rest of the target on each of the many draws. (Scissored
+  // fragments of the pixel's 2x2 quad still run as helpers, so its
+  // derivatives are those of the whole draw.)
+  gl.enable(gl.SCISSOR_TEST);
+  gl.scissor(c.x, c.y, 1, 1);
+  draw(0);
+  const head = new Uint32Array(4);
+  gl.readBuffer(gl.COLOR_ATTACHMENT0);
+  gl.readPixels(c.x, c.y, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, head);
+  check(gl, "drawing the capture");
+  checkHead(head, 0);
+  const count = head[0], overflow = head[1];
+  const draws = Math.max(1, Math.ceil(count / c.per_draw));
+  const texel = 16;
+  const pack = gl.createBuffer();
+  made.buffers.push(pack);
+  gl.bindBuffer(gl.PIXEL_PACK_BUFFER, pack);
+  gl.bufferData(gl.PIXEL_PACK_BUFFER, draws * c.outputs * texel, gl.STREAM_READ);
+  for (let d = 0; d < draws; d++) {
+    if (d > 0) draw(d * c.per_draw);
+    for (let k = 0; k < c.outputs; k++) {
+      gl.readBuffer(gl.COLOR_ATTACHMENT0 + k);
+      gl.readPixels(c.x, c.y, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT,
+        (d * c.outputs + k) * texel);
+    }
+  }
+  const all = new Uint32Array(draws * c.outputs * 4);
+  gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, all);
+  gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+  check(gl, "reading the capture back");
+  const words = [count, overflow, 0, 0];
+  for (let d = 0; d < draws; d++) {
+    const at = d * c.outputs * 4;
+    const first = d * c.per_draw;
+    checkHead(all.subarray(at, at + 4), first);
+    if (all[at] !== count || all[at + 1] !== overflow) {
+      throw new Error("the capture's record count changed between draws: " + count +
+        " in the first, " + all[at] + " in the one from record " + first);
+    }
+    const n = Math.min(c.per_draw, count - first);
+    for (let i = 4; i < 4 + 8 * n; i++) words.push(all[at + i]);
+  }
+  return { ok: true, capture: bytesb64(new Uint8Array(Uint32Array.from(words).buffer)), draws };
 }
 
 // The depth buffer read back by drawing it: a full-target triangle whose

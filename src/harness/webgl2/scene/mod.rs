@@ -57,10 +57,26 @@ pub(super) struct Scene {
     pub viewport: [i32; 4],
     pub depth_range: [f32; 2],
     pub depth: Option<GlDepth>,
+    /// A register capture (`webgl2::capture`): drawn once per window of
+    /// records instead of once, its outputs read at one pixel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capture: Option<CaptureJob>,
     /// Uploads decided here rather than in the page (see
     /// `compressed_images`), for the report; not sent to the page.
     #[serde(skip)]
     pub notes: Vec<String>,
+}
+
+/// What the page needs to draw a register capture: the pixel (GL's row,
+/// which the y-flipped draw makes D3D's), the window uniform, the outputs
+/// and the records each draw keeps.
+#[derive(Serialize)]
+pub(super) struct CaptureJob {
+    pub x: u32,
+    pub y: u32,
+    pub uniform: String,
+    pub outputs: u32,
+    pub per_draw: u32,
 }
 
 /// The depth buffer: GL internal format, test, write, function, clear.
@@ -267,6 +283,7 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
             clear: d.clear,
             read: case.reads_depth(),
         }),
+        capture: None,
         notes,
     })
 }

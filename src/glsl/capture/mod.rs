@@ -1,11 +1,12 @@
-//! Register capture (vk450 only): an instrumented translation that, for
-//! one pixel, appends a record per executed DXBC instruction to a storage
-//! buffer of its own, so `harness::bisect` can lay the GPU's register
-//! values beside the emulator's, step by step.
-//!
-//! The buffer (`dxbc_capture`, std430, at [`super::names::CAPTURE_BINDING`])
-//! is a header of [`HEADER_WORDS`] words (record count, overflow flag, two
-//! unused) and then records of [`RECORD_WORDS`] words each:
+//! Register capture: an instrumented translation that, for one pixel,
+//! records every executed DXBC instruction and the registers it wrote, so
+//! `harness::bisect` can lay the GPU's register values beside the
+//! emulator's, step by step. Where the records go is the dialect's:
+//! `vk450` appends them to a storage buffer, `es300` (no storage in GLSL ES
+//! 3.00) keeps a window of them per draw and writes it to integer render
+//! targets (docs/glsl.md, "Register capture"). Both give the harness the
+//! same words: a header of [`HEADER_WORDS`] (record count, overflow flag)
+//! and then records of [`RECORD_WORDS`] words each:
 //! `[instruction index, register file code, register, element, x, y, z, w]`,
 //! the register's four components as exact bits after the instruction
 //! ([`CaptureFile`] says which register file; `element` is the array
@@ -14,22 +15,26 @@
 //! destination (flow, stores, `nop`) gives one record with
 //! [`CaptureFile::None`]; one with two destinations gives two.
 //!
-//! Which instructions are recorded is `Op::is_path_step`, the rule the
-//! emulator's side uses too; flow instructions record before they act
-//! (so `ret` and `discard` are seen), the rest after. Only the chosen
-//! pixel's invocation writes: `dxbc_capture_on` compares
-//! `gl_FragCoord.xy`, which in Vulkan counts rows from the top as D3D's
-//! window position does (the same `gl_FragCoord` `hlslcc_FragCoord` is made
-//! from). Helper invocations' stores have no effect in Vulkan, so the
-//! pixel's helper runs in a neighbouring triangle's quad write nothing.
-//! The instrumentation only reads registers and writes the capture
-//! buffer: what the shader computes is unchanged. Records past
-//! [`CAPACITY`] are dropped and the overflow flag set.
+//! This module writes what the dialects share: the record sites (`dxbc_cap`
+//! calls) and the pixel test. Which instructions are recorded is
+//! `Op::is_path_step`, the rule the emulator's side uses too; flow
+//! instructions record before they act (so `ret` and `discard` are seen),
+//! the rest after. Only the chosen pixel's invocation records:
+//! `dxbc_capture_on` compares D3D's window position, built as
+//! `hlslcc_FragCoord` builds it. Helper invocations write neither storage
+//! nor outputs, so the pixel's helper runs in a neighbouring triangle's
+//! quad record nothing. The instrumentation only reads registers: what the
+//! shader computes is unchanged.
 
+use super::Dialect;
 use super::emit::Emitter;
-use super::names;
 use super::writer::Section;
 use crate::dxbc::ir::{Instruction, Operand, OperandType};
+
+mod es300;
+mod vk450;
+
+pub use es300::{ES300_CAPACITY, es300_outputs, es300_records_per_draw};
 
 /// The pixel whose invocation records, in D3D window coordinates (the
 /// render target's pixel, rows from the top).
@@ -233,57 +238,16 @@ fn register(
     }
 }
 
-/// The block, the pixel test and `dxbc_cap`, declared before the
-/// functions that call it; and the manifest's entry for the harness.
+/// The declarations and `dxbc_cap`, before the functions that call it;
+/// and the manifest's entry for the harness.
 pub(super) fn declare(e: &mut Emitter, out: &mut Section) {
     if !active(e) {
         return;
     }
-    let binding = names::CAPTURE_BINDING;
-    out.line(
-        None,
-        "// register capture (docs/glsl.md): one record per executed instruction of one pixel",
-    );
-    // One member, a runtime array of uvec4 whose first is the header:
-    // naga's GLSL front end loads array elements of a buffer block but
-    // not scalar members beside a runtime array.
-    out.line(
-        None,
-        format!(
-            "layout(std430, set = {}, binding = {binding}) buffer DxbcCapture {{ uvec4 words[]; }} {BUFFER_NAME};",
-            names::SET
-        ),
-    );
-    out.line(None, "bool dxbc_capture_on = false;");
-    out.line(
-        None,
-        "void dxbc_cap(uint index, uint file, uint reg, uint element, uvec4 bits) {",
-    );
-    out.indent();
-    out.line(None, "if (!dxbc_capture_on) { return; }");
-    // One invocation writes, so a plain count is enough (and keeps the
-    // text free of atomics, which naga's GLSL front end lacks). Two
-    // vector stores a record: lavapipe compiles the shader's hundreds of
-    // records in a fraction of the time eight scalar stores take.
-    out.line(None, format!("uint n = {BUFFER_NAME}.words[0].x;"));
-    out.line(
-        None,
-        format!("if (n >= {CAPACITY}u) {{ {BUFFER_NAME}.words[0].y = 1u; return; }}"),
-    );
-    out.line(None, format!("{BUFFER_NAME}.words[0].x = n + 1u;"));
-    out.line(
-        None,
-        format!("{BUFFER_NAME}.words[1u + 2u * n] = uvec4(index, file, reg, element);"),
-    );
-    out.line(None, format!("{BUFFER_NAME}.words[2u + 2u * n] = bits;"));
-    out.dedent();
-    out.line(None, "}");
-    out.line(None, "");
-    e.manifest.capture = Some(super::manifest::CaptureEntry {
-        binding,
-        glsl_name: BUFFER_NAME.into(),
-        bytes: buffer_bytes(),
-    });
+    match e.dialect {
+        Dialect::Vk450 => vk450::declare(e, out),
+        Dialect::Es300 => es300::declare(e, out),
+    }
 }
 
 /// In `main()`, after the input copies: the pixel test, then the input
@@ -292,10 +256,19 @@ pub(super) fn entry(e: &Emitter, main: &mut Section) {
     let Some(p) = e.options.capture.filter(|_| active(e)) else {
         return;
     };
+    // D3D's window position of the invocation, as `hlslcc_FragCoord`
+    // gives it: Vulkan's window y counts rows from the top already; in
+    // es300 `hlslcc_YFlip` says which way GL's runs (docs/glsl.md).
+    let at = match e.dialect {
+        Dialect::Vk450 => "uvec2(gl_FragCoord.xy)".to_string(),
+        Dialect::Es300 => {
+            "uvec2(gl_FragCoord.x, hlslcc_YFlip.y - hlslcc_YFlip.x * gl_FragCoord.y)".to_string()
+        }
+    };
     main.line(
         None,
         format!(
-            "dxbc_capture_on = all(equal(uvec2(gl_FragCoord.xy), uvec2({}u, {}u)));",
+            "dxbc_capture_on = all(equal({at}, uvec2({}u, {}u)));",
             p.x, p.y
         ),
     );
@@ -306,6 +279,26 @@ pub(super) fn entry(e: &Emitter, main: &mut Section) {
             None,
             format!("dxbc_cap({ENTRY}u, {input}u, {r}u, 0u, floatBitsToUint({v}));"),
         );
+    }
+}
+
+/// At the end of `main()`, the one exit of an es300 capture (its
+/// `discard` is left out, see [`es300`]): the kept records copied to the
+/// capture outputs.
+pub(super) fn exit(e: &Emitter, main: &mut Section) {
+    if active(e) && e.dialect == Dialect::Es300 {
+        es300::exit(e, main);
+    }
+}
+
+/// What a `discard` becomes: itself, or in an es300 capture nothing (the
+/// record before it says it ran), so the lane runs on as D3D's does and
+/// the capture outputs are written.
+pub(super) fn discard_statement(e: &Emitter) -> &'static str {
+    if active(e) && e.dialect == Dialect::Es300 {
+        "/* discard: left out by the register capture */"
+    } else {
+        "discard;"
     }
 }
 
@@ -326,10 +319,85 @@ mod tests {
     }
 
     #[test]
-    fn es300_refuses_the_capture() {
+    fn es300_refuses_a_capture_without_room_for_a_record() {
         let shader = crate::dxbc::asm::test_shader(SHADER);
-        let r = translate(&shader, &options(Dialect::Es300)).expect_err("no storage in es300");
+        let options = Options {
+            capture_outputs: 2,
+            ..options(Dialect::Es300)
+        };
+        let r = translate(&shader, &options).expect_err("a header and no record");
         assert_eq!(r.reasons(), vec![Reason::Capture]);
+    }
+
+    /// The `dxbc_cap(...)` lines of a text, trimmed.
+    fn records(s: &str) -> Vec<&str> {
+        s.lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("dxbc_cap("))
+            .collect()
+    }
+
+    #[test]
+    fn es300_keeps_a_window_of_records_in_its_outputs() {
+        // 0 dcl_input_ps, 1 dcl_output, 2 dcl_temps, 3 add, 4 discard_nz,
+        // 5 mov, 6 ret.
+        let shader = crate::dxbc::asm::test_shader(
+            "ps_5_0\ndcl_input_ps linear v0.xy\ndcl_output o0.xyzw\ndcl_temps 1\n\
+             add r0.xy, v0.xyxx, v0.yxyy\ndiscard_nz r0.x\nmov o0.xyzw, r0.xyxy\nret\n",
+        );
+        let options = Options {
+            capture_outputs: 8,
+            ..options(Dialect::Es300)
+        };
+        let t = translate(&shader, &options).expect("translates");
+        let s = &t.source;
+        // Eight draw buffers: the header and three records (seven
+        // outputs); the case's target is a private global.
+        assert!(
+            s.contains("layout(location = 6) out highp uvec4 dxbc_capture6;"),
+            "{s}"
+        );
+        assert!(!s.contains("location = 7"), "{s}");
+        assert!(s.contains("\nvec4 SV_Target0; "), "{s}");
+        assert!(!s.contains("out vec4 SV_Target0"), "{s}");
+        assert!(s.contains("uniform highp uint dxbc_capture_first;"));
+        // The window: record n kept in slot n - first, its two outputs.
+        assert!(s.contains("uint k = n - dxbc_capture_first;"), "{s}");
+        assert!(s.contains("} else if (k == 2u) {\n        dxbc_capture5 = uvec4(index, file, reg, element);\n        dxbc_capture6 = bits;"), "{s}");
+        // D3D's row as hlslcc_FragCoord gives it (the y-flip uniform is
+        // declared for it).
+        assert!(s.contains(
+            "dxbc_capture_on = all(equal(uvec2(gl_FragCoord.x, hlslcc_YFlip.y - hlslcc_YFlip.x * gl_FragCoord.y), uvec2(3u, 5u)));"
+        ));
+        assert!(s.contains("uniform highp vec2 hlslcc_YFlip;"));
+        // The discard is recorded and left out; the header is the last
+        // statement of main().
+        assert!(s.contains("dxbc_cap(4u, 0u, 0u, 0u, uvec4(0u));"));
+        assert!(!s.contains("discard;"), "{s}");
+        assert!(s.trim_end().ends_with(
+            "dxbc_capture0 = uvec4(dxbc_capture_count, dxbc_capture_overflow, dxbc_capture_first, 3u);\n}"
+        ), "{s}");
+        let m = t.manifest.capture_outputs.as_ref().expect("manifest entry");
+        assert_eq!((m.outputs, m.records_per_draw), (7, 3));
+        assert!(t.manifest.capture.is_none());
+        // The record sites are those of vk450, one text for both.
+        let vk = translate(&shader, &options_for(Dialect::Vk450)).expect("translates");
+        assert_eq!(records(s), records(&vk.source));
+        // Four draw buffers (WebGL2's least) keep one record a draw.
+        let four = translate(
+            &shader,
+            &Options {
+                capture_outputs: 4,
+                ..options
+            },
+        )
+        .expect("4");
+        assert!(four.source.contains("dxbc_capture2 = bits;"));
+        assert!(!four.source.contains("dxbc_capture3"));
+    }
+
+    fn options_for(dialect: Dialect) -> Options {
+        options(dialect)
     }
 
     #[test]
