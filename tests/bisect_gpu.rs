@@ -184,6 +184,23 @@ fn a_nan_coordinate_to_sample_l_is_named_at_the_sample() {
     assert!(f32::from_bits(r0.gpu.expect("r0 written")[0]).is_nan());
 }
 
+#[test]
+fn a_discard_taken_on_both_sides_is_no_divergence() {
+    let gpu = gpu();
+    // tests/bisect/discard_taken.case: at (1,5) v0.x = 1.5 < 4, the
+    // discard (instruction 4) is taken. The vk450 invocation ends there
+    // after recording steps 3 and 4; the emulator's lane runs on through 5
+    // and 6, as D3D's does. Both discarded the pixel at the same step, so
+    // there is nothing to tell apart: no divergence, two steps compared.
+    let b = run(&gpu, "bisect/discard_taken.case", (1, 5), &plain());
+    assert!(b.divergence.is_none(), "{b:?}");
+    assert_eq!((b.compared, b.emulator_steps, b.gpu_steps), (2, 4, 2));
+    // At (6,5) v0.x = 6.5: not taken, and both run the four steps.
+    let b = run(&gpu, "bisect/discard_taken.case", (6, 5), &plain());
+    assert!(b.divergence.is_none(), "{b:?}");
+    assert_eq!((b.compared, b.emulator_steps, b.gpu_steps), (4, 4, 4));
+}
+
 fn cases(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .expect("tests/cases")

@@ -125,11 +125,25 @@ pub fn lane_pixel((x, y): (u32, u32), lane: usize) -> (u32, u32) {
 fn capture(backend: Backend, source: &GpuCase, pixel: (u32, u32)) -> Result<Paths, String> {
     match backend {
         Backend::Vulkan => vulkan(source, pixel),
-        other => Err(format!(
-            "the {} backend has no register capture yet; vulkan has",
-            other.name()
-        )),
+        Backend::WebGl2 => webgl2(source, pixel),
     }
+}
+
+/// WebGL2 in headless Chromium (SwiftShader), found as `diff` finds it.
+fn webgl2(source: &GpuCase, pixel: (u32, u32)) -> Result<Paths, String> {
+    use crate::harness::webgl2::{Config, WebGl2, WebGl2Error};
+    let webgl2 = WebGl2::new(Config::default()).map_err(|e| match e {
+        WebGl2Error::NoBrowser(why) => format!(
+            "the webgl2 backend: no browser ({why}); it needs headless Chromium (Debian's \
+             chromium-headless-shell)"
+        ),
+        e => format!("the webgl2 backend: {e}"),
+    })?;
+    let job = (&source.case, &source.shaders, pixel);
+    bisect::webgl2_paths_all(&webgl2, &[job], &source.options)
+        .pop()
+        .unwrap_or_else(|| Err(bisect::BisectError::Other("no capture came back".into())))
+        .map_err(|e| format!("{}: {e}", source.case.path.display()))
 }
 
 #[cfg(feature = "gpu")]

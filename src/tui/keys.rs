@@ -140,6 +140,11 @@ pub const BINDINGS: &[Binding] = &[
         "load the GPU's values (vulkan) of the lane",
     ),
     b(
+        &[k('W')],
+        Action::LoadGpu(Backend::WebGl2),
+        "load the GPU's values (webgl2, headless Chromium) of the lane",
+    ),
+    b(
         &[k('D')],
         Action::JumpToDivergence,
         "jump to the first divergence from the GPU",

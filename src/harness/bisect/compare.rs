@@ -184,9 +184,17 @@ pub fn compare(
         }
     }
     b.compared = n;
-    // One side ended first: unless a capture stopped it, that is a path
-    // divergence too.
-    if emulator.steps.len() != gpu.steps.len() && !b.truncated {
+    // The GPU's invocation ended at a `discard` the emulator's lane took
+    // at the same step: a vk450 invocation stops there while D3D's lane
+    // (and the emulator's) runs on to keep its quad's derivatives, writing
+    // nothing the pixel keeps. The paths agree as far as the pixel goes.
+    let discarded_together = gpu.steps.len() == n
+        && n > 0
+        && emulator.discarded_at == Some(n - 1)
+        && program.instructions[gpu.steps[n - 1].index].op == Op::Discard;
+    // One side ended first: unless a capture stopped it, or both sides
+    // discarded the pixel there, that is a path divergence too.
+    if emulator.steps.len() != gpu.steps.len() && !b.truncated && !discarded_together {
         let next = |p: &Path| p.steps.get(n).map(|s| s.index);
         let (en, gn) = (next(emulator), next(gpu));
         let at = en.or(gn).unwrap_or(0);

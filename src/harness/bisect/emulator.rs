@@ -112,6 +112,9 @@ pub fn emulator_path(
             step.writes.push((loc, value));
         }
         path.steps.push(step);
+        if path.discarded_at.is_none() && m.discarded()[lane] {
+            path.discarded_at = Some(path.steps.len() - 1);
+        }
     }
     Ok(path)
 }

@@ -22,7 +22,7 @@ use crate::vm::state::{Loc, Reg};
 pub use compare::{Bisection, Divergence, Kind, Source, compare};
 pub use emulator::emulator_path;
 pub use registers::{Components, Registers, Written, agree};
-pub use webgl2::{webgl2, webgl2_all};
+pub use webgl2::{webgl2, webgl2_all, webgl2_paths_all};
 
 /// One executed instruction and the registers it wrote (none for flow,
 /// stores and the like; two for an instruction with two destinations).
@@ -41,6 +41,11 @@ pub struct Path {
     /// The run went on past [`capture::CAPACITY`] records; `steps` is its
     /// beginning.
     pub overflowed: bool,
+    /// The emulator's: the step at which its lane took a `discard`. The
+    /// lane runs on after it (as D3D's does, for its quad's derivatives),
+    /// so the path goes on; a vk450 invocation ends there instead, so the
+    /// GPU's path shows it by stopping at the `discard` (`compare`).
+    pub discarded_at: Option<usize>,
 }
 
 /// Both sides' paths with what [`compare`] made of them: what the

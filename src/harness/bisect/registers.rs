@@ -135,6 +135,7 @@ mod tests {
                 },
             ],
             overflowed: false,
+            discarded_at: None,
         }
     }
 

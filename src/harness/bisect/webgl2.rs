@@ -5,7 +5,7 @@
 //! over the cases affordable: a browser start costs more than most
 //! captures.
 
-use super::{BisectError, Bisection, Path, compare, emulator_path, gpu_path};
+use super::{BisectError, Bisection, Path, Paths, compare, emulator_path, gpu_path};
 use crate::glsl::{self, Dialect};
 use crate::harness::case::{Case, CaseShaders};
 use crate::harness::runtime;
@@ -36,12 +36,25 @@ pub fn webgl2_all(
     jobs: &[CaptureRequest],
     options: &glsl::Options,
 ) -> Vec<Result<Bisection, BisectError>> {
+    webgl2_paths_all(webgl2, jobs, options)
+        .into_iter()
+        .map(|r| r.map(|p| p.bisection))
+        .collect()
+}
+
+/// [`webgl2_all`] keeping both sides' [`Path`]s beside each bisection,
+/// for the debugger (as `vulkan_paths` does on Vulkan).
+pub fn webgl2_paths_all(
+    webgl2: &WebGl2,
+    jobs: &[CaptureRequest],
+    options: &glsl::Options,
+) -> Vec<Result<Paths, BisectError>> {
     let mut options = options.clone();
     options.dialect = Dialect::Es300;
     options.capture = None;
     // The emulator's side and the plain text's line map first: a case
     // that cannot be bisected is not drawn.
-    let mut out: Vec<Option<Result<Bisection, BisectError>>> = Vec::new();
+    let mut out: Vec<Option<Result<Paths, BisectError>>> = Vec::new();
     let mut ready: Vec<(usize, Path, glsl::SourceMap)> = Vec::new();
     for (k, (case, shaders, pixel)) in jobs.iter().enumerate() {
         match prepare(case, shaders, *pixel, &options) {
@@ -64,14 +77,19 @@ pub fn webgl2_all(
                         .map_err(|e| BisectError::Other(format!("{}: {e}", case.path.display())))
                 })
                 .map(|gpu| {
-                    compare(
+                    let bisection = compare(
                         &shaders.pixel,
                         &map,
                         &case.tolerance,
                         pixel,
                         &emulator,
                         &gpu,
-                    )
+                    );
+                    Paths {
+                        emulator,
+                        gpu,
+                        bisection,
+                    }
                 }),
         );
     }

@@ -480,14 +480,21 @@ impl suite::Renderer for Gpu {
         storage::refusal(&self.r.borrow(), &storage::with_stages(&manifests))
     }
 
-    fn bisect(
+    fn captures_registers(&self) -> bool {
+        true
+    }
+
+    fn bisect_all(
         &self,
-        case: &Case,
-        shaders: &CaseShaders,
-        pixel: (u32, u32),
+        jobs: &[super::suite::BisectJob],
         options: &glsl::Options,
-    ) -> Option<Result<super::bisect::Bisection, String>> {
-        Some(super::bisect::vulkan(self, case, shaders, pixel, options).map_err(|e| e.to_string()))
+    ) -> Vec<Result<super::bisect::Bisection, String>> {
+        jobs.iter()
+            .map(|(case, shaders, pixel)| {
+                super::bisect::vulkan(self, case, shaders, *pixel, options)
+                    .map_err(|e| e.to_string())
+            })
+            .collect()
     }
 
     fn render_all(

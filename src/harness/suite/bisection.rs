@@ -66,36 +66,59 @@ pub(super) fn bisect_failures(
     if limit == 0 {
         return;
     }
+    // In the cases' order, each failure gets a place in its renderer's
+    // batch while the limit lasts; a renderer is asked once for its whole
+    // batch (WebGL2 starts one browser for all of them).
     let mut made = 0;
-    for (r, input) in results.iter_mut().zip(inputs) {
-        let Some((case, shaders)) = input else {
+    let mut batches: Vec<Vec<Slot>> = vec![Vec::new(); renderers.len()];
+    for (ri, (r, input)) in results.iter_mut().zip(inputs).enumerate() {
+        if input.is_none() {
             continue;
-        };
-        for b in &mut r.backends {
+        }
+        for (bi, b) in r.backends.iter_mut().enumerate() {
             let Some(pixel) = b.failing_pixel() else {
                 continue;
             };
-            let Some(renderer) = renderers.iter().find(|x| x.backend() == b.backend) else {
+            let Some(k) = renderers.iter().position(|x| x.backend() == b.backend) else {
                 continue;
             };
-            let outcome = if made >= limit {
+            let outcome = if !renderers[k].captures_registers() {
+                Bisected::NotRun(cannot_capture(b.backend))
+            } else if made >= limit {
                 Bisected::OverLimit(limit)
             } else {
-                match renderer.bisect(case, shaders, pixel, &options.glsl) {
-                    None => Bisected::NotRun(cannot_capture(b.backend)),
-                    Some(done) => {
-                        made += 1;
-                        match done {
-                            Ok(found) => Bisected::Ran(found),
-                            Err(why) => Bisected::NotRun(why),
-                        }
-                    }
-                }
+                made += 1;
+                batches[k].push((ri, bi, pixel));
+                continue;
             };
             b.bisect = Some(BackendBisect { pixel, outcome });
         }
     }
+    for (renderer, batch) in renderers.iter().zip(&batches) {
+        if batch.is_empty() {
+            continue;
+        }
+        let jobs: Vec<super::BisectJob> = batch
+            .iter()
+            .filter_map(|&(ri, _, pixel)| {
+                let (case, shaders) = inputs[ri].as_ref()?;
+                Some((case, shaders, pixel))
+            })
+            .collect();
+        let found = renderer.bisect_all(&jobs, &options.glsl);
+        for (&(ri, bi, pixel), done) in batch.iter().zip(found) {
+            let outcome = match done {
+                Ok(found) => Bisected::Ran(found),
+                Err(why) => Bisected::NotRun(why),
+            };
+            results[ri].backends[bi].bisect = Some(BackendBisect { pixel, outcome });
+        }
+    }
 }
+
+/// A failure in a renderer's batch: the case's and the backend's place
+/// in the results, and the pixel.
+type Slot = (usize, usize, (u32, u32));
 
 fn cannot_capture(backend: Backend) -> String {
     format!("the {} backend cannot capture registers", backend.name())

@@ -175,25 +175,51 @@ pub trait Renderer {
     ) -> Option<String> {
         None
     }
-    /// Bisects one case at one pixel (`harness::bisect`, docs/bisect.md)
-    /// with the run's translation `options`: where along the pixel's path
-    /// this backend's registers first differ from the emulator's. `None`:
-    /// this backend cannot capture registers; `Some(Err)`: it can, but not
-    /// for this case or pixel (the reason).
-    fn bisect(
+    /// Whether [`Renderer::bisect_all`] can capture registers on this
+    /// backend (`harness::bisect`); a run asks before counting a
+    /// bisection against its limit.
+    fn captures_registers(&self) -> bool {
+        false
+    }
+    /// Bisects each (case, pixel) of `jobs` (`harness::bisect`,
+    /// docs/bisect.md) with the run's translation `options`: where along
+    /// the pixel's path this backend's registers first differ from the
+    /// emulator's, or why it could not tell. All in one go, because a
+    /// backend may pay once for many (WebGL2 starts one browser).
+    fn bisect_all(
         &self,
-        _case: &Case,
-        _shaders: &CaseShaders,
-        _pixel: (u32, u32),
+        jobs: &[BisectJob],
         _options: &glsl::Options,
-    ) -> Option<Result<super::bisect::Bisection, String>> {
-        None
+    ) -> Vec<Result<super::bisect::Bisection, String>> {
+        let why = format!(
+            "the {} backend cannot capture registers",
+            self.backend().name()
+        );
+        jobs.iter().map(|_| Err(why.clone())).collect()
     }
 }
+
+/// One bisection a run asks of a backend: the case and the pixel.
+pub type BisectJob<'a> = (&'a Case, &'a CaseShaders, (u32, u32));
 
 impl Renderer for WebGl2 {
     fn backend(&self) -> Backend {
         Backend::WebGl2
+    }
+
+    fn captures_registers(&self) -> bool {
+        true
+    }
+
+    fn bisect_all(
+        &self,
+        jobs: &[BisectJob],
+        options: &glsl::Options,
+    ) -> Vec<Result<super::bisect::Bisection, String>> {
+        super::bisect::webgl2_all(self, jobs, options)
+            .into_iter()
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect()
     }
 
     fn name(&self) -> String {

@@ -54,18 +54,30 @@ impl Renderer for Split {
         part.refuses(case, shaders, options)
     }
 
-    fn bisect(
+    fn captures_registers(&self) -> bool {
+        self.parts.first().is_some_and(|p| {
+            p.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .captures_registers()
+        })
+    }
+
+    fn bisect_all(
         &self,
-        case: &Case,
-        shaders: &CaseShaders,
-        pixel: (u32, u32),
+        jobs: &[super::BisectJob],
         options: &glsl::Options,
-    ) -> Option<Result<crate::harness::bisect::Bisection, String>> {
-        // Bisections run one at a time, after the draws: the first part
-        // makes them.
-        let first = self.parts.first()?;
-        let part = first.lock().unwrap_or_else(|e| e.into_inner());
-        part.bisect(case, shaders, pixel, options)
+    ) -> Vec<Result<crate::harness::bisect::Bisection, String>> {
+        // Bisections run after the draws: the first part makes them.
+        match self.parts.first() {
+            Some(first) => first
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .bisect_all(jobs, options),
+            None => jobs
+                .iter()
+                .map(|_| Err("no device to capture registers on".to_string()))
+                .collect(),
+        }
     }
 
     fn render_all(

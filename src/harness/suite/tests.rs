@@ -373,22 +373,27 @@ impl Renderer for Bisecting {
         }
         .render_all(jobs, options)
     }
-    fn bisect(
+    fn captures_registers(&self) -> bool {
+        true
+    }
+    fn bisect_all(
         &self,
-        _: &Case,
-        _: &CaseShaders,
-        pixel: (u32, u32),
+        jobs: &[super::BisectJob],
         _: &glsl::Options,
-    ) -> Option<Result<crate::harness::bisect::Bisection, String>> {
-        self.asked.borrow_mut().push(pixel);
-        Some(Ok(crate::harness::bisect::Bisection {
-            pixel,
-            compared: 1,
-            emulator_steps: 1,
-            gpu_steps: 1,
-            truncated: false,
-            divergence: None,
-        }))
+    ) -> Vec<Result<crate::harness::bisect::Bisection, String>> {
+        jobs.iter()
+            .map(|(_, _, pixel)| {
+                self.asked.borrow_mut().push(*pixel);
+                Ok(crate::harness::bisect::Bisection {
+                    pixel: *pixel,
+                    compared: 1,
+                    emulator_steps: 1,
+                    gpu_steps: 1,
+                    truncated: false,
+                    divergence: None,
+                })
+            })
+            .collect()
     }
 }
 
