@@ -341,3 +341,53 @@ fn the_command_exits_by_what_it_found() {
         "{err}"
     );
 }
+
+/// A `diff` run on WebGL2 bisects the case a fault makes fail, at its
+/// worst pixel: the record names exactly the faulted instruction with
+/// both values (as `tests/bisect_gpu.rs` checks on Vulkan).
+#[test]
+fn a_failing_run_reports_the_faulted_instruction() {
+    use dxbc_dbg::harness::results::CaseRecord;
+    use dxbc_dbg::harness::results::bisect::{BisectOutcome, Found};
+    use dxbc_dbg::harness::suite::{self, Backend, Renderer, RunOptions};
+
+    let webgl2 = browser();
+    // Instruction 6 `add r0.xy, v0.xyxx, cb0[0].zwzz` with cb0[0].zw = 0:
+    // D3D gives r0.x = v0.x = x + 0.5 at pixel (x, y); the fault reads
+    // v0.y, y + 0.5, so the image differs off the diagonal x = y.
+    let name = "cases/pcf/point_less.case";
+    let options = RunOptions {
+        glsl: Options {
+            wrong_swizzle_at: Some(6),
+            ..plain()
+        },
+        bisect_limit: suite::DEFAULT_BISECT_LIMIT,
+        ..RunOptions::default()
+    };
+    let renderers: [&dyn Renderer; 1] = [&webgl2];
+    let r = suite::run_case(&path(name), "point_less", &renderers, &options);
+    assert!(!r.passed(), "the fault makes the case fail");
+    let b = r.backend(Backend::WebGl2).expect("drawn on webgl2");
+    let (x, y) = b.failing_pixel().expect("a pixel beyond tolerance");
+    assert_ne!(x, y);
+    let rec = CaseRecord::from_result(0, &r);
+    let bisect = rec.backends[0].bisect.clone().expect("bisected");
+    assert_eq!(bisect.pixel, [x, y]);
+    let d = match &bisect.outcome {
+        BisectOutcome::Compared {
+            divergence: Some(d),
+            ..
+        } => d,
+        other => panic!("expected a divergence: {other:?}"),
+    };
+    assert_eq!(d.index, 6, "named {} `{}`", d.index, d.text);
+    assert_eq!(
+        d.found,
+        Found::Value {
+            register: "r0".into(),
+            component: "x".into(),
+            emulator: (x as f32 + 0.5).to_bits(),
+            gpu: (y as f32 + 0.5).to_bits(),
+        }
+    );
+}

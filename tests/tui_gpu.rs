@@ -288,3 +288,32 @@ fn real_terminal_loads_gpu_values_and_jumps() {
     let s = tmux.wait_for("exit=");
     assert!(s.contains("exit=0"), "{s}");
 }
+
+/// `W` loads the same pixel's values from WebGL2 (the es300 text users
+/// ship, in headless Chromium): the faulted swizzle is found at the same
+/// instruction, with the same hand-worked values as on Vulkan.
+#[test]
+fn webgl2_values_load_with_w_and_name_the_same_divergence() {
+    let mut app = faulted();
+    key(&mut app, 'W');
+    let t = text(&screen(&mut app));
+    assert!(t.contains("capturing pixel (2,1) on webgl2: "), "{t}");
+    app.wait_for_gpu();
+    assert!(
+        app.event.contains(
+            "webgl2 values of pixel (2,1) loaded: 0 step(s) compared, first divergence at [6]"
+        ),
+        "{}",
+        app.event
+    );
+    key(&mut app, 'D');
+    // r0.x: the emulator's v0.x + 0 = 2.5, the fault's v0.y + 0 = 1.5.
+    assert_eq!(
+        app.event,
+        "divergence: r0.x emulator 2.5, webgl2 1.5, after [6] add r0.xy, v0.xyxx, cb0[0].zwzz"
+    );
+    let buf = screen(&mut app);
+    assert!(text(&buf).contains("· emulator│webgl2 ·"), "{}", text(&buf));
+    assert_eq!(pairs(&app, &buf, "r0")[0], pair("2.5", "1.5"));
+    assert!(differing(&app, &buf).contains(&("r0".to_string(), 'x')));
+}

@@ -142,7 +142,7 @@ pub const BINDINGS: &[Binding] = &[
     b(
         &[k('W')],
         Action::LoadGpu(Backend::WebGl2),
-        "load the GPU's values (webgl2, headless Chromium) of the lane",
+        "load the GPU's values (webgl2) of the lane",
     ),
     b(
         &[k('D')],

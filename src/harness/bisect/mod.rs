@@ -5,8 +5,10 @@
 //! [`Step`] per executed instruction (`Op::is_path_step`; loops once per
 //! iteration) with the registers it wrote as exact bits after it. The
 //! emulator's comes from running the pixel's quad (`emulator`), the GPU's
-//! from the register capture of the vk450 translation (`glsl::capture`,
-//! read back by `harness::gpu`). [`compare`] walks the two in step and
+//! from the register capture of the translation (`glsl::capture`): a
+//! storage buffer in vk450, read back by `harness::gpu`; windows of
+//! records in integer outputs in es300, drawn by `harness::webgl2`
+//! (`webgl2`). [`compare`] walks the two in step and
 //! returns the first divergence, typed, for the CLI, reports and the
 //! debugger alike.
 

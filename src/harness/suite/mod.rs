@@ -263,7 +263,7 @@ pub struct RunOptions {
     /// the cases' order whatever the scheduling. The backends draw their
     /// batches as before (see docs/harness.md, "Parallel runs").
     pub jobs: usize,
-    /// How many bisections (`Renderer::bisect`, at a failing backend's
+    /// How many bisections (`Renderer::bisect_all`, at a failing backend's
     /// worst pixel) a run may make; 0 makes none. Each costs a pipeline
     /// compile, so the library's default is 0 and `diff` sets its own
     /// ([`DEFAULT_BISECT_LIMIT`]).
