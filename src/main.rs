@@ -495,9 +495,11 @@ fn run(cli: Cli) -> Result<Outcome> {
                 }
             };
             let style = shader.style();
+            let typing = std::rc::Rc::new(dxbc::value_type::Typing::of(&shader));
             let mut machine = vm::Machine::new(std::rc::Rc::new(shader.program), setup, resources)
                 .with_context(|| file.display().to_string())?;
             machine.set_uavs(uavs);
+            machine.set_typing(typing);
             let format = if json {
                 vm::trace::Format::Json
             } else {
