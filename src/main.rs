@@ -643,6 +643,8 @@ fn run(cli: Cli) -> Result<Outcome> {
 }
 
 fn main() -> ExitCode {
+    // Before anything else, while this is the only thread.
+    cli::runtime_dir::ensure();
     match run(Cli::parse()) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::Failed) => ExitCode::FAILURE,
