@@ -536,7 +536,13 @@ fn run(cli: Cli) -> Result<Outcome> {
             app.gpu.source = target
                 .drawn
                 .map(|(case, shaders)| tui::gpu::GpuCase::new(case, shaders));
-            tui::run(app).context("terminal")?;
+            if let Some(why) = tui::terminal::unavailable() {
+                anyhow::bail!("{why}");
+            }
+            tui::run(app).map_err(|e| match tui::terminal::explain(&e) {
+                Some(why) => anyhow::anyhow!("{why}"),
+                None => anyhow::anyhow!("terminal: {e}"),
+            })?;
         }
         Command::Bisect {
             case,
