@@ -1,6 +1,6 @@
 //! The debugger's costs on a 2,000-instruction straight-line shader
-//! (generated here): stepping forward over all of it with the undo log on,
-//! stepping back from the last instruction to the first, and one redraw of
+//! (generated here): stepping forward over all of it with the undo log on
+//! (and with register types kept too, as the debugger does), stepping back from the last instruction to the first, and one redraw of
 //! the whole screen into a 160x50 test backend.
 //! Run with `cargo bench --bench step`.
 
@@ -59,6 +59,22 @@ fn bench(c: &mut Criterion) {
     g.bench_function("forward over 2000 instructions", |b| {
         b.iter_batched(
             machine,
+            |mut m| {
+                while m.step().expect("step") != dxbc_dbg::vm::Event::Finished {}
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    // What the debugger steps: register types kept beside the values.
+    let typing = Rc::new(dxbc_dbg::dxbc::value_type::Typing::of(&shader));
+    g.bench_function("forward over 2000 instructions, typed", |b| {
+        b.iter_batched(
+            || {
+                let mut m = machine();
+                m.set_typing(Rc::clone(&typing));
+                m
+            },
             |mut m| {
                 while m.step().expect("step") != dxbc_dbg::vm::Event::Finished {}
                 m

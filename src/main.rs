@@ -495,9 +495,11 @@ fn run(cli: Cli) -> Result<Outcome> {
                 }
             };
             let style = shader.style();
+            let typing = std::rc::Rc::new(dxbc::value_type::Typing::of(&shader));
             let mut machine = vm::Machine::new(std::rc::Rc::new(shader.program), setup, resources)
                 .with_context(|| file.display().to_string())?;
             machine.set_uavs(uavs);
+            machine.set_typing(typing);
             let format = if json {
                 vm::trace::Format::Json
             } else {
@@ -534,7 +536,13 @@ fn run(cli: Cli) -> Result<Outcome> {
             app.gpu.source = target
                 .drawn
                 .map(|(case, shaders)| tui::gpu::GpuCase::new(case, shaders));
-            tui::run(app).context("terminal")?;
+            if let Some(why) = tui::terminal::unavailable() {
+                anyhow::bail!("{why}");
+            }
+            tui::run(app).map_err(|e| match tui::terminal::explain(&e) {
+                Some(why) => anyhow::anyhow!("{why}"),
+                None => anyhow::anyhow!("terminal: {e}"),
+            })?;
         }
         Command::Bisect {
             case,
@@ -641,6 +649,8 @@ fn run(cli: Cli) -> Result<Outcome> {
 }
 
 fn main() -> ExitCode {
+    // Before anything else, while this is the only thread.
+    cli::runtime_dir::ensure();
     match run(Cli::parse()) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::Failed) => ExitCode::FAILURE,

@@ -4,6 +4,7 @@
 //! the default set named and left out, otherwise 0 or 1 with a summary.
 //! A binary built without the `gpu` feature has no Vulkan backend and says
 //! so the same way (exit 3, "not built"); these tests hold in both builds.
+//! A run without `XDG_RUNTIME_DIR` prints no window-system noise.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -241,5 +242,36 @@ fn a_missing_golden_names_the_path_it_looked_for() {
         )),
         "{stdout}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Creating the Vulkan instance makes Mesa's device-selection layer probe
+/// Wayland, and libwayland prints `error: XDG_RUNTIME_DIR is invalid or
+/// not set in the environment.` when the variable is missing; the binary
+/// gives itself a private runtime directory first, so a headless run says
+/// only what the tool has to say, and its own errors still come through.
+#[test]
+fn a_run_without_a_runtime_dir_prints_no_window_system_noise() {
+    let dir = temp_dir("xdg");
+    std::fs::write(dir.join("flat.case"), CASE).expect("write");
+    let run = |target: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
+            .arg("diff")
+            .arg(target)
+            .args(["--backend", "vulkan"])
+            .env_remove("XDG_RUNTIME_DIR")
+            .output()
+            .expect("runs")
+    };
+    let out = run(&dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("XDG_RUNTIME_DIR"), "{stderr}");
+    if !vulkan_absent() {
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+    }
+    let out = run(&dir.join("missing.case"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("missing.case"), "{stderr}");
+    assert!(!stderr.contains("XDG_RUNTIME_DIR"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,9 @@
-//! `dxbc-dbg trace` through the real binary on a shader that never ends:
+//! `dxbc-dbg trace` through the real binary: on a shader that never ends,
 //! output stops at the line budget (`--max-lines`, default 100,000) with a
 //! last line saying so, JSON stays one valid document that says it was
-//! truncated, and the instruction budget's error still reaches stderr.
+//! truncated, and the instruction budget's error still reaches stderr; on
+//! `shaders/trace/nan_inf.asm`, values print by their types (NaN and -inf
+//! as floats, integers and masks as such) in text and JSON.
 //!
 //! Every count below follows from `shaders/trace/endless_loop.asm`: the
 //! `mov` step prints 5 lines (its instruction and o0.x..w, each the same in
@@ -134,4 +136,63 @@ fn a_zero_line_budget_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--max-lines"), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
+}
+
+/// `shaders/trace/nan_inf.asm`: each component is printed by the type its
+/// writer gives it, so -inf and NaN read as floats (not as the integers
+/// their bits would be: 0xff800000 is -8388608) and integers and masks as
+/// such. Values by the D3D11 functional spec, worked in the shader's
+/// comments.
+#[test]
+fn non_finite_floats_print_as_floats_and_integers_as_integers() {
+    let out = dxbc_dbg(&["trace", "shaders/trace/nan_inf.asm"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = |reg: &str| -> String {
+        text.lines()
+            .map(str::trim)
+            .find(|l| l.starts_with(&format!("{reg} = ")))
+            .unwrap_or_else(|| panic!("no {reg} in:\n{text}"))
+            .to_string()
+    };
+    // log(+0) = -inf.
+    assert_eq!(line("r0.x"), "r0.x = -inf (0xff800000)  [all lanes]");
+    // sqrt(-1) is a NaN: the spec does not fix its sign or payload, so
+    // the view is either NaN word and the bits any NaN.
+    let nan = line("r0.y");
+    let (view, rest) = nan["r0.y = ".len()..]
+        .split_once(" (0x")
+        .expect("view and bits");
+    assert!(view == "nan" || view == "-nan", "{nan}");
+    let bits = u32::from_str_radix(&rest[..8], 16).expect("hex bits");
+    assert!(f32::from_bits(bits).is_nan(), "{nan}");
+    // -8 + 3 = -5, an integer; -5 == -5, a mask.
+    assert_eq!(line("r0.z"), "r0.z = -5 (0xfffffffb)  [all lanes]");
+    assert_eq!(line("r0.w"), "r0.w = true (0xffffffff)  [all lanes]");
+    // A move carries the type of what it moved: r1.y is r0.x.
+    assert_eq!(line("r1.y"), "r1.y = -inf (0xff800000)  [all lanes]");
+    let lane0 = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("lane 0"))
+        .expect("lane 0's outputs");
+    assert_eq!(lane0, format!("  lane 0: o0 = (-inf, {view}, -5, true)"));
+}
+
+#[test]
+fn json_gives_each_change_and_output_its_type() {
+    let out = dxbc_dbg(&["trace", "shaders/trace/nan_inf.asm", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let steps = doc["steps"].as_array().expect("steps");
+    // Steps: [2] log, [3] sqrt, [4] iadd, [5] ieq, [6] mov r1, [7] mov o0.
+    let first_type = |step: usize| steps[step]["changes"][0]["type"].clone();
+    assert_eq!(first_type(0), "float");
+    assert_eq!(first_type(1), "float");
+    assert_eq!(first_type(2), "int");
+    assert_eq!(first_type(3), "mask");
+    assert_eq!(steps[0]["changes"][0]["new"], 0xff80_0000u32);
+    assert_eq!(
+        doc["outputs"][0]["types"][0],
+        serde_json::json!(["float", "float", "int", "mask"])
+    );
 }

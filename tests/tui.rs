@@ -200,6 +200,8 @@ fn hex_view() {
     for _ in 0..3 {
         app.apply(Action::Step);
     }
+    // Typed (the default), then float, then hex.
+    app.key(KeyEvent::new(KeyCode::Char('v'), KeyModifiers::NONE));
     app.key(KeyEvent::new(KeyCode::Char('v'), KeyModifiers::NONE));
     let buf = screen(&mut app);
     insta::assert_snapshot!("hex", text(&buf));
@@ -210,7 +212,7 @@ fn hex_view() {
         ["0x3f000000", "0x3f000000", "0x3f800000", "0x40000000"]
     );
     assert_eq!(changed_components(&app, &buf), [("r0".to_string(), 'w')]);
-    // int and uint follow, then float again.
+    // int and uint follow, then typed again (a mul: float).
     app.apply(Action::CycleView);
     let buf = screen(&mut app);
     assert_eq!(values(&register_row(&app, &buf, "r0"))[3], "1073741824");
@@ -218,6 +220,7 @@ fn hex_view() {
     app.apply(Action::CycleView);
     let buf = screen(&mut app);
     assert_eq!(values(&register_row(&app, &buf, "r0"))[3], "2.0");
+    assert!(text(&buf).contains("· typed ·"));
 }
 
 #[test]
@@ -258,7 +261,8 @@ fn switching_lanes() {
         changed_components(&app, &buf),
         ["x", "y", "z", "w"].map(|c| ("o0".to_string(), c.chars().next().unwrap()))
     );
-    assert!(text(&buf).contains("lane 3 of the quad at pixel (0,0)"));
+    // Lane 3 of the quad at (0,0) is pixel (1,1).
+    assert!(text(&buf).contains("lane 3 at pixel (1,1)"));
 }
 
 fn type_prompt(app: &mut App, text: &str) {
@@ -488,5 +492,22 @@ fn bad_arguments_leave_the_terminal_alone() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("outside the 64x64 target"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing drawn: {:?}", out.stdout);
+}
+
+#[test]
+fn without_a_terminal_step_says_so() {
+    // `output()` pipes standard output: no terminal to draw on.
+    let out = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
+        .args(["step", "shaders/debugger/small.asm"])
+        .current_dir(root())
+        .output()
+        .expect("binary runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        "dxbc-dbg: step needs a terminal: standard output is not one; use `trace` for text output"
+    );
     assert!(out.stdout.is_empty(), "nothing drawn: {:?}", out.stdout);
 }

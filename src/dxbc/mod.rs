@@ -24,6 +24,7 @@ pub mod opcodes;
 pub mod sample_pattern;
 pub mod shader;
 pub mod shown;
+pub mod value_type;
 pub use shader::{ParseOptions, Shader};
 pub mod analysis;
 pub mod asm;

@@ -12,6 +12,7 @@ use crate::dxbc::Shader;
 use crate::dxbc::disasm::format_instruction;
 use crate::dxbc::ir::Program;
 use crate::dxbc::opcodes::Class;
+use crate::dxbc::value_type::{Typing, ValueType};
 use crate::glsl::{self, Dialect, SourceMap};
 use crate::harness::case::Case;
 use crate::vm::defaults::{self, DefaultTextures, PixelChoice};
@@ -22,7 +23,7 @@ use super::gpu::{GpuCell, GpuValues};
 use super::memory::{Reflection, Space};
 
 pub use super::values::{
-    ValueView, component_name, float_text, nan_or_inf, parse_pixel, parse_watch,
+    ValueView, component_name, float_text, nan_or_inf, parse_pixel, parse_watch, shown,
 };
 
 /// Builds the emulator's inputs for the quad holding a pixel.
@@ -195,6 +196,9 @@ pub enum RegRow {
     Reg {
         name: String,
         values: Vec<u32>,
+        /// Each component's type (`dxbc::value_type`), which the typed
+        /// view shows it by.
+        types: Vec<ValueType>,
         /// Which components the last step changed in the selected lane.
         changed: Vec<bool>,
         /// The GPU's values beside them, once loaded (empty otherwise).
@@ -217,7 +221,11 @@ pub struct App {
     pub lane: usize,
     pub cursor: usize,
     pub breakpoints: BTreeSet<usize>,
-    pub view: ValueView,
+    /// The register pane's view: None shows each value by its type.
+    pub view: Option<ValueView>,
+    /// What the program declares about types, for every machine a run
+    /// makes (`P` makes a new one).
+    pub typing: Rc<Typing>,
     pub extra: bool,
     /// The bottom pane shows the buffers and UAVs instead of registers.
     pub memory: bool,
@@ -271,6 +279,8 @@ impl App {
         let resources = Rc::new(resources);
         let mut machine = Machine::new(Rc::clone(&program), setup, Rc::clone(&resources))?;
         machine.set_uavs(inputs.uavs.clone());
+        let typing = Rc::new(Typing::of(shader));
+        machine.set_typing(Rc::clone(&typing));
         let mut app = App {
             listing,
             es300: GlslText::of(shader, Dialect::Es300),
@@ -285,7 +295,8 @@ impl App {
             pixel,
             lane: lane.unwrap_or(choice.lane()).min(LANES - 1),
             breakpoints: BTreeSet::new(),
-            view: ValueView::Float,
+            view: None,
+            typing,
             extra: false,
             memory: false,
             mem_view: None,
@@ -431,17 +442,27 @@ impl App {
                 })
             }
             Action::Watch => self.overlay = Overlay::Prompt(PromptKind::Watch, String::new()),
-            Action::RunToNan => self.run(usize::MAX, |app| {
-                app.produced_nan().map(|c| {
-                    format!(
-                        "NaN/Inf produced: {}.{} = {} (lane {})",
-                        c.loc,
-                        component_name(c.component),
-                        float_text(c.new),
-                        c.lane
-                    )
-                })
-            }),
+            Action::RunToNan => {
+                self.run(usize::MAX, |app| {
+                    app.produced_nan().map(|c| {
+                        format!(
+                            "NaN/Inf produced: {}.{} = {} (lane {})",
+                            c.loc,
+                            component_name(c.component),
+                            float_text(c.new),
+                            c.lane
+                        )
+                    })
+                });
+                // Show the lane that produced it (the shown one when it
+                // did too: `produced_nan` prefers it).
+                if let Some(c) = self.produced_nan()
+                    && c.lane != self.lane
+                {
+                    self.lane = c.lane;
+                    self.gpu_view_changed(true);
+                }
+            }
             Action::CursorUp => self.move_cursor(-1),
             Action::CursorDown => self.move_cursor(1),
             Action::PageUp => self.move_cursor(-(self.page.max(1) as isize)),
@@ -459,7 +480,7 @@ impl App {
                 self.overlay = Overlay::Prompt(PromptKind::Search, self.last_search.clone())
             }
             Action::CycleView if self.memory => self.cycle_memory_view(),
-            Action::CycleView => self.view = self.view.next(),
+            Action::CycleView => self.view = super::values::next_register_view(self.view),
             Action::ToggleMemory => {
                 self.memory = !self.memory;
                 self.follow_memory = true;
@@ -569,18 +590,17 @@ impl App {
 
     /// A component the last step set to NaN or ±Inf through float
     /// arithmetic or sampling (comparison masks and integer results are
-    /// not floats, so their all-ones bits do not count).
+    /// not floats, so their all-ones bits do not count): in the lane
+    /// shown when it has one, else in the first lane that has.
     pub fn produced_nan(&self) -> Option<Change> {
         let index = self.machine.last_index()?;
         let info = self.program.instructions.get(index)?.info();
         if !(info.float_rule().float_result || info.class == Class::Texture) {
             return None;
         }
-        self.machine
-            .changes()
-            .iter()
-            .find(|c| nan_or_inf(c.new))
-            .copied()
+        let mut found = self.machine.changes().iter().filter(|c| nan_or_inf(c.new));
+        let first = found.clone().next().copied();
+        found.find(|c| c.lane == self.lane).copied().or(first)
     }
 
     fn submit(&mut self, kind: PromptKind, text: &str) {
@@ -594,10 +614,12 @@ impl App {
                             .iter()
                             .find(|c| c.loc == loc && c.component == comp)
                             .map(|c| {
+                                // Both by the type the change gave it.
+                                let ty = app.machine.value_type(c.lane, c.loc, c.component);
                                 format!(
                                     "{name} changed: {} -> {} (lane {})",
-                                    float_text(c.old),
-                                    float_text(c.new),
+                                    shown(app.view, c.old, ty),
+                                    shown(app.view, c.new, ty),
                                     c.lane
                                 )
                             })
@@ -638,6 +660,7 @@ impl App {
         match Machine::new(Rc::clone(&self.program), setup, Rc::clone(&resources)) {
             Ok(mut machine) => {
                 machine.set_uavs(self.inputs.uavs.clone());
+                machine.set_typing(Rc::clone(&self.typing));
                 self.machine = machine;
                 self.resources = resources;
                 self.pixel = (x, y);

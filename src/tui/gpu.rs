@@ -479,7 +479,9 @@ impl App {
 
     /// The status line for a divergence.
     fn describe(&self, backend: Backend, d: &Divergence) -> String {
-        let v = |bits: u32| self.view.format(bits);
+        // Both sides read by the emulator's type for the component (the
+        // jump has just run the step that wrote it).
+        let typed = |bits: u32, ty| super::values::shown(self.view, bits, ty);
         let backend = backend.name();
         let at = format!("[{}] {}", d.index, d.text);
         match &d.kind {
@@ -488,23 +490,29 @@ impl App {
                 component,
                 emulator,
                 gpu,
-            } => format!(
-                "divergence at entry: v{register}.{} emulator {}, {backend} {} (declared at {at})",
-                component_name(*component),
-                v(*emulator),
-                v(*gpu)
-            ),
+            } => {
+                let ty = self.machine.input_type(*register, *component);
+                format!(
+                    "divergence at entry: v{register}.{} emulator {}, {backend} {} (declared at {at})",
+                    component_name(*component),
+                    typed(*emulator, ty),
+                    typed(*gpu, ty)
+                )
+            }
             Kind::Value {
                 register,
                 component,
                 emulator,
                 gpu,
-            } => format!(
-                "divergence: {register}.{} emulator {}, {backend} {}, after {at}",
-                component_name(*component),
-                v(*emulator),
-                v(*gpu)
-            ),
+            } => {
+                let ty = self.machine.value_type(self.lane, *register, *component);
+                format!(
+                    "divergence: {register}.{} emulator {}, {backend} {}, after {at}",
+                    component_name(*component),
+                    typed(*emulator, ty),
+                    typed(*gpu, ty)
+                )
+            }
             Kind::Register { emulator, gpu } => {
                 let names = |l: &[Loc]| {
                     l.iter()

@@ -115,7 +115,7 @@ pub const BINDINGS: &[Binding] = &[
     b(
         &[k('v')],
         Action::CycleView,
-        "values: float/hex/int/uint; memory: typed too",
+        "values: typed/float/hex/int/uint (each pane its own)",
     ),
     b(
         &[k('m')],

@@ -498,16 +498,12 @@ impl App {
 
     /// `v` while the memory pane shows: typed, then the register views.
     pub(super) fn cycle_memory_view(&mut self) {
-        self.mem_view = match self.mem_view {
-            None => Some(ValueView::Hex),
-            Some(ValueView::Uint) => None,
-            Some(v) => Some(v.next()),
-        };
+        self.mem_view = super::values::next_memory_view(self.mem_view);
     }
 
     /// The memory pane's view, as its title says it.
     pub fn memory_view_name(&self) -> &'static str {
-        self.mem_view.map_or("typed", ValueView::name)
+        super::values::view_name(self.mem_view)
     }
 }
 

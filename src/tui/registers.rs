@@ -4,6 +4,7 @@
 //! values beside them (`gpu.rs`).
 
 use crate::dxbc::ir::OperandType;
+use crate::dxbc::value_type::ValueType;
 use crate::vm::{Change, Loc};
 
 use super::app::{App, RegRow};
@@ -39,16 +40,30 @@ impl App {
                 rows.extend(items);
             }
         };
-        let plain = |name: String, r: &[u32; 4]| RegRow::Reg {
+        // Constant buffer words carry no type the program states (RDEF's
+        // variables are not read here yet): floats. Immediate constant
+        // buffer entries read as the listing prints them.
+        let plain = |name: String, r: &[u32; 4], immediate: bool| RegRow::Reg {
             name,
             values: r.to_vec(),
+            types: r
+                .iter()
+                .map(|&b| match immediate {
+                    true => ValueType::of_immediate(b).unwrap_or(ValueType::Float),
+                    false => ValueType::Float,
+                })
+                .collect(),
             changed: vec![false; 4],
             gpu: Vec::new(),
         };
-        // A register the lane writes, with the GPU's value beside it.
+        // A register the lane writes, by the types its writers gave it,
+        // with the GPU's value beside it.
         let written = |loc: Loc, values: Vec<u32>| RegRow::Reg {
             name: loc.to_string(),
             gpu: gpu(Which::Loc(loc), &values),
+            types: (0..values.len())
+                .map(|c| self.machine.value_type(lane, loc, c))
+                .collect(),
             changed: changed(loc)[..values.len()].to_vec(),
             values,
         };
@@ -60,6 +75,9 @@ impl App {
             .map(|(i, r)| RegRow::Reg {
                 name: format!("v{i}"),
                 values: r.to_vec(),
+                types: (0..4)
+                    .map(|c| self.machine.input_type(i as u32, c))
+                    .collect(),
                 changed: vec![false; 4],
                 gpu: gpu(Which::Input(i as u32), r),
             })
@@ -84,7 +102,7 @@ impl App {
         if self.extra {
             for (b, cb) in state.constant_buffers.iter().enumerate() {
                 let items = (cb.iter().enumerate())
-                    .map(|(i, r)| plain(format!("cb{b}[{i}]"), r))
+                    .map(|(i, r)| plain(format!("cb{b}[{i}]"), r, false))
                     .collect();
                 section(&mut rows, &format!("constant buffer cb{b}"), items);
             }
@@ -95,7 +113,7 @@ impl App {
                 section(&mut rows, &format!("indexable temp x{x}"), items);
             }
             let icb = (state.icb.iter().enumerate())
-                .map(|(i, r)| plain(format!("icb[{i}]"), r))
+                .map(|(i, r)| plain(format!("icb[{i}]"), r, true))
                 .collect();
             section(&mut rows, "immediate constant buffer", icb);
         }

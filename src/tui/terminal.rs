@@ -3,7 +3,7 @@
 //! quits, returns an error or panics. Ctrl-C needs nothing extra: raw mode
 //! delivers it as a key, which quits through the normal path.
 
-use std::io::{self, Stdout, stdout};
+use std::io::{self, IsTerminal, Stdout, stdout};
 
 use crossterm::cursor::Show;
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
@@ -13,6 +13,25 @@ use crossterm::terminal::{
 };
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
+
+/// What to do instead, for a user who ran `step` into a pipe or a file.
+const INSTEAD: &str = "use `trace` for text output";
+
+/// Why the debugger cannot run here, when it cannot: it draws on
+/// standard output, which must then be a terminal.
+pub fn unavailable() -> Option<String> {
+    (!stdout().is_terminal())
+        .then(|| format!("step needs a terminal: standard output is not one; {INSTEAD}"))
+}
+
+/// A clearer message for a terminal error that means there is no
+/// terminal at all: with standard output a terminal but no controlling
+/// terminal to read keys from, opening `/dev/tty` fails with ENXIO.
+pub fn explain(e: &io::Error) -> Option<String> {
+    (e.raw_os_error() == Some(libc::ENXIO)).then(|| {
+        format!("step needs a terminal: there is no controlling terminal to read keys from ({e}); {INSTEAD}")
+    })
+}
 
 /// The terminal while the debugger owns it; dropping it restores the
 /// terminal.

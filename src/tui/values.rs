@@ -1,9 +1,12 @@
-//! Register values as text (the float/hex/int/uint views) and the
-//! prompts' little languages: register components and pixels.
+//! Register values as text (by their types, or in the float/hex/int/uint
+//! views) and the prompts' little languages: register components and
+//! pixels.
 
+use crate::dxbc::value_type::ValueType;
 use crate::vm::Loc;
 
-/// How register values are shown.
+/// A view that shows every value one way, overriding the types. The
+/// panes keep an `Option<ValueView>`: `None` shows each value by its type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueView {
     Float,
@@ -38,6 +41,56 @@ impl ValueView {
             ValueView::Int => (bits as i32).to_string(),
             ValueView::Uint => bits.to_string(),
         }
+    }
+}
+
+/// The register pane's `v`: typed → float → hex → int → uint → typed.
+pub fn next_register_view(view: Option<ValueView>) -> Option<ValueView> {
+    match view {
+        None => Some(ValueView::Float),
+        Some(ValueView::Uint) => None,
+        Some(v) => Some(v.next()),
+    }
+}
+
+/// The memory pane's `v`: typed → hex → int → uint → float → typed.
+pub fn next_memory_view(view: Option<ValueView>) -> Option<ValueView> {
+    match view {
+        None => Some(ValueView::Hex),
+        Some(ValueView::Hex) => Some(ValueView::Int),
+        Some(ValueView::Int) => Some(ValueView::Uint),
+        Some(ValueView::Uint) => Some(ValueView::Float),
+        Some(ValueView::Float) => None,
+    }
+}
+
+/// A view's name as the pane titles say it.
+pub fn view_name(view: Option<ValueView>) -> &'static str {
+    view.map_or("typed", ValueView::name)
+}
+
+/// A register component in `view`, or by its type when there is none.
+pub fn shown(view: Option<ValueView>, bits: u32, ty: ValueType) -> String {
+    match view {
+        Some(v) => v.format(bits),
+        None => typed_text(bits, ty),
+    }
+}
+
+/// A component by its type: a float as in the float view, integers in
+/// decimal, a mask as `true`/`false`, a double's half in hex (the pair
+/// is one value, which no single column holds).
+pub fn typed_text(bits: u32, ty: ValueType) -> String {
+    match ty {
+        ValueType::Float => float_text(bits),
+        ValueType::Int => (bits as i32).to_string(),
+        ValueType::Uint => bits.to_string(),
+        ValueType::Mask => match bits {
+            0 => "false".into(),
+            u32::MAX => "true".into(),
+            b => b.to_string(),
+        },
+        ValueType::Double => format!("0x{bits:08x}"),
     }
 }
 
@@ -137,5 +190,34 @@ mod tests {
             v = v.next();
         }
         assert_eq!(v, ValueView::Float);
+    }
+
+    #[test]
+    fn typed_values_and_the_view_cycles() {
+        let minus_five = -5i32 as u32;
+        assert_eq!(typed_text(minus_five, ValueType::Int), "-5");
+        assert_eq!(typed_text(minus_five, ValueType::Uint), "4294967291");
+        assert_eq!(typed_text(7, ValueType::Int), "7");
+        assert_eq!(typed_text(u32::MAX, ValueType::Mask), "true");
+        assert_eq!(typed_text(0, ValueType::Mask), "false");
+        assert_eq!(typed_text(0xff80_0000, ValueType::Float), "-inf");
+        assert_eq!(shown(Some(ValueView::Hex), 7, ValueType::Int), "0x00000007");
+        let cycle = |next: fn(Option<ValueView>) -> Option<ValueView>| {
+            let mut v = None;
+            let mut names = Vec::new();
+            for _ in 0..5 {
+                v = next(v);
+                names.push(view_name(v));
+            }
+            names
+        };
+        assert_eq!(
+            cycle(next_register_view),
+            ["float", "hex", "int", "uint", "typed"]
+        );
+        assert_eq!(
+            cycle(next_memory_view),
+            ["hex", "int", "uint", "float", "typed"]
+        );
     }
 }

@@ -9,7 +9,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::app::{App, Overlay, RegRow, Tone, component_name};
+use super::app::{App, Overlay, RegRow, Tone, component_name, shown};
+use super::gpu::lane_pixel;
 use super::keys;
 use super::memory::{MemRow, summary};
 
@@ -182,7 +183,9 @@ fn draw_glsl(frame: &mut Frame, app: &mut App, area: Rect) {
 }
 
 fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
-    let (px, py) = app.pixel;
+    // The lane's own pixel, not the one picked: lane 1 of the quad at
+    // (10,10) is pixel (11,10).
+    let (px, py) = lane_pixel(app.pixel, app.lane);
     let mut notes = Vec::new();
     if app.machine.helper()[app.lane] {
         notes.push("helper");
@@ -200,9 +203,9 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     };
     let backend = app.gpu_loaded().map(|l| l.backend.name());
     let block = Block::bordered().title(format!(
-        " registers: lane {}{notes} of the quad at pixel ({px},{py}) · {}{} · x: {} ",
+        " registers: lane {} at pixel ({px},{py}){notes} · {}{} · x: {} ",
         app.lane,
-        app.view.name(),
+        super::values::view_name(app.view),
         backend
             .map(|b| format!(" · emulator│{b}"))
             .unwrap_or_default(),
@@ -220,7 +223,8 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     // else on a line of their own under them.
     let beside = inner.width as usize >= 11 + 4 * (3 + 2 * GPU_WIDTH + 1);
     let view = app.view;
-    let gpu_text = |bits: Option<u32>| bits.map_or("–".into(), |b| view.format(b));
+    // The GPU's value is read as the emulator's component is.
+    let gpu_text = |bits: Option<u32>, ty| bits.map_or("–".into(), |b| shown(view, b, ty));
     let mut lines: Vec<Line> = Vec::new();
     for row in &rows {
         match row {
@@ -228,21 +232,25 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
             RegRow::Reg {
                 name,
                 values,
+                types,
                 changed,
                 gpu,
             } => {
                 let pair = beside && !gpu.is_empty();
                 let width = if pair { GPU_WIDTH } else { 13 };
                 let mut spans = vec![Span::raw(format!("  {name:<9}"))];
-                for (c, (v, ch)) in values.iter().zip(changed).enumerate() {
+                for (c, ((v, ty), ch)) in values.iter().zip(types).zip(changed).enumerate() {
                     spans.push(Span::styled(format!(" {}:", component_name(c)), DIM));
                     let style = if *ch { CHANGED } else { Style::new() };
-                    spans.push(Span::styled(format!("{:>width$}", view.format(*v)), style));
+                    spans.push(Span::styled(
+                        format!("{:>width$}", shown(view, *v, *ty)),
+                        style,
+                    ));
                     if let Some(g) = gpu.get(c).filter(|_| pair) {
                         spans.push(Span::styled("│", DIM));
                         let style = if g.differs { DIFFERS } else { GPU };
                         spans.push(Span::styled(
-                            format!("{:>GPU_WIDTH$}", gpu_text(g.bits)),
+                            format!("{:>GPU_WIDTH$}", gpu_text(g.bits, *ty)),
                             style,
                         ));
                     }
@@ -253,10 +261,13 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
                         format!("    {:<7}", backend.unwrap_or("gpu")),
                         GPU,
                     )];
-                    for (c, g) in gpu.iter().enumerate() {
+                    for (c, (g, ty)) in gpu.iter().zip(types).enumerate() {
                         spans.push(Span::styled(format!(" {}:", component_name(c)), DIM));
                         let style = if g.differs { DIFFERS } else { GPU };
-                        spans.push(Span::styled(format!("{:>13}", gpu_text(g.bits)), style));
+                        spans.push(Span::styled(
+                            format!("{:>13}", gpu_text(g.bits, *ty)),
+                            style,
+                        ));
                     }
                     lines.push(Line::from(spans));
                 }
@@ -352,6 +363,8 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         Tone::Warn => Style::new().fg(Color::Yellow),
         Tone::Error => Style::new().fg(Color::LightRed),
     };
+    // The shown lane's own pixel, as the register pane's title says it.
+    let (lane_x, lane_y) = lane_pixel(app.pixel, app.lane);
     let line = Line::from(vec![
         Span::styled(
             format!(" instr {}/{n} ", app.machine.pc().min(n)),
@@ -360,8 +373,8 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         Span::raw(format!(
             " step {} · pixel ({},{}) · lane {} · mask {mask} · ",
             app.machine.position(),
-            app.pixel.0,
-            app.pixel.1,
+            lane_x,
+            lane_y,
             app.lane
         )),
         Span::styled(app.event.clone(), tone),
@@ -400,7 +413,10 @@ fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
         format!(" inputs: {}", app.inputs.description),
         DIM,
     ));
-    let width = 72.min(area.width);
+    // As wide as the longest line (a binding's help can be long), within
+    // the screen.
+    let widest = lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 2;
+    let width = widest.max(72).min(area.width);
     let height = (lines.len() as u16 + 2).min(area.height);
     let rect = Rect {
         x: area.x + (area.width - width) / 2,

@@ -16,6 +16,7 @@ use super::VmError;
 use super::machine::{Change, Event, Machine};
 use super::state::{LANES, Loc};
 use crate::dxbc::disasm::{Style, format_instruction};
+use crate::dxbc::value_type::ValueType;
 
 /// Lines of steps `trace` prints unless told otherwise (`--max-lines`).
 pub const DEFAULT_MAX_LINES: usize = 100_000;
@@ -87,15 +88,10 @@ pub fn write(
                     let inst = format_instruction(&machine.program().instructions[index], style);
                     let text = inst.lines().next().unwrap_or("");
                     let n = match format {
-                        Format::Text => text_step(&mut buf, index, text, machine.changes()),
-                        Format::Json => json_step(
-                            &mut buf,
-                            summary.printed > 0,
-                            index,
-                            text,
-                            mask,
-                            machine.changes(),
-                        ),
+                        Format::Text => text_step(&mut buf, index, text, machine),
+                        Format::Json => {
+                            json_step(&mut buf, summary.printed > 0, index, text, mask, machine)
+                        }
                     };
                     if lines + n <= max_lines {
                         out.write_all(buf.as_bytes())?;
@@ -122,8 +118,35 @@ fn component(c: usize) -> char {
     ['x', 'y', 'z', 'w'][c & 3]
 }
 
+/// A component as its type reads it, and its exact bits:
+/// `1.000000 (0x3f800000)`, `-inf (0xff800000)`, `-5 (0xfffffffb)`,
+/// `true (0xffffffff)`.
+pub fn typed_value(bits: u32, ty: ValueType) -> String {
+    format!("{} (0x{bits:08x})", typed_view(bits, ty))
+}
+
+/// A component as its type reads it (`1.000000`, `-inf`, `-5`, `true`).
+pub fn typed_view(bits: u32, ty: ValueType) -> String {
+    use crate::dxbc::numfmt;
+    match ty {
+        ValueType::Float => numfmt::format_float(bits, Default::default()),
+        ValueType::Int => (bits as i32).to_string(),
+        ValueType::Uint => bits.to_string(),
+        ValueType::Mask => match bits {
+            0 => "false".to_string(),
+            u32::MAX => "true".to_string(),
+            // Bits a comparison cannot make (a mask changed by `or` with
+            // something else was typed uint): shown as a number.
+            b => b.to_string(),
+        },
+        ValueType::Double => "double half".to_string(),
+    }
+}
+
 /// `1.000000 (0x3f800000)` or `4 (0x00000004)`: the float view when the
 /// bits look like a float, the integer view otherwise, and the exact bits.
+/// For values whose writer is not known (a `bisect` report's sources);
+/// a traced run knows its types and prints [`typed_value`].
 pub fn value(bits: u32) -> String {
     use crate::dxbc::numfmt;
     let view = if numfmt::looks_like_float(bits) || bits == 0 {
@@ -147,28 +170,34 @@ fn lanes_text(lanes: &[usize]) -> String {
     }
 }
 
+/// The type the step just taken gave a changed component.
+fn change_type(machine: &Machine, c: &Change) -> ValueType {
+    machine.value_type(c.lane, c.loc, c.component)
+}
+
 /// Appends one step as text (its instruction line, then the components it
-/// changed, grouped across lanes); returns the number of lines.
-fn text_step(out: &mut String, index: usize, text: &str, changes: &[Change]) -> usize {
+/// changed, each by its type, grouped across lanes); returns the number
+/// of lines.
+fn text_step(out: &mut String, index: usize, text: &str, machine: &Machine) -> usize {
     let _ = writeln!(out, "[{index:4}] {text}");
     // Group identical changes across lanes.
-    let mut seen: Vec<(Loc, usize, u32, Vec<usize>)> = Vec::new();
-    for c in changes {
-        match seen
-            .iter_mut()
-            .find(|(l, comp, v, _)| *l == c.loc && *comp == c.component && *v == c.new)
-        {
-            Some(entry) => entry.3.push(c.lane),
-            None => seen.push((c.loc, c.component, c.new, vec![c.lane])),
+    let mut seen: Vec<(Loc, usize, u32, ValueType, Vec<usize>)> = Vec::new();
+    for c in machine.changes() {
+        let ty = change_type(machine, c);
+        match seen.iter_mut().find(|(l, comp, v, t, _)| {
+            *l == c.loc && *comp == c.component && *v == c.new && *t == ty
+        }) {
+            Some(entry) => entry.4.push(c.lane),
+            None => seen.push((c.loc, c.component, c.new, ty, vec![c.lane])),
         }
     }
     let lines = 1 + seen.len();
-    for (loc, comp, v, lanes) in seen {
+    for (loc, comp, v, ty, lanes) in seen {
         let _ = writeln!(
             out,
             "         {loc}.{} = {}  [{}]",
             component(comp),
-            value(v),
+            typed_value(v, ty),
             lanes_text(&lanes)
         );
     }
@@ -192,9 +221,8 @@ fn write_text_end(
         let regs = &machine.state.lanes[lane];
         let mut parts = Vec::new();
         for (i, r) in regs.outputs.iter().enumerate() {
-            let v: Vec<String> = r
-                .iter()
-                .map(|b| crate::dxbc::numfmt::format_float(*b, Default::default()))
+            let v: Vec<String> = (r.iter().enumerate())
+                .map(|(c, b)| typed_view(*b, machine.value_type(lane, Loc::Output(i as u32), c)))
                 .collect();
             parts.push(format!("o{i} = ({})", v.join(", ")));
         }
@@ -237,7 +265,7 @@ fn json_step(
     index: usize,
     text: &str,
     mask: [bool; LANES],
-    changes: &[Change],
+    machine: &Machine,
 ) -> usize {
     if after_another {
         out.push(',');
@@ -253,18 +281,19 @@ fn json_step(
         json_str(text),
         mask.join(",")
     );
-    for (j, c) in changes.iter().enumerate() {
+    for (j, c) in machine.changes().iter().enumerate() {
         if j > 0 {
             out.push(',');
         }
         let _ = write!(
             out,
-            "{{\"register\":{},\"component\":\"{}\",\"lane\":{},\"old\":{},\"new\":{}}}",
+            "{{\"register\":{},\"component\":\"{}\",\"lane\":{},\"old\":{},\"new\":{},\"type\":\"{}\"}}",
             json_str(&c.loc.to_string()),
             component(c.component),
             c.lane,
             c.old,
-            c.new
+            c.new,
+            change_type(machine, c).name()
         );
     }
     out.push_str("]}");
@@ -295,17 +324,29 @@ fn write_json_end(
         if lane > 0 {
             end.push(',');
         }
-        let regs: Vec<String> = machine.state.lanes[lane]
-            .outputs
+        let outputs = &machine.state.lanes[lane].outputs;
+        let regs: Vec<String> = outputs
             .iter()
             .map(|r| format!("[{},{},{},{}]", r[0], r[1], r[2], r[3]))
             .collect();
+        let types: Vec<String> = (0..outputs.len())
+            .map(|i| {
+                let t: Vec<String> = (0..4)
+                    .map(|c| {
+                        let ty = machine.value_type(lane, Loc::Output(i as u32), c);
+                        format!("\"{}\"", ty.name())
+                    })
+                    .collect();
+                format!("[{}]", t.join(","))
+            })
+            .collect();
         let _ = write!(
             end,
-            "{{\"lane\":{lane},\"helper\":{},\"discarded\":{},\"registers\":[{}]}}",
+            "{{\"lane\":{lane},\"helper\":{},\"discarded\":{},\"registers\":[{}],\"types\":[{}]}}",
             machine.helper()[lane],
             machine.discarded()[lane],
-            regs.join(",")
+            regs.join(","),
+            types.join(",")
         );
     }
     end.push_str("],\"error\":");

@@ -171,6 +171,32 @@ impl Op {
 }
 
 impl Op {
+    /// Whether the instruction is a comparison: each component it writes
+    /// is a mask, all ones where the comparison holds and zero where it
+    /// does not (functional spec 22.10: `eq`, `ge`, `lt`, `ne`, their
+    /// integer, unsigned and double forms), not a number.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            Op::Eq
+                | Op::Ge
+                | Op::Lt
+                | Op::Ne
+                | Op::Ieq
+                | Op::Ige
+                | Op::Ilt
+                | Op::Ine
+                | Op::Ult
+                | Op::Uge
+                | Op::Deq
+                | Op::Dge
+                | Op::Dlt
+                | Op::Dne
+        )
+    }
+}
+
+impl Op {
     /// The atomic this opcode is, `None` for every other opcode (including
     /// the counter instructions `imm_atomic_alloc`/`_consume`).
     pub fn atomic(self) -> Option<Atomic> {

@@ -21,7 +21,7 @@ use crate::dxbc::Shader;
 use crate::dxbc::disasm::{self, format_instruction};
 use crate::dxbc::ir::{Index, Instruction, Operand, OperandType, Selection};
 use crate::dxbc::numfmt;
-use crate::dxbc::opcodes::{Class, NumType, Op};
+use crate::dxbc::opcodes::{NumType, Op};
 use crate::glsl::SourceMap;
 use crate::harness::case::Tolerance;
 use crate::harness::diff::channel_error;
@@ -257,7 +257,9 @@ fn step_difference(
         });
     }
     let dsts = crate::glsl::capture::recorded_destinations(inst);
-    let result = result_type(inst);
+    // The opcode table's result type, the one the debugger shows values
+    // by (`dxbc::value_type`): a double result is typed double there.
+    let result = inst.info().result_type();
     for (k, ((loc, want), (_, got))) in e.writes.iter().zip(&g.writes).enumerate() {
         let mask = dsts.get(k).map_or(0xf, |op| written_mask(shader, op, *loc));
         for c in (0..4).filter(|c| mask & (1 << c) != 0) {
@@ -272,16 +274,6 @@ fn step_difference(
         }
     }
     None
-}
-
-/// How `inst`'s results are compared: doubles as doubles (their halves
-/// are not floats), the rest by the instruction's result type.
-pub(super) fn result_type(inst: &Instruction) -> Option<NumType> {
-    if inst.info().class == Class::Double {
-        Some(NumType::Double)
-    } else {
-        inst.info().result_type()
-    }
 }
 
 /// Whether `inst` reads a UAV (its result set by the order of the

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::Path;
-use super::compare::{result_type, within, written_mask};
+use super::compare::{within, written_mask};
 use crate::dxbc::Shader;
 use crate::harness::case::Tolerance;
 use crate::vm::state::Loc;
@@ -93,7 +93,7 @@ pub fn agree(
 ) -> bool {
     let ty = writer
         .and_then(|i| shader.program.instructions.get(i))
-        .and_then(result_type);
+        .and_then(|i| i.info().result_type());
     within(emulator, gpu, ty, tolerance)
 }
 

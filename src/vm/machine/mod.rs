@@ -8,6 +8,7 @@ mod fast;
 mod flow;
 mod operands;
 mod plan;
+mod types;
 mod undo;
 
 use std::rc::Rc;
@@ -190,6 +191,8 @@ pub struct Machine {
     /// Take the fast paths (`fast.rs`); off only to check them against
     /// the general path.
     fast: bool,
+    /// Register types, when a tool asked for them (`types.rs`).
+    types: Option<Box<types::TypeFile>>,
 }
 
 /// Default limit on executed instructions before a run is called endless.
@@ -233,6 +236,7 @@ impl Machine {
             executed: 0,
             recording: true,
             fast: true,
+            types: None,
         }
     }
 
@@ -312,6 +316,8 @@ impl Machine {
             });
         }
         let index = self.pc;
+        // Worked out from the registers before the step (`types.rs`).
+        let types = self.pending_types(index);
         // The control state is small (a few frames); it is saved whole so a
         // failed step and stepping back can restore it.
         let saved = self.recording.then(|| self.control.clone());
@@ -340,12 +346,14 @@ impl Machine {
             self.retire_if_done();
         }
         self.executed += 1;
+        let types = self.apply_types(types);
         if let Some(control) = saved {
             self.history.push(Undo {
                 pc: index,
                 control,
                 writes: std::mem::take(&mut self.writes),
                 memory: std::mem::take(&mut self.memory),
+                types,
             });
         }
         Ok(Event::Executed { index })

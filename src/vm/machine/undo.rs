@@ -11,6 +11,8 @@ pub(super) struct Undo {
     pub(super) control: Control,
     pub(super) writes: Vec<Change>,
     pub(super) memory: Vec<MemoryWrite>,
+    /// The register types the step replaced (when types are kept).
+    pub(super) types: Vec<super::types::TypeUndo>,
 }
 
 impl Machine {
@@ -74,6 +76,7 @@ impl Machine {
             }
         }
         self.undo_memory(&undo.memory);
+        self.undo_types(&undo.types);
         self.pc = undo.pc;
         self.control = undo.control;
         self.executed -= 1;
