@@ -280,6 +280,24 @@ impl OperandType {
             11..=15 | 22..=24 | 28 | 32..=42
         )
     }
+
+    /// The register files a pixel shader's instruction writes as a lane's
+    /// registers: temps, indexable temps, outputs, the depth outputs,
+    /// coverage and stencil reference (not `null`, UAVs or shared memory,
+    /// which are no register of a lane).
+    pub fn is_lane_register(self) -> bool {
+        matches!(
+            self,
+            OperandType::TEMP
+                | OperandType::OUTPUT
+                | OperandType::INDEXABLE_TEMP
+                | OperandType::OUTPUT_DEPTH
+                | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
+                | OperandType::OUTPUT_DEPTH_LESS_EQUAL
+                | OperandType::OUTPUT_COVERAGE_MASK
+                | OperandType::OUTPUT_STENCIL_REF
+        )
+    }
 }
 
 /// One operand, as decoded from its token(s).

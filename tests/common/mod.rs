@@ -2,6 +2,7 @@
 //! manifest says. The corpus lives beside the checkout, never inside it.
 #![allow(dead_code)]
 
+pub mod bisect_faults;
 pub mod cli;
 pub mod quad;
 pub mod screen;

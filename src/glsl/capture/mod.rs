@@ -94,18 +94,11 @@ impl CaptureFile {
 }
 
 /// Whether a destination in register file `ty` gets a record of its own
-/// (the others, `null` among them, get none).
+/// (the others, `null` among them, get none). The stencil reference
+/// (`SV_StencilRef`) has none: the translation refuses a shader that
+/// writes it, so no capture ever runs one.
 pub fn captures(ty: OperandType) -> bool {
-    matches!(
-        ty,
-        OperandType::TEMP
-            | OperandType::OUTPUT
-            | OperandType::INDEXABLE_TEMP
-            | OperandType::OUTPUT_DEPTH
-            | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
-            | OperandType::OUTPUT_DEPTH_LESS_EQUAL
-            | OperandType::OUTPUT_COVERAGE_MASK
-    )
+    ty.is_lane_register() && ty != OperandType::OUTPUT_STENCIL_REF
 }
 
 /// The destinations of `inst` that get a record, in operand order: a

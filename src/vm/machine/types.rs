@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::Machine;
-use crate::dxbc::ir::{Instruction, OperandType};
+use crate::dxbc::ir::Instruction;
 use crate::dxbc::opcodes::NumType;
 use crate::dxbc::value_type::{Carried, Given, Typing, ValueType, and_type, bits_type, selected};
 use crate::vm::state::{LANES, Loc};
@@ -99,17 +99,7 @@ impl Machine {
         }
         let mut out = Vec::new();
         for (k, op) in inst.dsts().iter().enumerate() {
-            if !matches!(
-                op.ty,
-                OperandType::TEMP
-                    | OperandType::OUTPUT
-                    | OperandType::INDEXABLE_TEMP
-                    | OperandType::OUTPUT_DEPTH
-                    | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
-                    | OperandType::OUTPUT_DEPTH_LESS_EQUAL
-                    | OperandType::OUTPUT_COVERAGE_MASK
-                    | OperandType::OUTPUT_STENCIL_REF
-            ) {
+            if !op.ty.is_lane_register() {
                 continue;
             }
             let given = file.typing.given(inst, k);
