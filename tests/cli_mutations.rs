@@ -656,12 +656,13 @@ fn diff_cases(
         // The command's own promise: every draw ends or is given up within
         // the draw timeout (on WebGL2, the batch), so past that, with room
         // for the emulator and a device for each give-up, it hangs.
-        // A Vulkan run also bisects its failures against the emulator,
-        // a draw each, up to its default limit.
+        // A run also bisects its failures against the emulator, up to
+        // its default limit: on Vulkan a draw each, on WebGL2 one more
+        // browser run for all of them.
         let draws = if backend == "vulkan" {
             batch.len() + batch.len().min(DEFAULT_BISECT_LIMIT)
         } else {
-            1
+            2
         };
         let bound = Duration::from_secs(60 + draws as u64 * (draw_secs + 5));
         let end = run(&batch_dir, &args, false, bound);
