@@ -250,6 +250,9 @@ fn a_missing_golden_names_the_path_it_looked_for() {
 /// not set in the environment.` when the variable is missing; the binary
 /// gives itself a private runtime directory first, so a headless run says
 /// only what the tool has to say, and its own errors still come through.
+/// A build without `gpu` makes no Vulkan instance, so nothing there to
+/// check (and it refuses `--backend vulkan` before reading the case).
+#[cfg(feature = "gpu")]
 #[test]
 fn a_run_without_a_runtime_dir_prints_no_window_system_noise() {
     let dir = temp_dir("xdg");
