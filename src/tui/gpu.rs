@@ -27,8 +27,8 @@ use super::app::{App, Tone, component_name};
 pub struct GpuCase {
     pub case: Case,
     pub shaders: CaseShaders,
-    /// The vk450 options the capture translates with; tests set the
-    /// translator's fault injections here.
+    /// The options the capture translates with (each backend sets its
+    /// own dialect); tests set the translator's fault injections here.
     pub options: glsl::Options,
 }
 

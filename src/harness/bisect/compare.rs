@@ -52,7 +52,8 @@ pub struct Divergence {
     pub index: usize,
     /// The instruction as the disassembler prints it (first line).
     pub text: String,
-    /// Its lines in the vk450 translation `glsl` prints.
+    /// Its lines in the plain translation `glsl` prints in the backend's
+    /// dialect (vk450 on Vulkan, es300 on WebGL2).
     pub glsl_lines: Option<(u32, u32)>,
     pub kind: Kind,
     /// The instruction's register sources before it ran.

@@ -41,7 +41,7 @@ fn backend(case: &Path, b: &BackendRecord, rec: &BisectRecord) -> String {
             ..
         } => {
             h.push_str(":</p>\n");
-            h.push_str(&divergence(d, *emulator_steps, *gpu_steps));
+            h.push_str(&divergence(d, &b.dialect, *emulator_steps, *gpu_steps));
             true
         }
         BisectOutcome::Compared { .. } | BisectOutcome::OverLimit { .. } => {
@@ -64,7 +64,14 @@ fn backend(case: &Path, b: &BackendRecord, rec: &BisectRecord) -> String {
     h
 }
 
-fn divergence(d: &DivergenceRecord, emulator_steps: usize, gpu_steps: usize) -> String {
+/// `dialect` is the backend's: the lines named are of the translation
+/// `glsl` prints in it.
+fn divergence(
+    d: &DivergenceRecord,
+    dialect: &str,
+    emulator_steps: usize,
+    gpu_steps: usize,
+) -> String {
     use crate::harness::results::bisect::Found;
     let mut h = String::from("<table>\n");
     let row = |h: &mut String, th: &str, td: String| {
@@ -93,7 +100,10 @@ fn divergence(d: &DivergenceRecord, emulator_steps: usize, gpu_steps: usize) -> 
         &mut h,
         "GLSL lines",
         d.glsl_lines.map_or("none".into(), |[a, b]| {
-            format!("{a}–{b} of <code>dxbc-dbg glsl --dialect vk450</code>")
+            format!(
+                "{a}–{b} of <code>dxbc-dbg glsl --dialect {}</code>",
+                escape(dialect)
+            )
         }),
     );
     match &d.found {
@@ -229,6 +239,10 @@ mod tests {
             "{h}"
         );
         assert!(
+            h.contains("<td>12–13 of <code>dxbc-dbg glsl --dialect vk450</code></td>"),
+            "{h}"
+        );
+        assert!(
             h.contains("<td>6: <code>add r0.xy, v0.xyxx, cb0[0].zwzz</code></td>"),
             "{h}"
         );
@@ -328,5 +342,31 @@ mod tests {
         let mut b = vulkan(record(compared(None)));
         b.bisect = None;
         assert_eq!(section(Path::new("a.case"), &[b]), "");
+    }
+
+    /// A WebGL2 bisection names the lines of the es300 text, the one
+    /// WebGL2 draws.
+    #[test]
+    fn the_glsl_lines_are_of_the_backend_s_dialect() {
+        let rec = record(compared(Some(at(
+            6,
+            "add r0.xy, v0.xyxx, cb0[0].zwzz",
+            Found::Value {
+                register: "r0".into(),
+                component: "x".into(),
+                emulator: 0x4020_0000,
+                gpu: 0x3fc0_0000,
+            },
+        ))));
+        let webgl2 = BackendRecord {
+            backend: "webgl2".into(),
+            dialect: "es300".into(),
+            ..vulkan(rec)
+        };
+        let h = section(Path::new("a.case"), &[webgl2]);
+        assert!(
+            h.contains("<td>12–13 of <code>dxbc-dbg glsl --dialect es300</code></td>"),
+            "{h}"
+        );
     }
 }

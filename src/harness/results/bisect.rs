@@ -46,7 +46,8 @@ pub struct DivergenceRecord {
     pub step: Option<usize>,
     /// As the disassembler prints it.
     pub text: String,
-    /// Its lines in the vk450 translation `glsl` prints.
+    /// Its lines in the translation `glsl` prints in the backend's
+    /// dialect (vk450 for Vulkan, es300 for WebGL2).
     pub glsl_lines: Option<[u32; 2]>,
     #[serde(flatten)]
     pub found: Found,
