@@ -30,3 +30,4 @@ pub mod analysis;
 pub mod asm;
 pub mod info;
 pub mod listing;
+pub mod names;
