@@ -203,6 +203,9 @@ pub enum RegRow {
         changed: Vec<bool>,
         /// The GPU's values beside them, once loaded (empty otherwise).
         gpu: Vec<GpuCell>,
+        /// Each component's name where the container gives one
+        /// (`rcpFrame.x`, `TEXCOORD1.x`); empty or None: `x`..`w`.
+        labels: Vec<Option<String>>,
     },
 }
 
@@ -233,6 +236,8 @@ pub struct App {
     pub mem_view: Option<ValueView>,
     /// RDEF's names and element types of the buffer bindings.
     pub names: std::collections::BTreeMap<(Space, u32), Reflection>,
+    /// RDEF's and the signatures' names of registers (`names.rs`).
+    pub naming: super::names::Naming,
     pub overlay: Overlay,
     pub event: String,
     pub tone: Tone,
@@ -291,6 +296,7 @@ impl App {
             resources,
             program,
             names: super::memory::reflect(shader),
+            naming: super::names::Naming::of(shader),
             inputs,
             pixel,
             lane: lane.unwrap_or(choice.lane()).min(LANES - 1),
@@ -605,8 +611,8 @@ impl App {
 
     fn submit(&mut self, kind: PromptKind, text: &str) {
         match kind {
-            PromptKind::Watch => match parse_watch(text) {
-                Some((loc, comp)) => {
+            PromptKind::Watch => match self.resolve(text) {
+                Some(super::names::Named::Reg(loc, comp)) => {
                     let name = format!("{loc}.{}", component_name(comp));
                     self.run(usize::MAX, move |app| {
                         app.machine
@@ -625,9 +631,13 @@ impl App {
                             })
                     });
                 }
+                Some(fixed) => self.watch_fixed(text, fixed),
                 None => self.set(
                     Tone::Error,
-                    format!("`{text}` is not a register component (e.g. r0.x, o0.w, x1[2].y)"),
+                    format!(
+                        "`{text}` is not a register component or a unique name \
+                         (e.g. r0.x, o0.w, x1[2].y, TEXCOORD0.y, rcpFrame.x)"
+                    ),
                 ),
             },
             PromptKind::Pixel => match parse_pixel(text) {
@@ -692,9 +702,10 @@ impl App {
             return;
         }
         let needle = text.to_lowercase();
-        let hit = (1..=n)
-            .map(|d| (self.cursor + d) % n)
-            .find(|&i| self.listing[i].to_lowercase().contains(&needle));
+        let hit = (1..=n).map(|d| (self.cursor + d) % n).find(|&i| {
+            self.listing[i].to_lowercase().contains(&needle)
+                || self.operand_names_contain(i, &needle)
+        });
         match hit {
             Some(i) => {
                 self.cursor = i;

@@ -5,7 +5,8 @@
 //!
 //! `app.rs` holds all state and actions (no terminal), `gpu.rs` the GPU's
 //! values beside the emulator's (captured in a background thread),
-//! `keys.rs` the key table, `values.rs` value views and prompt parsing, `registers.rs` and
+//! `keys.rs` the key table, `values.rs` value views and prompt parsing,
+//! `names.rs` the container's names of registers (labels, lookups, search), `registers.rs` and
 //! `memory.rs` the rows of the bottom pane's two modes (registers, and
 //! buffers and UAVs), `view.rs` the drawing, `terminal.rs` the
 //! terminal's set-up and restoration.
@@ -14,6 +15,7 @@ pub mod app;
 pub mod gpu;
 pub mod keys;
 pub mod memory;
+pub mod names;
 pub mod registers;
 pub mod terminal;
 pub mod values;

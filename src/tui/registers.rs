@@ -9,7 +9,6 @@ use crate::vm::{Change, Loc};
 
 use super::app::{App, RegRow};
 use super::gpu::Which;
-use super::values::parse_watch;
 
 impl App {
     /// The register pane's rows for the selected lane.
@@ -40,21 +39,18 @@ impl App {
                 rows.extend(items);
             }
         };
-        // Constant buffer words carry no type the program states (RDEF's
-        // variables are not read here yet): floats. Immediate constant
-        // buffer entries read as the listing prints them.
-        let plain = |name: String, r: &[u32; 4], immediate: bool| RegRow::Reg {
+        // Immediate constant buffer entries read as the listing prints
+        // them.
+        let plain = |name: String, r: &[u32; 4]| RegRow::Reg {
             name,
             values: r.to_vec(),
             types: r
                 .iter()
-                .map(|&b| match immediate {
-                    true => ValueType::of_immediate(b).unwrap_or(ValueType::Float),
-                    false => ValueType::Float,
-                })
+                .map(|&b| ValueType::of_immediate(b).unwrap_or(ValueType::Float))
                 .collect(),
             changed: vec![false; 4],
             gpu: Vec::new(),
+            labels: Vec::new(),
         };
         // A register the lane writes, by the types its writers gave it,
         // with the GPU's value beside it.
@@ -65,6 +61,10 @@ impl App {
                 .map(|c| self.machine.value_type(lane, loc, c))
                 .collect(),
             changed: changed(loc)[..values.len()].to_vec(),
+            labels: match loc {
+                Loc::Output(r) => self.semantic_labels(true, r, values.len()),
+                _ => Vec::new(),
+            },
             values,
         };
         let temps = (regs.temps.iter().enumerate())
@@ -73,7 +73,8 @@ impl App {
         section(&mut rows, "temps", temps);
         let inputs = (state.inputs[lane].iter().enumerate())
             .map(|(i, r)| RegRow::Reg {
-                name: format!("v{i}"),
+                name: self.semantic_row_name(false, i as u32),
+                labels: self.semantic_labels(false, i as u32, 4),
                 values: r.to_vec(),
                 types: (0..4)
                     .map(|c| self.machine.input_type(i as u32, c))
@@ -84,7 +85,13 @@ impl App {
             .collect();
         section(&mut rows, "inputs", inputs);
         let mut outputs: Vec<RegRow> = (regs.outputs.iter().enumerate())
-            .map(|(i, r)| written(Loc::Output(i as u32), r.to_vec()))
+            .map(|(i, r)| {
+                let mut row = written(Loc::Output(i as u32), r.to_vec());
+                if let RegRow::Reg { name, .. } = &mut row {
+                    *name = self.semantic_row_name(true, i as u32);
+                }
+                row
+            })
             .collect();
         for (ty, loc, value) in [
             (OperandType::OUTPUT_DEPTH, Loc::Depth, regs.depth),
@@ -102,9 +109,9 @@ impl App {
         if self.extra {
             for (b, cb) in state.constant_buffers.iter().enumerate() {
                 let items = (cb.iter().enumerate())
-                    .map(|(i, r)| plain(format!("cb{b}[{i}]"), r, false))
+                    .map(|(i, r)| self.constant_row(b as u32, i as u32, r))
                     .collect();
-                section(&mut rows, &format!("constant buffer cb{b}"), items);
+                section(&mut rows, &self.constant_heading(b as u32), items);
             }
             for (x, arr) in regs.indexable.iter().enumerate() {
                 let items = (arr.iter().enumerate())
@@ -113,7 +120,7 @@ impl App {
                 section(&mut rows, &format!("indexable temp x{x}"), items);
             }
             let icb = (state.icb.iter().enumerate())
-                .map(|(i, r)| plain(format!("icb[{i}]"), r, true))
+                .map(|(i, r)| plain(format!("icb[{i}]"), r))
                 .collect();
             section(&mut rows, "immediate constant buffer", icb);
         }
@@ -140,16 +147,10 @@ impl App {
         })
     }
 
-    /// One register component of the selected lane, by name (`r0.x`,
-    /// `o0.w`, `x1[2].y`): what tests and the watch prompt read.
+    /// One component of the selected lane, by any name `resolve` takes
+    /// (`r0.x`, `o0.w`, `x1[2].y`, `TEXCOORD0.y`, `rcpFrame.x`): what tests
+    /// and the watch prompt read.
     pub fn component(&self, name: &str) -> Option<u32> {
-        let (loc, c) = parse_watch(name)?;
-        let regs = &self.machine.state.lanes[self.lane];
-        match loc {
-            Loc::Depth => Some(regs.depth),
-            Loc::Coverage => Some(regs.coverage),
-            Loc::StencilRef => Some(regs.stencil_ref),
-            _ => regs.get(loc).map(|r| r[c]),
-        }
+        self.value_of(self.resolve(name)?).map(|(bits, _)| bits)
     }
 }

@@ -225,6 +225,16 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     let view = app.view;
     // The GPU's value is read as the emulator's component is.
     let gpu_text = |bits: Option<u32>, ty| bits.map_or("–".into(), |b| shown(view, b, ty));
+    // Names with a semantic (`v1 TEXCOORD0`) widen the name column for
+    // every row, so the values stay in columns.
+    let name_width = (rows.iter())
+        .map(|r| match r {
+            RegRow::Reg { name, .. } => name.chars().count(),
+            RegRow::Heading(_) => 0,
+        })
+        .max()
+        .unwrap_or(0)
+        .clamp(9, 24);
     let mut lines: Vec<Line> = Vec::new();
     for row in &rows {
         match row {
@@ -235,12 +245,15 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
                 types,
                 changed,
                 gpu,
+                labels,
             } => {
                 let pair = beside && !gpu.is_empty();
                 let width = if pair { GPU_WIDTH } else { 13 };
-                let mut spans = vec![Span::raw(format!("  {name:<9}"))];
+                let mut spans = vec![Span::raw(format!("  {name:<name_width$}"))];
                 for (c, ((v, ty), ch)) in values.iter().zip(types).zip(changed).enumerate() {
-                    spans.push(Span::styled(format!(" {}:", component_name(c)), DIM));
+                    let label = labels.get(c).and_then(Option::as_deref);
+                    let label = label.map_or_else(|| component_name(c).to_string(), str::to_string);
+                    spans.push(Span::styled(format!(" {label}:"), DIM));
                     let style = if *ch { CHANGED } else { Style::new() };
                     spans.push(Span::styled(
                         format!("{:>width$}", shown(view, *v, *ty)),
@@ -258,7 +271,7 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
                 lines.push(Line::from(spans));
                 if !pair && !gpu.is_empty() {
                     let mut spans = vec![Span::styled(
-                        format!("    {:<7}", backend.unwrap_or("gpu")),
+                        format!("    {:<w$}", backend.unwrap_or("gpu"), w = name_width - 2),
                         GPU,
                     )];
                     for (c, (g, ty)) in gpu.iter().zip(types).enumerate() {
