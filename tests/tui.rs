@@ -94,7 +94,9 @@ fn register_row(app: &App, buf: &Buffer, name: &str) -> String {
 
 fn values(row: &str) -> Vec<String> {
     row.split_whitespace()
-        .skip(1)
+        // The row's name (and semantic, `o0 SV_Target`) come before the
+        // first component label.
+        .skip_while(|w| !w.ends_with(':'))
         .filter(|w| !w.ends_with(':'))
         .map(str::to_string)
         .collect()

@@ -39,7 +39,9 @@ fn row(app: &App, buf: &Buffer, name: &str) -> Vec<String> {
         .find(|t| t.split_whitespace().next() == Some(name))
         .unwrap_or_else(|| panic!("no register row {name}"));
     t.split_whitespace()
-        .skip(1)
+        // The row's name (and semantic, `o0 SV_Target`) come before the
+        // first component label.
+        .skip_while(|w| !w.ends_with(':'))
         .filter(|w| !w.ends_with(':'))
         .map(str::to_string)
         .collect()
