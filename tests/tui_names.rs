@@ -223,3 +223,60 @@ fn watching_a_name_that_never_changes_says_so() {
     // Nothing ran.
     assert_eq!(app.machine.position(), 0);
 }
+
+/// A real fxc shader with RDEF (`../shared/corpus`, passing with a note
+/// when absent): Tutorial06's LambertLit pixel shader. Its `.hlsl` sidecar
+/// declares `cbuffer SharedConsts { matrix World, View, Projection; float4
+/// vLightDir[2]; float4 vLightColor[2]; float4 vOutputColor; }`: three
+/// 4-row matrices fill rows 0..11, so vLightDir[0..1] are rows 12, 13 and
+/// vLightColor[0..1] rows 14, 15 (each array element on its own row). Its
+/// listing: [0]-[3] declarations, [4] `dp3 r0.x, cb0[12].xyzx, v1.xyzx`,
+/// [5] `mul_sat r0.xyz, r0.xxxx, cb0[14].xyzx`, [6] `dp3 r0.w,
+/// cb0[13].xyzx, v1.xyzx`; the input `float3 Norm : TEXCOORD0` is v1.xyz.
+#[test]
+fn a_corpus_shader_shows_its_cbuffer_variables() {
+    let path = root().join(
+        "../shared/corpus/3dmigoto/3dmigoto__BinaryDecompiler_apps_shaders_LambertLitPS.dxbc",
+    );
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("note: {} is absent; skipping", path.display());
+        return;
+    };
+    let shader = dxbc_dbg::dxbc::Shader::parse(&bytes, Default::default()).expect("parses");
+    let mut app = App::new(&shader, Inputs::defaults(&shader), (0, 0), None).expect("starts");
+    let s = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(
+        app.operand_names(6),
+        [
+            s("cb0[13].xyzx", "SharedConsts.vLightDir[1]"),
+            s("v1.xyzx", "TEXCOORD0")
+        ]
+    );
+    assert_eq!(
+        app.resolve("vLightColor[0].y"),
+        Some(Named::Constant(0, 14, 1))
+    );
+    // World is column-major: row 0 holds its column 0, so .w is _m30.
+    assert_eq!(
+        app.resolve("SharedConsts.World._m30"),
+        Some(Named::Constant(0, 0, 3))
+    );
+    app.search_next("vLightColor");
+    assert_eq!(app.cursor, 5);
+    // The pane, scrolled to the buffer: its heading and row 13 labelled.
+    app.apply(Action::ToggleExtra);
+    let rows = app.register_rows();
+    let heading = dxbc_dbg::tui::app::RegRow::Heading("constant buffer cb0 SharedConsts".into());
+    assert!(rows.contains(&heading), "{rows:?}");
+    let labels = rows.iter().find_map(|r| match r {
+        dxbc_dbg::tui::app::RegRow::Reg { name, labels, .. } if name == "cb0[13]" => {
+            Some(labels.clone())
+        }
+        _ => None,
+    });
+    let want = ["x", "y", "z", "w"].map(|c| Some(format!("vLightDir[1].{c}")));
+    assert_eq!(labels.as_deref(), Some(&want[..]));
+    // The input row by its semantic.
+    assert!(rows.iter().any(|r| matches!(r,
+        dxbc_dbg::tui::app::RegRow::Reg { name, .. } if name == "v1 TEXCOORD0")));
+}
