@@ -124,7 +124,7 @@ fn at(n: &Names, row: u32, c: usize) -> Option<(&str, Option<ValueType>)> {
 fn vectors_and_scalars_share_a_row_by_offset() {
     let n = fxaa();
     assert_eq!(n.cbuffers.get(&1).unwrap().name, "cbFxaa");
-    assert!(n.cbuffers.get(&0).is_none(), "the binding says slot 1");
+    assert!(!n.cbuffers.contains_key(&0), "the binding says slot 1");
     // rcpFrame: bytes 0..8 = row 0 .x .y; count at byte 8 = .z (int);
     // flags at 12 = .w (uint).
     assert_eq!(at(&n, 0, 0), Some(("rcpFrame.x", Some(ValueType::Float))));
