@@ -219,12 +219,6 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     let height = inner.height as usize;
     app.bottom_page = height.saturating_sub(1).max(1);
     let rows = app.register_rows();
-    // The GPU's values go beside the emulator's when four pairs fit,
-    // else on a line of their own under them.
-    let beside = inner.width as usize >= 11 + 4 * (3 + 2 * GPU_WIDTH + 1);
-    let view = app.view;
-    // The GPU's value is read as the emulator's component is.
-    let gpu_text = |bits: Option<u32>, ty| bits.map_or("–".into(), |b| shown(view, b, ty));
     // Names with a semantic (`v1 TEXCOORD0`) widen the name column for
     // every row, so the values stay in columns.
     let name_width = (rows.iter())
@@ -234,7 +228,16 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
         })
         .max()
         .unwrap_or(0)
-        .clamp(9, 24);
+        .clamp(9, 24)
+        // On a narrow pane the values keep their room: a longer name
+        // then only shifts its own row.
+        .min((inner.width as usize).saturating_sub(2 + 4 * 16).max(9));
+    // The GPU's values go beside the emulator's when four pairs fit,
+    // else on a line of their own under them.
+    let beside = inner.width as usize >= 2 + name_width + 4 * (3 + 2 * GPU_WIDTH + 1);
+    let view = app.view;
+    // The GPU's value is read as the emulator's component is.
+    let gpu_text = |bits: Option<u32>, ty| bits.map_or("–".into(), |b| shown(view, b, ty));
     let mut lines: Vec<Line> = Vec::new();
     for row in &rows {
         match row {
