@@ -262,11 +262,12 @@ fn semantic(e: &SignatureElement) -> Option<Semantic> {
 /// so it reads as the integer it holds; min-precision types are stored as
 /// 32-bit values in constant buffers.
 pub fn value_type_of_base(base: u16) -> Option<ValueType> {
+    use crate::dxbc::rdef::base::*;
     match base {
-        3 | 52..=54 => Some(ValueType::Float),
-        2 | 55 | 56 => Some(ValueType::Int),
-        1 | 19 | 57 => Some(ValueType::Uint),
-        39 => Some(ValueType::Double),
+        FLOAT | MIN8FLOAT..=MIN16FLOAT => Some(ValueType::Float),
+        INT | MIN12INT | MIN16INT => Some(ValueType::Int),
+        BOOL | UINT | MIN16UINT => Some(ValueType::Uint),
+        DOUBLE => Some(ValueType::Double),
         _ => None,
     }
 }

@@ -53,10 +53,11 @@ impl WordType {
     /// A D3D_SHADER_VARIABLE_TYPE of a 32-bit number (bool is a 32-bit
     /// 0 or 1 in buffers); doubles and the rest are shown as bits.
     fn of_base(base: u16) -> WordType {
+        use crate::dxbc::rdef::base::{BOOL, FLOAT, INT, UINT};
         match base {
-            3 => WordType::Float,
-            2 => WordType::Int,
-            1 | 19 => WordType::Uint,
+            FLOAT => WordType::Float,
+            INT => WordType::Int,
+            BOOL | UINT => WordType::Uint,
             _ => WordType::Bits,
         }
     }

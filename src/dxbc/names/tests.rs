@@ -18,10 +18,7 @@ fn ty(class: u16, base: u16, rows: u16, columns: u16, elements: u16) -> Type {
     }
 }
 
-const FLOAT: u16 = 3;
-const INT: u16 = 2;
-const UINT: u16 = 19;
-const BOOL: u16 = 1;
+use crate::dxbc::rdef::base::{BOOL, FLOAT, INT, UINT};
 
 fn var(name: &str, offset: u32, ty: Type) -> Variable {
     Variable {

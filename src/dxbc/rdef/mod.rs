@@ -15,7 +15,7 @@ mod target;
 mod types;
 
 pub use target::{ProgramType, Target};
-pub use types::{MAX_TYPE_DEPTH, MAX_TYPE_NODES, Member, Type, base_type_name, class};
+pub use types::{MAX_TYPE_DEPTH, MAX_TYPE_NODES, Member, Type, base, base_type_name, class};
 
 /// 'RD11' in SM5.0 RDEF headers.
 pub const RD11_MAGIC: u32 = u32::from_le_bytes(*b"RD11");

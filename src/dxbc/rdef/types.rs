@@ -70,6 +70,21 @@ impl Type {
     }
 }
 
+/// The D3D_SHADER_VARIABLE_TYPE values that name a number's type (what a
+/// constant or buffer word reads as); the rest are objects.
+pub mod base {
+    pub const BOOL: u16 = 1;
+    pub const INT: u16 = 2;
+    pub const FLOAT: u16 = 3;
+    pub const UINT: u16 = 19;
+    pub const DOUBLE: u16 = 39;
+    pub const MIN8FLOAT: u16 = 52;
+    pub const MIN16FLOAT: u16 = 54;
+    pub const MIN12INT: u16 = 55;
+    pub const MIN16INT: u16 = 56;
+    pub const MIN16UINT: u16 = 57;
+}
+
 /// HLSL name of a D3D_SHADER_VARIABLE_TYPE.
 pub fn base_type_name(t: u16) -> String {
     let s = match t {
