@@ -6,6 +6,7 @@
 pub mod alu;
 pub mod defaults;
 pub mod double;
+pub mod fetch;
 pub mod float;
 pub mod interfaces;
 pub mod machine;
@@ -16,6 +17,7 @@ pub mod state;
 pub mod texture;
 pub mod trace;
 
+pub use fetch::LaneFetch;
 pub use machine::{Change, DEFAULT_BUDGET, Event, LaneState, Machine, Prepared};
 pub use state::{LANES, Layout, Loc, Reg, Setup, State};
 

@@ -43,7 +43,7 @@ impl Resources {
     }
 }
 
-fn floats(r: Reg) -> [f32; 4] {
+pub(super) fn floats(r: Reg) -> [f32; 4] {
     r.map(|b| f32::from_bits(super::float::flush(b)))
 }
 
@@ -58,7 +58,7 @@ pub(super) fn swizzle(op: &Operand, v: Reg) -> Reg {
 }
 
 /// The component a sampler operand selects for gather (`s0.y` → 1).
-fn channel(op: &Operand) -> u32 {
+pub(super) fn channel(op: &Operand) -> u32 {
     match op.selection {
         Selection::Select1(c) => c as u32,
         Selection::Swizzle(s) => s[0] as u32,
@@ -94,6 +94,108 @@ pub fn execute(m: &mut Machine, index: usize, inst: &Instruction) -> Result<(), 
     Ok(())
 }
 
+/// The operand `i` of a texture instruction at `index`.
+pub(super) fn operand(index: usize, inst: &Instruction, i: usize) -> Result<&Operand, VmError> {
+    inst.operands.get(i).ok_or_else(|| VmError::Malformed {
+        index,
+        message: format!("`{}` is missing operands", inst.name()),
+    })
+}
+
+/// The address operand's lanes in all four lanes (implicit LODs need
+/// the neighbours).
+pub(super) fn coords(m: &Machine, src: &Operand) -> Result<[Reg; LANES], VmError> {
+    let mut c = [[0; 4]; LANES];
+    for (l, slot) in c.iter_mut().enumerate() {
+        *slot = m.read(src, l, NumType::Untyped)?;
+    }
+    Ok(c)
+}
+
+/// A scalar float operand of lane `l`, denormals flushed.
+pub(super) fn scalar(m: &Machine, src: &Operand, l: usize) -> Result<f32, VmError> {
+    Ok(f32::from_bits(super::float::flush(
+        m.read(src, l, NumType::Float)?[0],
+    )))
+}
+
+/// The quad's coarse derivatives of the coordinate: top row for x, left
+/// column for y.
+pub(super) fn gradients(c: &[Reg; LANES]) -> ([f32; 3], [f32; 3]) {
+    let (a, bx, by) = (floats(c[0]), floats(c[1]), floats(c[2]));
+    (
+        [bx[0] - a[0], bx[1] - a[1], bx[2] - a[2]],
+        [by[0] - a[0], by[1] - a[1], by[2] - a[2]],
+    )
+}
+
+/// Where a `sample*` instruction's LOD comes from in lane `l`; `ddx`,
+/// `ddy` are the quad's derivatives of the coordinate.
+pub(super) fn sample_lod(
+    m: &Machine,
+    index: usize,
+    inst: &Instruction,
+    l: usize,
+    ddx: [f32; 3],
+    ddy: [f32; 3],
+) -> Result<Lod, VmError> {
+    let op = |i| operand(index, inst, i);
+    Ok(match inst.op {
+        Op::SampleL => Lod::Explicit(scalar(m, op(4)?, l)?),
+        Op::SampleD => {
+            let (gx, gy) = (
+                floats(m.read(op(4)?, l, NumType::Float)?),
+                floats(m.read(op(5)?, l, NumType::Float)?),
+            );
+            Lod::FromGradients {
+                ddx: [gx[0], gx[1], gx[2]],
+                ddy: [gy[0], gy[1], gy[2]],
+                bias: 0.0,
+            }
+        }
+        Op::SampleCLz => Lod::Zero,
+        Op::SampleB => Lod::FromGradients {
+            ddx,
+            ddy,
+            bias: scalar(m, op(4)?, l)?,
+        },
+        _ => Lod::FromGradients {
+            ddx,
+            ddy,
+            bias: 0.0,
+        },
+    })
+}
+
+/// A `_cl` form's per-sample minimum-LOD clamp in lane `l`.
+pub(super) fn min_lod_clamp(
+    m: &Machine,
+    clamp: Option<&Operand>,
+    l: usize,
+) -> Result<f32, VmError> {
+    match clamp {
+        Some(o) => scalar(m, o, l),
+        None => Ok(texture::NO_LOD_CLAMP),
+    }
+}
+
+/// A gather's texel offset in lane `l`: the `_po` forms' operand (all 32
+/// bits; the texture unit keeps the low 6) or the `aoffimmi`.
+pub(super) fn gather_offset(
+    m: &Machine,
+    index: usize,
+    inst: &Instruction,
+    l: usize,
+) -> Result<[i32; 2], VmError> {
+    if matches!(inst.op, Op::Gather4Po | Op::Gather4PoC) {
+        let o = m.read(operand(index, inst, 2)?, l, NumType::Int)?;
+        Ok([o[0] as i32, o[1] as i32])
+    } else {
+        let o = inst.offsets().map(|o| o.map(i32::from)).unwrap_or([0; 3]);
+        Ok([o[0], o[1]])
+    }
+}
+
 /// Runs a texture instruction without feedback; `clamp` is the per-sample
 /// minimum-LOD clamp operand of a `_cl` form (read per lane as a float).
 fn execute_plain(
@@ -102,37 +204,10 @@ fn execute_plain(
     inst: &Instruction,
     clamp: Option<&Operand>,
 ) -> Result<(), VmError> {
-    let ops = &inst.operands;
-    let op = |i: usize| -> Result<&Operand, VmError> {
-        ops.get(i).ok_or_else(|| VmError::Malformed {
-            index,
-            message: format!("`{}` is missing operands", inst.name()),
-        })
-    };
+    let op = |i: usize| operand(index, inst, i);
     let offsets = inst.offsets().map(|o| o.map(i32::from)).unwrap_or([0; 3]);
     let dst = op(0)?;
     let running = m.execution_mask();
-
-    // Coordinates for all four lanes (implicit LODs need the neighbours).
-    let coords = |m: &Machine, src: &Operand| -> Result<[Reg; LANES], VmError> {
-        let mut c = [[0; 4]; LANES];
-        for (l, slot) in c.iter_mut().enumerate() {
-            *slot = m.read(src, l, NumType::Untyped)?;
-        }
-        Ok(c)
-    };
-    let scalar = |m: &Machine, src: &Operand, l: usize| -> Result<f32, VmError> {
-        Ok(f32::from_bits(super::float::flush(
-            m.read(src, l, NumType::Float)?[0],
-        )))
-    };
-    let gradients = |c: &[Reg; LANES]| -> ([f32; 3], [f32; 3]) {
-        let (a, bx, by) = (floats(c[0]), floats(c[1]), floats(c[2]));
-        (
-            [bx[0] - a[0], bx[1] - a[1], bx[2] - a[2]],
-            [by[0] - a[0], by[1] - a[1], by[2] - a[2]],
-        )
-    };
 
     let mut results = [None::<Reg>; LANES];
     match inst.op {
@@ -143,35 +218,8 @@ fn execute_plain(
             let sampler = m.resources().sampler(m.slot(index, smp)?);
             let (ddx, ddy) = gradients(&c);
             for l in (0..LANES).filter(|&l| running[l]) {
-                let lod = match inst.op {
-                    Op::SampleL => Lod::Explicit(scalar(m, op(4)?, l)?),
-                    Op::SampleD => {
-                        let (gx, gy) = (
-                            floats(m.read(op(4)?, l, NumType::Float)?),
-                            floats(m.read(op(5)?, l, NumType::Float)?),
-                        );
-                        Lod::FromGradients {
-                            ddx: [gx[0], gx[1], gx[2]],
-                            ddy: [gy[0], gy[1], gy[2]],
-                            bias: 0.0,
-                        }
-                    }
-                    Op::SampleCLz => Lod::Zero,
-                    Op::SampleB => Lod::FromGradients {
-                        ddx,
-                        ddy,
-                        bias: scalar(m, op(4)?, l)?,
-                    },
-                    _ => Lod::FromGradients {
-                        ddx,
-                        ddy,
-                        bias: 0.0,
-                    },
-                };
-                let min_lod = match clamp {
-                    Some(o) => scalar(m, o, l)?,
-                    None => texture::NO_LOD_CLAMP,
-                };
+                let lod = sample_lod(m, index, inst, l, ddx, ddy)?;
+                let min_lod = min_lod_clamp(m, clamp, l)?;
                 let r = match m.resources().texture(m.slot(index, res)?) {
                     None => [0; 4],
                     Some(tex) if matches!(inst.op, Op::SampleC | Op::SampleCLz) => {
@@ -214,12 +262,7 @@ fn execute_plain(
             };
             for l in (0..LANES).filter(|&l| running[l]) {
                 let coord = floats(m.read(op(1)?, l, NumType::Float)?);
-                let programmable = if po {
-                    let o = m.read(op(2)?, l, NumType::Int)?;
-                    [o[0] as i32, o[1] as i32]
-                } else {
-                    [offsets[0], offsets[1]]
-                };
+                let programmable = gather_offset(m, index, inst, l)?;
                 let r = match m.resources().texture(m.slot(index, res)?) {
                     None => [0; 4],
                     Some(tex) if compare => {

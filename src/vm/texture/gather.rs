@@ -103,12 +103,17 @@ pub fn gather4_po_c(
 }
 
 /// Sign-extends the low 6 bits.
-fn low6(v: i32) -> i32 {
+pub(super) fn low6(v: i32) -> i32 {
     (v << 26) >> 26
 }
 
 /// The four tap locations in result order.
-fn taps(tex: &Texture, smp: &Sampler, coord: [f32; 4], offset: [i32; 2]) -> Option<[Loc; 4]> {
+pub(super) fn taps(
+    tex: &Texture,
+    smp: &Sampler,
+    coord: [f32; 4],
+    offset: [i32; 2],
+) -> Option<[Loc; 4]> {
     let gatherable = matches!(
         tex.dimension(),
         Dimension::Tex2D | Dimension::Tex2DArray | Dimension::Cube | Dimension::CubeArray

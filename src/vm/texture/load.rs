@@ -21,6 +21,21 @@ fn add(c: u32, offset: i32) -> u32 {
 /// `ld`. Cubes and multisampled textures (which `ld` cannot address)
 /// return zeros.
 pub fn ld(tex: &Texture, coord: [u32; 4], offset: [i32; 3]) -> [u32; 4] {
+    let Some((layer, level, xyz)) = ld_texel(tex, coord, offset) else {
+        return [0; 4];
+    };
+    tex.texel(layer, level, xyz, 0)
+        .unwrap_or_else(|| tex.format().out_of_bounds_lanes())
+}
+
+/// The (layer, level, texel) `ld` addresses, before the bounds check;
+/// `None` for the dimensions `ld` cannot read. Shared with the debugger's
+/// explanation so it names the texel the load really read.
+pub(crate) fn ld_texel(
+    tex: &Texture,
+    coord: [u32; 4],
+    offset: [i32; 3],
+) -> Option<(u32, u32, [u32; 3])> {
     let [x, y, z, mip] = coord;
     let (ox, oy, oz) = (add(x, offset[0]), add(y, offset[1]), add(z, offset[2]));
     let (layer, level, xyz) = match tex.dimension() {
@@ -31,11 +46,10 @@ pub fn ld(tex: &Texture, coord: [u32; 4], offset: [i32; 3]) -> [u32; 4] {
         Dimension::Tex2DArray => (z, mip, [ox, oy, 0]),
         Dimension::Tex3D => (0, mip, [ox, oy, oz]),
         Dimension::Cube | Dimension::CubeArray | Dimension::Tex2DMS | Dimension::Tex2DMSArray => {
-            return [0; 4];
+            return None;
         }
     };
-    tex.texel(layer, level, xyz, 0)
-        .unwrap_or_else(|| tex.format().out_of_bounds_lanes())
+    Some((layer, level, xyz))
 }
 
 /// `ld2dms`: one sample of a multisampled texture. Other dimensions return

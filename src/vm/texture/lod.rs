@@ -90,6 +90,9 @@ pub(crate) fn sampler_lod(tex: &Texture, smp: &Sampler, geom: &Geom, lod: &Lod) 
 pub(crate) struct MipPlan {
     /// LOD ≤ 0: use the sampler's mag filter, otherwise its min filter.
     pub magnify: bool,
+    /// The LOD the levels were chosen from: held to 8 fractional bits and
+    /// clamped to the mip range (what the debugger shows).
+    pub lod: f64,
     levels: [(u32, f64); 2],
     count: usize,
 }
@@ -137,6 +140,7 @@ pub(crate) fn plan(
     let l = if l.is_nan() { 0.0 } else { l.clamp(0.0, last) };
     let one = |level: f64| MipPlan {
         magnify,
+        lod: l,
         levels: [(level as u32, 1.0), (0, 0.0)],
         count: 1,
     };
@@ -150,6 +154,7 @@ pub(crate) fn plan(
     }
     MipPlan {
         magnify,
+        lod: l,
         levels: [(l0 as u32, 1.0 - frac), (l0 as u32 + 1, frac)],
         count: 2,
     }

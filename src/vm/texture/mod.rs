@@ -70,6 +70,7 @@ mod address;
 mod bc;
 mod cube;
 mod desc;
+mod explain;
 mod filter;
 mod format;
 mod format_names;
@@ -86,6 +87,10 @@ mod view;
 
 pub use bc::{BLOCK, blocks_across, decode_block};
 pub use desc::{Dimension, TextureDesc, TextureError};
+pub use explain::{
+    FetchDetail, FetchKind, FetchTap, LodDetail, TapSource, explain_gather, explain_ld,
+    explain_sample,
+};
 pub use format::{Field, Format, NumericKind, f16_to_f32, f32_to_f16};
 pub use gather::{gather4, gather4_c, gather4_po, gather4_po_c};
 pub use load::{ld, ldms};
