@@ -107,6 +107,8 @@ pub enum Action {
     PaneDown,
     SwitchDialect,
     ToggleExtra,
+    /// Show or hide the texture-read section (`fetch.rs`).
+    ToggleFetch,
     /// Capture the shown lane's pixel on a GPU backend (`gpu.rs`).
     LoadGpu(super::gpu::Backend),
     JumpToDivergence,
@@ -259,6 +261,8 @@ pub struct App {
     pub page: usize,
     /// The GPU's values for the lane shown (`G`, `D`).
     pub gpu: GpuValues,
+    /// The texture-read section (`fetch.rs`).
+    pub fetch: super::fetch::FetchPane,
     last_search: String,
 }
 
@@ -321,6 +325,7 @@ impl App {
             areas: Areas::default(),
             page: 20,
             gpu: GpuValues::default(),
+            fetch: super::fetch::FetchPane::new(shader),
             last_search: String::new(),
         };
         app.follow_listing = Some(app.machine.pc());
@@ -502,6 +507,7 @@ impl App {
                 self.follow_glsl = true;
             }
             Action::ToggleExtra => self.extra = !self.extra,
+            Action::ToggleFetch => self.fetch.shown = !self.fetch.shown,
             Action::LoadGpu(backend) => self.load_gpu(backend),
             Action::JumpToDivergence => self.jump_to_divergence(),
             Action::Help => {

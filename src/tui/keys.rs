@@ -135,6 +135,11 @@ pub const BINDINGS: &[Binding] = &[
         "show cbuffers, indexable temps, ICB",
     ),
     b(
+        &[k('e')],
+        Action::ToggleFetch,
+        "show/hide what the last texture read did",
+    ),
+    b(
         &[k('G')],
         Action::LoadGpu(Backend::Vulkan),
         "load the GPU's values (vulkan) of the lane",

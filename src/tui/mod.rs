@@ -8,10 +8,11 @@
 //! `keys.rs` the key table, `values.rs` value views and prompt parsing,
 //! `names.rs` the container's names of registers (labels, lookups, search), `registers.rs` and
 //! `memory.rs` the rows of the bottom pane's two modes (registers, and
-//! buffers and UAVs), `view.rs` the drawing, `terminal.rs` the
+//! buffers and UAVs), `fetch.rs` the texture-read section above them, `view.rs` the drawing, `terminal.rs` the
 //! terminal's set-up and restoration.
 
 pub mod app;
+pub mod fetch;
 pub mod gpu;
 pub mod keys;
 pub mod memory;

@@ -72,6 +72,7 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(code);
     app.areas.listing = listing;
     app.areas.glsl = glsl;
+    let regs = super::fetch::draw(frame, app, regs);
     app.areas.registers = regs;
     draw_listing(frame, app, listing);
     draw_glsl(frame, app, glsl);
