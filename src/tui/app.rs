@@ -112,6 +112,8 @@ pub enum Action {
     /// Capture the shown lane's pixel on a GPU backend (`gpu.rs`).
     LoadGpu(super::gpu::Backend),
     JumpToDivergence,
+    /// Focus, pane widths and heights, scrolling to an end (`layout.rs`).
+    Layout(super::layout::Adjust),
     Help,
     Close,
     Quit,
@@ -257,6 +259,8 @@ pub struct App {
     /// Rows `[`/`]` scroll the bottom pane (its height at the last draw).
     pub bottom_page: usize,
     pub areas: Areas,
+    /// The split, the bottom pane's height and the focus (`layout.rs`).
+    pub layout: super::layout::Layout,
     /// Rows a page key moves (the listing's height at the last draw).
     pub page: usize,
     /// The GPU's values for the lane shown (`G`, `D`).
@@ -323,6 +327,7 @@ impl App {
             follow_memory: true,
             bottom_page: 10,
             areas: Areas::default(),
+            layout: super::layout::Layout::default(),
             page: 20,
             gpu: GpuValues::default(),
             fetch: super::fetch::FetchPane::new(shader),
@@ -496,8 +501,8 @@ impl App {
                 self.memory = !self.memory;
                 self.follow_memory = true;
             }
-            Action::PaneUp => self.scroll(Pane::Registers, -(self.bottom_page.max(1) as isize)),
-            Action::PaneDown => self.scroll(Pane::Registers, self.bottom_page.max(1) as isize),
+            Action::PaneUp => self.scroll_focused(-1),
+            Action::PaneDown => self.scroll_focused(1),
             Action::SwitchDialect => {
                 self.dialect = match self.dialect {
                     Dialect::Es300 => Dialect::Vk450,
@@ -510,6 +515,7 @@ impl App {
             Action::ToggleFetch => self.fetch.shown = !self.fetch.shown,
             Action::LoadGpu(backend) => self.load_gpu(backend),
             Action::JumpToDivergence => self.jump_to_divergence(),
+            Action::Layout(adjust) => self.adjust(adjust),
             Action::Help => {
                 self.overlay = if self.overlay == Overlay::Help {
                     Overlay::None

@@ -5,6 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::Action;
 use super::gpu::Backend;
+use super::layout::Adjust;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Key {
@@ -122,8 +123,51 @@ pub const BINDINGS: &[Binding] = &[
         Action::ToggleMemory,
         "bottom pane: registers / buffers and UAVs",
     ),
-    b(&[k('[')], Action::PaneUp, "scroll the bottom pane up"),
-    b(&[k(']')], Action::PaneDown, "scroll the bottom pane down"),
+    b(
+        &[code(KeyCode::Tab)],
+        Action::Layout(Adjust::NextFocus),
+        "focus: listing / GLSL / bottom pane (thick border)",
+    ),
+    b(
+        &[k('[')],
+        Action::PaneUp,
+        "scroll the focused pane up a page",
+    ),
+    b(
+        &[k(']')],
+        Action::PaneDown,
+        "scroll the focused pane down a page",
+    ),
+    b(
+        &[code(KeyCode::Home)],
+        Action::Layout(Adjust::Home),
+        "scroll the focused pane to its top",
+    ),
+    b(
+        &[code(KeyCode::End)],
+        Action::Layout(Adjust::End),
+        "scroll the focused pane to its end",
+    ),
+    b(
+        &[k('>')],
+        Action::Layout(Adjust::WiderListing),
+        "widen the listing (narrow the GLSL)",
+    ),
+    b(
+        &[k('<')],
+        Action::Layout(Adjust::NarrowerListing),
+        "narrow the listing (widen the GLSL)",
+    ),
+    b(
+        &[k('+')],
+        Action::Layout(Adjust::TallerBottom),
+        "bottom pane one row taller",
+    ),
+    b(
+        &[k('-')],
+        Action::Layout(Adjust::ShorterBottom),
+        "bottom pane one row shorter",
+    ),
     b(
         &[k('d')],
         Action::SwitchDialect,
@@ -193,6 +237,7 @@ pub fn key_name(key: &Key) -> String {
         KeyCode::PageDown => "PgDn".into(),
         KeyCode::Esc => "Esc".into(),
         KeyCode::Enter => "Enter".into(),
+        KeyCode::Tab => "Tab".into(),
         KeyCode::F(n) => format!("F{n}"),
         other => format!("{other:?}"),
     };

@@ -8,13 +8,18 @@
 //! `keys.rs` the key table, `values.rs` value views and prompt parsing,
 //! `names.rs` the container's names of registers (labels, lookups, search), `registers.rs` and
 //! `memory.rs` the rows of the bottom pane's two modes (registers, and
-//! buffers and UAVs), `fetch.rs` the texture-read section above them, `view.rs` the drawing, `terminal.rs` the
-//! terminal's set-up and restoration.
+//! buffers and UAVs), `fetch.rs` the texture-read section above them,
+//! `view.rs` the drawing, `layout.rs` the panes' geometry and the focus,
+//! `detail.rs` the instruction detail line, `columns.rs` registers side by
+//! side on a wide pane, `terminal.rs` the terminal's set-up and restoration.
 
 pub mod app;
+pub mod columns;
+pub mod detail;
 pub mod fetch;
 pub mod gpu;
 pub mod keys;
+pub mod layout;
 pub mod memory;
 pub mod names;
 pub mod registers;

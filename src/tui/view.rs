@@ -4,10 +4,14 @@
 //! panes' heights are known.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
+
+use super::app::Pane;
+use super::columns::{Item, pack};
+use super::layout::block;
 
 use super::app::{App, Overlay, RegRow, Tone, component_name, shown};
 use super::gpu::lane_pixel;
@@ -61,25 +65,23 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
         );
         return;
     }
-    let regs_height = (area.height - 1) * 2 / 5;
-    let [code, regs, status] = Layout::vertical([
-        Constraint::Min(3),
-        Constraint::Length(regs_height),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    let [listing, glsl] =
-        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(code);
-    app.areas.listing = listing;
-    app.areas.glsl = glsl;
-    let regs = super::fetch::draw(frame, app, regs);
-    app.areas.registers = regs;
-    draw_listing(frame, app, listing);
-    draw_glsl(frame, app, glsl);
+    // The detail line wraps at the full width, so its height is known
+    // before the rest is split.
+    let detail_rows = super::detail::rows(app, area.width).len();
+    let g = app.layout.geometry(area, detail_rows);
+    let status = g.status;
+    app.areas.listing = g.listing;
+    app.areas.glsl = g.glsl;
+    // The texture-read section, when shown, takes the bottom pane's top.
+    let bottom = super::fetch::draw(frame, app, g.bottom);
+    app.areas.registers = bottom;
+    draw_listing(frame, app, g.listing);
+    draw_glsl(frame, app, g.glsl);
+    super::detail::draw(frame, app, g.detail);
     if app.memory {
-        draw_memory(frame, app, regs);
+        draw_memory(frame, app, bottom);
     } else {
-        draw_registers(frame, app, regs);
+        draw_registers(frame, app, bottom);
     }
     draw_status(frame, app, status);
     if app.overlay == Overlay::Help {
@@ -103,7 +105,7 @@ fn follow(top: &mut usize, first: usize, last: usize, height: usize) {
 }
 
 fn draw_listing(frame: &mut Frame, app: &mut App, area: Rect) {
-    let block = Block::bordered().title(format!(" DXBC [{}] ", app.listing.len()));
+    let block = block(app, Pane::Listing).title(format!(" DXBC [{}] ", app.listing.len()));
     let inner = block.inner(area);
     let height = inner.height as usize;
     app.page = height.saturating_sub(1).max(1);
@@ -150,7 +152,7 @@ fn draw_glsl(frame: &mut Frame, app: &mut App, area: Rect) {
         (false, Some((a, b))) => format!(" GLSL {} lines {a}-{b} ", app.dialect.name()),
         (false, None) => format!(" GLSL {} ", app.dialect.name()),
     };
-    let block = Block::bordered().title(title);
+    let block = block(app, Pane::Glsl).title(title);
     let inner = block.inner(area);
     let height = inner.height as usize;
     let n = app.glsl().lines.len();
@@ -203,7 +205,7 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
         format!(" ({})", notes.join(", "))
     };
     let backend = app.gpu_loaded().map(|l| l.backend.name());
-    let block = Block::bordered().title(format!(
+    let block = block(app, Pane::Registers).title(format!(
         " registers: lane {} at pixel ({px},{py}){notes} · {}{} · x: {} ",
         app.lane,
         super::values::view_name(app.view),
@@ -239,10 +241,12 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     let view = app.view;
     // The GPU's value is read as the emulator's component is.
     let gpu_text = |bits: Option<u32>, ty| bits.map_or("–".into(), |b| shown(view, b, ty));
-    let mut lines: Vec<Line> = Vec::new();
+    // Each register's row (and the GPU's under it), packed side by side
+    // when the pane is wide enough (`columns.rs`).
+    let mut items: Vec<Item> = Vec::new();
     for row in &rows {
         match row {
-            RegRow::Heading(t) => lines.push(Line::styled(t.clone(), HEADING)),
+            RegRow::Heading(t) => items.push(Item::Heading(Line::styled(t.clone(), HEADING))),
             RegRow::Reg {
                 name,
                 values,
@@ -251,6 +255,7 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
                 gpu,
                 labels,
             } => {
+                let mut lines: Vec<Line<'static>> = Vec::new();
                 let pair = beside && !gpu.is_empty();
                 let width = if pair { GPU_WIDTH } else { 13 };
                 let mut spans = vec![Span::raw(format!("  {name:<name_width$}"))];
@@ -288,9 +293,11 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
                     }
                     lines.push(Line::from(spans));
                 }
+                items.push(Item::Cell(lines));
             }
         }
     }
+    let lines = pack(items, inner.width as usize);
     app.regs_top = app.regs_top.min(lines.len().saturating_sub(height));
     let lines: Vec<Line> = lines.into_iter().skip(app.regs_top).take(height).collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);
@@ -304,7 +311,7 @@ const GPU_WIDTH: usize = 12;
 /// on the rows of the elements it wrote, scrolled into view after a step.
 fn draw_memory(frame: &mut Frame, app: &mut App, area: Rect) {
     let writes = summary(app.machine.memory_writes());
-    let block = Block::bordered().title(format!(
+    let block = block(app, Pane::Registers).title(format!(
         " buffers and UAVs · {} · m: registers{} ",
         app.memory_view_name(),
         writes

@@ -20,6 +20,12 @@ impl Tmux {
 
     /// Runs `script` with `sh` in a 140x45 window named `dbg`, in `dir`.
     pub fn start(&self, dir: &Path, script: &str) {
+        self.start_sized(dir, script, 140, 45);
+    }
+
+    /// As `start`, in a `width`x`height` window.
+    pub fn start_sized(&self, dir: &Path, script: &str, width: u16, height: u16) {
+        let (width, height) = (width.to_string(), height.to_string());
         self.cmd(&[
             "-f",
             "/dev/null",
@@ -28,9 +34,9 @@ impl Tmux {
             "-s",
             "dbg",
             "-x",
-            "140",
+            &width,
             "-y",
-            "45",
+            &height,
             "-c",
             dir.to_str().expect("a UTF-8 path"),
             "sh",
