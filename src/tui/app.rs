@@ -114,6 +114,11 @@ pub enum Action {
     JumpToDivergence,
     /// Focus, pane widths and heights, scrolling to an end (`layout.rs`).
     Layout(super::layout::Adjust),
+    /// The watch list (`watch.rs`).
+    AddWatch,
+    RemoveWatch,
+    /// The instruction of a GLSL line (`glsl_jump.rs`).
+    GlslLine,
     Help,
     Close,
     Quit,
@@ -150,12 +155,20 @@ pub enum PromptKind {
     Watch,
     Pixel,
     Search,
+    AddWatch,
+    RemoveWatch,
+    GlslLine,
 }
 
 impl PromptKind {
     pub fn label(self) -> &'static str {
         match self {
-            PromptKind::Watch => "run until this changes (e.g. r0.x)",
+            PromptKind::Watch => {
+                "run until this changes (e.g. r0.x; empty: any watched component)"
+            }
+            PromptKind::AddWatch => "watch (e.g. r0.x, o0, v1.y, x0[2].z)",
+            PromptKind::RemoveWatch => "stop watching number (empty: the last added)",
+            PromptKind::GlslLine => "GLSL line number",
             PromptKind::Pixel => "pixel X,Y",
             PromptKind::Search => "search (Enter: next match)",
         }
@@ -267,6 +280,8 @@ pub struct App {
     pub gpu: GpuValues,
     /// The texture-read section (`fetch.rs`).
     pub fetch: super::fetch::FetchPane,
+    /// The watch list, shown at the top of the register pane.
+    pub watches: Vec<super::watch::Watch>,
     last_search: String,
 }
 
@@ -331,6 +346,7 @@ impl App {
             page: 20,
             gpu: GpuValues::default(),
             fetch: super::fetch::FetchPane::new(shader),
+            watches: Vec::new(),
             last_search: String::new(),
         };
         app.follow_listing = Some(app.machine.pc());
@@ -516,6 +532,11 @@ impl App {
             Action::LoadGpu(backend) => self.load_gpu(backend),
             Action::JumpToDivergence => self.jump_to_divergence(),
             Action::Layout(adjust) => self.adjust(adjust),
+            Action::AddWatch => self.overlay = Overlay::Prompt(PromptKind::AddWatch, String::new()),
+            Action::RemoveWatch => {
+                self.overlay = Overlay::Prompt(PromptKind::RemoveWatch, String::new())
+            }
+            Action::GlslLine => self.overlay = Overlay::Prompt(PromptKind::GlslLine, String::new()),
             Action::Help => {
                 self.overlay = if self.overlay == Overlay::Help {
                     Overlay::None
@@ -546,7 +567,7 @@ impl App {
 
     /// Steps up to `limit` times, stopping early when the shader finishes,
     /// a step fails, or `stop` (asked after each step) has something to say.
-    fn run(&mut self, limit: usize, mut stop: impl FnMut(&App) -> Option<String>) {
+    pub(super) fn run(&mut self, limit: usize, mut stop: impl FnMut(&App) -> Option<String>) {
         let mut taken = 0usize;
         let mut notes: Vec<String> = Vec::new();
         let outcome = loop {
@@ -623,6 +644,10 @@ impl App {
 
     fn submit(&mut self, kind: PromptKind, text: &str) {
         match kind {
+            PromptKind::Watch if text.trim().is_empty() => self.run_until_watched_changes(),
+            PromptKind::AddWatch => self.add_watch(text),
+            PromptKind::RemoveWatch => self.remove_watch(text),
+            PromptKind::GlslLine => self.jump_to_glsl_line(text),
             PromptKind::Watch => match self.resolve(text) {
                 Some(super::names::Named::Reg(loc, comp)) => {
                     let name = format!("{loc}.{}", component_name(comp));

@@ -79,7 +79,17 @@ pub const BINDINGS: &[Binding] = &[
     b(
         &[k('w')],
         Action::Watch,
-        "run until a register component changes",
+        "run until a component changes (empty: any watched)",
+    ),
+    b(
+        &[k('a')],
+        Action::AddWatch,
+        "add to the watch list (r0.x, o0, v1.y, x0[2].z)",
+    ),
+    b(
+        &[k('A')],
+        Action::RemoveWatch,
+        "remove from the watch list (number; empty: last)",
     ),
     b(
         &[k('f')],
@@ -172,6 +182,11 @@ pub const BINDINGS: &[Binding] = &[
         &[k('d')],
         Action::SwitchDialect,
         "GLSL dialect: es300/vk450",
+    ),
+    b(
+        &[k('L')],
+        Action::GlslLine,
+        "move the cursor to the instruction of a GLSL line",
     ),
     b(
         &[k('x')],

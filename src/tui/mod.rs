@@ -5,6 +5,8 @@
 //!
 //! `app.rs` holds all state and actions (no terminal), `gpu.rs` the GPU's
 //! values beside the emulator's (captured in a background thread),
+//! `watch.rs` the watch list, `loops.rs` loop iteration counts,
+//! `glsl_jump.rs` the instruction of a GLSL line,
 //! `keys.rs` the key table, `values.rs` value views and prompt parsing,
 //! `names.rs` the container's names of registers (labels, lookups, search), `registers.rs` and
 //! `memory.rs` the rows of the bottom pane's two modes (registers, and
@@ -17,15 +19,18 @@ pub mod app;
 pub mod columns;
 pub mod detail;
 pub mod fetch;
+pub mod glsl_jump;
 pub mod gpu;
 pub mod keys;
 pub mod layout;
+pub mod loops;
 pub mod memory;
 pub mod names;
 pub mod registers;
 pub mod terminal;
 pub mod values;
 pub mod view;
+pub mod watch;
 
 use std::io;
 

@@ -116,6 +116,8 @@ fn draw_listing(frame: &mut Frame, app: &mut App, area: Rect) {
     app.listing_top = app.listing_top.min(n.saturating_sub(height));
     let pc = app.machine.pc();
     let width = inner.width as usize;
+    // `loop ⟳3`: the iterations the quad has begun (`loops.rs`).
+    let loops = app.loop_counts();
     let lines: Vec<Line> = (app.listing_top..n.min(app.listing_top + height))
         .map(|i| {
             let bp = if app.breakpoints.contains(&i) {
@@ -125,7 +127,11 @@ fn draw_listing(frame: &mut Frame, app: &mut App, area: Rect) {
             };
             let cur = if i == app.cursor { "›" } else { " " };
             let arrow = if i == pc { "▶" } else { " " };
-            let text = fit(&format!("{arrow} [{i:4}] {}", app.listing[i]), width - 2);
+            let count = loops[i].map(|c| format!(" ⟳{c}")).unwrap_or_default();
+            let text = fit(
+                &format!("{arrow} [{i:4}] {}{count}", app.listing[i]),
+                width - 2,
+            );
             let style = if i == pc {
                 PC
             } else if i == app.cursor {
@@ -298,8 +304,13 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
         }
     }
     let lines = pack(items, inner.width as usize);
+    // The watch list stays at the top; the registers scroll below it.
+    let watch = app.watch_lines(CHANGED, HEADING, DIM);
+    let height = height.saturating_sub(watch.len());
     app.regs_top = app.regs_top.min(lines.len().saturating_sub(height));
-    let lines: Vec<Line> = lines.into_iter().skip(app.regs_top).take(height).collect();
+    let lines: Vec<Line> = (watch.into_iter())
+        .chain(lines.into_iter().skip(app.regs_top).take(height))
+        .collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 

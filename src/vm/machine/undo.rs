@@ -37,6 +37,13 @@ impl Machine {
         self.history.last().map(|u| u.pc)
     }
 
+    /// The instruction each step so far ran, oldest first: the path the
+    /// quad took, as far as the undo log reaches (the debugger keeps all of
+    /// it; `trace` forgets it as it goes).
+    pub fn executed(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
+        self.history.iter().map(|u| u.pc)
+    }
+
     /// Puts back what the failed step in progress wrote.
     pub(super) fn undo_writes(&mut self) {
         for w in self.writes.drain(..).rev() {
