@@ -163,9 +163,7 @@ pub enum PromptKind {
 impl PromptKind {
     pub fn label(self) -> &'static str {
         match self {
-            PromptKind::Watch => {
-                "run until this changes (e.g. r0.x; empty: any watched component)"
-            }
+            PromptKind::Watch => "run until this changes (e.g. r0.x; empty: any watched component)",
             PromptKind::AddWatch => "watch (e.g. r0.x, o0, v1.y, x0[2].z)",
             PromptKind::RemoveWatch => "stop watching number (empty: the last added)",
             PromptKind::GlslLine => "GLSL line number",

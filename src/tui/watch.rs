@@ -191,10 +191,16 @@ impl App {
             Err(e) => return self.set(Tone::Error, e),
         };
         if let Err(e) = self.watch_values(&watch) {
-            return self.set(Tone::Error, format!("cannot watch `{}`: {e}", watch.shown()));
+            return self.set(
+                Tone::Error,
+                format!("cannot watch `{}`: {e}", watch.shown()),
+            );
         }
         if self.watches.iter().any(|w| w == &watch) {
-            return self.set(Tone::Warn, format!("`{}` is watched already", watch.shown()));
+            return self.set(
+                Tone::Warn,
+                format!("`{}` is watched already", watch.shown()),
+            );
         }
         if self.watches.len() >= MAX_WATCHES {
             return self.set(
@@ -273,7 +279,10 @@ impl App {
             match self.watch_cells(w) {
                 Ok(cells) => {
                     for c in cells {
-                        spans.push(Span::styled(format!(" {}:", component_name(c.component)), dim));
+                        spans.push(Span::styled(
+                            format!(" {}:", component_name(c.component)),
+                            dim,
+                        ));
                         let style = if c.changed { changed } else { Style::new() };
                         spans.push(Span::styled(
                             format!("{:>13}", shown(self.view, c.bits, c.ty)),
@@ -308,20 +317,35 @@ mod tests {
     #[test]
     fn registers_and_masks() {
         assert_eq!(ok("r0.x"), (Place::Written(Loc::Temp(0)), vec![0]));
-        assert_eq!(ok(" o0 "), (Place::Written(Loc::Output(0)), vec![0, 1, 2, 3]));
+        assert_eq!(
+            ok(" o0 "),
+            (Place::Written(Loc::Output(0)), vec![0, 1, 2, 3])
+        );
         assert_eq!(ok("v1.y"), (Place::Input(1), vec![1]));
         assert_eq!(
             ok("x0[2].z"),
             (Place::Written(Loc::Indexable(0, 2)), vec![2])
         );
         assert_eq!(ok("r3.wx"), (Place::Written(Loc::Temp(3)), vec![3, 0]));
-        assert_eq!(ok("o1.rgb"), (Place::Written(Loc::Output(1)), vec![0, 1, 2]));
+        assert_eq!(
+            ok("o1.rgb"),
+            (Place::Written(Loc::Output(1)), vec![0, 1, 2])
+        );
         assert_eq!(ok("oDepth"), (Place::Written(Loc::Depth), vec![0]));
     }
 
     #[test]
     fn bad_expressions_say_why() {
-        for bad in ["", "r", "r-1.x", "r+1", "q0.x", "x0.x", "x0[a].x", "r99999999999"] {
+        for bad in [
+            "",
+            "r",
+            "r-1.x",
+            "r+1",
+            "q0.x",
+            "x0.x",
+            "x0[a].x",
+            "r99999999999",
+        ] {
             let e = resolve(bad).expect_err(bad);
             assert!(e.contains("is not a register"), "{bad}: {e}");
         }
