@@ -36,28 +36,24 @@ fn rows(buf: &Buffer, r: Rect) -> Vec<String> {
         .collect()
 }
 
-/// The rows between the code panes and the bottom pane.
+/// The detail line's rows, right under the code panes.
 fn detail_rows(app: &App, buf: &Buffer) -> Vec<String> {
-    let top = app.areas.listing.bottom();
-    let r = Rect {
-        x: 0,
-        y: top,
-        width: buf.area.width,
-        height: app.areas.registers.y - top,
-    };
-    rows(buf, r)
+    assert_eq!(app.areas.detail.y, app.areas.listing.bottom());
+    rows(buf, app.areas.detail)
 }
 
 /// The values after register `name` wherever it stands on a row of the
-/// bottom pane (registers may share a row): `r0 x: 1.0 y: …` → ["1.0", …].
+/// bottom pane (registers may share a row): `r0 x: 1.0 y: …` → ["1.0", …];
+/// a semantic after the name (`v0 SV_Position x: …`) is passed over.
 fn cell(app: &App, buf: &Buffer, name: &str) -> Option<Vec<String>> {
     rows(buf, inner(app.areas.registers))
         .iter()
         .find_map(|row| {
             let words: Vec<&str> = row.split_whitespace().collect();
             let at = words.iter().position(|w| *w == name)?;
+            let x = at + words[at..].iter().position(|w| *w == "x:")?;
             Some(
-                words[at + 1..]
+                words[x..]
                     .chunks(2)
                     .take(4)
                     .map(|pair| pair[1].to_string())
@@ -84,8 +80,12 @@ fn the_detail_line_shows_a_long_texture_instruction_in_full() {
         .find(|r| r.contains("[   8]"))
         .expect("row 8");
     assert!(row.ends_with("(texture2d)(float,float,float,fl"), "{row}");
-    // ... the detail line, the full 160 columns, shows it whole.
-    assert_eq!(detail_rows(&app, &buf), [format!("▶ [   8] {FETCH}")]);
+    // ... the detail line, the full 160 columns, shows it whole, with
+    // the input's semantic (the shader's signature names v1 TEXCOORD1).
+    assert_eq!(
+        detail_rows(&app, &buf),
+        [format!("▶ [   8] {FETCH}  · v1.xyxx = TEXCOORD1")]
+    );
     insta::assert_snapshot!("detail_wide", detail_rows(&app, &buf).join("\n"));
 
     // At 100 columns it wraps, at the last space that fits in 98 columns
@@ -95,7 +95,7 @@ fn the_detail_line_shows_a_long_texture_instruction_in_full() {
         detail_rows(&app, &buf),
         [
             "▶ [   8] sample_l_aoffimmi_indexable(0,-1,0)(texture2d)(float,float,float,float) r0.xyzw, v1.xyxx,",
-            "         t0.xyzw, s0, l(0.000000)",
+            "         t0.xyzw, s0, l(0.000000)  · v1.xyxx = TEXCOORD1",
         ]
     );
 

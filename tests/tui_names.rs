@@ -80,6 +80,16 @@ fn cbuffer_fields_and_semantics_label_the_register_pane() {
     app.apply(Action::Step);
     let buf = screen(&mut app);
     insta::assert_snapshot!("names_cbuffer_and_inputs", text(&buf));
+    // The detail line names [9]'s input operand: v1.zw is TEXCOORD1.
+    assert_eq!(
+        app.instruction_detail(),
+        "[   9] add r0.xy, r0.xyxx, v1.zwzz  · v1.zwzz = TEXCOORD1"
+    );
+    let detail = inner(app.areas.detail);
+    assert!(
+        row_text(&buf, detail.y, 0, buf.area.width).contains("· v1.zwzz = TEXCOORD1"),
+        "drawn on the detail line"
+    );
     // Two semantics share v1: each component by its semantic's own one.
     assert_eq!(
         words(&row(&app, &buf, "v1")),
@@ -279,4 +289,50 @@ fn a_corpus_shader_shows_its_cbuffer_variables() {
     // The input row by its semantic.
     assert!(rows.iter().any(|r| matches!(r,
         dxbc_dbg::tui::app::RegRow::Reg { name, .. } if name == "v1 TEXCOORD0")));
+}
+
+/// The watch list takes names too: a field with or without a component,
+/// a semantic packed in `.zw`, each shown by its RDEF type. Values from
+/// the case above: rcpFrame = (0.25, 0.125), count = -3 (int),
+/// TEXCOORD1 = v1.zw = (0.125, 0.75).
+#[test]
+fn the_watch_list_takes_names_typed_by_rdef() {
+    use dxbc_dbg::tui::watch::Place;
+    let mut app = app();
+    let watch = |app: &App, text: &str| app.watch_of(text);
+    let w = watch(&app, "cbFxaa.rcpFrame").expect("a vector field");
+    assert_eq!((w.place, w.components), (Place::Constant(1, 0), vec![0, 1]));
+    let w = watch(&app, "TEXCOORD1").expect("a packed semantic");
+    assert_eq!((w.place, w.components), (Place::Input(1), vec![2, 3]));
+    let w = watch(&app, "count").expect("a scalar field");
+    assert_eq!((w.place, w.components), (Place::Constant(1, 0), vec![2]));
+    // A matrix is watched by element: `_m21` (row 2, column 1 of the
+    // column-major float4x2) lives in column 1's register, cb1[2], at
+    // the row's component, z.
+    let w = watch(&app, "world._m21").expect("a matrix element");
+    assert_eq!((w.place, w.components), (Place::Constant(1, 2), vec![2]));
+    let e = watch(&app, "nope").expect_err("no such name");
+    assert!(e.contains("nor a name"), "{e}");
+
+    app.add_watch("rcpFrame");
+    app.add_watch("count");
+    app.add_watch("TEXCOORD1.y");
+    let cells: Vec<Vec<(u32, ValueType)>> = (app.watches.iter())
+        .map(|w| {
+            (app.watch_cells(w).expect("values").iter())
+                .map(|c| (c.bits, c.ty))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            vec![
+                (0.25f32.to_bits(), ValueType::Float),
+                (0.125f32.to_bits(), ValueType::Float)
+            ],
+            vec![(-3i32 as u32, ValueType::Int)],
+            vec![(0.75f32.to_bits(), ValueType::Float)],
+        ]
+    );
 }

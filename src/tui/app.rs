@@ -201,6 +201,8 @@ pub enum Pane {
 pub struct Areas {
     pub listing: Rect,
     pub glsl: Rect,
+    /// The instruction detail line's rows, under the code panes.
+    pub detail: Rect,
     pub registers: Rect,
 }
 

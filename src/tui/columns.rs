@@ -23,8 +23,10 @@ pub fn columns(width: usize, cell: usize) -> usize {
 }
 
 /// The pane's lines for `width` columns, registers filled in reading
-/// order (left to right, then down) within each section.
-pub fn pack(items: Vec<Item>, width: usize) -> Vec<Line<'static>> {
+/// order (left to right, then down) within each section. A register takes
+/// its widest line's columns, at most `most`: a longer line (a name past
+/// the name column) shifts only its own row's later registers.
+pub fn pack(items: Vec<Item>, width: usize, most: usize) -> Vec<Line<'static>> {
     let cell = items
         .iter()
         .filter_map(|i| match i {
@@ -32,7 +34,8 @@ pub fn pack(items: Vec<Item>, width: usize) -> Vec<Line<'static>> {
             Item::Heading(_) => None,
         })
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .min(most);
     let per_row = columns(width, cell);
     let mut out = Vec::new();
     let mut row: Vec<Vec<Line<'static>>> = Vec::new();
@@ -102,7 +105,7 @@ mod tests {
             cell("v0"),
         ];
         assert_eq!(
-            text(&pack(items, 12)),
+            text(&pack(items, 12, 4)),
             ["temps", "r0 a   r1 b", "r2 c", "inputs", "v0"]
         );
     }
@@ -113,6 +116,6 @@ mod tests {
             Item::Cell(vec![Line::raw("r0 1"), Line::raw("gpu 2")]),
             cell("r1 3"),
         ];
-        assert_eq!(text(&pack(items, 40)), ["r0 1    r1 3", "gpu 2"]);
+        assert_eq!(text(&pack(items, 40, 40)), ["r0 1    r1 3", "gpu 2"]);
     }
 }

@@ -17,15 +17,19 @@ const DETAIL: Style = Style::new().fg(Color::LightGreen);
 
 impl App {
     /// The text the detail line shows: `[  12] ` and the next instruction
-    /// in full, or what the shader has done when none is left. Other
-    /// views may append to it (operand names, say); the drawing wraps
-    /// whatever it returns.
+    /// in full, then its operands' names from RDEF and the signatures
+    /// (`· cb1[0].xyxx = cbFxaa.rcpFrame`), or what the shader has done
+    /// when none is left. The drawing wraps whatever it returns.
     pub fn instruction_detail(&self) -> String {
         let pc = self.machine.pc();
-        match self.listing.get(pc) {
-            Some(text) => format!("[{pc:4}] {text}"),
-            None => "the shader has returned".to_string(),
+        let Some(text) = self.listing.get(pc) else {
+            return "the shader has returned".to_string();
+        };
+        let mut out = format!("[{pc:4}] {text}");
+        for (operand, name) in self.operand_names(pc) {
+            out.push_str(&format!("  · {operand} = {name}"));
         }
+        out
     }
 }
 

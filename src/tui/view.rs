@@ -72,6 +72,7 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
     let status = g.status;
     app.areas.listing = g.listing;
     app.areas.glsl = g.glsl;
+    app.areas.detail = g.detail;
     // The texture-read section, when shown, takes the bottom pane's top.
     let bottom = super::fetch::draw(frame, app, g.bottom);
     app.areas.registers = bottom;
@@ -230,17 +231,15 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     let rows = app.register_rows();
     // Names with a semantic (`v1 TEXCOORD0`) widen the name column for
     // every row, so the values stay in columns.
-    let name_width = (rows.iter())
+    let longest = (rows.iter())
         .map(|r| match r {
             RegRow::Reg { name, .. } => name.chars().count(),
             RegRow::Heading(_) => 0,
         })
         .max()
         .unwrap_or(0)
-        .clamp(9, 24)
-        // On a narrow pane the values keep their room: a longer name
-        // then only shifts its own row.
-        .min((inner.width as usize).saturating_sub(2 + 4 * 16).max(9));
+        .clamp(9, 24);
+    let (name_width, value_width) = register_columns(inner.width as usize, longest);
     // The GPU's values go beside the emulator's when four pairs fit,
     // else on a line of their own under them.
     let beside = inner.width as usize >= 2 + name_width + 4 * (3 + 2 * GPU_WIDTH + 1);
@@ -263,7 +262,7 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
             } => {
                 let mut lines: Vec<Line<'static>> = Vec::new();
                 let pair = beside && !gpu.is_empty();
-                let width = if pair { GPU_WIDTH } else { 13 };
+                let width = if pair { GPU_WIDTH } else { value_width };
                 let mut spans = vec![Span::raw(format!("  {name:<name_width$}"))];
                 for (c, ((v, ty), ch)) in values.iter().zip(types).zip(changed).enumerate() {
                     let label = labels.get(c).and_then(Option::as_deref);
@@ -303,7 +302,13 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
             }
         }
     }
-    let lines = pack(items, inner.width as usize);
+    let value_room = if beside {
+        3 + 2 * GPU_WIDTH + 1
+    } else {
+        3 + value_width
+    };
+    let cell = 2 + name_width + 4 * value_room;
+    let lines = pack(items, inner.width as usize, cell);
     // The watch list stays at the top; the registers scroll below it.
     let watch = app.watch_lines(CHANGED, HEADING, DIM);
     let height = height.saturating_sub(watch.len());
@@ -312,6 +317,27 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
         .chain(lines.into_iter().skip(app.regs_top).take(height))
         .collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The register pane's name and value columns for a pane `width` wide
+/// whose longest row name is `longest` (9 to 24): the name column fits
+/// the longest name, so values stay in columns, unless that would cost
+/// what the pane can show. Where two registers fit side by side with
+/// plain names (`r13`), a long semantic (`o0 SV_Target0`) must not push
+/// them to one a row: values narrow to 12 columns, then the name column
+/// is capped and a longer name shifts only its own row. On a narrow pane
+/// the values keep their room the same way.
+fn register_columns(width: usize, longest: usize) -> (usize, usize) {
+    let one = |name: usize, value: usize| 2 + name + 4 * (3 + value);
+    let two = |name: usize, value: usize| 2 * one(name, value) + super::columns::GAP;
+    if width >= two(9, 13) && two(longest, 13) > width {
+        if two(longest, 12) <= width {
+            return (longest, 12);
+        }
+        let name = ((width - super::columns::GAP) / 2).saturating_sub(one(0, 12));
+        return (name.max(9), 12);
+    }
+    (longest.min(width.saturating_sub(one(0, 13)).max(9)), 13)
 }
 
 /// Columns of each value when the GPU's go beside the emulator's.
@@ -464,4 +490,25 @@ fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
         Paragraph::new(lines).block(Block::bordered().title(" keys (Esc closes) ")),
         rect,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::register_columns;
+
+    #[test]
+    fn register_columns_keep_two_registers_a_row_where_plain_names_allow() {
+        // 158 columns inside a 160-column screen: plain names, 75 each.
+        assert_eq!(register_columns(158, 9), (9, 13));
+        // `o0 SV_Target0` (13): 2 + 13 + 64 = 79, two need 161; with
+        // values of 12 columns, 2 * 75 + 3 = 153 fit.
+        assert_eq!(register_columns(158, 13), (13, 12));
+        // 24 does not fit even so: the name column is capped at
+        // (158 - 3) / 2 - 62 = 15.
+        assert_eq!(register_columns(158, 24), (15, 12));
+        // One register a row: the longest name, values of 13 ...
+        assert_eq!(register_columns(100, 14), (14, 13));
+        // ... but on a narrow pane the values keep their room.
+        assert_eq!(register_columns(80, 24), (14, 13));
+    }
 }

@@ -4,9 +4,9 @@
 //! when the last step changed it in the lane shown. `w` with an empty
 //! prompt runs until a watched component changes.
 //!
-//! Expressions go through one function, [`resolve`], so names (RDEF
-//! cbuffer fields, semantics) can be resolved there later without touching
-//! the list or its drawing.
+//! Register expressions go through [`resolve`]; anything else is looked up
+//! as a name (`App::resolve`, `names.rs`: a semantic, a constant buffer
+//! field by path or unique suffix), with or without a component.
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -16,6 +16,7 @@ use crate::dxbc::value_type::ValueType;
 use crate::vm::Loc;
 
 use super::app::{App, Tone};
+use super::names::Named;
 use super::values::{component_name, shown};
 
 /// Most expressions the list keeps: the strip takes rows from the
@@ -29,6 +30,8 @@ pub enum Place {
     Written(Loc),
     /// Input `v#` (read only: never changes during a run).
     Input(u32),
+    /// Constant buffer slot and row (read only, like inputs).
+    Constant(u32, u32),
 }
 
 /// A resolved watch expression: the register and which of its components.
@@ -151,6 +154,60 @@ impl App {
                 .get(i as usize)
                 .copied()
                 .ok_or_else(|| format!("the program has no v{i}")),
+            Place::Constant(b, row) => (self.machine.state.constant_buffers)
+                .get(b as usize)
+                .and_then(|cb| cb.get(row as usize))
+                .copied()
+                .ok_or_else(|| format!("no cb{b}[{row}] is bound")),
+        }
+    }
+
+    /// A watch expression: a register (`resolve`), else a name with a
+    /// component (`TEXCOORD0.y`, `cbFxaa.rcpFrame.x`) or without one (every
+    /// component the name covers on its row: `cbFxaa.rcpFrame`).
+    pub fn watch_of(&self, text: &str) -> Result<Watch, String> {
+        let register_error = match resolve(text) {
+            Ok(w) => return Ok(w),
+            Err(e) => e,
+        };
+        let text = text.trim();
+        let whole = [self.resolve(text)];
+        let each: Vec<Option<Named>> = if whole[0].is_some() {
+            whole.to_vec()
+        } else {
+            ["x", "y", "z", "w"]
+                .iter()
+                .map(|c| self.resolve(&format!("{text}.{c}")))
+                .collect()
+        };
+        let mut place = None;
+        let mut components = Vec::new();
+        for named in each.into_iter().flatten() {
+            let (p, c) = match named {
+                Named::Reg(loc, c) => (Place::Written(loc), c),
+                Named::Input(r, c) => (Place::Input(r), c),
+                Named::Constant(b, row, c) => (Place::Constant(b, row), c),
+            };
+            // A name spanning rows (a matrix, an array) is watched by one
+            // of its elements: the strip shows one register per entry.
+            if place.is_some_and(|q| q != p) {
+                return Err(format!(
+                    "`{}` spans several registers: watch one element or row",
+                    escaped(text)
+                ));
+            }
+            place = Some(p);
+            components.push(c);
+        }
+        match place {
+            Some(place) => Ok(Watch {
+                text: text.to_string(),
+                place,
+                components,
+            }),
+            None => Err(format!(
+                "{register_error}, nor a name the shader's RDEF or signatures give"
+            )),
         }
     }
 
@@ -179,6 +236,12 @@ impl App {
                     ty: self.machine.input_type(i, c),
                     changed: false,
                 },
+                Place::Constant(b, row) => Cell {
+                    component: c,
+                    bits: values[c],
+                    ty: self.constant_type(b, row, c),
+                    changed: false,
+                },
             })
             .collect())
     }
@@ -186,7 +249,7 @@ impl App {
     /// `a`: adds an expression to the list, refusing one that names
     /// nothing the program has (so the strip never shows a dead row).
     pub fn add_watch(&mut self, text: &str) {
-        let watch = match resolve(text) {
+        let watch = match self.watch_of(text) {
             Ok(w) => w,
             Err(e) => return self.set(Tone::Error, e),
         };
