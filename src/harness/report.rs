@@ -605,6 +605,7 @@ mod tests {
                 cpu_golden: vec![None],
                 cpu_error: None,
                 backends,
+                probe_pixel: None,
                 blessed: vec![],
             }
         };

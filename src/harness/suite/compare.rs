@@ -135,9 +135,10 @@ pub(super) fn compare(
     }
     if !cpu.is_empty() {
         let all: Vec<&Image> = cpu.iter().collect();
-        result
-            .case_failures
-            .extend(probe_failures(case, "CPU", &all, &indices));
+        for (text, pixel) in probe_checks(case, "CPU", &all, &indices) {
+            result.probe_pixel = result.probe_pixel.or(pixel);
+            result.case_failures.push(text);
+        }
     }
     for d in backends {
         let (mut b, drawn) = d.begin();
@@ -198,8 +199,10 @@ pub(super) fn compare(
                 && t.image.height == c.height
             {
                 let all: Vec<&Image> = b.targets.iter().map(|t| &t.image).collect();
-                let f = probe_failures(case, b.backend.name(), &all, &indices);
-                b.failures.extend(f);
+                for (text, pixel) in probe_checks(case, b.backend.name(), &all, &indices) {
+                    result.probe_pixel = result.probe_pixel.or(pixel);
+                    b.failures.push(text);
+                }
             }
         }
         result.backends.push(b);
@@ -314,12 +317,14 @@ pub(super) fn image_name(i: usize, indices: &[u32]) -> String {
 /// Probes checked against one renderer's images (`label` names it in the
 /// message): `images` are the colour targets in the order of `indices`
 /// (their `SV_TargetN`), then the depth buffer's when the case reads it.
-pub(super) fn probe_failures(
+/// Each failure comes with the pixel found wrong when the probe could be
+/// read (where `dxbc-dbg step` should look).
+pub(super) fn probe_checks(
     case: &Case,
     label: &str,
     images: &[&Image],
     indices: &[u32],
-) -> Vec<String> {
+) -> Vec<(String, Option<(u32, u32)>)> {
     let mut out = Vec::new();
     let file = case.path.display().to_string();
     for p in &case.probes {
@@ -328,22 +333,28 @@ pub(super) fn probe_failures(
             ProbeTarget::Depth => Some(indices.len()),
         };
         let Some(img) = at.and_then(|i| images.get(i)) else {
-            out.push(format!(
-                "{file}:{}: the probe's image ({}) was not drawn",
-                p.line,
-                match p.target {
-                    ProbeTarget::Color(n) => format!("SV_Target{n}"),
-                    ProbeTarget::Depth => "the depth buffer".into(),
-                }
+            out.push((
+                format!(
+                    "{file}:{}: the probe's image ({}) was not drawn",
+                    p.line,
+                    match p.target {
+                        ProbeTarget::Color(n) => format!("SV_Target{n}"),
+                        ProbeTarget::Depth => "the depth buffer".into(),
+                    }
+                ),
+                None,
             ));
             continue;
         };
         let [x0, y0, w, h] = p.rect;
         if w == 0 || h == 0 || x0.saturating_add(w) > img.width || y0.saturating_add(h) > img.height
         {
-            out.push(format!(
-                "{file}:{}: probe rect ({x0}, {y0}, {w}x{h}) lies outside the {}x{} target",
-                p.line, img.width, img.height
+            out.push((
+                format!(
+                    "{file}:{}: probe rect ({x0}, {y0}, {w}x{h}) lies outside the {}x{} target",
+                    p.line, img.width, img.height
+                ),
+                None,
             ));
             continue;
         }
@@ -351,11 +362,14 @@ pub(super) fn probe_failures(
             .flat_map(|y| (x0..x0 + w).map(move |x| (x, y)))
             .find(|&(x, y)| !texel_within(img.get(x, y), p.expected, &case.tolerance));
         if let Some((x, y)) = bad {
-            out.push(format!(
-                "{file}:{}: probe at ({x}, {y}): {label} has {:?}, expected {:?}",
-                p.line,
-                img.get(x, y),
-                p.expected
+            out.push((
+                format!(
+                    "{file}:{}: probe at ({x}, {y}): {label} has {:?}, expected {:?}",
+                    p.line,
+                    img.get(x, y),
+                    p.expected
+                ),
+                Some((x, y)),
             ));
         }
     }

@@ -350,6 +350,9 @@ pub struct CaseResult {
     /// in `case_failures`, as text); `diff --auto` sorts verdicts by it.
     pub cpu_error: Option<cpu::CpuError>,
     pub backends: Vec<BackendResult>,
+    /// The first pixel a probe found wrong (the emulator's images checked
+    /// first, then each backend's): where to step when the images agree.
+    pub probe_pixel: Option<(u32, u32)>,
     /// Goldens written by `--bless`.
     pub blessed: Vec<PathBuf>,
 }
@@ -364,8 +367,11 @@ impl CaseResult {
         self.backends.iter().find(|r| r.backend == b)
     }
 
-    /// The pixel with the largest backend↔CPU error over every backend and
-    /// render target (failing pixels first).
+    /// The pixel to step: the one with the largest backend↔CPU error over
+    /// every backend and render target when some pixel fails that diff;
+    /// else the first pixel a probe found wrong (a case whose expected
+    /// values no renderer meets, or one run on the emulator alone); else
+    /// the pixel with the largest error within tolerance.
     pub fn worst_pixel(&self) -> Option<(u32, u32)> {
         let mut best: Option<&super::diff::Worst> = None;
         let m = |w: &super::diff::Worst| w.error.iter().map(|e| e.abs).fold(0.0f64, f64::max);
@@ -380,7 +386,10 @@ impl CaseResult {
                 }
             }
         }
-        best.map(|w| (w.x, w.y))
+        match best {
+            Some(w) if !w.passes => Some((w.x, w.y)),
+            _ => self.probe_pixel.or(best.map(|w| (w.x, w.y))),
+        }
     }
 
     /// The command that steps the worst pixel in the debugger.
@@ -475,6 +484,7 @@ fn empty_result(path: &Path, name: &str) -> CaseResult {
         cpu_golden: Vec::new(),
         cpu_error: None,
         backends: Vec::new(),
+        probe_pixel: None,
         blessed: Vec::new(),
     }
 }

@@ -325,14 +325,15 @@ fn the_typed_buffer_case_is_vulkans_and_meets_its_probes_on_the_emulator() {
         .map(|t| t.index)
         .collect();
     assert_eq!(case.probes.len(), 8);
-    let failures = compare::probe_failures(&case, "CPU", &images, &indices);
+    let failures = compare::probe_checks(&case, "CPU", &images, &indices);
     assert!(failures.is_empty(), "{failures:?}");
-    // The out-of-range pixel's probe, changed to expect a nonzero red.
+    // The out-of-range pixel's probe, changed to expect a nonzero red:
+    // one failure, at the probe's own pixel.
     case.probes[3].expected[0] = 1.0;
-    assert_eq!(
-        compare::probe_failures(&case, "CPU", &images, &indices).len(),
-        1
-    );
+    let [x, y, ..] = case.probes[3].rect;
+    let failures = compare::probe_checks(&case, "CPU", &images, &indices);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!(failures[0].1, Some((x, y)));
 }
 
 #[test]
