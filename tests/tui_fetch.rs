@@ -40,6 +40,15 @@ fn rows(app: &mut App) -> Vec<String> {
         .collect()
 }
 
+/// The section's rows as drawn: from its title to its result.
+fn section(rows: &[String]) -> String {
+    let start = (rows.iter().position(|l| l.contains("texture read [")))
+        .unwrap_or_else(|| panic!("no texture-read section:\n{}", rows.join("\n")));
+    let end = start + (rows[start..].iter().position(|l| l.starts_with("result (")))
+        .expect("the section ends with the result");
+    rows[start..=end].join("\n")
+}
+
 fn has(rows: &[String], want: &str) {
     assert!(
         rows.iter().any(|r| r == want),
@@ -74,6 +83,7 @@ fn bilinear_sample_shows_four_weighted_texels() {
     has(&r, "texel (0,1) mip 0 = (4.0, 0.0, 0.0, 1.0) × 0.1875");
     has(&r, "texel (1,1) mip 0 = (8.0, 0.0, 0.0, 1.0) × 0.0625");
     has(&r, "result (2.1875, 0.0, 0.0, 1.0)");
+    insta::assert_snapshot!("fetch_sample", section(&r));
     // `e` hides the section.
     app.apply(Action::ToggleFetch);
     let r = rows(&mut app);
@@ -108,6 +118,7 @@ fn comparison_sample_shows_each_taps_result() {
     has(&r, "texel (1,2) mip 0 = 0.625 → fail × 0.5625");
     has(&r, "texel (2,2) mip 0 = 0.6875 → fail × 0.1875");
     has(&r, "result (0.1875, 0.1875, 0.1875, 0.1875)");
+    insta::assert_snapshot!("fetch_sample_c", section(&r));
 }
 
 #[test]
@@ -126,4 +137,5 @@ fn comparison_gather_shows_the_four_taps() {
     has(&r, "z: texel (2,1) mip 0 = 0.4375 → fail");
     has(&r, "w: texel (1,1) mip 0 = 0.375 → fail");
     has(&r, "result (1.0, 1.0, 0.0, 0.0)");
+    insta::assert_snapshot!("fetch_gather4_c", section(&r));
 }

@@ -126,6 +126,12 @@ fn the_watch_list_shows_each_step_by_type_with_changes_highlighted() {
         watch_row(&app, &buf, 2),
         (vec!["-2".into(), "false".into()], vec![false, false])
     );
+    // The strip as drawn (the values above, o0 still unwritten).
+    let strip: Vec<String> = pane_rows(&app, &buf)[..4]
+        .iter()
+        .map(|r| r.trim_end().to_string())
+        .collect();
+    insta::assert_snapshot!("watch_strip", strip.join("\n"));
     // The view overrides the types here too: 7 as hex.
     key(&mut app, 'v');
     key(&mut app, 'v');
