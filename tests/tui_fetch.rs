@@ -44,8 +44,9 @@ fn rows(app: &mut App) -> Vec<String> {
 fn section(rows: &[String]) -> String {
     let start = (rows.iter().position(|l| l.contains("texture read [")))
         .unwrap_or_else(|| panic!("no texture-read section:\n{}", rows.join("\n")));
-    let end = start + (rows[start..].iter().position(|l| l.starts_with("result (")))
-        .expect("the section ends with the result");
+    let end = start
+        + (rows[start..].iter().position(|l| l.starts_with("result (")))
+            .expect("the section ends with the result");
     rows[start..=end].join("\n")
 }
 

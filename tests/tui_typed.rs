@@ -6,10 +6,9 @@
 
 mod common;
 
-use common::screen::{inner, root, row_text, screen, text};
+use common::screen::{case_app, inner, row_text, screen, text};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use dxbc_dbg::dxbc::{ParseOptions, Shader, asm};
-use dxbc_dbg::harness::case::Case;
 use dxbc_dbg::tui::app::Action;
 use dxbc_dbg::tui::{App, Inputs};
 use ratatui::buffer::Buffer;
@@ -19,11 +18,7 @@ use ratatui::buffer::Buffer;
 /// l(8)`, 6 `breakc_nz`, 7 `iadd r0.y`, 8 `iadd r0.x, r0.x, l(3)`, 9
 /// `endloop`, 10 `itof`, 11 `mov`, 12 `ret`.
 fn counter() -> App {
-    let case = Case::load(&root().join("tests/cases/flow/loop_negative_counter.case"))
-        .expect("case loads");
-    let shader = case.shaders().expect("shaders").pixel;
-    let inputs = Inputs::case(case, &shader, "loop_negative_counter");
-    App::new(&shader, inputs, (0, 0), None).expect("machine starts")
+    case_app("tests/cases/flow/loop_negative_counter.case", (0, 0))
 }
 
 fn assembled(text: &str) -> Shader {

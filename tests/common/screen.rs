@@ -25,6 +25,15 @@ pub fn shader(rel: &str) -> Shader {
     Shader::parse(&bytes, ParseOptions::default()).expect("shader parses")
 }
 
+/// The debugger on one of the project's case files (`rel` from the
+/// project root): the case's pixel shader and inputs, at `pixel`.
+pub fn case_app(rel: &str, pixel: (u32, u32)) -> App {
+    let case = dxbc_dbg::harness::case::Case::load(&root().join(rel)).expect("case loads");
+    let shader = case.shaders().expect("shaders").pixel;
+    let inputs = dxbc_dbg::tui::Inputs::case(case, &shader, rel);
+    App::new(&shader, inputs, pixel, None).expect("machine starts")
+}
+
 pub fn draw(app: &mut App, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
     terminal
