@@ -92,6 +92,11 @@ enum Command {
         /// The lane of the quad shown first (0-3; default: the pixel's own).
         #[arg(long, value_parser = clap::value_parser!(u8).range(0..4))]
         lane: Option<u8>,
+        /// The shader's HLSL source, shown by `H` in the GLSL's place
+        /// (default: the file with the shader's stem and `.hlsl` beside
+        /// it, when there is one).
+        #[arg(long, value_name = "FILE")]
+        hlsl: Option<PathBuf>,
         /// Read the shader even if its container checksum does not match.
         #[arg(long)]
         no_verify: bool,
@@ -522,9 +527,12 @@ fn run(cli: Cli) -> Result<Outcome> {
             case,
             pixel,
             lane,
+            hlsl,
             no_verify,
         } => {
             let target = cli::debug_target(&file, case.as_deref(), no_verify)?;
+            let source = tui::hlsl::locate(&target.shader_file, hlsl.as_deref())
+                .map_err(|e| anyhow::anyhow!("--hlsl {e}"))?;
             let shader = target.shader;
             let inputs = match target.case {
                 Some((case, name)) => tui::Inputs::case(case, &shader, &name),
@@ -536,6 +544,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             app.gpu.source = target
                 .drawn
                 .map(|(case, shaders)| tui::gpu::GpuCase::new(case, shaders));
+            app.hlsl.attach(source);
             if let Some(why) = tui::terminal::unavailable() {
                 anyhow::bail!("{why}");
             }

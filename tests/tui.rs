@@ -385,11 +385,22 @@ fn refused_shader_is_still_steppable() {
 fn help_overlay_lists_the_key_table() {
     let mut app = small();
     app.key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
-    let t = text(&screen(&mut app));
+    // The table is 44 bindings, a blank line and two notes: 47 rows and
+    // the border, so a 50-row screen shows it whole.
+    let t = text(&draw(&mut app, 140, 50));
     for b in dxbc_dbg::tui::keys::BINDINGS {
         assert!(t.contains(b.help), "help lacks `{}`", b.help);
         assert!(t.contains(&dxbc_dbg::tui::keys::keys_text(b)));
     }
+    assert!(t.contains(" inputs: documented defaults"), "{t}");
+    // On 45 rows the last rows give way to a line saying they are cut:
+    // 43 inside the border, 42 bindings and the note of 5 more rows.
+    let t = text(&screen(&mut app));
+    assert!(
+        t.contains("… 5 more rows: a taller terminal shows them"),
+        "{t}"
+    );
+    assert!(t.contains("show/hide this help") && !t.contains("close a prompt or help"));
     app.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert_eq!(app.overlay, Overlay::None);
 }

@@ -46,6 +46,10 @@ pub struct DebugTarget {
         dxbc_dbg::harness::case::Case,
         dxbc_dbg::harness::case::CaseShaders,
     )>,
+    /// The file the pixel shader was read from, which an HLSL source
+    /// beside it is named after: `file`, or a case's `[pixel shader
+    /// file]` (an inline shader: the case file).
+    pub shader_file: std::path::PathBuf,
 }
 
 /// The shader of `file` with the inputs of `case`. A case file given as
@@ -69,6 +73,12 @@ pub fn debug_target(file: &Path, case: Option<&Path>, no_verify: bool) -> Result
     let shader = match &from_case {
         Some(c) => c.shaders()?.pixel,
         None => load(file, no_verify)?,
+    };
+    let shader_file = match from_case.as_ref().and_then(|c| c.pixel_shader.as_ref()) {
+        Some(dxbc_dbg::harness::case::ShaderSource::File(p)) => {
+            file.parent().map_or_else(|| p.clone(), |d| d.join(p))
+        }
+        _ => file.to_path_buf(),
     };
     let mut drawn = None;
     let case = match (case, case_path) {
@@ -95,6 +105,7 @@ pub fn debug_target(file: &Path, case: Option<&Path>, no_verify: bool) -> Result
         shader,
         case,
         drawn,
+        shader_file,
     })
 }
 

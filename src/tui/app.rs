@@ -119,6 +119,8 @@ pub enum Action {
     RemoveWatch,
     /// The instruction of a GLSL line (`glsl_jump.rs`).
     GlslLine,
+    /// The right code pane: GLSL or the HLSL source (`hlsl.rs`).
+    ToggleHlsl,
     Help,
     Close,
     Quit,
@@ -282,6 +284,8 @@ pub struct App {
     pub fetch: super::fetch::FetchPane,
     /// The watch list, shown at the top of the register pane.
     pub watches: Vec<super::watch::Watch>,
+    /// The HLSL source shown in the GLSL's place (`hlsl.rs`).
+    pub hlsl: super::hlsl::HlslPane,
     last_search: String,
 }
 
@@ -347,6 +351,7 @@ impl App {
             gpu: GpuValues::default(),
             fetch: super::fetch::FetchPane::new(shader),
             watches: Vec::new(),
+            hlsl: super::hlsl::HlslPane::new(shader),
             last_search: String::new(),
         };
         app.follow_listing = Some(app.machine.pc());
@@ -419,6 +424,7 @@ impl App {
     pub fn scroll(&mut self, pane: Pane, delta: isize) {
         let top = match pane {
             Pane::Listing => &mut self.listing_top,
+            Pane::Glsl if self.hlsl.shown => &mut self.hlsl.top,
             Pane::Glsl => &mut self.glsl_top,
             Pane::Registers if self.memory => &mut self.mem_top,
             Pane::Registers => &mut self.regs_top,
@@ -537,6 +543,7 @@ impl App {
                 self.overlay = Overlay::Prompt(PromptKind::RemoveWatch, String::new())
             }
             Action::GlslLine => self.overlay = Overlay::Prompt(PromptKind::GlslLine, String::new()),
+            Action::ToggleHlsl => self.toggle_hlsl(),
             Action::Help => {
                 self.overlay = if self.overlay == Overlay::Help {
                     Overlay::None

@@ -189,6 +189,11 @@ pub const BINDINGS: &[Binding] = &[
         "move the cursor to the instruction of a GLSL line",
     ),
     b(
+        &[k('H')],
+        Action::ToggleHlsl,
+        "right pane: GLSL / HLSL source (--hlsl or NAME.hlsl)",
+    ),
+    b(
         &[k('x')],
         Action::ToggleExtra,
         "show cbuffers, indexable temps, ICB",

@@ -132,7 +132,11 @@ impl App {
                     Pane::Glsl => Pane::Registers,
                     Pane::Registers => Pane::Listing,
                 };
-                let name = pane_name(l.focus);
+                // The right code pane is named by what it shows.
+                let name = match l.focus {
+                    Pane::Glsl if self.hlsl.shown => "HLSL",
+                    pane => pane_name(pane),
+                };
                 self.set(
                     Tone::Info,
                     format!("focus: {name} ([ ] Home End scroll it)"),

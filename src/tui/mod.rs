@@ -6,7 +6,8 @@
 //! `app.rs` holds all state and actions (no terminal), `gpu.rs` the GPU's
 //! values beside the emulator's (captured in a background thread),
 //! `watch.rs` the watch list, `loops.rs` loop iteration counts,
-//! `glsl_jump.rs` the instruction of a GLSL line,
+//! `glsl_jump.rs` the instruction of a GLSL line, `hlsl.rs` the HLSL
+//! source pane,
 //! `keys.rs` the key table, `values.rs` value views and prompt parsing,
 //! `names.rs` the container's names of registers (labels, lookups, search), `registers.rs` and
 //! `memory.rs` the rows of the bottom pane's two modes (registers, and
@@ -21,6 +22,7 @@ pub mod detail;
 pub mod fetch;
 pub mod glsl_jump;
 pub mod gpu;
+pub mod hlsl;
 pub mod keys;
 pub mod layout;
 pub mod loops;

@@ -77,7 +77,11 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
     let bottom = super::fetch::draw(frame, app, g.bottom);
     app.areas.registers = bottom;
     draw_listing(frame, app, g.listing);
-    draw_glsl(frame, app, g.glsl);
+    if app.hlsl.shown {
+        super::hlsl::draw(frame, app, g.glsl);
+    } else {
+        draw_glsl(frame, app, g.glsl);
+    }
     super::detail::draw(frame, app, g.detail);
     if app.memory {
         draw_memory(frame, app, bottom);
@@ -474,6 +478,17 @@ fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
         format!(" inputs: {}", app.inputs.description),
         DIM,
     ));
+    // A screen too short for the table says so on its last row rather
+    // than cutting rows silently.
+    let room = usize::from(area.height.saturating_sub(2));
+    if lines.len() > room && room > 0 {
+        let cut = lines.len() - (room - 1);
+        lines.truncate(room - 1);
+        lines.push(Line::styled(
+            format!(" … {cut} more rows: a taller terminal shows them"),
+            DIM,
+        ));
+    }
     // As wide as the longest line (a binding's help can be long), within
     // the screen.
     let widest = lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 2;
