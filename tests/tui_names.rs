@@ -85,9 +85,8 @@ fn cbuffer_fields_and_semantics_label_the_register_pane() {
         app.instruction_detail(),
         "[   9] add r0.xy, r0.xyxx, v1.zwzz  · v1.zwzz = TEXCOORD1"
     );
-    let detail = inner(app.areas.detail);
     assert!(
-        row_text(&buf, detail.y, 0, buf.area.width).contains("· v1.zwzz = TEXCOORD1"),
+        row_text(&buf, app.areas.detail.y, 0, buf.area.width).contains("· v1.zwzz = TEXCOORD1"),
         "drawn on the detail line"
     );
     // Two semantics share v1: each component by its semantic's own one.
