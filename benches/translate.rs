@@ -1,7 +1,9 @@
 //! GLSL translation throughput (shaders/s, es300) over the corpus's vertex
 //! and pixel shaders, parsed beforehand; refused shaders count too, since
-//! refusing is part of translating. Run with `cargo bench --bench
-//! translate`; needs ../shared/corpus.
+//! refusing is part of translating; and the same over the small ones
+//! (at most 8 instructions, declarations counted, as the corpus manifest's
+//! `n_instructions` counts them), where fixed per-shader costs dominate.
+//! Run with `cargo bench --bench translate`; needs ../shared/corpus.
 
 mod common;
 
@@ -28,8 +30,23 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    let small: Vec<_> = shaders
+        .iter()
+        .filter(|s| s.program.instructions.len() <= SMALL)
+        .collect();
+    g.throughput(Throughput::Elements(small.len() as u64));
+    g.bench_function("translate es300 (VS/PS, <= 8 instructions)", |b| {
+        b.iter(|| {
+            for s in &small {
+                let _ = std::hint::black_box(glsl::translate(s, &options));
+            }
+        })
+    });
     g.finish();
 }
+
+/// The smallest size bucket: 1 to 8 instructions.
+const SMALL: usize = 8;
 
 criterion_group!(benches, bench);
 criterion_main!(benches);

@@ -365,7 +365,7 @@ fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
         let t = src_ty(k);
         let v = e.read(inst, s, &[0, 1, 2, 3], t);
         let name = e.tmp();
-        e.line(format!("{} {name} = {v};", t.vec(4)));
+        e.line(format_args!("{} {name} = {v};", t.vec(4)));
         locals.push(name);
     }
     for &k in &live {

@@ -225,7 +225,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 _ => Ty::Uint,
             };
             let v = e.read(inst, s, &[0, 1, 2, 3], t);
-            e.line(format!("{} {name} = {v};", t.vec(4)));
+            e.line(format_args!("{} {name} = {v};", t.vec(4)));
             name
         } else {
             let plain = Operand {
@@ -239,7 +239,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 Modifier::Abs => sign_op(&v, "& 0x7fffffffu"),
                 Modifier::AbsNeg => sign_op(&v, "| 0x80000000u"),
             };
-            e.line(format!("uvec4 {name} = {v};"));
+            e.line(format_args!("uvec4 {name} = {v};"));
             name
         };
         words.push(v);

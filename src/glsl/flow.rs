@@ -20,7 +20,7 @@ fn condition(e: &mut Emitter, inst: &Instruction) -> String {
 
 fn guarded(e: &mut Emitter, inst: &Instruction, stmt: &str) {
     let c = condition(e, inst);
-    e.line(format!("if ({c}) {{ {stmt} }}"));
+    e.line(format_args!("if ({c}) {{ {stmt} }}"));
 }
 
 /// Whether [`emit`] lowers `op` (for [`super::support::has_lowering`]):
@@ -86,7 +86,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     match inst.op {
         Op::If => {
             let c = condition(e, inst);
-            e.line(format!("if ({c}) {{"));
+            e.line(format_args!("if ({c}) {{"));
             e.indent();
         }
         Op::Else => {
@@ -112,7 +112,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 .first()
                 .map(|s| e.read_scalar(inst, s, Ty::Int))
                 .unwrap_or_else(|| "0".into());
-            e.line(format!("switch ({v}) {{"));
+            e.line(format_args!("switch ({v}) {{"));
             // Labels sit one level in, statements two.
             e.indent();
             e.indent();
@@ -124,7 +124,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 .and_then(|o| o.imm.first().copied())
                 .unwrap_or(0);
             e.dedent();
-            e.line(format!("case {}:", int_literal(v as i32)));
+            e.line(format_args!("case {}:", int_literal(v as i32)));
             e.indent();
         }
         Op::Default => {
@@ -141,7 +141,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         }
         Op::Call => {
             let l = inst.operands.first().and_then(|o| o.reg()).unwrap_or(0);
-            e.line(format!("l{l}();"));
+            e.line(format_args!("l{l}();"));
         }
         Op::Callc => {
             let l = inst.operands.get(1).and_then(|o| o.reg()).unwrap_or(0);

@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::types::Ty;
+use super::writer::Section;
 
 /// A component-wise helper: scalar parameter types, result type, body.
 pub struct Scalar {
@@ -326,23 +327,30 @@ impl Helpers {
         }
     }
 
+    /// Whether a whole-text helper was requested under `key`.
+    pub fn has_custom(&self, key: &str) -> bool {
+        self.custom.iter().any(|(k, _)| k == key)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.scalar.is_empty() && self.custom.is_empty()
     }
 
-    /// The helper definitions: scalar helpers in dependency order, their
-    /// vector overloads, then the whole-text helpers.
-    pub fn render(&self) -> Vec<String> {
-        let mut out = Vec::new();
+    /// Writes the helper definitions into `out`, one untagged line each:
+    /// scalar helpers in dependency order, their vector overloads, then the
+    /// whole-text helpers (split into lines as they are copied, with no
+    /// `String` per line).
+    pub fn render(&self, out: &mut Section) {
         let mut done = BTreeSet::new();
         for (h, widths) in self.scalar.values() {
-            self.render_scalar(h, widths, &mut done, &mut out);
+            self.render_scalar(h, widths, &mut done, out);
         }
         for (_, text) in &self.custom {
-            out.extend(text.lines().map(str::to_string));
-            out.push(String::new());
+            for l in text.lines() {
+                out.line(None, l);
+            }
+            out.line(None, "");
         }
-        out
     }
 
     fn render_scalar(
@@ -350,7 +358,7 @@ impl Helpers {
         h: &'static Scalar,
         widths: &BTreeSet<usize>,
         done: &mut BTreeSet<&'static str>,
-        out: &mut Vec<String>,
+        out: &mut Section,
     ) {
         if !done.insert(h.name) {
             return;
@@ -368,11 +376,14 @@ impl Helpers {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        out.push(format!("{} {}({}) {{", h.ret.scalar(), h.name, params(1)));
+        out.line(
+            None,
+            format_args!("{} {}({}) {{", h.ret.scalar(), h.name, params(1)),
+        );
         for l in h.body.lines() {
-            out.push(format!("    {}", l.trim_end()));
+            out.line(None, format_args!("    {}", l.trim_end()));
         }
-        out.push("}".into());
+        out.line(None, "}");
         for &n in widths.iter().filter(|&&n| n > 1) {
             let calls: Vec<String> = (0..n)
                 .map(|c| {
@@ -384,15 +395,18 @@ impl Helpers {
                     format!("{}({})", h.name, args.join(", "))
                 })
                 .collect();
-            out.push(format!(
-                "{} {}({}) {{ return {}({}); }}",
-                h.ret.vec(n),
-                h.name,
-                params(n),
-                h.ret.vec(n),
-                calls.join(", ")
-            ));
+            out.line(
+                None,
+                format_args!(
+                    "{} {}({}) {{ return {}({}); }}",
+                    h.ret.vec(n),
+                    h.name,
+                    params(n),
+                    h.ret.vec(n),
+                    calls.join(", ")
+                ),
+            );
         }
-        out.push(String::new());
+        out.line(None, "");
     }
 }

@@ -47,9 +47,9 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
             binding()
         ),
     };
-    e.decl_line(format!("{layout} uniform hlslcc_Interfaces {{"));
-    e.decl_line(format!("    ivec4 hlslcc_interfaceTable[{slots}];"));
-    e.decl_line(format!("    uvec4 hlslcc_this[{slots}];"));
+    e.decl_line(format_args!("{layout} uniform hlslcc_Interfaces {{"));
+    e.decl_line(format_args!("    ivec4 hlslcc_interfaceTable[{slots}];"));
+    e.decl_line(format_args!("    uvec4 hlslcc_this[{slots}];"));
     e.decl_line("};");
     let b = (e.dialect == Dialect::Vk450).then(binding);
     e.manifest.uniforms.push(UniformEntry {
@@ -108,16 +108,16 @@ pub fn call(e: &mut Emitter, inst: &Instruction) {
     let analysis = e.analysis;
     let linkage = &analysis.linkage;
     let tables: &[u32] = linkage.interface(fp).map_or(&[], |i| &i.tables);
-    e.line(format!("switch (hlslcc_interfaceTable[{slot}].x) {{"));
+    e.line(format_args!("switch (hlslcc_interfaceTable[{slot}].x) {{"));
     e.indent();
     for (k, table) in tables.iter().enumerate() {
         let body = linkage.table(*table).and_then(|b| b.get(site)).copied();
         match body {
-            Some(b) => e.line(format!(
+            Some(b) => e.line(format_args!(
                 "case {}: fb{b}(); break; // ft{table}",
                 int_literal(k as i32)
             )),
-            None => e.line(format!(
+            None => e.line(format_args!(
                 "case {}: break; // ft{table} has no entry {site}",
                 int_literal(k as i32)
             )),

@@ -251,7 +251,7 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
                 e.refuse(inst, Reason::UavFormat);
                 return;
             };
-            e.decl_line(format!(
+            e.decl_line(format_args!(
                 "layout(set = {}, binding = {binding}, {format}) uniform {image} {name};",
                 names::SET
             ));
@@ -270,7 +270,7 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
         _ => {
             let block = format!("hlslcc_Buffer_{name}");
             let access = if uav { "" } else { "readonly " };
-            e.decl_line(format!(
+            e.decl_line(format_args!(
                 "layout(std430, set = {}, binding = {binding}) {access}buffer {block} {{ uint words[]; }} {name};",
                 names::SET
             ));
@@ -298,7 +298,7 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
         let binding = names::counter_binding(slot);
         let block = format!("hlslcc_Counter_{name}");
         let counter = format!("{name}_counter");
-        e.decl_line(format!(
+        e.decl_line(format_args!(
             "layout(std430, set = {}, binding = {binding}) buffer {block} {{ uint count; }} {counter};",
             names::SET
         ));
@@ -436,7 +436,7 @@ fn word_index(e: &mut Emitter, name: &str, kind: Kind, addr: &str, c: u32) -> St
             format!("({addr}.x < {len} ? {addr}.x : {OUT})")
         }
     };
-    e.line(format!("uint {w} = {expr};"));
+    e.line(format_args!("uint {w} = {expr};"));
     w
 }
 
@@ -454,7 +454,7 @@ fn address(e: &mut Emitter, inst: &Instruction, a: &Operand, b: Option<&Operand>
         }
         None => e.read_n(inst, a, 2, Ty::Uint),
     };
-    e.line(format!("uvec2 {v} = {expr};"));
+    e.line(format_args!("uvec2 {v} = {expr};"));
     v
 }
 
@@ -502,11 +502,11 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                     "1u"
                 }
             };
-            e.line(format!("uvec4 {v} = uvec4(0u);"));
+            e.line(format_args!("uvec4 {v} = uvec4(0u);"));
             match kind {
                 Kind::TypedBuffer(rt) => {
                     let w = word_index(e, &name, kind, &addr, 0);
-                    e.line(format!(
+                    e.line(format_args!(
                         "if ({w} != {OUT}) {v} = uvec4({name}.words[{w}], 0u, 0u, {});",
                         one(rt)
                     ));
@@ -517,7 +517,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                         ReturnType::Sint => "uint",
                         _ => "",
                     };
-                    e.line(format!(
+                    e.line(format_args!(
                         "if (all(lessThan({addr}, uvec2(imageSize({name}))))) {v} = uvec4({bits}(imageLoad({name}, ivec2({addr})).x), 0u, 0u, {});",
                         one(rt)
                     ));
@@ -539,7 +539,9 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             match kind {
                 Kind::TypedBuffer(_) => {
                     let w = word_index(e, &name, kind, &addr, 0);
-                    e.line(format!("if ({w} != {OUT}) {name}.words[{w}] = {value};"));
+                    e.line(format_args!(
+                        "if ({w} != {OUT}) {name}.words[{w}] = {value};"
+                    ));
                 }
                 Kind::Typed2D(rt) => {
                     let texel = match rt {
@@ -547,7 +549,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                         ReturnType::Sint => format!("ivec4(int({value}))"),
                         _ => format!("uvec4({value})"),
                     };
-                    e.line(format!(
+                    e.line(format_args!(
                         "if (all(lessThan({addr}, uvec2(imageSize({name}))))) imageStore({name}, ivec2({addr}), {texel});"
                     ));
                 }
@@ -576,7 +578,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 .collect();
             for (c, v) in values {
                 let w = word_index(e, &name, kind, &addr, c);
-                e.line(format!("if ({w} != {OUT}) {name}.words[{w}] = {v};"));
+                e.line(format_args!("if ({w} != {OUT}) {name}.words[{w}] = {v};"));
             }
         }
         Op::ImmAtomicAlloc | Op::ImmAtomicConsume => {
@@ -592,7 +594,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 format!("(atomicAdd({counter}, {OUT}) - 1u)")
             };
             let v = e.tmp();
-            e.line(format!("uint {v} = {expr};"));
+            e.line(format_args!("uint {v} = {expr};"));
             assign_scalar(e, inst, &ops[0], &v);
         }
         _ => atomic(e, inst),
@@ -629,29 +631,29 @@ fn atomic(e: &mut Emitter, inst: &Instruction) {
     };
     let w = word_index(e, &name, kind, &addr, 0);
     let (old, v) = (e.tmp(), e.tmp());
-    e.line(format!("uint {v} = {value};"));
-    e.line(format!("uint {old} = 0u;"));
+    e.line(format_args!("uint {v} = {value};"));
+    e.line(format_args!("uint {old} = 0u;"));
     let word = format!("{name}.words[{w}]");
-    e.line(format!("if ({w} != {OUT}) {{"));
+    e.line(format_args!("if ({w} != {OUT}) {{"));
     e.indent();
     match (function, cmp) {
         ("max" | "min", _) => {
             // Read the word atomically, then swap in the signed min/max of
             // it until no other invocation changed it in between.
             let got = e.tmp();
-            e.line(format!("{old} = atomicOr({word}, 0u);"));
+            e.line(format_args!("{old} = atomicOr({word}, 0u);"));
             e.line("while (true) {");
             e.indent();
-            e.line(format!(
+            e.line(format_args!(
                 "uint {got} = atomicCompSwap({word}, {old}, uint({function}(int({old}), int({v}))));"
             ));
-            e.line(format!("if ({got} == {old}) break;"));
-            e.line(format!("{old} = {got};"));
+            e.line(format_args!("if ({got} == {old}) break;"));
+            e.line(format_args!("{old} = {got};"));
             e.dedent();
             e.line("}");
         }
-        (f, Some(c)) => e.line(format!("{old} = {f}({word}, {c}, {v});")),
-        (f, None) => e.line(format!("{old} = {f}({word}, {v});")),
+        (f, Some(c)) => e.line(format_args!("{old} = {f}({word}, {c}, {v});")),
+        (f, None) => e.line(format_args!("{old} = {f}({word}, {v});")),
     }
     e.dedent();
     e.line("}");
@@ -706,10 +708,10 @@ fn image_atomic(e: &mut Emitter, inst: &Instruction, slot: u32, rt: ReturnType) 
         ("uint", "", "")
     };
     let (old, v) = (e.tmp(), e.tmp());
-    e.line(format!("{ty} {v} = {to}({value});"));
-    e.line(format!("{ty} {old} = {to}(0u);"));
+    e.line(format_args!("{ty} {v} = {to}({value});"));
+    e.line(format_args!("{ty} {old} = {to}(0u);"));
     let at = format!("{name}, ivec2({addr})");
-    e.line(format!(
+    e.line(format_args!(
         "if (all(lessThan({addr}, uvec2(imageSize({name}))))) {{"
     ));
     e.indent();
@@ -730,18 +732,18 @@ fn image_atomic(e: &mut Emitter, inst: &Instruction, slot: u32, rt: ReturnType) 
             // Read the texel atomically, then swap in the min/max of it
             // until no other invocation changed it in between.
             let got = e.tmp();
-            e.line(format!("{old} = imageAtomicOr({at}, {to}(0u));"));
+            e.line(format_args!("{old} = imageAtomicOr({at}, {to}(0u));"));
             e.line("while (true) {");
             e.indent();
-            e.line(format!(
+            e.line(format_args!(
                 "{ty} {got} = imageAtomicCompSwap({at}, {old}, {ty}({f}({cast}({old}), {cast}({v}))));"
             ));
-            e.line(format!("if ({got} == {old}) break;"));
-            e.line(format!("{old} = {got};"));
+            e.line(format_args!("if ({got} == {old}) break;"));
+            e.line(format_args!("{old} = {got};"));
             e.dedent();
             e.line("}");
         }
-        (None, Some(c)) => e.line(format!(
+        (None, Some(c)) => e.line(format_args!(
             "{old} = imageAtomicCompSwap({at}, {to}({c}), {v});"
         )),
         (None, None) => {
@@ -750,7 +752,7 @@ fn image_atomic(e: &mut Emitter, inst: &Instruction, slot: u32, rt: ReturnType) 
                 "min" => "imageAtomicMin".to_string(),
                 g => format!("imageAtomic{}", g.trim_start_matches("atomic")),
             };
-            e.line(format!("{old} = {f}({at}, {v});"));
+            e.line(format_args!("{old} = {f}({at}, {v});"));
         }
     }
     e.dedent();
@@ -776,10 +778,10 @@ fn load_words(
     needed.sort_unstable();
     needed.dedup();
     let v = e.tmp();
-    e.line(format!("uvec4 {v} = uvec4(0u);"));
+    e.line(format_args!("uvec4 {v} = uvec4(0u);"));
     for c in needed {
         let w = word_index(e, name, kind, addr, u32::from(c));
-        e.line(format!(
+        e.line(format_args!(
             "if ({w} != {OUT}) {v}.{} = {name}.words[{w}];",
             super::types::COMPONENTS[c as usize & 3]
         ));
@@ -837,7 +839,7 @@ pub fn bufinfo(e: &mut Emitter, inst: &Instruction) -> bool {
     }
     if let Some(count) = typed_srv::bufinfo(e, res) {
         let v = e.tmp();
-        e.line(format!("uint {v} = {count};"));
+        e.line(format_args!("uint {v} = {count};"));
         assign_scalar(e, inst, &inst.operands[0], &v);
         return true;
     }
@@ -856,7 +858,7 @@ pub fn bufinfo(e: &mut Emitter, inst: &Instruction) -> bool {
         }
     };
     let v = e.tmp();
-    e.line(format!("uint {v} = {expr};"));
+    e.line(format_args!("uint {v} = {expr};"));
     assign_scalar(e, inst, &inst.operands[0], &v);
     true
 }

@@ -50,17 +50,22 @@ impl Ty {
         }
     }
 
-    /// `float`, `vec2`, `ivec3`, `uvec4`…
-    pub fn vec(self, n: usize) -> String {
-        if n <= 1 {
-            return self.scalar().to_string();
-        }
-        let p = match self {
-            Ty::Float => "",
-            Ty::Int => "i",
-            Ty::Uint => "u",
+    /// `float`, `vec2`, `ivec3`, `uvec4`…: from a table, as the name is
+    /// written into nearly every line.
+    pub fn vec(self, n: usize) -> &'static str {
+        const NAMES: [[&str; 4]; 3] = [
+            ["float", "vec2", "vec3", "vec4"],
+            ["int", "ivec2", "ivec3", "ivec4"],
+            ["uint", "uvec2", "uvec3", "uvec4"],
+        ];
+        let row = match self {
+            Ty::Float => 0,
+            Ty::Int => 1,
+            Ty::Uint => 2,
         };
-        format!("{p}vec{n}")
+        // Widths past 4 never reach here (registers are vec4s).
+        debug_assert!(n <= 4, "a vector of {n}");
+        NAMES[row][n.clamp(1, 4) - 1]
     }
 
     /// Reinterprets float register bits as this type.

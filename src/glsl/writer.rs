@@ -1,13 +1,56 @@
 //! Text collected in sections of lines, each line tagged with the DXBC
 //! instruction that produced it; joining the sections gives the source and
 //! the source map.
+//!
+//! A section keeps its text in one buffer and a tag per line beside it, so
+//! writing a line allocates nothing once the buffers have grown: lines are
+//! formatted straight into the buffer (`format_args!`), never into a
+//! `String` of their own first. Translating a small shader is mostly fixed
+//! costs, and a heap allocation per line was the largest of them.
+
+use std::fmt::{self, Write as _};
 
 use super::SourceMap;
+
+/// Text a line can be written from: borrowed or owned strings, or
+/// `format_args!`, which formats into the section's buffer directly.
+pub trait LineText {
+    fn write_to(self, out: &mut String);
+}
+
+impl LineText for &str {
+    fn write_to(self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl LineText for &String {
+    fn write_to(self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl LineText for String {
+    fn write_to(self, out: &mut String) {
+        out.push_str(&self);
+    }
+}
+
+impl LineText for fmt::Arguments<'_> {
+    fn write_to(self, out: &mut String) {
+        // Writing into a `String` cannot fail.
+        let _ = out.write_fmt(self);
+    }
+}
 
 /// One section of output (declarations, a function body, …).
 #[derive(Debug, Default, Clone)]
 pub struct Section {
-    lines: Vec<(Option<usize>, String)>,
+    /// Every line's text, each ended by `\n`.
+    text: String,
+    /// Each line's tag, in order: one entry per `line` call (a line's
+    /// text is never split, so the map counts what was written).
+    tags: Vec<Option<usize>>,
     indent: usize,
 }
 
@@ -19,20 +62,30 @@ impl Section {
     /// An empty section whose lines start `depth` levels in.
     pub fn indented(depth: usize) -> Section {
         Section {
-            lines: Vec::new(),
             indent: depth,
+            ..Section::default()
         }
     }
 
     /// Appends a line at the current indentation, tagged with `tag`.
-    pub fn line(&mut self, tag: Option<usize>, text: impl AsRef<str>) {
-        let text = text.as_ref();
-        let mut s = String::with_capacity(text.len() + self.indent * 4);
+    pub fn line(&mut self, tag: Option<usize>, text: impl LineText) {
+        self.open(tag);
+        text.write_to(&mut self.text);
+        self.text.push('\n');
+    }
+
+    /// Starts a line: its tag and indentation. The caller writes the text
+    /// into [`Section::buf`] and ends it with `\n`.
+    pub fn open(&mut self, tag: Option<usize>) {
+        self.tags.push(tag);
         for _ in 0..self.indent {
-            s.push_str("    ");
+            self.text.push_str("    ");
         }
-        s.push_str(text);
-        self.lines.push((tag, s));
+    }
+
+    /// The buffer a line opened by [`Section::open`] is written into.
+    pub fn buf(&mut self) -> &mut String {
+        &mut self.text
     }
 
     pub fn indent(&mut self) {
@@ -52,25 +105,25 @@ impl Section {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
+        self.tags.is_empty()
     }
 
     /// Appends another section's lines.
     pub fn append(&mut self, other: Section) {
-        self.lines.extend(other.lines);
+        self.text.push_str(&other.text);
+        self.tags.extend(other.tags);
     }
 }
 
 /// Joins sections into the source text and the per-instruction line map.
 pub fn join(sections: Vec<Section>, instructions: usize) -> (String, SourceMap) {
-    let mut text = String::new();
+    let mut text = String::with_capacity(sections.iter().map(|s| s.text.len()).sum());
     let mut ranges: Vec<Option<(u32, u32)>> = vec![None; instructions];
     let mut line_no = 0u32;
-    for section in sections {
-        for (tag, line) in section.lines {
+    for section in &sections {
+        text.push_str(&section.text);
+        for &tag in &section.tags {
             line_no += 1;
-            text.push_str(&line);
-            text.push('\n');
             if let Some(i) = tag
                 && let Some(slot) = ranges.get_mut(i)
             {

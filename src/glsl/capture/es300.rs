@@ -53,7 +53,7 @@ pub(super) fn declare(e: &mut Emitter, out: &mut Section) {
             "// register capture (docs/glsl.md): one pixel's records, {per_draw} a draw from record {WINDOW_UNIFORM} on, in the outputs"
         ),
     );
-    out.line(None, format!("uniform highp uint {WINDOW_UNIFORM};"));
+    out.line(None, format_args!("uniform highp uint {WINDOW_UNIFORM};"));
     for k in 0..outputs {
         out.line(
             None,
@@ -76,17 +76,17 @@ pub(super) fn declare(e: &mut Emitter, out: &mut Section) {
     );
     out.line(None, "dxbc_capture_count = n + 1u;");
     // Before the window the difference wraps past every slot.
-    out.line(None, format!("uint k = n - {WINDOW_UNIFORM};"));
+    out.line(None, format_args!("uint k = n - {WINDOW_UNIFORM};"));
     for k in 0..per_draw {
         let (a, b) = (1 + 2 * k, 2 + 2 * k);
         let lead = if k == 0 { "" } else { "} else " };
-        out.line(None, format!("{lead}if (k == {k}u) {{"));
+        out.line(None, format_args!("{lead}if (k == {k}u) {{"));
         out.indent();
         out.line(
             None,
             format!("{OUTPUT_PREFIX}{a} = uvec4(index, file, reg, element);"),
         );
-        out.line(None, format!("{OUTPUT_PREFIX}{b} = bits;"));
+        out.line(None, format_args!("{OUTPUT_PREFIX}{b} = bits;"));
         out.dedent();
     }
     if per_draw > 0 {

@@ -132,7 +132,7 @@ pub(super) fn active(e: &Emitter) -> bool {
 pub(super) fn flow(e: &mut Emitter, inst: &Instruction) {
     if active(e) && inst.op.is_path_step() {
         let i = e.cur.unwrap_or(0);
-        e.line(format!("dxbc_cap({i}u, 0u, 0u, 0u, uvec4(0u));"));
+        e.line(format_args!("dxbc_cap({i}u, 0u, 0u, 0u, uvec4(0u));"));
     }
 }
 
@@ -146,7 +146,7 @@ pub(super) fn after(e: &mut Emitter, inst: &Instruction) {
     let mut any = false;
     for op in recorded_destinations(inst) {
         if let Some((file, reg, element, bits)) = register(e, inst, op) {
-            e.line(format!(
+            e.line(format_args!(
                 "dxbc_cap({i}u, {}u, {reg}, {element}, {bits});",
                 file.word()
             ));
@@ -154,7 +154,7 @@ pub(super) fn after(e: &mut Emitter, inst: &Instruction) {
         }
     }
     if !any {
-        e.line(format!("dxbc_cap({i}u, 0u, 0u, 0u, uvec4(0u));"));
+        e.line(format_args!("dxbc_cap({i}u, 0u, 0u, 0u, uvec4(0u));"));
     }
 }
 

@@ -37,17 +37,20 @@ pub(super) fn declare(e: &mut Emitter, out: &mut Section) {
     // text free of atomics, which naga's GLSL front end lacks). Two
     // vector stores a record: lavapipe compiles the shader's hundreds of
     // records in a fraction of the time eight scalar stores take.
-    out.line(None, format!("uint n = {BUFFER_NAME}.words[0].x;"));
+    out.line(None, format_args!("uint n = {BUFFER_NAME}.words[0].x;"));
     out.line(
         None,
         format!("if (n >= {CAPACITY}u) {{ {BUFFER_NAME}.words[0].y = 1u; return; }}"),
     );
-    out.line(None, format!("{BUFFER_NAME}.words[0].x = n + 1u;"));
+    out.line(None, format_args!("{BUFFER_NAME}.words[0].x = n + 1u;"));
     out.line(
         None,
         format!("{BUFFER_NAME}.words[1u + 2u * n] = uvec4(index, file, reg, element);"),
     );
-    out.line(None, format!("{BUFFER_NAME}.words[2u + 2u * n] = bits;"));
+    out.line(
+        None,
+        format_args!("{BUFFER_NAME}.words[2u + 2u * n] = bits;"),
+    );
     out.dedent();
     out.line(None, "}");
     out.line(None, "");

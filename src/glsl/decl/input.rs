@@ -72,13 +72,15 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
                 } else {
                     "1.0 / gl_FragCoord.w"
                 };
-                e.prologue
-                    .line(None, format!("vec4 hlslcc_FragCoord = vec4({xyz}, {w});"));
+                e.prologue.line(
+                    None,
+                    format_args!("vec4 hlslcc_FragCoord = vec4({xyz}, {w});"),
+                );
             }
             let sw = swizzle(&mask_components(mask));
             e.prologue
-                .line(None, format!("{reg_name}{sw} = hlslcc_FragCoord{sw};"));
-            e.decl_line(format!(
+                .line(None, format_args!("{reg_name}{sw} = hlslcc_FragCoord{sw};"));
+            e.decl_line(format_args!(
                 "// {reg_name}{sw}: SV_Position as hlslcc_FragCoord (w = 1 / gl_FragCoord.w = clip w)"
             ));
             push_sv_entry(
@@ -98,7 +100,7 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
                 None,
                 format!("{reg_name}{c} = uintBitsToFloat(gl_FrontFacing ? 0xffffffffu : 0u);"),
             );
-            e.decl_line(format!(
+            e.decl_line(format_args!(
                 "// {reg_name}{c}: SV_IsFrontFace as a 0xFFFFFFFF / 0 mask of gl_FrontFacing"
             ));
             push_sv_entry(
@@ -120,7 +122,9 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
                 None,
                 format!("{reg_name}{c} = uintBitsToFloat(uint(gl_SampleID));"),
             );
-            e.decl_line(format!("// {reg_name}{c}: SV_SampleIndex from gl_SampleID"));
+            e.decl_line(format_args!(
+                "// {reg_name}{c}: SV_SampleIndex from gl_SampleID"
+            ));
             push_sv_entry(
                 e,
                 false,
@@ -146,9 +150,11 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
                 Dialect::Es300 => builtin.to_string(),
                 Dialect::Vk450 => format!("int({builtin})"),
             };
-            e.prologue
-                .line(None, format!("{reg_name}{c} = intBitsToFloat({value});"));
-            e.decl_line(format!("// {reg_name}{c}: {semantic} from {builtin}"));
+            e.prologue.line(
+                None,
+                format_args!("{reg_name}{c} = intBitsToFloat({value});"),
+            );
+            e.decl_line(format_args!("// {reg_name}{c}: {semantic} from {builtin}"));
             push_sv_entry(
                 e,
                 false,
@@ -242,7 +248,7 @@ fn declare_input(
         .map(|l| format!("layout(location = {l}) "))
         .unwrap_or_default();
     let glsl_ty = ValueType::vec(decl_ty, n);
-    e.decl_line(format!("{layout}{qualifier}in {glsl_ty} {name};"));
+    e.decl_line(format_args!("{layout}{qualifier}in {glsl_ty} {name};"));
     let reg_name = e.input_name(reg);
     let sw = swizzle(&mask_components(mask));
     let mut value = convert(name, decl_ty, Ty::Float, n);
@@ -251,11 +257,12 @@ fn declare_input(
         // perspective that is w-weighted, and gl_FragCoord.w (1 / the
         // interpolated w) turns it back into the screen-linear value.
         value = format!("{value} * gl_FragCoord.w");
-        e.decl_line(format!(
+        e.decl_line(format_args!(
             "// {name}: noperspective emulated (not in GLSL ES 3.00): the linked vertex shader writes value * clip w"
         ));
     }
-    e.prologue.line(None, format!("{reg_name}{sw} = {value};"));
+    e.prologue
+        .line(None, format_args!("{reg_name}{sw} = {value};"));
     e.manifest.inputs.push(VaryingEntry {
         register: reg,
         mask: mask_text(mask),

@@ -78,7 +78,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 && n > 0
             {
                 let regs: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
-                e.decl_line(format!("vec4 {};", regs.join(", ")));
+                e.decl_line(format_args!("vec4 {};", regs.join(", ")));
             }
         }
         Op::DclIndexableTemp => {
@@ -93,7 +93,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                     return;
                 }
                 let ty = Ty::Float.vec(components.clamp(1, 4) as usize);
-                e.decl_line(format!("{ty} x{reg}[{}];", size.max(1)));
+                e.decl_line(format_args!("{ty} x{reg}[{}];", size.max(1)));
             }
         }
         Op::DclConstantBuffer => constant_buffer(e, inst),
@@ -166,7 +166,7 @@ fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
             names::cbuffer_binding(slot)
         ),
     };
-    e.decl_line(format!(
+    e.decl_line(format_args!(
         "{layout} uniform ConstantBuffer{slot} {{ vec4 data[{size}]; }} cb{slot};"
     ));
     let reflected_name = e.manifest.reflected_cbuffer(slot);
@@ -195,11 +195,11 @@ fn immediate_constant_buffer(e: &mut Emitter, data: &[u32]) {
             lane(3)
         ));
     }
-    e.decl_line(format!("const uvec4 ImmCB_0[{rows}] = uvec4[{rows}]("));
+    e.decl_line(format_args!("const uvec4 ImmCB_0[{rows}] = uvec4[{rows}]("));
     let last = items.len() - 1;
     for (i, item) in items.into_iter().enumerate() {
         let sep = if i == last { "" } else { "," };
-        e.decl_line(format!("    {item}{sep}"));
+        e.decl_line(format_args!("    {item}{sep}"));
     }
     e.decl_line(");");
 }
@@ -212,18 +212,18 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) {
     let outputs = count(&e.output_regs);
     if inputs > 0 {
         if e.inputs_indexed {
-            out.line(None, format!("vec4 v[{inputs}];"));
+            out.line(None, format_args!("vec4 v[{inputs}];"));
         } else {
             let regs: Vec<String> = e.input_regs.iter().map(|r| format!("v{r}")).collect();
-            out.line(None, format!("vec4 {};", regs.join(", ")));
+            out.line(None, format_args!("vec4 {};", regs.join(", ")));
         }
     }
     if outputs > 0 {
         if e.outputs_indexed {
-            out.line(None, format!("vec4 o[{outputs}];"));
+            out.line(None, format_args!("vec4 o[{outputs}];"));
         } else {
             let regs: Vec<String> = e.output_regs.iter().map(|r| format!("o{r}")).collect();
-            out.line(None, format!("vec4 {};", regs.join(", ")));
+            out.line(None, format_args!("vec4 {};", regs.join(", ")));
         }
     }
     if e.uses_depth_output {
@@ -239,7 +239,7 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) {
     let mut zero = Section::indented(1);
     if e.outputs_indexed {
         for r in 0..outputs {
-            zero.line(None, format!("o[{r}] = vec4(0.0);"));
+            zero.line(None, format_args!("o[{r}] = vec4(0.0);"));
         }
     } else {
         for r in &e.output_regs {
@@ -248,7 +248,7 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) {
             } else {
                 " // signature-only output: never written"
             };
-            zero.line(None, format!("o{r} = vec4(0.0);{note}"));
+            zero.line(None, format_args!("o{r} = vec4(0.0);{note}"));
         }
     }
     if e.uses_depth_output {

@@ -65,7 +65,8 @@ pub(super) fn output(e: &mut Emitter, inst: &Instruction) {
     };
     let reg_name = e.output_name(reg);
     if e.stage == ProgramType::Vertex && sv == SystemValue::Position {
-        e.position.line(None, format!("gl_Position = {reg_name};"));
+        e.position
+            .line(None, format_args!("gl_Position = {reg_name};"));
         if e.dialect == Dialect::Es300 {
             // D3D's y (rows from the top) when drawing into a texture,
             // and clip z in [0, w] moved to GL's [-w, w], so the window
@@ -74,7 +75,7 @@ pub(super) fn output(e: &mut Emitter, inst: &Instruction) {
             e.position
                 .line(None, "gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;");
         }
-        e.decl_line(format!("// {reg_name}: SV_Position to gl_Position"));
+        e.decl_line(format_args!("// {reg_name}: SV_Position to gl_Position"));
         let vec4 = ValueType::vec(Ty::Float, 4);
         push_sv_entry(e, true, reg, mask, "SV_Position", "gl_Position", vec4);
         return;
@@ -191,11 +192,11 @@ fn declare_output(
     }
     if pixel && e.dialect == Dialect::Es300 && super::super::capture::active(e) {
         // The register capture's outputs take every draw buffer.
-        e.decl_line(format!(
+        e.decl_line(format_args!(
             "{glsl_ty} {name}; // a private global: the register capture writes the outputs"
         ));
     } else {
-        e.decl_line(format!("{layout}{qualifiers}out {glsl_ty} {name};"));
+        e.decl_line(format_args!("{layout}{qualifiers}out {glsl_ty} {name};"));
     }
     let reg_name = e.output_name(reg);
     let sw = swizzle(&mask_components(mask));
@@ -206,7 +207,7 @@ fn declare_output(
         // leaves w alone.
         value = format!("{value} * gl_Position.w");
     }
-    e.epilogue.line(None, format!("{name} = {value};"));
+    e.epilogue.line(None, format_args!("{name} = {value};"));
     e.manifest.outputs.push(VaryingEntry {
         register: reg,
         mask: mask_text(mask),

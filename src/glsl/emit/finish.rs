@@ -41,13 +41,11 @@ impl Emitter<'_> {
 
         let mut helper_section = Section::new();
         if !self.helpers.is_empty() {
-            for l in self.helpers.render() {
-                helper_section.line(None, l);
-            }
+            self.helpers.render(&mut helper_section);
         }
         let mut protos = Section::new();
         for l in &self.labels {
-            protos.line(None, format!("void {l}();"));
+            protos.line(None, format_args!("void {l}();"));
         }
         if !self.labels.is_empty() {
             protos.line(None, "");

@@ -10,7 +10,7 @@ use super::helpers::{Helpers, Scalar};
 use super::manifest::Manifest;
 use super::support::{Support, support};
 use super::texture::Textures;
-use super::writer::Section;
+use super::writer::{LineText, Section};
 use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
 use super::{alu, decl, flow, texture};
 use crate::dxbc::analysis::{Analysis, Check};
@@ -201,6 +201,22 @@ fn one_line(t: String) -> String {
     }
 }
 
+/// `// ` and the instruction's text as [`one_line`] gives it, written
+/// straight into `out` as a line tagged `tag` (no copy of the text).
+fn comment_line(out: &mut Section, tag: Option<usize>, text: &str) {
+    out.open(tag);
+    let buf = out.buf();
+    buf.push_str("// ");
+    match text.split_once('\n') {
+        Some((first, _)) => {
+            buf.push_str(first.trim_end());
+            buf.push_str(" …");
+        }
+        None => buf.push_str(text),
+    }
+    buf.push('\n');
+}
+
 impl<'a> Emitter<'a> {
     /// Facts needed before the walk: indexed register files, written
     /// outputs, subroutine labels.
@@ -262,8 +278,8 @@ impl<'a> Emitter<'a> {
     fn instruction(&mut self, inst: &Instruction) {
         let info = inst.info();
         if info.class == Class::Decl || inst.op == Op::Customdata {
-            let text = self.inst_text(inst);
-            self.decl_line(format!("// {text}"));
+            let text = disasm::format_instruction(inst, self.style);
+            comment_line(&mut self.decls, self.cur, &text);
             decl::emit(self, inst);
             return;
         }
@@ -274,9 +290,9 @@ impl<'a> Emitter<'a> {
                 .first()
                 .map(label_name)
                 .unwrap_or_else(|| "l0".into());
-            let text = self.inst_text(inst);
-            self.body.line(self.cur, format!("// {text}"));
-            self.body.line(self.cur, format!("void {name}() {{"));
+            let text = disasm::format_instruction(inst, self.style);
+            comment_line(&mut self.body, self.cur, &text);
+            self.body.line(self.cur, format_args!("void {name}() {{"));
             self.body.indent();
             self.in_function = true;
             return;
@@ -351,17 +367,17 @@ impl<'a> Emitter<'a> {
 
     /// The comment line repeating the instruction, first of its lines.
     pub fn comment(&mut self, inst: &Instruction) {
-        let text = self.inst_text(inst);
-        self.line(format!("// {text}"));
+        let text = disasm::format_instruction(inst, self.style);
+        comment_line(&mut self.body, self.cur, &text);
     }
 
     /// Writes a body line tagged with the current instruction.
-    pub fn line(&mut self, text: impl AsRef<str>) {
+    pub fn line(&mut self, text: impl LineText) {
         self.body.line(self.cur, text);
     }
 
     /// Writes a declaration line tagged with the current instruction.
-    pub fn decl_line(&mut self, text: impl AsRef<str>) {
+    pub fn decl_line(&mut self, text: impl LineText) {
         self.decls.line(self.cur, text);
     }
 

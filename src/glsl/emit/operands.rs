@@ -3,7 +3,7 @@
 //! and the wanted type, source modifiers, relative indices, write masks
 //! and `_sat`.
 
-use super::super::types::{Ty, mask_components, mask_count, swizzle};
+use super::super::types::{COMPONENTS, Ty, mask_count};
 use super::super::{Dialect, Reason, decl, interfaces};
 use super::Emitter;
 use crate::dxbc::ir::{Components, Index, Instruction, Modifier, Operand, OperandType, Selection};
@@ -188,20 +188,7 @@ impl Emitter<'_> {
     /// Source component index for each destination position in `positions`
     /// (0..4), after the operand's swizzle.
     pub fn source_components(op: &Operand, positions: &[u8]) -> Vec<u8> {
-        positions
-            .iter()
-            .map(|&p| match op.selection {
-                Selection::Swizzle(s) => s[p as usize & 3],
-                Selection::Select1(c) => c,
-                Selection::Mask(_) | Selection::None => {
-                    if op.components == Components::One {
-                        0
-                    } else {
-                        p
-                    }
-                }
-            })
-            .collect()
+        positions.iter().map(|&p| source_component(op, p)).collect()
     }
 
     /// Reads `op` as `ty` for the destination positions `positions`: a
@@ -209,36 +196,44 @@ impl Emitter<'_> {
     /// Modifiers are applied in `ty`'s arithmetic.
     pub fn read(&mut self, inst: &Instruction, op: &Operand, positions: &[u8], ty: Ty) -> String {
         let n = positions.len().max(1);
+        // Every operand of every instruction comes through here: the
+        // components go in fixed arrays and the swizzle onto the base's
+        // own string, so a plain register read allocates once.
         let raw = if op.is_immediate() {
             let value = op.immediate_lanes().unwrap_or([0; 4]);
-            let lanes: Vec<u32> = positions.iter().map(|&p| value[p as usize & 3]).collect();
-            return apply_modifier(op.modifier, ty.literal_vec(&lanes), ty, n);
+            let mut lanes = [0u32; 4];
+            for (l, &p) in lanes.iter_mut().zip(positions) {
+                *l = value[p as usize & 3];
+            }
+            let lanes = &lanes[..positions.len().min(4)];
+            return apply_modifier(op.modifier, ty.literal_vec(lanes), ty, n);
         } else {
             let Some(base) = self.base(inst, op) else {
-                return ty.literal_vec(&vec![0; n]);
+                return ty.literal_vec(&[0; 4][..n.min(4)]);
             };
-            let comps: Vec<u8> = Self::source_components(op, positions)
-                .into_iter()
-                .map(|c| c.min(base.width as u8 - 1))
-                .collect();
-            let sw = if base.width == 1 {
-                if n == 1 {
-                    String::new()
-                } else {
-                    // Widen a scalar register to the destination's width.
-                    return apply_modifier(
-                        op.modifier,
-                        format!("{}({})", ty.vec(n), convert(&base.expr, base.ty, ty, 1)),
-                        ty,
-                        n,
-                    );
+            if base.width == 1 && n > 1 {
+                // Widen a scalar register to the destination's width.
+                return apply_modifier(
+                    op.modifier,
+                    format!("{}({})", ty.vec(n), convert(&base.expr, base.ty, ty, 1)),
+                    ty,
+                    n,
+                );
+            }
+            let mut expr = base.expr;
+            if base.width != 1 {
+                let mut comps = [0u8; 4];
+                let mut len = 0;
+                for (c, &p) in comps.iter_mut().zip(positions) {
+                    *c = source_component(op, p).min(base.width as u8 - 1);
+                    len += 1;
                 }
-            } else if base.width == 4 && comps == [0, 1, 2, 3] {
-                String::new()
-            } else {
-                swizzle(&comps)
-            };
-            convert(&format!("{}{}", base.expr, sw), base.ty, ty, n)
+                let comps = &comps[..len];
+                if !(base.width == 4 && comps == [0, 1, 2, 3]) {
+                    push_swizzle(&mut expr, comps);
+                }
+            }
+            convert_owned(expr, base.ty, ty, n)
         };
         apply_modifier(op.modifier, raw, ty, n)
     }
@@ -250,13 +245,27 @@ impl Emitter<'_> {
 
     /// Reads the first `n` components of `op` (coordinates, offsets).
     pub fn read_n(&mut self, inst: &Instruction, op: &Operand, n: usize, ty: Ty) -> String {
-        let positions: Vec<u8> = (0..n as u8).collect();
-        self.read(inst, op, &positions, ty)
+        const FIRST: [u8; 4] = [0, 1, 2, 3];
+        if n > 4 {
+            // Never asked for (coordinates and offsets are at most four),
+            // but kept as the general form gives it.
+            let positions: Vec<u8> = (0..n as u8).collect();
+            return self.read(inst, op, &positions, ty);
+        }
+        self.read(inst, op, &FIRST[..n], ty)
     }
 
     /// Reads `op` as `ty` for the components `mask` writes.
     pub fn read_masked(&mut self, inst: &Instruction, op: &Operand, mask: u8, ty: Ty) -> String {
-        self.read(inst, op, &mask_components(mask), ty)
+        let mut positions = [0u8; 4];
+        let mut len = 0;
+        for c in 0..4u8 {
+            if mask & (1 << c) != 0 {
+                positions[len] = c;
+                len += 1;
+            }
+        }
+        self.read(inst, op, &positions[..len], ty)
     }
 
     /// The destination's write mask (a full mask for one-component
@@ -303,20 +312,55 @@ impl Emitter<'_> {
                 )
             };
         }
-        let target = if base.width == 1 {
-            base.expr
-        } else {
-            let comps: Vec<u8> = mask_components(mask)
-                .into_iter()
-                .filter(|&c| (c as usize) < base.width)
-                .collect();
-            if comps.len() == base.width && base.width == 4 {
-                base.expr
-            } else {
-                format!("{}{}", base.expr, swizzle(&comps))
+        let mut target = base.expr;
+        if base.width != 1 {
+            let mut comps = [0u8; 4];
+            let mut len = 0;
+            for c in 0..4u8 {
+                if mask & (1 << c) != 0 && (c as usize) < base.width {
+                    comps[len] = c;
+                    len += 1;
+                }
             }
-        };
-        self.line(format!("{target} = {value};"));
+            if !(len == base.width && base.width == 4) {
+                push_swizzle(&mut target, &comps[..len]);
+            }
+        }
+        self.line(format_args!("{target} = {value};"));
+    }
+}
+
+/// The source component read for destination position `p`, after the
+/// operand's swizzle.
+fn source_component(op: &Operand, p: u8) -> u8 {
+    match op.selection {
+        Selection::Swizzle(s) => s[p as usize & 3],
+        Selection::Select1(c) => c,
+        Selection::Mask(_) | Selection::None => {
+            if op.components == Components::One {
+                0
+            } else {
+                p
+            }
+        }
+    }
+}
+
+/// Appends `.xyz` for component indices, as `types::swizzle` spells it.
+fn push_swizzle(s: &mut String, comps: &[u8]) {
+    s.push('.');
+    for &c in comps {
+        s.push(COMPONENTS[(c & 3) as usize]);
+    }
+}
+
+/// [`convert`] of an owned expression: returned as it is when no
+/// conversion is needed, with no copy.
+fn convert_owned(expr: String, from: Ty, to: Ty, n: usize) -> String {
+    if from == to {
+        expr
+    } else {
+        convert(&expr, from, to, n)
     }
 }
 

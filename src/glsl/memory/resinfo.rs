@@ -39,20 +39,20 @@ pub fn resinfo(e: &mut Emitter, inst: &Instruction) -> bool {
     let name = view_name(true, slot);
     let mip = e.read_scalar(inst, &inst.operands[1], Ty::Uint);
     let v = e.tmp();
-    e.line(format!("uvec4 {v} = uvec4(0u, 0u, 0u, 1u);"));
+    e.line(format_args!("uvec4 {v} = uvec4(0u, 0u, 0u, 1u);"));
     // One mip level: only mip 0 has a size.
-    e.line(format!(
+    e.line(format_args!(
         "if ({mip} == 0u) {v}.xy = uvec2(imageSize({name}));"
     ));
     let (value, ty) = match inst.resinfo_return().unwrap_or(ResInfoReturn::Float) {
         ResInfoReturn::Uint => (v, Ty::Uint),
         ResInfoReturn::RcpFloat => {
             let f = e.tmp();
-            e.line(format!("vec4 {f} = vec4({v});"));
+            e.line(format_args!("vec4 {f} = vec4({v});"));
             // Only the sizes take the reciprocal; 1/0 is +inf in D3D,
             // where GLSL leaves division by zero open.
             for c in ["x", "y"] {
-                e.line(format!(
+                e.line(format_args!(
                     "{f}.{c} = {v}.{c} == 0u ? uintBitsToFloat(0x7f800000u) : 1.0 / {f}.{c};"
                 ));
             }

@@ -49,7 +49,7 @@ pub fn view_uniform(slot: u32) -> String {
 pub fn declare(e: &mut Emitter, slot: u32, return_type: ReturnType) {
     if e.memory.typed_srvs.keys().next() == Some(&slot) {
         let last = e.memory.typed_srvs.keys().last().copied().unwrap_or(slot);
-        e.decl_line(format!(
+        e.decl_line(format_args!(
             "layout(std140, set = {}, binding = {}) uniform {VIEWS_BLOCK} {{ uvec4 {VIEWS}[{}]; }};",
             names::SET,
             names::BUFFER_VIEW_BINDING,
@@ -74,7 +74,7 @@ pub fn declare(e: &mut Emitter, slot: u32, return_type: ReturnType) {
     let name = format!("t{slot}");
     let block = format!("hlslcc_Buffer_{name}");
     let binding = names::texture_binding(slot);
-    e.decl_line(format!(
+    e.decl_line(format_args!(
         "layout(std430, set = {}, binding = {binding}) readonly buffer {block} {{ uint words[]; }} {name}; // typed buffer of {}",
         names::SET,
         return_type.name()
@@ -118,7 +118,7 @@ pub fn ld(e: &mut Emitter, inst: &Instruction, res_index: usize) -> bool {
     // one is a huge index, out of range.
     let index = e.read_scalar(inst, &inst.operands[1], Ty::Uint);
     let v = e.tmp();
-    e.line(format!("uvec4 {v} = {f}({index});"));
+    e.line(format_args!("uvec4 {v} = {f}({index});"));
     finish_load(e, inst, &inst.operands[0], res, &v);
     true
 }

@@ -72,7 +72,7 @@ fn sampler(e: &mut Emitter, slot: u32, mode: SamplerMode) {
     };
     let (glsl_name, binding) = match e.dialect {
         Dialect::Es300 => {
-            e.decl_line(format!(
+            e.decl_line(format_args!(
                 "// s{slot}: folded into the combined samplers that use it"
             ));
             (None, None)
@@ -84,7 +84,7 @@ fn sampler(e: &mut Emitter, slot: u32, mode: SamplerMode) {
                 "sampler"
             };
             let b = names::sampler_binding(slot);
-            e.decl_line(format!(
+            e.decl_line(format_args!(
                 "layout(set = {}, binding = {b}) uniform {ty} s{slot};",
                 names::SET
             ));
@@ -114,7 +114,7 @@ fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
         return;
     }
     if res.dim == Dim::Tex1D || res.dim == Dim::Tex1DArray {
-        e.decl_line(format!(
+        e.decl_line(format_args!(
             "// t{slot}: {} lowered to a {} texture of height 1",
             res.dim.name(),
             res.dim.glsl_suffix()
@@ -142,18 +142,18 @@ fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
     let reflected_name = e.manifest.reflected_name(&[InputType::Texture], slot);
     let (glsl_type, binding) = match e.dialect {
         Dialect::Es300 => {
-            e.decl_line(format!("uniform highp {sampler_ty} t{slot};"));
+            e.decl_line(format_args!("uniform highp {sampler_ty} t{slot};"));
             (sampler_ty, None)
         }
         Dialect::Vk450 => {
             let b = names::texture_binding(slot);
-            e.decl_line(format!(
+            e.decl_line(format_args!(
                 "layout(set = {}, binding = {b}) uniform {texture_ty} t{slot};",
                 names::SET
             ));
             if super::compared_and_plain(e, slot) {
                 let pb = names::texture_plain_binding(slot);
-                e.decl_line(format!(
+                e.decl_line(format_args!(
                     "layout(set = {}, binding = {pb}) uniform {texture_ty} t{slot}_plain; // t{slot} again, for plain reads",
                     names::SET
                 ));
@@ -186,14 +186,16 @@ fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
     if e.dialect == Dialect::Es300 {
         for s in &plain {
             let name = format!("t{slot}TEX_with_SMPs{s}");
-            e.decl_line(format!("uniform highp {sampler_ty} {name};"));
+            e.decl_line(format_args!("uniform highp {sampler_ty} {name};"));
             combined_entry(e, name, sampler_ty, slot, *s);
         }
         if !shadow.is_empty() && res.dim != Dim::Tex3D {
-            e.decl_line(format!("uniform highp {shadow_ty} hlslcc_zcmpt{slot};"));
+            e.decl_line(format_args!(
+                "uniform highp {shadow_ty} hlslcc_zcmpt{slot};"
+            ));
             for s in &shadow {
                 let name = format!("hlslcc_zcmpt{slot}TEX_with_SMPs{s}");
-                e.decl_line(format!("uniform highp {shadow_ty} {name};"));
+                e.decl_line(format_args!("uniform highp {shadow_ty} {name};"));
                 combined_entry(e, name, shadow_ty, slot, *s);
             }
         }
@@ -235,7 +237,7 @@ pub(super) fn blocks(e: &mut Emitter) {
     }
     e.textures.blocks_declared = true;
     if e.dialect == Dialect::Vk450 && e.textures.fetch_sampler.as_deref() == Some(FETCH_SAMPLER) {
-        e.decl_line(format!(
+        e.decl_line(format_args!(
             "layout(set = {}, binding = {FETCH_SAMPLER_BINDING}) uniform sampler {FETCH_SAMPLER};",
             names::SET
         ));
@@ -329,9 +331,9 @@ fn block(e: &mut Emitter, name: &str, binding: u32, members: &[Member]) {
         Dialect::Es300 => "layout(std140)".to_string(),
         Dialect::Vk450 => format!("layout(std140, set = {}, binding = {binding})", names::SET),
     };
-    e.decl_line(format!("{layout} uniform {name} {{"));
+    e.decl_line(format_args!("{layout} uniform {name} {{"));
     for (i, (m, ty, role, meaning)) in members.iter().enumerate() {
-        e.decl_line(format!("    {ty} {m};"));
+        e.decl_line(format_args!("    {ty} {m};"));
         e.manifest.uniforms.push(UniformEntry {
             name: m.clone(),
             glsl_type: *ty,

@@ -81,6 +81,15 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
     if compare {
         address::use_compare(e);
     }
+    let variant = if compare { "Cmp" } else { "" };
+    let cl = if clamped { "Cl" } else { "" };
+    let name = format!("hlslcc_sampleEmulated{variant}{cl}_t{t}_s{smp}");
+    // Another sample of this texture with this sampler wrote all three
+    // functions already (their names follow from the same key): building
+    // their text again would only be thrown away.
+    if e.helpers.has_custom(&name) {
+        return name;
+    }
 
     // One tap: the address modes per axis, then the border colour or the
     // texel at `level`.
@@ -115,7 +124,6 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
 
     // One mip level: the snapped positions, then the point texel or the
     // weighted linear footprint (up to 8 taps for 3D).
-    let variant = if compare { "Cmp" } else { "" };
     let level_fn = format!("hlslcc_sampleLevel{variant}_t{t}_s{smp}");
     let pos = (0..3)
         .map(|a| {
@@ -208,8 +216,6 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
     });
 
     // The whole sample: LOD, mip plan, one or two levels.
-    let cl = if clamped { "Cl" } else { "" };
-    let name = format!("hlslcc_sampleEmulated{variant}{cl}_t{t}_s{smp}");
     let (size_ty, base, n) = match (sh.axes, sh.array) {
         (1, false) => (
             "ivec2",

@@ -30,7 +30,7 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let levels = levels_name(ctx.slot);
     let c = e.read_n(inst, &inst.operands[1], 4, Ty::Int);
     let ci = e.tmp();
-    e.line(format!("ivec4 {ci} = {c};"));
+    e.line(format_args!("ivec4 {ci} = {c};"));
     let p = type_prefix(ctx.res.ty);
     let one = match ctx.res.ty {
         Ty::Float => "1.0",
@@ -41,7 +41,7 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         _ => "0",
     };
     let r = e.tmp();
-    e.line(format!(
+    e.line(format_args!(
         "{p}vec4 {r} = {p}vec4({zero}, {zero}, {zero}, {levels}.z < 4 ? {one} : {zero});"
     ));
     let o = inst.offsets().unwrap_or([0; 3]);
@@ -74,10 +74,12 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         ),
     };
     let n = dim.size_components();
-    e.line(format!("if (uint({ci}.w) < uint({levels}.x)) {{"));
+    e.line(format_args!("if (uint({ci}.w) < uint({levels}.x)) {{"));
     e.indent();
     let size = level_size(&t, &format!("{ci}.w"), dim);
-    e.line(format!("if (all(lessThan({checked}, uvec{n}({size})))) {{"));
+    e.line(format_args!(
+        "if (all(lessThan({checked}, uvec{n}({size})))) {{"
+    ));
     e.indent();
     // The offset is added to the coordinate rather than passed to
     // texelFetchOffset: the same texel, and naga drops texelFetchOffset's
@@ -87,7 +89,7 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     } else {
         format!("texelFetch({t}, {fetch}, {ci}.w)")
     };
-    e.line(format!("{r} = {f};"));
+    e.line(format_args!("{r} = {f};"));
     e.dedent();
     e.line("}");
     e.dedent();
@@ -124,9 +126,11 @@ pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let levels = levels_name(ctx.slot);
     let mip = e.read_scalar(inst, &inst.operands[1], Ty::Uint);
     let m = e.tmp();
-    e.line(format!("uint {m} = {mip};"));
+    e.line(format_args!("uint {m} = {mip};"));
     let v = e.tmp();
-    e.line(format!("uvec4 {v} = uvec4(0u, 0u, 0u, uint({levels}.x));"));
+    e.line(format_args!(
+        "uvec4 {v} = uvec4(0u, 0u, 0u, uint({levels}.x));"
+    ));
     // (w, h-or-layers, depth-or-layers) from textureSize; which are sizes.
     let (xyz, sizes): (&str, usize) = match dim {
         Dim::Tex1D => ("uvec3(s.x, 0, 0)", 1),
@@ -139,11 +143,11 @@ pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     };
     let n = dim.size_components();
     let s = e.tmp();
-    e.line(format!("if ({m} < uint({levels}.x)) {{"));
+    e.line(format_args!("if ({m} < uint({levels}.x)) {{"));
     e.indent();
     let size = level_size(&t, &format!("int({m})"), dim);
-    e.line(format!("ivec{n} {s} = {size};"));
-    e.line(format!(
+    e.line(format_args!("ivec{n} {s} = {size};"));
+    e.line(format_args!(
         "{v}.xyz = {};",
         xyz.replace("s.", &format!("{s}."))
     ));
@@ -153,10 +157,10 @@ pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         ResInfoReturn::Uint => assign_result(e, inst, ctx, &v, Ty::Uint),
         ResInfoReturn::RcpFloat => {
             let f = e.tmp();
-            e.line(format!("vec4 {f} = vec4({v});"));
+            e.line(format_args!("vec4 {f} = vec4({v});"));
             for c in ["x", "y", "z"].iter().take(sizes) {
                 // 1/0 is +inf in D3D; GLSL leaves division by zero open.
-                e.line(format!(
+                e.line(format_args!(
                     "{f}.{c} = {v}.{c} == 0u ? uintBitsToFloat(0x7f800000u) : 1.0 / {f}.{c};"
                 ));
             }
@@ -242,21 +246,21 @@ pub(crate) fn ldms(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let levels = levels_name(ctx.slot);
     let c = e.read_n(inst, &inst.operands[1], 4, Ty::Int);
     let ci = e.tmp();
-    e.line(format!("ivec4 {ci} = {c};"));
+    e.line(format_args!("ivec4 {ci} = {c};"));
     let s = inst
         .operands
         .get(3)
         .map(|op| e.read_scalar(inst, op, Ty::Int))
         .unwrap_or_else(|| "0".into());
     let si = e.tmp();
-    e.line(format!("int {si} = {s};"));
+    e.line(format_args!("int {si} = {s};"));
     let p = type_prefix(ctx.res.ty);
     let (one, zero) = match ctx.res.ty {
         Ty::Float => ("1.0", "0.0"),
         _ => ("1", "0"),
     };
     let r = e.tmp();
-    e.line(format!(
+    e.line(format_args!(
         "{p}vec4 {r} = {p}vec4({zero}, {zero}, {zero}, {levels}.z < 4 ? {one} : {zero});"
     ));
     let o = inst.offsets().unwrap_or([0; 3]);
@@ -274,11 +278,11 @@ pub(crate) fn ldms(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
             format!("uvec2(textureSize({t}))"),
         )
     };
-    e.line(format!(
+    e.line(format_args!(
         "if (uint({si}) < uint({levels}.w) && all(lessThan({checked}, {size}))) {{"
     ));
     e.indent();
-    e.line(format!("{r} = texelFetch({t}, {fetch}, {si});"));
+    e.line(format_args!("{r} = texelFetch({t}, {fetch}, {si});"));
     e.dedent();
     e.line("}");
     assign_result(e, inst, ctx, &r, ctx.res.ty);
@@ -334,15 +338,18 @@ fn position_of(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, count: &str) {
         .map(|op| e.read_scalar(inst, op, Ty::Int))
         .unwrap_or_else(|| "0".into());
     let (n, i, table, r) = (e.tmp(), e.tmp(), e.tmp(), e.tmp());
-    e.line(format!("int {n} = {count};"));
-    e.line(format!("int {i} = {index};"));
-    e.line(format!("vec2 {table}[31] = {};", sample_position_table()));
-    e.line(format!("vec4 {r} = vec4(0.0);"));
-    e.line(format!(
+    e.line(format_args!("int {n} = {count};"));
+    e.line(format_args!("int {i} = {index};"));
+    e.line(format_args!(
+        "vec2 {table}[31] = {};",
+        sample_position_table()
+    ));
+    e.line(format_args!("vec4 {r} = vec4(0.0);"));
+    e.line(format_args!(
         "if (({n} == 1 || {n} == 2 || {n} == 4 || {n} == 8 || {n} == 16) && uint({i}) < uint({n})) {{"
     ));
     e.indent();
-    e.line(format!("{r}.xy = {table}[{n} - 1 + {i}];"));
+    e.line(format_args!("{r}.xy = {table}[{n} - 1 + {i}];"));
     e.dedent();
     e.line("}");
     assign_result(e, inst, ctx, &r, Ty::Float);

@@ -90,19 +90,19 @@ pub(crate) fn coord(e: &mut Emitter, inst: &Instruction, dim: Dim) -> String {
         Dim::Tex1DArray => {
             let c = e.read_n(inst, src, 2, Ty::Float);
             let t = e.tmp();
-            e.line(format!("vec2 {t} = {c};"));
+            e.line(format_args!("vec2 {t} = {c};"));
             format!("vec3({t}.x, 0.5, roundEven({t}.y))")
         }
         Dim::Tex2DArray => {
             let c = e.read_n(inst, src, 3, Ty::Float);
             let t = e.tmp();
-            e.line(format!("vec3 {t} = {c};"));
+            e.line(format_args!("vec3 {t} = {c};"));
             format!("vec3({t}.xy, roundEven({t}.z))")
         }
         Dim::CubeArray => {
             let c = e.read_n(inst, src, 4, Ty::Float);
             let t = e.tmp();
-            e.line(format!("vec4 {t} = {c};"));
+            e.line(format_args!("vec4 {t} = {c};"));
             format!("vec4({t}.xyz, roundEven({t}.w))")
         }
         _ => e.read_n(inst, src, dim.glsl_components(), Ty::Float),
@@ -211,7 +211,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
     if let Some(clamp) = min_lod {
         let mn = e.read_scalar(inst, clamp, Ty::Float);
         let ct = e.tmp();
-        e.line(format!("vec{} {ct} = {c};", dim.glsl_components()));
+        e.line(format_args!("vec{} {ct} = {c};", dim.glsl_components()));
         inputs.raw = Some(ct.clone());
         let v = emulated(e, inst, ctx, smp, &ct, &inputs, Some(&mn));
         assign_result(e, inst, ctx, &v, ty);
@@ -223,7 +223,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
         return;
     }
     let ct = e.tmp();
-    e.line(format!("vec{} {ct} = {c};", dim.glsl_components()));
+    e.line(format_args!("vec{} {ct} = {c};", dim.glsl_components()));
     let mirrored = mirror_once(e, &ct, dim, smp);
     inputs.raw = Some(ct.clone());
     if e.options.skip_border_emulation {
@@ -236,23 +236,23 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
         .offsets()
         .is_some_and(|o| o[..dim.axes()].iter().any(|&v| v != 0));
     let r = e.tmp();
-    e.line(format!("{}vec4 {r};", type_prefix(ty)));
+    e.line(format_args!("{}vec4 {r};", type_prefix(ty)));
     let bias = compare && e.dialect == Dialect::Vk450;
     // Min/max reduction filters floats; comparisons and integer formats
     // ignore it.
     let reduce = !compare && ctx.res.ty == Ty::Float;
-    e.line(format!(
+    e.line(format_args!(
         "if ({}) {{",
         emulation_condition(smp, dim, moved, bias, reduce)
     ));
     e.indent();
     let v = emulated(e, inst, ctx, smp, &ct, &inputs, None);
-    e.line(format!("{r} = {v};"));
+    e.line(format_args!("{r} = {v};"));
     e.dedent();
     e.line("} else {");
     e.indent();
     let v = hardware(e, ctx, smp, &mirrored, &inputs);
-    e.line(format!("{r} = {v};"));
+    e.line(format_args!("{r} = {v};"));
     e.dedent();
     e.line("}");
     assign_result(e, inst, ctx, &r, ty);
@@ -401,7 +401,7 @@ fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> S
                 _ => (dx, dy),
             };
             let x = e.tmp();
-            e.line(format!("float {x} = exp2({b});"));
+            e.line(format_args!("float {x} = exp2({b});"));
             let s = combined(e, ctx, smp);
             format!(
                 "{}({s}, {c}, {dx} * {x}, {dy} * {x}{tail})",
@@ -461,7 +461,10 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
     let n = dim.glsl_components() + 1;
     let tx = format!("txVec{}", e.textures.next_txvec);
     e.textures.next_txvec += 1;
-    e.line(format!("vec{n} {tx} = vec{n}({c}, {});", inputs.scalar));
+    e.line(format_args!(
+        "vec{n} {tx} = vec{n}({c}, {});",
+        inputs.scalar
+    ));
     let s = combined_shadow(e, ctx, smp);
     let es = e.dialect == Dialect::Es300;
     let array = matches!(dim, Dim::Tex2DArray | Dim::Tex1DArray);
@@ -495,7 +498,7 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
             None => format!("{tx}.xy"),
         };
         let x = e.tmp();
-        e.line(format!("float {x} = exp2({b});"));
+        e.line(format_args!("float {x} = exp2({b});"));
         return format!(
             "{}({s}, {tx}, dFdx({d}) * {x}, dFdy({d}) * {x}{tail})",
             off("textureGrad")
@@ -509,12 +512,12 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
     // 0 just the same.
     // (textureSize through the comparison sampler itself: no plain view.)
     let bt = e.tmp();
-    e.line(format!("float {bt} = {b};"));
+    e.line(format_args!("float {bt} = {b};"));
     let g = e.tmp();
     if cube {
         e.helpers
             .use_custom("hlslcc_cubeLodGradient", || CUBE_LOD_GRADIENT.to_string());
-        e.line(format!(
+        e.line(format_args!(
             "float {g} = {bt} > 0.0 ? exp2({bt}) * 2.0 / float(textureSize({s}, 0).x) : 0.0;"
         ));
         return format!(
@@ -522,7 +525,7 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
              hlslcc_cubeLodGradient({tx}.xyz, {g}, 1))"
         );
     }
-    e.line(format!(
+    e.line(format_args!(
         "vec2 {g} = {bt} > 0.0 ? exp2({bt}) / vec2(textureSize({s}, 0).xy) : vec2(0.0);"
     ));
     format!(
