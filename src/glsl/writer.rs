@@ -88,6 +88,12 @@ impl Section {
         &mut self.text
     }
 
+    /// Room for `bytes` more text, so a section that will be long grows
+    /// once rather than doubling its way up.
+    pub fn reserve(&mut self, bytes: usize) {
+        self.text.reserve(bytes);
+    }
+
     pub fn indent(&mut self) {
         self.indent += 1;
     }

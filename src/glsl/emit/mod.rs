@@ -168,6 +168,11 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         next_tmp: 0,
         in_function: false,
     };
+    // Sized from the instruction count (a comment line and a statement or
+    // two each), so the buffers are not reallocated line after line.
+    let room = 96 * program.instructions.len() + 256;
+    e.decls.reserve(room);
+    e.body.reserve(room);
     e.prescan();
     texture::scan(&mut e);
     super::memory::scan(&mut e);
