@@ -149,7 +149,7 @@ fn fixed_fast(v: f64, prec: usize) -> Option<u64> {
     }
     let a = v.abs();
     // Also refuses NaN and infinities.
-    if !(a < POW10[15 - prec] as f64) {
+    if !a.is_finite() || a >= POW10[15 - prec] as f64 {
         return None;
     }
     let bits = a.to_bits();

@@ -3,7 +3,7 @@
 
 mod decl;
 
-use decl::format_decl;
+use decl::write_decl;
 pub use decl::{
     GLOBAL_FLAGS, interpolation_name, primitive_name, system_value_name, topology_name,
 };
@@ -317,7 +317,7 @@ pub(super) fn return_type_list(types: &[ReturnType; 4]) -> String {
     s
 }
 
-fn write_return_type_list(out: &mut String, types: &[ReturnType; 4]) {
+pub(super) fn write_return_type_list(out: &mut String, types: &[ReturnType; 4]) {
     out.push('(');
     for (i, t) in types.iter().enumerate() {
         if i > 0 {
@@ -421,7 +421,7 @@ pub fn write_instruction(out: &mut String, inst: &Instruction, style: Style) {
     if info.class == Class::Decl && info.layout == super::opcodes::Layout::Decl
         || inst.op == Op::InterfaceCall
     {
-        return out.push_str(&format_decl(inst, style));
+        return write_decl(out, inst, style);
     }
     if inst.op == Op::Sync {
         return write_sync_name(out, inst.controls);
