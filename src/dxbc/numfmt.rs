@@ -45,17 +45,152 @@ pub fn format_uint(v: u32) -> String {
 }
 
 pub fn format_int(v: u32) -> String {
+    let mut s = String::new();
+    write_int(&mut s, v);
+    s
+}
+
+/// [`format_int`] appended to `out`.
+pub fn write_int(out: &mut String, v: u32) {
     let s = v as i32;
     if s.unsigned_abs() <= DECIMAL_LIMIT {
-        s.to_string()
+        if s < 0 {
+            out.push('-');
+        }
+        push_u64(out, s.unsigned_abs() as u64);
     } else {
-        format!("0x{v:08x}")
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        out.push_str("0x");
+        for shift in (0..8).rev() {
+            out.push(HEX[(v >> (shift * 4)) as usize & 0xf] as char);
+        }
     }
+}
+
+/// Decimal digits of `n`, without going through `core::fmt`.
+pub fn push_u64(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+}
+
+/// `n` with exactly `width` digits, zero-padded (n < 10^width).
+fn push_padded(out: &mut String, mut n: u64, width: usize) {
+    let mut buf = [b'0'; 20];
+    let width = width.min(buf.len());
+    for slot in buf[..width].iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    out.push_str(std::str::from_utf8(&buf[..width]).unwrap_or(""));
 }
 
 /// `%.{prec}f` the way the Microsoft C runtime printed it: the value is first
 /// reduced to 17 significant digits, the rest are zeros.
 pub fn msvc_fixed(v: f64, prec: usize) -> String {
+    let mut s = String::new();
+    write_fixed(&mut s, v, prec);
+    s
+}
+
+/// [`msvc_fixed`] appended to `out`: the integer fast path when it can
+/// prove its digits equal, the exact (bignum) path otherwise.
+pub fn write_fixed(out: &mut String, v: f64, prec: usize) {
+    match fixed_fast(v, prec) {
+        Some(q) => {
+            if v.is_sign_negative() {
+                out.push('-');
+            }
+            let unit = POW10[prec];
+            push_u64(out, q / unit);
+            if prec > 0 {
+                out.push('.');
+                push_padded(out, q % unit, prec);
+            }
+        }
+        None => out.push_str(&msvc_fixed_exact(v, prec)),
+    }
+}
+
+const POW10: [u64; 17] = {
+    let mut t = [1u64; 17];
+    let mut i = 1;
+    while i < t.len() {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// |v|·10^prec rounded as [`msvc_fixed_exact`] rounds it, computed from the
+/// binary value with integers; None when that cannot be proved equal.
+///
+/// The C runtime first rounds to 17 significant digits, then rounds half up
+/// on the digit after the last printed one (the guard), ignoring what
+/// follows. Below 10^(15-prec) the 17th significant digit lies at least one
+/// place after the guard, so the 17-digit rounding can only change the
+/// printed digits or the guard through a carry, and a carry needs every
+/// digit between the guard and the 17th to be 9: the exact remainder past
+/// the guard would then be at least 0.9. A remainder under 0.875 therefore
+/// proves that the truncated exact value has the same printed digits and
+/// guard as the 17-digit one; anything else takes the exact path.
+fn fixed_fast(v: f64, prec: usize) -> Option<u64> {
+    if prec > 14 {
+        return None;
+    }
+    let a = v.abs();
+    // Also refuses NaN and infinities.
+    if !a.is_finite() || a >= POW10[15 - prec] as f64 {
+        return None;
+    }
+    let bits = a.to_bits();
+    let biased = (bits >> 52) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    // a = m·2^e exactly.
+    let (m, e) = if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | 1 << 52, biased - 1075)
+    };
+    let scale = POW10[prec + 1] as u128;
+    // Scaled to prec+1 decimals: `t` the whole part (its last digit the
+    // guard), `rem / 2^s` the fraction past the guard.
+    let t: u128 = if e >= 0 {
+        // An integer below 10^15: exact in u64, times 10^15 fits u128.
+        (a as u64 as u128) * scale
+    } else {
+        let s = (-e) as u32;
+        let p = m as u128 * scale; // < 2^53 · 10^15 < 2^103
+        if s >= 128 {
+            // p < 2^103 ≤ 2^s/2^25: nothing before the guard, the
+            // remainder far below 0.875.
+            0
+        } else {
+            let one = 1u128 << s;
+            let rem = p & (one - 1);
+            if rem >= one - (one >> 3) {
+                return None;
+            }
+            p >> s
+        }
+    };
+    let t = t as u64; // < 10^16
+    Some(t / 10 + u64::from(t % 10 >= 5))
+}
+
+/// The C runtime's digits the slow way: Rust's exact 17-digit formatting,
+/// placed and rounded digit by digit. Kept as the reference the fast path
+/// is tested against and as its fallback.
+fn msvc_fixed_exact(v: f64, prec: usize) -> String {
     let neg = v.is_sign_negative();
     let a = v.abs();
     if a == 0.0 {
@@ -143,7 +278,7 @@ fn special_word(nan: bool, inf: bool, negative: bool, style: FloatStyle) -> Opti
 
 /// Nine significant digits, the modern disassembler's fallback when `%f`
 /// would lose the value.
-fn precise(f: f32) -> String {
+fn write_precise(out: &mut String, f: f32) {
     let v = f as f64;
     let exp10 = v.abs().log10().floor() as i32;
     if exp10 < -6 {
@@ -151,35 +286,55 @@ fn precise(f: f32) -> String {
         match s.split_once('E') {
             Some((m, e)) => {
                 let e: i32 = e.parse().unwrap_or(0);
-                format!("{m}E{}{:03}", if e < 0 { '-' } else { '+' }, e.abs())
+                out.push_str(m);
+                out.push('E');
+                out.push(if e < 0 { '-' } else { '+' });
+                push_padded(
+                    out,
+                    e.unsigned_abs() as u64,
+                    3.max(digits(e.unsigned_abs())),
+                );
             }
-            None => s,
+            None => out.push_str(&s),
         }
     } else {
         let decimals = (8 - exp10).max(0) as usize;
-        msvc_fixed(v, decimals)
+        write_fixed(out, v, decimals);
     }
+}
+
+/// How many decimal digits `n` has (at least one).
+fn digits(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// Whether the `%f` text just written (`out[start..]`) reads back as `bits`.
+fn reads_back(out: &str, start: usize, bits: u32) -> bool {
+    out[start..].parse::<f32>().ok().map(f32::to_bits) == Some(bits)
 }
 
 /// A float immediate in a typed (float) position.
 pub fn format_float(bits: u32, style: FloatStyle) -> String {
+    let mut s = String::new();
+    write_float(&mut s, bits, style);
+    s
+}
+
+/// [`format_float`] appended to `out`.
+pub fn write_float(out: &mut String, bits: u32, style: FloatStyle) {
     let f = f32::from_bits(bits);
     if let Some(s) = special(f, style) {
-        return s.to_string();
+        out.push_str(s);
+        return;
     }
-    let fixed = msvc_fixed(f as f64, 6);
-    match style {
-        FloatStyle::Classic => fixed,
-        FloatStyle::Modern => {
-            if fixed.parse::<f32>().ok().map(f32::to_bits) == Some(bits)
-                || (f == 0.0 && fixed.parse::<f32>() == Ok(0.0))
-            {
-                fixed
-            } else {
-                precise(f)
-            }
-        }
+    let start = out.len();
+    write_fixed(out, f as f64, 6);
+    // Zero of either sign prints `%f` (its text reads back as a zero).
+    if style == FloatStyle::Classic || f == 0.0 || reads_back(out, start, bits) {
+        return;
     }
+    out.truncate(start);
+    write_precise(out, f);
 }
 
 /// A double of a `d(...)` immediate: `%f` with fxc's `l` suffix
@@ -191,6 +346,16 @@ pub fn format_double(bits: u64, style: FloatStyle) -> String {
         Some(word) => format!("{word}l"),
         None => format!("{}l", msvc_fixed(v, 6)),
     }
+}
+
+/// [`format_double`] appended to `out`.
+pub fn write_double(out: &mut String, bits: u64, style: FloatStyle) {
+    let v = f64::from_bits(bits);
+    match special_word(v.is_nan(), v.is_infinite(), v.is_sign_negative(), style) {
+        Some(word) => out.push_str(word),
+        None => write_fixed(out, v, 6),
+    }
+    out.push('l');
 }
 
 /// Reads one double of a `d(...)` immediate back: what [`format_double`]
@@ -251,20 +416,31 @@ pub fn untyped_is_precise(bits: u32, style: FloatStyle) -> bool {
 /// when negative and `0` otherwise (`l(0.444036931,00.0614556149,
 /// --0.229850411,0)`). Callers pass whether an earlier lane was precise.
 pub fn format_untyped(bits: u32, style: FloatStyle, stray: bool) -> String {
+    let mut s = String::new();
+    write_untyped(&mut s, bits, style, stray);
+    s
+}
+
+/// [`format_untyped`] appended to `out`; returns whether the value printed
+/// with nine significant digits ([`untyped_is_precise`]).
+pub fn write_untyped(out: &mut String, bits: u32, style: FloatStyle, stray: bool) -> bool {
     if !looks_like_float(bits) {
-        return format_int(bits);
+        write_int(out, bits);
+        return false;
     }
     let f = f32::from_bits(bits);
-    if untyped_is_precise(bits, style) {
-        let p = precise(f);
-        if stray {
-            format!("{}{p}", if f < 0.0 { '-' } else { '0' })
-        } else {
-            p
-        }
-    } else {
-        msvc_fixed(f as f64, 6)
+    let start = out.len();
+    write_fixed(out, f as f64, 6);
+    // The same test as `untyped_is_precise`, on the text just written.
+    if style == FloatStyle::Classic || f == 0.0 || reads_back(out, start, bits) {
+        return false;
     }
+    out.truncate(start);
+    if stray {
+        out.push(if f < 0.0 { '-' } else { '0' });
+    }
+    write_precise(out, f);
+    true
 }
 
 /// Formats a typeless list lane by lane, applying the stray-character quirk
@@ -274,11 +450,28 @@ pub fn format_untyped_list(values: &[u32], style: FloatStyle, stray: bool) -> Ve
     values
         .iter()
         .map(|&b| {
-            let s = format_untyped(b, style, stray && seen_precise);
-            seen_precise |= untyped_is_precise(b, style);
+            let mut s = String::new();
+            seen_precise |= write_untyped(&mut s, b, style, stray && seen_precise);
             s
         })
         .collect()
+}
+
+/// [`format_untyped_list`] appended to `out`, lanes separated by `sep`.
+pub fn write_untyped_list(
+    out: &mut String,
+    values: &[u32],
+    style: FloatStyle,
+    stray: bool,
+    sep: &str,
+) {
+    let mut seen_precise = false;
+    for (i, &b) in values.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        seen_precise |= write_untyped(out, b, style, stray && seen_precise);
+    }
 }
 
 #[cfg(test)]
@@ -330,6 +523,86 @@ mod tests {
         );
         assert_eq!(msvc_fixed(0.9999999, 6), "1.000000");
         assert_eq!(msvc_fixed(-2.5, 0), "-3");
+    }
+
+    /// The fast path against the exact one over raw bit patterns: every
+    /// class of finite value (denormals, huge exponents, both signs), and
+    /// values crowded around the six-decimal rounding boundaries.
+    mod fast_equals_exact {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        fn same(v: f64, prec: usize) -> Result<(), TestCaseError> {
+            let mut fast = String::new();
+            write_fixed(&mut fast, v, prec);
+            prop_assert_eq!(fast, msvc_fixed_exact(v, prec), "{:e} prec {}", v, prec);
+            Ok(())
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+            #[test]
+            fn any_f32(bits in any::<u32>(), prec in 0usize..=16) {
+                let f = f32::from_bits(bits);
+                prop_assume!(f.is_finite());
+                same(f as f64, prec)?;
+            }
+
+            #[test]
+            fn f32_near_one(bits in 0x3000_0000u32..0x4c00_0000, neg in any::<bool>()) {
+                // 2^-31 .. 2^25: where shader constants live.
+                let f = f32::from_bits(bits | (neg as u32) << 31);
+                same(f as f64, 6)?;
+                let exp10 = (f as f64).abs().log10().floor() as i32;
+                same(f as f64, (8 - exp10).max(0) as usize)?;
+            }
+
+            #[test]
+            fn f32_denormal(mant in 0u32..0x80_0000, prec in 0usize..=14) {
+                same(f32::from_bits(mant) as f64, prec)?;
+            }
+
+            #[test]
+            fn any_f64(bits in any::<u64>(), prec in 0usize..=16) {
+                let v = f64::from_bits(bits);
+                prop_assume!(v.is_finite());
+                same(v, prec)?;
+            }
+
+            #[test]
+            fn f64_moderate(bits in 0x3e00_0000_0000_0000u64..0x4330_0000_0000_0000) {
+                same(f64::from_bits(bits), 6)?;
+            }
+
+            #[test]
+            fn decimal_boundaries(n in 0u64..100_000_000, step in -3i32..=3) {
+                // Values next to k.5e-7, where the guard digit decides: the
+                // nearest float to n/10^7 and its neighbours.
+                let f = (n as f64 / 1e7) as f32;
+                let g = f32::from_bits((f.to_bits() as i32 + step).max(0) as u32);
+                same(g as f64, 6)?;
+                let d = f64::from_bits((((n as f64) / 1e7).to_bits() as i64 + step as i64).max(0) as u64);
+                same(d, 6)?;
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_edges() {
+        // Worked by hand: 0.0078125 has guard digit 5 → 0.007813;
+        // 0.00000049999999... truncates below the guard; 2^-149 is zero.
+        assert_eq!(msvc_fixed(0.0078125, 6), "0.007813");
+        assert_eq!(msvc_fixed(0.5, 0), "1");
+        assert_eq!(msvc_fixed(-0.0, 6), "-0.000000");
+        assert_eq!(msvc_fixed(f32::from_bits(1) as f64, 6), "0.000000");
+        assert_eq!(msvc_fixed(999_999_999.0, 6), "999999999.000000");
+        // And the fast path does take these (7813 = 0.007813 at 10^6).
+        assert_eq!(fixed_fast(0.0078125, 6), Some(7813));
+        assert_eq!(fixed_fast(0.1f32 as f64, 6), Some(100_000));
+        // 1e15 at six decimals takes the exact path: 1000000000000000.375
+        // keeps 17 digits, ...0.4, and the rest are zeros.
+        assert_eq!(msvc_fixed(1e15 + 0.375, 6), "1000000000000000.400000");
     }
 
     #[test]

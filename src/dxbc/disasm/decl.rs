@@ -2,7 +2,9 @@
 //! system values, primitives and flags, and one printer per declaration
 //! layout. The assembler parses the same names back.
 
-use super::{Style, format_operand, register_name, return_type_list};
+use std::fmt::Write as _;
+
+use super::{Style, format_operand, register_name, return_type_list, write_return_type_list};
 use crate::dxbc::ir::*;
 use crate::dxbc::numfmt;
 use crate::dxbc::opcodes::{NumType, Op};
@@ -175,30 +177,41 @@ fn format_decl_sm51(inst: &Instruction, style: Style) -> Option<String> {
     })
 }
 
-pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
+/// `write!` into a `String`, which cannot fail.
+macro_rules! w {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = write!($out, $($arg)*);
+    }};
+}
+
+/// One declaration appended to `out`.
+pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
     if let Some(s) = format_decl_sm51(inst, style) {
-        return s;
+        out.push_str(&s);
+        return;
     }
     let c = inst.controls;
     let op = inst.operands.first();
     let reg = decl_register(op, style);
     let name = inst.name();
-    let mut s = match inst.op {
+    match inst.op {
         Op::DclGlobalFlags => {
-            let names: Vec<&str> = GLOBAL_FLAGS
-                .iter()
-                .filter(|(b, _)| c & b != 0)
-                .map(|(_, n)| *n)
-                .collect();
-            let unknown = c & !GLOBAL_FLAGS.iter().fold(0, |m, (b, _)| m | b);
-            let mut list = names.join(" | ");
-            if unknown != 0 {
-                if !list.is_empty() {
-                    list.push_str(" | ");
+            w!(out, "{name} ");
+            let mut first = true;
+            for (_, n) in GLOBAL_FLAGS.iter().filter(|(b, _)| c & b != 0) {
+                if !first {
+                    out.push_str(" | ");
                 }
-                list.push_str(&format!("{unknown:#x}"));
+                out.push_str(n);
+                first = false;
             }
-            format!("{name} {list}")
+            let unknown = c & !GLOBAL_FLAGS.iter().fold(0, |m, (b, _)| m | b);
+            if unknown != 0 {
+                if !first {
+                    out.push_str(" | ");
+                }
+                w!(out, "{unknown:#x}");
+            }
         }
         Op::DclConstantBuffer => {
             let access = if c & (1 << 11) != 0 {
@@ -210,58 +223,58 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             if style.upper_cb_decl {
                 reg = reg.replacen("cb", "CB", 1);
             }
-            format!("{name} {reg}, {access}")
+            w!(out, "{name} {reg}, {access}");
         }
         Op::DclSampler => {
-            let mode = match (c >> 11) & 0xf {
-                0 => "mode_default".to_string(),
-                1 => "mode_comparison".to_string(),
-                2 => "mode_mono".to_string(),
-                m => format!("mode_{m}"),
-            };
-            format!("{name} {reg}, {mode}")
+            w!(out, "{name} {reg}, ");
+            match (c >> 11) & 0xf {
+                0 => out.push_str("mode_default"),
+                1 => out.push_str("mode_comparison"),
+                2 => out.push_str("mode_mono"),
+                m => w!(out, "mode_{m}"),
+            }
         }
         Op::DclResource => {
             let dim = ResourceDimension::from_code(((c >> 11) & 0x1f) as u8);
             let samples = (c >> 16) & 0x7f;
-            let ms = if matches!(
+            w!(out, "dcl_resource_{}", dim.name());
+            if matches!(
                 dim,
                 ResourceDimension::Texture2DMs | ResourceDimension::Texture2DMsArray
             ) {
-                format!("({samples})")
-            } else {
-                String::new()
-            };
-            let types = match &inst.decl {
-                DeclKind::ReturnTypes(t) => return_type_list(t),
-                _ => String::new(),
-            };
-            format!("dcl_resource_{}{ms} {types} {reg}", dim.name())
+                w!(out, "({samples})");
+            }
+            out.push(' ');
+            if let DeclKind::ReturnTypes(t) = &inst.decl {
+                write_return_type_list(out, t);
+            }
+            w!(out, " {reg}");
         }
         Op::DclUavTyped => {
             let dim = ResourceDimension::from_code(((c >> 11) & 0x1f) as u8);
-            let types = match &inst.decl {
-                DeclKind::ReturnTypes(t) => return_type_list(t),
-                _ => String::new(),
-            };
-            format!("dcl_uav_typed_{}{} {types} {reg}", dim.name(), uav_flags(c))
+            w!(out, "dcl_uav_typed_{}{} ", dim.name(), uav_flags(c));
+            if let DeclKind::ReturnTypes(t) = &inst.decl {
+                write_return_type_list(out, t);
+            }
+            w!(out, " {reg}");
         }
-        Op::DclUavRaw => format!("dcl_uav_raw{} {reg}", uav_flags(c)),
+        Op::DclUavRaw => w!(out, "dcl_uav_raw{} {reg}", uav_flags(c)),
         Op::DclUavStructured => {
             let counter = if c & (1 << 23) != 0 { "_opc" } else { "" };
-            format!(
+            w!(
+                out,
                 "dcl_uav_structured{}{counter} {reg}, {}",
                 uav_flags(c),
                 count(inst)
-            )
+            );
         }
-        Op::DclResourceRaw => format!("{name} {reg}"),
+        Op::DclResourceRaw => w!(out, "{name} {reg}"),
         Op::DclResourceStructured | Op::DclTgsmRaw => {
-            format!("{name} {reg}, {}", count(inst))
+            w!(out, "{name} {reg}, {}", count(inst));
         }
         Op::DclTgsmStructured => match inst.decl {
-            DeclKind::Pair(a, b) => format!("{name} {reg}, {a}, {b}"),
-            _ => format!("{name} {reg}"),
+            DeclKind::Pair(a, b) => w!(out, "{name} {reg}, {a}, {b}"),
+            _ => w!(out, "{name} {reg}"),
         },
         Op::DclInputPs | Op::DclInputPsSiv | Op::DclInputPsSgv => {
             let mode = (c >> 11) & 0xf;
@@ -270,57 +283,61 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
             // `dcl_input_ps_sgv` as `constant`. So there any other mode,
             // `undefined` included, must be spelt out.
             let interp = match (inst.op, mode) {
-                (Op::DclInputPsSgv, 1) if !style.sgv_interpolation => String::new(),
-                (Op::DclInputPsSgv, _) => interpolation_name(mode),
-                (_, 0) => String::new(),
-                _ => interpolation_name(mode),
+                (Op::DclInputPsSgv, 1) if !style.sgv_interpolation => None,
+                (Op::DclInputPsSgv, _) => Some(interpolation_name(mode)),
+                (_, 0) => None,
+                _ => Some(interpolation_name(mode)),
             };
-            let sv = match inst.decl {
-                DeclKind::SystemValue(v) => format!(", {}", system_value_name(v.code())),
-                _ => String::new(),
-            };
-            if interp.is_empty() {
-                format!("{name} {reg}{sv}")
-            } else {
-                format!("{name} {interp} {reg}{sv}")
+            match interp {
+                Some(i) => w!(out, "{name} {i} {reg}"),
+                None => w!(out, "{name} {reg}"),
+            }
+            if let DeclKind::SystemValue(v) = inst.decl {
+                w!(out, ", {}", system_value_name(v.code()));
             }
         }
         Op::DclInputSgv | Op::DclInputSiv | Op::DclOutputSgv | Op::DclOutputSiv => {
-            let sv = match inst.decl {
-                DeclKind::SystemValue(v) => system_value_name(v.code()),
-                _ => String::new(),
-            };
-            format!("{name} {reg}, {sv}")
+            w!(out, "{name} {reg}, ");
+            if let DeclKind::SystemValue(v) = inst.decl {
+                out.push_str(&system_value_name(v.code()));
+            }
         }
-        Op::DclIndexRange => format!("{name} {reg} {}", count(inst)),
+        Op::DclIndexRange => w!(out, "{name} {reg} {}", count(inst)),
         Op::DclTemps
         | Op::DclMaxOutputVertexCount
         | Op::DclHsForkPhaseInstanceCount
         | Op::DclHsJoinPhaseInstanceCount
-        | Op::DclGsInstanceCount => format!("{name} {}", count(inst)),
-        Op::DclFunctionBody => format!("{name} fb{}", count(inst)),
-        Op::DclHsMaxTessfactor => format!(
-            "{name} l({})",
-            numfmt::format_float(count(inst), style.floats)
-        ),
+        | Op::DclGsInstanceCount => w!(out, "{name} {}", count(inst)),
+        Op::DclFunctionBody => w!(out, "{name} fb{}", count(inst)),
+        Op::DclHsMaxTessfactor => {
+            w!(out, "{name} l(");
+            numfmt::write_float(out, count(inst), style.floats);
+            out.push(')');
+        }
         Op::DclIndexableTemp => match inst.decl {
             DeclKind::IndexableTemp {
                 reg,
                 size,
                 components,
-            } => format!("{name} x{reg}[{size}], {components}"),
-            _ => name.to_string(),
+            } => w!(out, "{name} x{reg}[{size}], {components}"),
+            _ => out.push_str(name),
         },
         Op::DclThreadGroup => match inst.decl {
-            DeclKind::ThreadGroup([x, y, z]) => format!("{name} {x}, {y}, {z}"),
-            _ => name.to_string(),
+            DeclKind::ThreadGroup([x, y, z]) => w!(out, "{name} {x}, {y}, {z}"),
+            _ => out.push_str(name),
         },
         Op::DclFunctionTable => match &inst.decl {
             DeclKind::FunctionTable { table, bodies } => {
-                let list: Vec<String> = bodies.iter().map(|b| format!("fb{b}")).collect();
-                format!("{name} ft{table} = {{{}}}", list.join(", "))
+                w!(out, "{name} ft{table} = {{");
+                for (i, b) in bodies.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    w!(out, "fb{b}");
+                }
+                out.push('}');
             }
-            _ => name.to_string(),
+            _ => out.push_str(name),
         },
         Op::DclInterface => match &inst.decl {
             DeclKind::Interface {
@@ -329,34 +346,40 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
                 array_length,
                 tables,
             } => {
-                let list: Vec<String> = tables.iter().map(|t| format!("ft{t}")).collect();
                 let dynamic = if c & (1 << 11) != 0 {
                     "_dynamicindexed"
                 } else {
                     ""
                 };
-                format!(
-                    "{name}{dynamic} fp{index}[{array_length}][{table_length}] = {{{}}}",
-                    list.join(", ")
-                )
+                w!(
+                    out,
+                    "{name}{dynamic} fp{index}[{array_length}][{table_length}] = {{"
+                );
+                for (i, t) in tables.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    w!(out, "ft{t}");
+                }
+                out.push('}');
             }
-            _ => name.to_string(),
+            _ => out.push_str(name),
         },
         Op::InterfaceCall => {
             let function = match inst.decl {
                 DeclKind::InterfaceCall { function } => function,
                 _ => 0,
             };
-            format!("{name} {reg}[{function}]")
+            w!(out, "{name} {reg}[{function}]");
         }
         Op::DclGsInputPrimitive => {
-            format!("{name} {}", primitive_name((c >> 11) & 0x3f))
+            w!(out, "{name} {}", primitive_name((c >> 11) & 0x3f));
         }
         Op::DclGsOutputPrimitiveTopology => {
-            format!("{name} {}", topology_name((c >> 11) & 0x7f))
+            w!(out, "{name} {}", topology_name((c >> 11) & 0x7f));
         }
         Op::DclInputControlPointCount | Op::DclOutputControlPointCount => {
-            format!("{name} {}", (c >> 11) & 0x3f)
+            w!(out, "{name} {}", (c >> 11) & 0x3f);
         }
         Op::DclTessDomain => {
             let d = match (c >> 11) & 3 {
@@ -365,7 +388,7 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
                 3 => "domain_quad",
                 _ => "domain_undefined",
             };
-            format!("{name} {d}")
+            w!(out, "{name} {d}");
         }
         Op::DclTessPartitioning => {
             let p = match (c >> 11) & 7 {
@@ -375,7 +398,7 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
                 4 => "partitioning_fractional_even",
                 _ => "partitioning_undefined",
             };
-            format!("{name} {p}")
+            w!(out, "{name} {p}");
         }
         Op::DclTessOutputPrimitive => {
             let p = match (c >> 11) & 7 {
@@ -385,20 +408,18 @@ pub(super) fn format_decl(inst: &Instruction, style: Style) -> String {
                 4 => "output_triangle_ccw",
                 _ => "output_undefined",
             };
-            format!("{name} {p}")
+            w!(out, "{name} {p}");
         }
         _ => {
-            if reg.is_empty() {
-                name.to_string()
-            } else {
-                format!("{name} {reg}")
+            out.push_str(name);
+            if !reg.is_empty() {
+                w!(out, " {reg}");
             }
         }
-    };
-    for w in &inst.trailing {
-        s.push_str(&format!(", {w}"));
     }
-    s
+    for w in &inst.trailing {
+        w!(out, ", {w}");
+    }
 }
 
 fn uav_flags(c: u32) -> &'static str {

@@ -3,10 +3,12 @@
 
 mod decl;
 
-use decl::format_decl;
+use decl::write_decl;
 pub use decl::{
     GLOBAL_FLAGS, interpolation_name, primitive_name, system_value_name, topology_name,
 };
+
+use std::fmt::Write as _;
 
 use super::ir::*;
 use super::numfmt::{self, FloatStyle};
@@ -107,98 +109,146 @@ impl Style {
 /// then one line per instruction, indented by block depth.
 pub fn program_lines(p: &Program, style: Style) -> Vec<String> {
     let mut lines = Vec::with_capacity(p.instructions.len() + 1);
-    lines.push(p.profile());
+    for_each_program_line(p, style, |indent, line| {
+        lines.push(format!("{:indent$}{line}", ""));
+    });
+    lines
+}
+
+/// [`program_lines`] appended to `out`, each line ended by `\n`.
+pub fn write_program(out: &mut String, p: &Program, style: Style) {
+    for_each_program_line(p, style, |indent, line| {
+        out.extend(std::iter::repeat_n(' ', indent));
+        out.push_str(line);
+        out.push('\n');
+    });
+}
+
+/// Calls `emit(indent, line)` for each program line. Each instruction is
+/// written into one reused buffer and split with `str::lines`, so lines
+/// come out exactly as they always have (continuation lines unindented).
+fn for_each_program_line(p: &Program, style: Style, mut emit: impl FnMut(usize, &str)) {
+    emit(0, &p.profile());
     let mut depth = 0usize;
+    let mut text = String::with_capacity(128);
     for inst in &p.instructions {
         let block = inst.info().block;
         if matches!(block, Block::Close | Block::Middle) {
             depth = depth.saturating_sub(1);
         }
-        let text = format_instruction(inst, style);
+        text.clear();
+        write_instruction(&mut text, inst, style);
         for (i, line) in text.lines().enumerate() {
-            let indent = if i == 0 { depth * 2 } else { 0 };
-            lines.push(format!("{:indent$}{line}", ""));
+            emit(if i == 0 { depth * 2 } else { 0 }, line);
         }
         if matches!(block, Block::Open | Block::Middle) {
             depth += 1;
         }
     }
-    lines
 }
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
-fn mask_str(mask: u8) -> String {
-    (0..4)
-        .filter(|i| mask & (1 << i) != 0)
-        .map(|i| COMPONENTS[i])
-        .collect()
-}
-
-fn selection_suffix(sel: &Selection) -> String {
-    match *sel {
-        Selection::None => String::new(),
-        Selection::Mask(0) => String::new(),
-        Selection::Mask(m) => format!(".{}", mask_str(m)),
-        Selection::Swizzle(s) => {
-            let mut out = String::from(".");
-            out.extend(s.iter().map(|&c| COMPONENTS[c as usize & 3]));
-            out
+fn write_mask(out: &mut String, mask: u8) {
+    for (i, &c) in COMPONENTS.iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            out.push(c);
         }
-        Selection::Select1(c) => format!(".{}", COMPONENTS[c as usize & 3]),
     }
 }
 
-fn format_index(idx: &Index, style: Style) -> String {
+fn write_selection(out: &mut String, sel: &Selection) {
+    match *sel {
+        Selection::None | Selection::Mask(0) => {}
+        Selection::Mask(m) => {
+            out.push('.');
+            write_mask(out, m);
+        }
+        Selection::Swizzle(s) => {
+            out.push('.');
+            out.extend(s.iter().map(|&c| COMPONENTS[c as usize & 3]));
+        }
+        Selection::Select1(c) => {
+            out.push('.');
+            out.push(COMPONENTS[c as usize & 3]);
+        }
+    }
+}
+
+fn write_index(out: &mut String, idx: &Index, style: Style) {
     match idx {
-        Index::Imm32(v) => v.to_string(),
-        Index::Imm64(v) => v.to_string(),
+        Index::Imm32(v) => numfmt::push_u64(out, *v as u64),
+        Index::Imm64(v) => numfmt::push_u64(out, *v),
         // fxc always shows the immediate part, even when the token has none.
-        Index::Relative(r) => format!("{} + 0", format_operand(r, NumType::Uint, style)),
-        Index::Imm32Relative(v, r) => format!("{} + {v}", format_operand(r, NumType::Uint, style)),
-        Index::Imm64Relative(v, r) => format!("{} + {v}", format_operand(r, NumType::Uint, style)),
+        Index::Relative(r) => {
+            write_operand(out, r, NumType::Uint, style);
+            out.push_str(" + 0");
+        }
+        Index::Imm32Relative(v, r) => {
+            write_operand(out, r, NumType::Uint, style);
+            out.push_str(" + ");
+            numfmt::push_u64(out, *v as u64);
+        }
+        Index::Imm64Relative(v, r) => {
+            write_operand(out, r, NumType::Uint, style);
+            out.push_str(" + ");
+            numfmt::push_u64(out, *v);
+        }
     }
 }
 
-fn immediate_list(op: &Operand, kind: NumType, style: Style) -> String {
+fn write_immediates(out: &mut String, op: &Operand, kind: NumType, style: Style) {
     if op.ty == OperandType::IMMEDIATE64 {
         // fxc: `d(1.000000l, 2.000000l)`, one value per double (see
         // `Operand::imm` for how the doubles lie in the lanes).
-        let vals: Vec<String> = op
-            .imm
-            .chunks(2)
-            .map(|c| {
-                let bits = c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32;
-                numfmt::format_double(bits, style.floats)
-            })
-            .collect();
-        return format!("d({})", vals.join(", "));
+        out.push_str("d(");
+        for (i, c) in op.imm.chunks(2).enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let bits = c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32;
+            numfmt::write_double(out, bits, style.floats);
+        }
+        out.push(')');
+        return;
     }
-    let sep = if kind == NumType::Untyped { "," } else { ", " };
-    let vals: Vec<String> = match kind {
-        NumType::Untyped => numfmt::format_untyped_list(&op.imm, style.floats, style.stray_prefix),
-        _ => op
-            .imm
-            .iter()
-            .map(|&b| match kind {
-                NumType::Int => numfmt::format_int(b),
-                NumType::Uint => numfmt::format_uint(b),
-                _ => numfmt::format_float(b, style.floats),
-            })
-            .collect(),
-    };
-    format!("l({})", vals.join(sep))
+    out.push_str("l(");
+    if kind == NumType::Untyped {
+        numfmt::write_untyped_list(out, &op.imm, style.floats, style.stray_prefix, ",");
+    } else {
+        for (i, &b) in op.imm.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            match kind {
+                NumType::Int | NumType::Uint => numfmt::write_int(out, b),
+                _ => numfmt::write_float(out, b, style.floats),
+            }
+        }
+    }
+    out.push(')');
 }
 
 /// Register name with its indices, no modifier or swizzle (`cb0[r1.x + 3]`).
 pub(super) fn register_name(op: &Operand, style: Style) -> String {
+    let mut s = String::new();
+    write_register_name(&mut s, op, style);
+    s
+}
+
+/// [`register_name`] appended to `out`.
+pub(super) fn write_register_name(out: &mut String, op: &Operand, style: Style) {
     let ty = op.ty;
-    let prefix = ty
-        .prefix()
-        .map(str::to_string)
-        .unwrap_or_else(|| format!("<type{}>", ty.0));
+    match ty.prefix() {
+        Some(p) => out.push_str(p),
+        None => {
+            out.push_str("<type");
+            numfmt::push_u64(out, ty.0 as u64);
+            out.push('>');
+        }
+    }
     if ty.is_named_register() || ty == OperandType::NULL {
-        return prefix;
+        return;
     }
     let bracket_first = matches!(
         ty,
@@ -207,210 +257,237 @@ pub(super) fn register_name(op: &Operand, style: Style) -> String {
             | OperandType::OUTPUT_CONTROL_POINT
             | OperandType::THIS_POINTER
     ) || (ty == OperandType::INPUT && op.indices.len() == 2);
-    let mut s = prefix;
     for (i, idx) in op.indices.iter().enumerate() {
         let plain = matches!(idx, Index::Imm32(_) | Index::Imm64(_));
         if i == 0 && plain && !bracket_first {
-            s.push_str(&format_index(idx, style));
+            write_index(out, idx, style);
         } else {
-            s.push('[');
-            s.push_str(&format_index(idx, style));
-            s.push(']');
+            out.push('[');
+            write_index(out, idx, style);
+            out.push(']');
         }
     }
-    s
 }
 
 /// One operand: modifier, register or immediate, swizzle.
 pub fn format_operand(op: &Operand, kind: NumType, style: Style) -> String {
-    let body = if op.is_immediate() {
-        immediate_list(op, kind, style)
-    } else {
-        format!(
-            "{}{}",
-            register_name(op, style),
-            selection_suffix(&op.selection)
-        )
-    };
-    let body = match op.min_precision {
-        MinPrecision::Default => body,
-        MinPrecision::Float16 => format!("{body} {{min16f}}"),
-        MinPrecision::Float2_8 => format!("{body} {{min2_8f}}"),
-        MinPrecision::Sint16 => format!("{body} {{min16i}}"),
-        MinPrecision::Uint16 => format!("{body} {{min16u}}"),
-        MinPrecision::Other(v) => format!("{body} {{min_precision_{v}}}"),
-    };
-    let body = if op.nonuniform {
-        format!("{body} {{nonuniform}}")
-    } else {
-        body
-    };
+    let mut s = String::new();
+    write_operand(&mut s, op, kind, style);
+    s
+}
+
+/// [`format_operand`] appended to `out`.
+pub fn write_operand(out: &mut String, op: &Operand, kind: NumType, style: Style) {
     match op.modifier {
-        Modifier::None => body,
-        Modifier::Neg => format!("-{body}"),
-        Modifier::Abs => format!("|{body}|"),
-        Modifier::AbsNeg => format!("-|{body}|"),
+        Modifier::None | Modifier::Abs => {}
+        Modifier::Neg | Modifier::AbsNeg => out.push('-'),
+    }
+    if matches!(op.modifier, Modifier::Abs | Modifier::AbsNeg) {
+        out.push('|');
+    }
+    if op.is_immediate() {
+        write_immediates(out, op, kind, style);
+    } else {
+        write_register_name(out, op, style);
+        write_selection(out, &op.selection);
+    }
+    match op.min_precision {
+        MinPrecision::Default => {}
+        MinPrecision::Float16 => out.push_str(" {min16f}"),
+        MinPrecision::Float2_8 => out.push_str(" {min2_8f}"),
+        MinPrecision::Sint16 => out.push_str(" {min16i}"),
+        MinPrecision::Uint16 => out.push_str(" {min16u}"),
+        MinPrecision::Other(v) => {
+            out.push_str(" {min_precision_");
+            numfmt::push_u64(out, v as u64);
+            out.push('}');
+        }
+    }
+    if op.nonuniform {
+        out.push_str(" {nonuniform}");
+    }
+    if matches!(op.modifier, Modifier::Abs | Modifier::AbsNeg) {
+        out.push('|');
     }
 }
 
 pub(super) fn return_type_list(types: &[ReturnType; 4]) -> String {
-    let names: Vec<&str> = types.iter().map(|t| t.name()).collect();
-    format!("({})", names.join(","))
+    let mut s = String::new();
+    write_return_type_list(&mut s, types);
+    s
+}
+
+pub(super) fn write_return_type_list(out: &mut String, types: &[ReturnType; 4]) {
+    out.push('(');
+    for (i, t) in types.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(t.name());
+    }
+    out.push(')');
 }
 
 /// Operands joined with `, `, immediates typed by the opcode table.
-fn operand_list(inst: &Instruction, style: Style) -> String {
+fn write_operand_list(out: &mut String, inst: &Instruction, style: Style) {
     let info = inst.info();
-    inst.operands
-        .iter()
-        .enumerate()
-        .map(|(i, op)| format_operand(op, info.imm_kind(i), style))
-        .collect::<Vec<_>>()
-        .join(", ")
+    for (i, op) in inst.operands.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_operand(out, op, info.imm_kind(i), style);
+    }
 }
 
 /// `dcl_immediateConstantBuffer { { a, b, c, d}, … }` over several lines.
-fn format_icb(data: &[u32], style: Style) -> String {
-    let mut s = String::from("dcl_immediateConstantBuffer {");
-    let rows: Vec<String> = data
-        .chunks(4)
-        .map(|row| {
-            let vals: Vec<String> = row
-                .iter()
-                .map(|&b| numfmt::format_untyped(b, style.floats, false))
-                .collect();
-            format!("{{ {}}}", vals.join(", "))
-        })
-        .collect();
-    for (i, row) in rows.iter().enumerate() {
+fn write_icb(out: &mut String, data: &[u32], style: Style) {
+    out.push_str("dcl_immediateConstantBuffer {");
+    for (i, row) in data.chunks(4).enumerate() {
         if i == 0 {
-            s.push(' ');
+            out.push(' ');
         } else {
-            s.push_str(",\n                              ");
+            out.push_str(",\n                              ");
         }
-        s.push_str(row);
+        out.push_str("{ ");
+        for (j, &b) in row.iter().enumerate() {
+            if j > 0 {
+                out.push_str(", ");
+            }
+            numfmt::write_untyped(out, b, style.floats, false);
+        }
+        out.push('}');
     }
-    s.push_str(" }");
-    s
+    out.push_str(" }");
 }
 
-fn format_custom(custom: &CustomData, style: Style) -> String {
+fn write_custom(out: &mut String, custom: &CustomData, style: Style) {
     match custom {
-        CustomData::ImmediateConstantBuffer(d) => format_icb(d, style),
+        CustomData::ImmediateConstantBuffer(d) => write_icb(out, d, style),
         CustomData::ShaderMessage {
             id, text, operands, ..
         } => {
-            let name = match id {
-                0x0020_0102 => "printf".to_string(),
-                0x0020_0103 => "errorf".to_string(),
-                other => format!("message_{other:#x}"),
-            };
-            let mut s = format!("{name} \"{text}\"");
-            for op in operands {
-                s.push_str(", ");
-                s.push_str(&format_operand(op, NumType::Untyped, style));
+            match id {
+                0x0020_0102 => out.push_str("printf"),
+                0x0020_0103 => out.push_str("errorf"),
+                other => {
+                    let _ = write!(out, "message_{other:#x}");
+                }
             }
-            s
+            out.push_str(" \"");
+            out.push_str(text);
+            out.push('"');
+            for op in operands {
+                out.push_str(", ");
+                write_operand(out, op, NumType::Untyped, style);
+            }
         }
         // fxc's own words for customdata it does not show; the payload is
         // kept in the IR (and re-encoded) but cannot be written as text.
-        _ => "undecipherable custom data".to_string(),
+        _ => out.push_str("undecipherable custom data"),
     }
 }
 
-fn sync_name(c: u32) -> String {
-    let mut s = String::from("sync");
+fn write_sync_name(out: &mut String, c: u32) {
+    out.push_str("sync");
     if c & (1 << 13) != 0 {
-        s.push_str("_sat");
+        out.push_str("_sat");
     }
     if c & (1 << 14) != 0 {
-        s.push_str("_uglobal");
+        out.push_str("_uglobal");
     } else if c & (1 << 13) != 0 {
-        s.push_str("_ugroup");
+        out.push_str("_ugroup");
     }
     if c & (1 << 12) != 0 {
-        s.push_str("_g");
+        out.push_str("_g");
     }
     if c & (1 << 11) != 0 {
-        s.push_str("_t");
+        out.push_str("_t");
     }
-    s
 }
 
 /// One instruction in fxc syntax (no indentation; ICBs span several lines).
 pub fn format_instruction(inst: &Instruction, style: Style) -> String {
+    let mut s = String::new();
+    write_instruction(&mut s, inst, style);
+    s
+}
+
+/// [`format_instruction`] appended to `out`.
+pub fn write_instruction(out: &mut String, inst: &Instruction, style: Style) {
     if let Some(custom) = &inst.custom {
-        return format_custom(custom, style);
+        return write_custom(out, custom, style);
     }
     let info = inst.info();
     if info.class == Class::Decl && info.layout == super::opcodes::Layout::Decl
         || inst.op == Op::InterfaceCall
     {
-        return format_decl(inst, style);
+        return write_decl(out, inst, style);
     }
     if inst.op == Op::Sync {
-        return sync_name(inst.controls);
+        return write_sync_name(out, inst.controls);
     }
 
     let c = inst.controls;
-    let mut head = String::from(info.name);
+    out.push_str(info.name);
     let hs_phase = matches!(
         inst.op,
         Op::HsDecls | Op::HsControlPointPhase | Op::HsForkPhase | Op::HsJoinPhase
     );
     if !hs_phase && c & (1 << 13) != 0 {
-        head.push_str("_sat");
+        out.push_str("_sat");
     }
     if info.test {
-        head.push_str(if inst.test_nonzero() { "_nz" } else { "_z" });
+        out.push_str(if inst.test_nonzero() { "_nz" } else { "_z" });
     }
     let offsets = inst.offsets();
     if offsets.is_some() {
-        head.push_str("_aoffimmi");
+        out.push_str("_aoffimmi");
     }
     let dim = inst.resource_dim();
     if dim.is_some() {
-        head.push_str("_indexable");
+        out.push_str("_indexable");
     }
     let precise = inst.precise_mask();
     if precise == 0xf {
-        head.push_str(" [precise]");
+        out.push_str(" [precise]");
     } else if precise != 0 {
-        head.push_str(&format!(" [precise({})]", mask_str(precise)));
+        out.push_str(" [precise(");
+        write_mask(out, precise);
+        out.push_str(")]");
     }
     if let Some([u, v, w]) = offsets {
-        head.push_str(&format!("({u},{v},{w})"));
+        let _ = write!(out, "({u},{v},{w})");
     }
     if let Some((d, stride)) = dim {
         if d == ResourceDimension::StructuredBuffer {
-            head.push_str(&format!("({}, stride={stride})", d.name()));
+            let _ = write!(out, "({}, stride={stride})", d.name());
         } else {
-            head.push_str(&format!("({})", d.name()));
+            out.push('(');
+            out.push_str(d.name());
+            out.push(')');
         }
     }
     if let Some(types) = inst.return_types() {
-        head.push_str(&return_type_list(&types));
+        write_return_type_list(out, &types);
     }
     match inst.op {
         Op::Resinfo => match (c >> 11) & 3 {
-            1 => head.push_str("_rcpfloat"),
-            2 => head.push_str("_uint"),
+            1 => out.push_str("_rcpfloat"),
+            2 => out.push_str("_uint"),
             _ => {}
         },
-        Op::SampleInfo if c & (1 << 11) != 0 => head.push_str("_uint"),
+        Op::SampleInfo if c & (1 << 11) != 0 => out.push_str("_uint"),
         _ => {}
     }
     for e in &inst.extended {
         if let ExtendedOpcode::Unknown(raw) = e {
-            head.push_str(&format!("_ext({raw:#x})"));
+            let _ = write!(out, "_ext({raw:#x})");
         }
     }
     // Padding dwords after the operands are kept in the IR but, as in fxc's
     // listings, not printed.
-    let ops = operand_list(inst, style);
-    if ops.is_empty() {
-        head
-    } else {
-        format!("{head} {ops}")
+    if !inst.operands.is_empty() {
+        out.push(' ');
+        write_operand_list(out, inst, style);
     }
 }
