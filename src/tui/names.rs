@@ -18,7 +18,7 @@ use crate::dxbc::value_type::ValueType;
 use crate::vm::Loc;
 
 use super::app::App;
-use super::values::parse_watch;
+use super::values::{component_index, parse_watch};
 
 /// What the debugger knows of the container's names.
 #[derive(Debug, Clone, Default)]
@@ -48,16 +48,6 @@ impl std::fmt::Display for Named {
             Named::Constant(b, r, k) => write!(f, "cb{b}[{r}].{}", c(k)),
         }
     }
-}
-
-fn component_index(s: &str) -> Option<usize> {
-    Some(match s {
-        "x" | "r" => 0,
-        "y" | "g" => 1,
-        "z" | "b" => 2,
-        "w" | "a" => 3,
-        _ => return None,
-    })
 }
 
 /// The register component of a semantic's own component `k` (`TEXCOORD1.x`

@@ -113,6 +113,26 @@ pub fn component_name(c: usize) -> char {
     ['x', 'y', 'z', 'w'][c & 3]
 }
 
+/// A component letter (`x`/`r` … `w`/`a`) → its index: the one spelling
+/// the prompts, the watch list and names all read.
+pub fn component_of(c: char) -> Option<usize> {
+    Some(match c {
+        'x' | 'r' => 0,
+        'y' | 'g' => 1,
+        'z' | 'b' => 2,
+        'w' | 'a' => 3,
+        _ => return None,
+    })
+}
+
+/// A one-letter component (`"y"`) → its index.
+pub fn component_index(s: &str) -> Option<usize> {
+    let mut chars = s.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(())?;
+    component_of(c)
+}
+
 /// `X,Y` → pixel.
 pub fn parse_pixel(s: &str) -> Option<(u32, u32)> {
     let (x, y) = s.split_once(',')?;
@@ -128,13 +148,7 @@ pub fn parse_watch(s: &str) -> Option<(Loc, usize)> {
         _ => {}
     }
     let (reg, comp) = s.rsplit_once('.')?;
-    let comp = match comp {
-        "x" | "r" => 0,
-        "y" | "g" => 1,
-        "z" | "b" => 2,
-        "w" | "a" => 3,
-        _ => return None,
-    };
+    let comp = component_index(comp)?;
     let num = |t: &str| t.parse::<u32>().ok();
     let loc = if let Some(rest) = reg.strip_prefix('x') {
         let (r, i) = rest.strip_suffix(']')?.split_once('[')?;

@@ -17,7 +17,7 @@ use crate::vm::Loc;
 
 use super::app::{App, Tone};
 use super::names::Named;
-use super::values::{component_name, shown};
+use super::values::{component_name, component_of, shown};
 
 /// Most expressions the list keeps: the strip takes rows from the
 /// register pane, so it stays small.
@@ -121,13 +121,7 @@ fn register(s: &str) -> Option<Place> {
 fn components(mask: &str) -> Option<Vec<usize>> {
     let mut out = Vec::new();
     for c in mask.chars() {
-        let i = match c {
-            'x' | 'r' => 0,
-            'y' | 'g' => 1,
-            'z' | 'b' => 2,
-            'w' | 'a' => 3,
-            _ => return None,
-        };
+        let i = component_of(c)?;
         if out.contains(&i) {
             return None;
         }
@@ -171,18 +165,15 @@ impl App {
             Err(e) => e,
         };
         let text = text.trim();
-        let whole = [self.resolve(text)];
-        let each: Vec<Option<Named>> = if whole[0].is_some() {
-            whole.to_vec()
-        } else {
-            ["x", "y", "z", "w"]
-                .iter()
-                .map(|c| self.resolve(&format!("{text}.{c}")))
-                .collect()
+        let each: Vec<Named> = match self.resolve(text) {
+            Some(named) => vec![named],
+            None => (["x", "y", "z", "w"].iter())
+                .filter_map(|c| self.resolve(&format!("{text}.{c}")))
+                .collect(),
         };
         let mut place = None;
         let mut components = Vec::new();
-        for named in each.into_iter().flatten() {
+        for named in each {
             let (p, c) = match named {
                 Named::Reg(loc, c) => (Place::Written(loc), c),
                 Named::Input(r, c) => (Place::Input(r), c),
