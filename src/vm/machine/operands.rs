@@ -202,6 +202,34 @@ impl Machine {
             return Ok(());
         };
         let scalar = matches!(loc, Loc::Depth | Loc::Coverage | Loc::StencilRef);
+        if !scalar {
+            // A register: found once, not per component (texture results
+            // and the other general-path instructions write through here).
+            let Some(reg) = self.state.lanes[lane].reg_mut(loc) else {
+                return Ok(());
+            };
+            for (c, &written) in value.iter().enumerate() {
+                if mask & (1 << c) == 0 {
+                    continue;
+                }
+                let v = if saturate {
+                    float::saturate(written)
+                } else {
+                    written
+                };
+                if reg[c] != v && self.recording {
+                    self.writes.push(Change {
+                        loc,
+                        lane,
+                        component: c,
+                        old: reg[c],
+                        new: v,
+                    });
+                }
+                reg[c] = v;
+            }
+            return Ok(());
+        }
         for (c, &written) in value.iter().enumerate() {
             if mask & (1 << c) == 0 {
                 continue;
