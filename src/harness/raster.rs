@@ -353,24 +353,29 @@ impl<'a> QuadRaster<'a> {
         let corners = [&win[tri[0]], &win[tri[1]], &win[tri[2]]];
         let lanes = pixel.lane_pixels();
         // Coverage first: a quad the triangle misses is not interpolated.
-        let mut chosen = [None; LANES];
+        // A degenerate triangle (no barycentrics, whatever the point)
+        // covers nothing, so a lane is a helper exactly when it runs no
+        // sample or lies outside the target, barycentrics or not.
+        let mut runs = [0u32; LANES];
         for (lane, &(px, py)) in lanes.iter().enumerate().take(LANES) {
-            let p = [px as f64 + 0.5, py as f64 + 0.5];
             let covered = covered_samples(win, vp, case.samples, px, py, &[tri]);
-            let runs = match sample {
+            runs[lane] = match sample {
                 Some(s) => covered & (1u32 << s),
                 None => covered,
             };
-            chosen[lane] = barycentric(corners, p);
-            setup.coverage[lane] = 1;
-            setup.helper[lane] = true;
-            if chosen[lane].is_some() {
-                setup.helper[lane] = runs == 0 || px >= case.width || py >= case.height;
-                setup.coverage[lane] = runs;
-            }
+            setup.helper[lane] = runs[lane] == 0 || px >= case.width || py >= case.height;
         }
         if !always && setup.helper.iter().all(|h| *h) {
             return None;
+        }
+        let mut chosen = [None; LANES];
+        for (lane, &(px, py)) in lanes.iter().enumerate().take(LANES) {
+            chosen[lane] = barycentric(corners, [px as f64 + 0.5, py as f64 + 0.5]);
+            setup.coverage[lane] = if chosen[lane].is_some() {
+                runs[lane]
+            } else {
+                1
+            };
         }
         for (lane, &(px, py)) in lanes.iter().enumerate().take(LANES) {
             let p = [px as f64 + 0.5, py as f64 + 0.5];

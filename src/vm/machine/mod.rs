@@ -454,6 +454,17 @@ impl Machine {
                             self.retire_if_done();
                             continue;
                         }
+                        // Texture reads are most of a sampling shader's
+                        // steps; without typing a step adds nothing to them.
+                        Some(fast::Op::General)
+                            if self.types.is_none()
+                                && matches!(prepared.execs[index], Exec::Texture) =>
+                        {
+                            self.texture(index, &prepared.program.instructions[index])?;
+                            self.pc += 1;
+                            self.executed += 1;
+                            continue;
+                        }
                         _ => {}
                     }
                 }
