@@ -396,19 +396,26 @@ impl<'a> QuadRaster<'a> {
                 let b = if at_sample(r as u32) { bs } else { b };
                 let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
                 let mode = self.modes[r];
-                let attr = |k: usize| self.corners[tri[k]][r];
+                // The three corners' values, looked up once per register
+                // rather than per component.
+                let attr = tri.map(|k| self.corners[k][r]);
                 *slot = match mode {
                     // The provoking vertex is the triangle's first.
-                    Interp::Constant => attr(0),
-                    _ => std::array::from_fn(|c| {
-                        let v = |k: usize| f32::from_bits(attr(k)[c]) as f64;
-                        let value = if mode == Interp::Linear || persp_den == 0.0 {
-                            (0..3).map(|k| b[k] * v(k)).sum::<f64>()
-                        } else {
-                            (0..3).map(|k| b[k] * v(k) * win[tri[k]].inv_w).sum::<f64>() / persp_den
-                        };
-                        (value as f32).to_bits()
-                    }),
+                    Interp::Constant => attr[0],
+                    _ => {
+                        let mut out = [0u32; 4];
+                        for (c, o) in out.iter_mut().enumerate() {
+                            let v = |k: usize| f32::from_bits(attr[k][c]) as f64;
+                            let value = if mode == Interp::Linear || persp_den == 0.0 {
+                                (0..3).map(|k| b[k] * v(k)).sum::<f64>()
+                            } else {
+                                (0..3).map(|k| b[k] * v(k) * win[tri[k]].inv_w).sum::<f64>()
+                                    / persp_den
+                            };
+                            *o = (value as f32).to_bits();
+                        }
+                        out
+                    }
                 };
             }
             if let Some((r, c)) = self.front_face
