@@ -9,7 +9,9 @@
 //!   loops diverge, so most steps run one lane and per-step costs show.
 //! * `corpus`: every corpus pixel shader that runs, once each.
 //! * `frame`: the shipped shadow-PCF example over a 256x256 target
-//!   (16,384 quads, two texture reads per pixel).
+//!   (16,384 quads, two texture reads per pixel), run quad by quad; and
+//!   `tests/cases/shadow_pcf_edge.case` drawn by `harness::cpu::render` at
+//!   256x256 and 1024x1024 (the frame figures compared with lavapipe).
 //!
 //! Run with `cargo bench --bench emulate`; needs ../shared/corpus.
 
@@ -21,6 +23,8 @@ use std::rc::Rc;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dxbc_dbg::dxbc::ir::ProgramType;
 use dxbc_dbg::dxbc::{ParseOptions, Shader};
+use dxbc_dbg::harness::case::Case;
+use dxbc_dbg::harness::cpu;
 use dxbc_dbg::vm::defaults::{DefaultTextures, PixelChoice, default_resources, default_setup};
 use dxbc_dbg::vm::{Event, Machine, Prepared, Resources, Setup};
 
@@ -151,6 +155,22 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    // The figures issue 18 sets against lavapipe: the shipped
+    // `shadow_pcf_edge.case` drawn whole by the harness (rasterizer,
+    // emulator, output merger, rows of quads in parallel) at 256x256 and
+    // 1024x1024, as `dxbc_dbg_bench frame --size` draws it.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/shadow_pcf_edge.case");
+    let mut case = Case::load(&path).expect("tests/cases/shadow_pcf_edge.case");
+    let shaders = case.shaders().expect("shaders");
+    for size in [256u32, 1024] {
+        case.width = size;
+        case.height = size;
+        g.throughput(Throughput::Elements(u64::from(size * size)));
+        g.bench_function(
+            format!("{size}x{size} shadow_pcf_edge.case (pixels)"),
+            |b| b.iter(|| cpu::render(&case, &shaders).expect("renders")),
+        );
+    }
     g.finish();
 }
 

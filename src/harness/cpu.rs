@@ -2,7 +2,7 @@
 //! same images the GPU path draws (one per `SV_TargetN`, index order).
 //!
 //! Every 2x2 quad of the render target runs once for each of the quad's two
-//! triangles that covers one of its samples ([`quad_raster`] gives its
+//! triangles that covers one of its samples (`raster::quad_raster` gives its
 //! inputs, every lane in that triangle's plane, as a GPU rasterises each
 //! triangle on its own), and once per sample when the shader runs at
 //! sample frequency; a
@@ -34,17 +34,17 @@ use std::rc::Rc;
 use thiserror::Error;
 
 use super::case::{Case, CaseShaders, Vertex};
+use super::draw::Pass;
 use super::image::Image;
-use super::raster::{TRIANGLE_COUNT, quad_raster, runs_per_sample};
+use super::raster::runs_per_sample;
 use super::render_targets::{self, TargetPlan};
 use crate::dxbc::Shader;
 use crate::dxbc::enums::{ComponentType, SystemValue};
 use crate::dxbc::ir::{OperandType, ProgramType};
 use crate::dxbc::opcodes::Op;
 use crate::dxbc::signature::SignatureKind;
-use crate::vm::defaults::PixelChoice;
 use crate::vm::state::{LANES, Reg, Setup};
-use crate::vm::{Machine, Prepared, Resources, VmError};
+use crate::vm::{Machine, Resources, VmError};
 
 /// A CPU render failure; the message starts with the case file.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -373,8 +373,9 @@ pub struct Drawn {
     pub uavs: Vec<Option<crate::vm::memory::Buffer>>,
 }
 
-/// Draws the case and keeps the UAVs as the draw left them. Quads run in
-/// row-major order, lanes in quad order: a case must not depend on it.
+/// Draws the case and keeps the UAVs as the draw left them. A shader that
+/// uses UAVs runs its quads in row-major order, lanes in quad order (see
+/// `draw`); a case must not depend on it.
 pub fn render_with_uavs(case: &Case, shaders: &CaseShaders) -> Result<Drawn, CpuError> {
     let file = case.path.display().to_string();
     let pixel = &shaders.pixel;
@@ -408,13 +409,7 @@ pub fn render_with_uavs(case: &Case, shaders: &CaseShaders) -> Result<Drawn, Cpu
     } else {
         case
     };
-    let prepared =
-        Prepared::new(Rc::new(pixel.program.clone())).map_err(|source| CpuError::Program {
-            file: file.clone(),
-            source,
-        })?;
-    let res = Rc::new(resources(case));
-    let mut uavs = uavs(case);
+    let resources = resources(case);
     let n = case.samples.max(1);
     // Every target's samples, each starting at the target's clear colour:
     // pixel (x, y)'s sample s at (y * w + x) * n + s.
@@ -427,84 +422,18 @@ pub fn render_with_uavs(case: &Case, shaders: &CaseShaders) -> Result<Drawn, Cpu
     } else {
         vec![None]
     };
-    for qy in (0..case.height).step_by(2) {
-        for qx in (0..case.width).step_by(2) {
-            let choice = PixelChoice {
-                x: qx,
-                y: qy,
-                width: case.width,
-                height: case.height,
-            };
-            // One run per triangle and per sample run, as a GPU shades a
-            // quad the diagonal crosses once for each triangle.
-            let passes = (0..TRIANGLE_COUNT).flat_map(|t| runs.iter().map(move |&r| (t, r)));
-            for (triangle, run) in passes {
-                let (mut setup, lane_depth) = quad_raster(case, pixel, choice, run, triangle);
-                if setup.helper.iter().all(|h| *h) {
-                    continue;
-                }
-                bind_constant_buffers(case, &mut setup);
-                let (helper, covered) = (setup.helper, setup.coverage);
-                let err = |source| CpuError::Pixel {
-                    file: file.clone(),
-                    x: qx,
-                    y: qy,
-                    source,
-                };
-                let mut m = Machine::prepared(Rc::clone(&prepared), setup, Rc::clone(&res));
-                m.set_recording(false);
-                m.set_uavs(std::mem::take(&mut uavs));
-                m.run_to_end().map_err(err)?;
-                uavs = m.take_uavs();
-                let discarded = m.discarded();
-                for (lane, (px, py)) in choice.lane_pixels().into_iter().enumerate() {
-                    if helper[lane] || discarded[lane] || px >= case.width || py >= case.height {
-                        continue;
-                    }
-                    let state = &m.state.lanes[lane];
-                    // The depth buffer is single-sampled: a case loads only
-                    // when `[depth]` and a multisampled target are not both
-                    // given, so this is the one sample's test.
-                    if let (Some(d), Some(buf)) = (&case.depth, depth.as_mut()) {
-                        let z = if writes_depth {
-                            f32::from_bits(state.depth)
-                        } else {
-                            lane_depth[lane]
-                        };
-                        let at = (py * case.width + px) as usize;
-                        let (pass, store) = d.state.test(z, range, buf[at]);
-                        if !pass {
-                            continue;
-                        }
-                        if let Some(z) = store {
-                            buf[at] = z;
-                        }
-                    }
-                    // oMask starts all ones, so a shader without one
-                    // writes every covered sample.
-                    let mask = covered[lane] & state.coverage;
-                    let at = ((py * case.width + px) * n) as usize;
-                    for ((t, plan), buf) in targets.iter().zip(&plans).zip(samples.iter_mut()) {
-                        let raw = state
-                            .outputs
-                            .get(t.register as usize)
-                            .copied()
-                            .unwrap_or([0; 4]);
-                        let raw =
-                            std::array::from_fn(
-                                |c| {
-                                    if t.mask & (1 << c) != 0 { raw[c] } else { 0 }
-                                },
-                            );
-                        let texel = plan.written(raw);
-                        for s in (0..n).filter(|s| mask & (1 << s) != 0) {
-                            buf[at + s as usize] = texel;
-                        }
-                    }
-                }
-            }
-        }
-    }
+    let pass = Pass {
+        case,
+        pixel,
+        file: &file,
+        targets: &targets,
+        plans: &plans,
+        resources: &resources,
+        runs: &runs,
+        writes_depth,
+        range,
+    };
+    let uavs = pass.draw(&mut samples, depth.as_mut(), uavs(case))?;
     for ((buf, image), plan) in samples.iter().zip(images.iter_mut()).zip(&plans) {
         for y in 0..case.height {
             for x in 0..case.width {

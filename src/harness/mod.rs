@@ -9,6 +9,7 @@ pub mod case;
 pub mod cpu;
 pub mod dds;
 pub mod diff;
+mod draw;
 pub mod generate;
 pub mod golden;
 #[cfg(feature = "gpu")]

@@ -222,117 +222,203 @@ pub fn quad_raster(
     triangle: usize,
 ) -> (Setup, [f32; LANES]) {
     let mut setup = Setup::empty();
-    setup.sample_count = case.samples;
-    let mut depths = [0f32; LANES];
-    let vp = case.viewport();
-    // Declared pixel-shader inputs only: an attribute the shader never
-    // declares is never read, so its interpolation does not matter.
-    let inputs = shader.input_layout();
-    let modes: Vec<(u32, Interp)> = inputs
-        .registers
-        .iter()
-        .filter_map(|r| {
-            let mode = match r.interpolation? {
-                Interpolation::Constant => Interp::Constant,
-                m if m.is_noperspective() => Interp::Linear,
-                _ => Interp::Perspective,
-            };
-            Some((r.register, mode))
-        })
-        .collect();
-    // Registers evaluated at the sample's position in a sample-frequency
-    // run (the rest at the pixel centre).
-    let at_sample: Vec<u32> = inputs
-        .registers
-        .iter()
-        .filter(|r| sample.is_some() && r.interpolation.is_some_and(|i| i.is_sample()))
-        .map(|r| r.register)
-        .collect();
-    let sample_index = inputs
-        .declared_with(SystemValue::SampleIndex)
-        .map(|r| (r.register, r.first_component()));
-    let offset = sample.map_or([0.0; 2], |s| {
-        let o = crate::vm::texture::sample_position(case.samples, s).map(f32::from_bits);
-        [o[0] as f64, o[1] as f64]
-    });
-    let position_reg = inputs
-        .declared_with(SystemValue::Position)
-        .map(|r| r.register);
-    let front_face = inputs
-        .declared_with(SystemValue::IsFrontFace)
-        .map(|r| (r.register, r.first_component()));
-    let count = modes
-        .iter()
-        .map(|(r, _)| r + 1)
-        .chain(
-            case.quad
+    let depths = QuadRaster::new(case, shader).fill(&mut setup, pixel, sample, triangle, true);
+    (setup, depths.unwrap_or([0.0; LANES]))
+}
+
+/// What [`quad_raster`] reads of a case and shader that is the same for
+/// every quad of a draw (the corners in window space, each input
+/// register's interpolation and corner values), worked out once: a frame
+/// rasterises hundreds of thousands of quads.
+pub struct QuadRaster<'a> {
+    case: &'a Case,
+    vp: Viewport,
+    win: Vec<Window>,
+    /// Per input register (up to `count`): how it is interpolated, and
+    /// whether a sample-frequency run evaluates it at the sample.
+    modes: Vec<Interp>,
+    sampled: Vec<bool>,
+    /// Per corner, per input register: the corner's value.
+    corners: Vec<Vec<[u32; 4]>>,
+    sample_index: Option<(u32, usize)>,
+    position_reg: Option<u32>,
+    front_face: Option<(u32, usize)>,
+}
+
+impl<'a> QuadRaster<'a> {
+    pub fn new(case: &'a Case, shader: &Shader) -> QuadRaster<'a> {
+        let vp = case.viewport();
+        // Declared pixel-shader inputs only: an attribute the shader never
+        // declares is never read, so its interpolation does not matter.
+        let inputs = shader.input_layout();
+        let declared: Vec<(u32, Interp)> = inputs
+            .registers
+            .iter()
+            .filter_map(|r| {
+                let mode = match r.interpolation? {
+                    Interpolation::Constant => Interp::Constant,
+                    m if m.is_noperspective() => Interp::Linear,
+                    _ => Interp::Perspective,
+                };
+                Some((r.register, mode))
+            })
+            .collect();
+        let count = declared
+            .iter()
+            .map(|(r, _)| r + 1)
+            .chain(
+                case.quad
+                    .iter()
+                    .flat_map(|v| v.attributes.iter().map(|(r, _)| r + 1)),
+            )
+            .max()
+            .unwrap_or(0)
+            .min(64) as usize;
+        // The first declaration of a register decides, as the first
+        // attribute a corner lists for it does.
+        let modes = (0..count)
+            .map(|r| {
+                declared
+                    .iter()
+                    .find(|(m, _)| *m as usize == r)
+                    .map_or(Interp::Perspective, |(_, m)| *m)
+            })
+            .collect();
+        let sampled = (0..count)
+            .map(|r| {
+                inputs.registers.iter().any(|d| {
+                    d.register as usize == r && d.interpolation.is_some_and(|i| i.is_sample())
+                })
+            })
+            .collect();
+        let corners = case
+            .quad
+            .iter()
+            .map(|v| {
+                (0..count)
+                    .map(|r| {
+                        v.attributes
+                            .iter()
+                            .find(|(reg, _)| *reg as usize == r)
+                            .map_or([0; 4], |(_, v)| *v)
+                    })
+                    .collect()
+            })
+            .collect();
+        QuadRaster {
+            case,
+            vp,
+            win: case
+                .quad
                 .iter()
-                .flat_map(|v| v.attributes.iter().map(|(r, _)| r + 1)),
-        )
-        .max()
-        .unwrap_or(0)
-        .min(64) as usize;
-    let win: Vec<Window> = case
-        .quad
-        .iter()
-        .map(|v| to_window(v.position, &vp))
-        .collect();
-    let tri = TRIANGLES[triangle];
-    let corners = [&win[tri[0]], &win[tri[1]], &win[tri[2]]];
-    for (lane, (px, py)) in pixel.lane_pixels().into_iter().enumerate().take(LANES) {
-        let p = [px as f64 + 0.5, py as f64 + 0.5];
-        let ps = [p[0] + offset[0], p[1] + offset[1]];
-        let covered = covered_samples(&win, &vp, case.samples, px, py, &[tri]);
-        let runs = match sample {
-            Some(s) => covered & (1u32 << s),
-            None => covered,
-        };
-        let chosen = barycentric(corners, p).map(|b| (tri, b));
-        let mut regs = vec![[0u32; 4]; count];
-        if let Some((tri, b)) = chosen {
+                .map(|v| to_window(v.position, &vp))
+                .collect(),
+            modes,
+            sampled,
+            corners,
+            sample_index: inputs
+                .declared_with(SystemValue::SampleIndex)
+                .map(|r| (r.register, r.first_component())),
+            position_reg: inputs
+                .declared_with(SystemValue::Position)
+                .map(|r| r.register),
+            front_face: inputs
+                .declared_with(SystemValue::IsFrontFace)
+                .map(|r| (r.register, r.first_component())),
+        }
+    }
+
+    /// [`quad_raster`] into `setup` (its inputs, helper lanes and coverage;
+    /// the rest is left as it is), reusing the inputs' allocations. Unless
+    /// `always`, a run in which every lane is a helper (the triangle covers
+    /// none of the quad) returns `None` before interpolating anything, and
+    /// `setup`'s inputs are then unspecified: such a run is not drawn.
+    pub fn fill(
+        &self,
+        setup: &mut Setup,
+        pixel: PixelChoice,
+        sample: Option<u32>,
+        triangle: usize,
+        always: bool,
+    ) -> Option<[f32; LANES]> {
+        let (case, vp, win) = (self.case, &self.vp, &self.win);
+        setup.sample_count = case.samples;
+        let mut depths = [0f32; LANES];
+        let offset = sample.map_or([0.0; 2], |s| {
+            let o = crate::vm::texture::sample_position(case.samples, s).map(f32::from_bits);
+            [o[0] as f64, o[1] as f64]
+        });
+        let at_sample = |r: u32| sample.is_some() && self.sampled.get(r as usize) == Some(&true);
+        let tri = TRIANGLES[triangle];
+        let corners = [&win[tri[0]], &win[tri[1]], &win[tri[2]]];
+        let lanes = pixel.lane_pixels();
+        // Coverage first: a quad the triangle misses is not interpolated.
+        // A degenerate triangle (no barycentrics, whatever the point)
+        // covers nothing, so a lane is a helper exactly when it runs no
+        // sample or lies outside the target, barycentrics or not.
+        let mut runs = [0u32; LANES];
+        for (lane, &(px, py)) in lanes.iter().enumerate().take(LANES) {
+            let covered = covered_samples(win, vp, case.samples, px, py, &[tri]);
+            runs[lane] = match sample {
+                Some(s) => covered & (1u32 << s),
+                None => covered,
+            };
+            setup.helper[lane] = runs[lane] == 0 || px >= case.width || py >= case.height;
+        }
+        if !always && setup.helper.iter().all(|h| *h) {
+            return None;
+        }
+        let mut chosen = [None; LANES];
+        for (lane, &(px, py)) in lanes.iter().enumerate().take(LANES) {
+            chosen[lane] = barycentric(corners, [px as f64 + 0.5, py as f64 + 0.5]);
+            setup.coverage[lane] = if chosen[lane].is_some() {
+                runs[lane]
+            } else {
+                1
+            };
+        }
+        for (lane, &(px, py)) in lanes.iter().enumerate().take(LANES) {
+            let p = [px as f64 + 0.5, py as f64 + 0.5];
+            let ps = [p[0] + offset[0], p[1] + offset[1]];
+            let regs = &mut setup.inputs[lane];
+            regs.clear();
+            regs.resize(self.modes.len(), [0u32; 4]);
+            let Some(b) = chosen[lane] else {
+                continue;
+            };
             let z_ndc: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
             let z_window =
                 vp.min_depth as f64 + z_ndc * (vp.max_depth as f64 - vp.min_depth as f64);
             depths[lane] = z_window as f32;
-            setup.helper[lane] = runs == 0 || px >= case.width || py >= case.height;
-            setup.coverage[lane] = runs;
             // Barycentrics at the sample, in the same triangle's plane.
             let bs = barycentric(corners, ps).unwrap_or(b);
             for (r, slot) in regs.iter_mut().enumerate() {
-                let b = if at_sample.contains(&(r as u32)) {
-                    bs
-                } else {
-                    b
-                };
+                let b = if at_sample(r as u32) { bs } else { b };
                 let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
-                let mode = modes
-                    .iter()
-                    .find(|(m, _)| *m as usize == r)
-                    .map(|(_, m)| *m)
-                    .unwrap_or(Interp::Perspective);
-                let attr = |k: usize| -> [u32; 4] {
-                    case.quad[tri[k]]
-                        .attributes
-                        .iter()
-                        .find(|(reg, _)| *reg as usize == r)
-                        .map(|(_, v)| *v)
-                        .unwrap_or([0; 4])
-                };
+                let mode = self.modes[r];
+                // The three corners' values, looked up once per register
+                // rather than per component.
+                let attr = tri.map(|k| self.corners[k][r]);
                 *slot = match mode {
                     // The provoking vertex is the triangle's first.
-                    Interp::Constant => attr(0),
-                    _ => std::array::from_fn(|c| {
-                        let v = |k: usize| f32::from_bits(attr(k)[c]) as f64;
-                        let value = if mode == Interp::Linear || persp_den == 0.0 {
-                            (0..3).map(|k| b[k] * v(k)).sum::<f64>()
-                        } else {
-                            (0..3).map(|k| b[k] * v(k) * win[tri[k]].inv_w).sum::<f64>() / persp_den
-                        };
-                        (value as f32).to_bits()
-                    }),
+                    Interp::Constant => attr[0],
+                    _ => {
+                        let mut out = [0u32; 4];
+                        for (c, o) in out.iter_mut().enumerate() {
+                            let v = |k: usize| f32::from_bits(attr[k][c]) as f64;
+                            let value = if mode == Interp::Linear || persp_den == 0.0 {
+                                (0..3).map(|k| b[k] * v(k)).sum::<f64>()
+                            } else {
+                                (0..3).map(|k| b[k] * v(k) * win[tri[k]].inv_w).sum::<f64>()
+                                    / persp_den
+                            };
+                            *o = (value as f32).to_bits();
+                        }
+                        out
+                    }
                 };
             }
-            if let Some((r, c)) = front_face
+            if let Some((r, c)) = self.front_face
                 && let Some(slot) = regs.get_mut(r as usize)
             {
                 // D3D's default front face winds clockwise on screen (y
@@ -341,19 +427,15 @@ pub fn quad_raster(
                 let area = (b2[0] - a[0]) * (c2[1] - a[1]) - (b2[1] - a[1]) * (c2[0] - a[0]);
                 slot[c] = if area > 0.0 { u32::MAX } else { 0 };
             }
-            if let Some((r, c)) = sample_index
+            if let Some((r, c)) = self.sample_index
                 && let Some(slot) = regs.get_mut(r as usize)
             {
                 slot[c] = sample.unwrap_or(0);
             }
-            if let Some(r) = position_reg
+            if let Some(r) = self.position_reg
                 && let Some(slot) = regs.get_mut(r as usize)
             {
-                let (b, p) = if at_sample.contains(&r) {
-                    (bs, ps)
-                } else {
-                    (b, p)
-                };
+                let (b, p) = if at_sample(r) { (bs, ps) } else { (b, p) };
                 let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
                 let z_ndc: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
                 let z = vp.min_depth as f64 + z_ndc * (vp.max_depth as f64 - vp.min_depth as f64);
@@ -364,12 +446,9 @@ pub fn quad_raster(
                 };
                 *slot = [p[0] as f32, p[1] as f32, z as f32, w as f32].map(f32::to_bits);
             }
-        } else {
-            setup.helper[lane] = true;
         }
-        setup.inputs[lane] = regs;
+        Some(depths)
     }
-    (setup, depths)
 }
 
 #[cfg(test)]

@@ -384,10 +384,5 @@ fn execute_plain(
             ));
         }
     }
-    for (l, r) in results.iter().enumerate() {
-        if let Some(r) = r {
-            m.write(dst, l, *r, false)?;
-        }
-    }
-    Ok(())
+    m.write_lanes(dst, &results)
 }

@@ -61,6 +61,17 @@ impl LaneRegs {
         }
     }
 
+    /// A mutable register (`None` for the scalar outputs and past the
+    /// declared sizes).
+    pub fn reg_mut(&mut self, loc: Loc) -> Option<&mut Reg> {
+        match loc {
+            Loc::Temp(i) => self.temps.get_mut(i as usize),
+            Loc::Indexable(r, i) => self.indexable.get_mut(r as usize)?.get_mut(i as usize),
+            Loc::Output(i) => self.outputs.get_mut(i as usize),
+            _ => None,
+        }
+    }
+
     /// A mutable component, growing nothing: out-of-range writes are dropped
     /// as D3D drops them.
     pub fn component_mut(&mut self, loc: Loc, c: usize) -> Option<&mut u32> {
@@ -193,7 +204,38 @@ impl Layout {
     }
 }
 
+impl LaneRegs {
+    /// Becomes a copy of `from` in the allocations it already has (`from`
+    /// has the same sizes: both are one layout's).
+    fn reset_to(&mut self, from: &LaneRegs) {
+        self.temps.clone_from(&from.temps);
+        self.indexable.clone_from(&from.indexable);
+        self.outputs.clone_from(&from.outputs);
+        self.depth = from.depth;
+        self.coverage = from.coverage;
+        self.stencil_ref = from.stencil_ref;
+    }
+}
+
 impl State {
+    /// This register file as [`State::with_layout`] would make it for
+    /// `setup` with `inputs` as its inputs, reusing its allocations. The
+    /// constant buffers are `setup`'s already (the caller restarts a
+    /// machine on one draw's setup) and are kept as they are: the shader
+    /// cannot write them, and copying a large buffer per quad would cost
+    /// more than the quad.
+    pub fn restart(&mut self, layout: &Layout, inputs: &[Vec<Reg>; LANES], setup: &Setup) {
+        debug_assert_eq!(self.constant_buffers, setup.constant_buffers);
+        for (lane, regs) in self.lanes.iter_mut().enumerate() {
+            regs.reset_to(&layout.lane);
+            let v = &mut self.inputs[lane];
+            v.clone_from(&inputs[lane]);
+            if v.len() < layout.inputs {
+                v.resize(layout.inputs, [0; 4]);
+            }
+        }
+    }
+
     /// A fresh register file of `layout`'s sizes with `setup`'s inputs.
     pub fn with_layout(layout: &Layout, setup: &Setup) -> State {
         let mut lane_inputs: [Vec<Reg>; LANES] = Default::default();

@@ -195,6 +195,18 @@ pub struct Machine {
     types: Option<Box<types::TypeFile>>,
 }
 
+/// The lanes' states before the first instruction: every pixel lane runs
+/// (helpers too, for derivatives); other stages run the lanes they use.
+fn initial_lanes(program: &Program, setup: &Setup) -> [LaneState; LANES] {
+    let mut lanes = [LaneState::Active; LANES];
+    for (l, lane) in lanes.iter_mut().enumerate() {
+        if program.kind != ProgramType::Pixel && l >= setup.lanes_used.max(1) {
+            *lane = LaneState::Retired;
+        }
+    }
+    lanes
+}
+
 /// Default limit on executed instructions before a run is called endless.
 pub const DEFAULT_BUDGET: usize = 1_000_000;
 
@@ -213,14 +225,8 @@ impl Machine {
         setup: Setup,
         resources: impl Into<Rc<Resources>>,
     ) -> Machine {
-        let program = &prepared.program;
         let state = State::with_layout(&prepared.layout, &setup);
-        let mut lanes = [LaneState::Active; LANES];
-        for (l, lane) in lanes.iter_mut().enumerate() {
-            if program.kind != ProgramType::Pixel && l >= setup.lanes_used.max(1) {
-                *lane = LaneState::Retired;
-            }
-        }
+        let lanes = initial_lanes(&prepared.program, &setup);
         Machine {
             pc: prepared.structure.entry,
             prepared,
@@ -237,6 +243,36 @@ impl Machine {
             recording: true,
             fast: true,
             types: None,
+        }
+    }
+
+    /// Starts the program again from its entry on another quad of the same
+    /// draw, as a machine made with `quad` as its setup would start: `quad`
+    /// gives the per-quad fields (the lanes' inputs, helper lanes and
+    /// coverage), while the constant buffers, interfaces, sample count and
+    /// primitive this machine was made with stay bound, as they do across
+    /// one draw. Settings (recording, budget, typing, fast paths) and the
+    /// bound UAVs are kept. A frame runs thousands of quads: reusing the
+    /// register file's allocations, instead of building a machine per quad,
+    /// is most of what a six-instruction shader costs.
+    pub fn restart(&mut self, quad: &Setup) {
+        self.setup.helper = quad.helper;
+        self.setup.coverage = quad.coverage;
+        self.state
+            .restart(&self.prepared.layout, &quad.inputs, &self.setup);
+        let lanes = initial_lanes(&self.prepared.program, &self.setup);
+        self.control.frames.clear();
+        self.control.lanes = lanes;
+        self.control.discarded = [false; LANES];
+        self.control.finished = false;
+        self.control.refresh();
+        self.pc = self.prepared.structure.entry;
+        self.history.clear();
+        self.writes.clear();
+        self.memory.clear();
+        self.executed = 0;
+        if let Some(types) = &mut self.types {
+            types.forget();
         }
     }
 
@@ -416,6 +452,17 @@ impl Machine {
                             self.flow(index, &prepared.program.instructions[index])?;
                             self.executed += 1;
                             self.retire_if_done();
+                            continue;
+                        }
+                        // Texture reads are most of a sampling shader's
+                        // steps; without typing a step adds nothing to them.
+                        Some(fast::Op::General)
+                            if self.types.is_none()
+                                && matches!(prepared.execs[index], Exec::Texture) =>
+                        {
+                            self.texture(index, &prepared.program.instructions[index])?;
+                            self.pc += 1;
+                            self.executed += 1;
                             continue;
                         }
                         _ => {}

@@ -190,6 +190,45 @@ impl Machine {
         })
     }
 
+    /// Writes each lane's value (where it has one) through destination
+    /// `op`, as [`Machine::write`] for each lane in turn. A destination
+    /// with immediate indices names the same register in every lane, so
+    /// without an undo log it is looked up once for the quad.
+    pub(in crate::vm) fn write_lanes(
+        &mut self,
+        op: &Operand,
+        values: &[Option<Reg>; crate::vm::state::LANES],
+    ) -> Result<(), VmError> {
+        let Some(first) = values.iter().position(Option::is_some) else {
+            return Ok(());
+        };
+        let immediate = op.indices.iter().all(|i| matches!(i, Index::Imm32(_)));
+        let target = if immediate && !self.recording {
+            self.target(op, first)?
+        } else {
+            None
+        };
+        let Some((loc, mask)) =
+            target.filter(|(loc, _)| !matches!(loc, Loc::Depth | Loc::Coverage | Loc::StencilRef))
+        else {
+            for (l, v) in values.iter().enumerate() {
+                if let Some(v) = v {
+                    self.write(op, l, *v, false)?;
+                }
+            }
+            return Ok(());
+        };
+        for (l, v) in values.iter().enumerate() {
+            let (Some(v), Some(reg)) = (v, self.state.lanes[l].reg_mut(loc)) else {
+                continue;
+            };
+            for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                reg[c] = v[c];
+            }
+        }
+        Ok(())
+    }
+
     /// Writes `value` through destination `op` for `lane`, recording changes.
     pub(in crate::vm) fn write(
         &mut self,
@@ -202,6 +241,34 @@ impl Machine {
             return Ok(());
         };
         let scalar = matches!(loc, Loc::Depth | Loc::Coverage | Loc::StencilRef);
+        if !scalar {
+            // A register: found once, not per component (texture results
+            // and the other general-path instructions write through here).
+            let Some(reg) = self.state.lanes[lane].reg_mut(loc) else {
+                return Ok(());
+            };
+            for (c, &written) in value.iter().enumerate() {
+                if mask & (1 << c) == 0 {
+                    continue;
+                }
+                let v = if saturate {
+                    float::saturate(written)
+                } else {
+                    written
+                };
+                if reg[c] != v && self.recording {
+                    self.writes.push(Change {
+                        loc,
+                        lane,
+                        component: c,
+                        old: reg[c],
+                        new: v,
+                    });
+                }
+                reg[c] = v;
+            }
+            return Ok(());
+        }
         for (c, &written) in value.iter().enumerate() {
             if mask & (1 << c) == 0 {
                 continue;

@@ -53,6 +53,13 @@ fn scalar(loc: Loc) -> bool {
 }
 
 impl TypeFile {
+    /// Every component back to never written, as a new machine starts.
+    pub(super) fn forget(&mut self) {
+        for lane in &mut self.lanes {
+            lane.clear();
+        }
+    }
+
     fn get(&self, lane: usize, loc: Loc, c: usize) -> Option<ValueType> {
         self.lanes[lane].get(&loc).and_then(|t| t[c & 3])
     }
