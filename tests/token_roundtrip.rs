@@ -325,3 +325,21 @@ fn the_assembler_keeps_the_sgv_dialect_it_read() {
         "dcl_input_ps_sgv v0.x, is_front_face"
     );
 }
+
+#[test]
+fn n_component_immediates_hold_at_most_four_values() {
+    // mov r0.xyzw, l(1, 2, 3) written in the N-component form fxc never
+    // uses: 0x00004033 is register file 4 (IMMEDIATE32), component bits 3
+    // (N) and n = 3 in bits 4..11. Opcode 0x36 (mov), length 1 + 2 (r0
+    // token and index) + 1 + 3 = 7 dwords.
+    let words = program(&[0x0700_0036, R0_XYZW, 0, 0x0000_4033, 1, 2, 3, RET]);
+    let p = decode(&words);
+    let imm = &p.instructions[0].operands[1];
+    assert_eq!(imm.components, Components::N(3));
+    assert_eq!(&imm.imm[..], &[1, 2, 3]);
+    // n = 5 (0x00004053, length 9): five values are no register's value,
+    // so the decoder reports the operand instead of keeping them.
+    let words = program(&[0x0900_0036, R0_XYZW, 0, 0x0000_4053, 1, 2, 3, 4, 5, RET]);
+    let e = decode_program(&bytes(&words), 0, true).unwrap_err();
+    assert!(e.to_string().contains("at most four values, not 5"), "{e}");
+}

@@ -44,14 +44,16 @@ pub fn decode_program(data: &[u8], base: usize, shex: bool) -> Result<Program> {
             format!("program length {declared} dwords does not fit the chunk's {available} dwords"),
         ));
     }
-    let words: Vec<u32> = (0..declared).map(word).collect();
-    // Instructions average well over three dwords; reserving up front avoids
-    // re-copying the (large, inline-operand) instructions as the Vec grows.
-    // The reservation is bounded by the input's own size.
-    let mut instructions = Vec::with_capacity(declared / 3);
+    // Read in place: copying the program into a `Vec<u32>` first cost an
+    // allocation and a pass over every dword.
+    let words = Words(&data[..declared * 4]);
+    // Reserving the exact count avoids re-copying the (large, inline-operand)
+    // instructions as the Vec grows, and over-reserving (a guess from the
+    // dword count) allocated about twice the memory the program needs.
+    let mut instructions = Vec::with_capacity(count_instructions(words, declared));
     let mut pos = 2;
     while pos < declared {
-        pos += decode_instruction(&words, pos, base, &mut instructions)?;
+        pos += decode_instruction(words, pos, base, &mut instructions)?;
     }
     Ok(Program {
         kind,
@@ -62,18 +64,42 @@ pub fn decode_program(data: &[u8], base: usize, shex: bool) -> Result<Program> {
     })
 }
 
+/// How many instructions the program's length fields mark out, read from
+/// the length fields alone; a cheap pass next to decoding. A corrupt length
+/// ends the count early (decoding then reports it), so the count is never
+/// more than the dwords there are.
+fn count_instructions(words: Words, declared: usize) -> usize {
+    let mut pos = 2;
+    let mut count = 0;
+    while pos < declared {
+        let token = words.at(pos);
+        let custom = opcodes::lookup(token & 0x7ff).is_some_and(|i| i.layout == Layout::CustomData);
+        let len = if custom {
+            words.get(pos + 1).unwrap_or(0) as usize
+        } else {
+            ((token >> 24) & 0x7f) as usize
+        };
+        if len == 0 {
+            break;
+        }
+        pos = pos.saturating_add(len);
+        count += 1;
+    }
+    count
+}
+
 /// Decodes the instruction starting at dword `pos` onto the end of `out`;
 /// returns its length. Instructions are built in place: they carry their
 /// operands inline and are large enough that moving each one shows up in
 /// decode throughput.
 fn decode_instruction(
-    words: &[u32],
+    words: Words,
     pos: usize,
     base: usize,
     out: &mut Vec<Instruction>,
 ) -> Result<usize> {
     let offset = base + pos * 4;
-    let token = words[pos];
+    let token = words.at(pos);
     let opcode = token & 0x7ff;
     let info = opcodes::lookup(opcode).ok_or(DxbcError::UnknownOpcode {
         offset,
@@ -83,7 +109,7 @@ fn decode_instruction(
     let remaining = words.len() - pos;
 
     if info.layout == Layout::CustomData {
-        let len = *words.get(pos + 1).ok_or(DxbcError::Truncated {
+        let len = words.get(pos + 1).ok_or(DxbcError::Truncated {
             offset: offset + 4,
             what: "customdata length",
             need: 4,
@@ -96,7 +122,7 @@ fn decode_instruction(
             ));
         }
         let class = token >> 11;
-        let data = words[pos + 2..pos + len].to_vec();
+        let data = words.slice(pos + 2..pos + len).iter().collect();
         let custom = match class {
             4 => decode_shader_message(data, offset + 8)?,
             0 => CustomData::Comment(data),
@@ -130,7 +156,7 @@ fn decode_instruction(
         ));
     }
     let mut cur = Cursor {
-        words: &words[pos..pos + len],
+        words: words.slice(pos..pos + len),
         pos: 1,
         base: offset,
     };
@@ -144,7 +170,12 @@ fn decode_instruction(
         extended.push(decode_extended_opcode(ext & 0x7fff_ffff));
     }
 
-    out.push(Instruction {
+    // Written straight into reserved room: `extend(once_with(..))` did the
+    // same through an iterator whose machinery cost more than the store
+    // (about a tenth of decoding, measured).
+    out.reserve(1);
+    let n = out.len();
+    out.spare_capacity_mut()[0].write(Instruction {
         op: info.op,
         controls: token & 0x00ff_f800,
         extended,
@@ -155,6 +186,8 @@ fn decode_instruction(
         offset,
         length: len as u32,
     });
+    // SAFETY: the slot at `n` was reserved and has just been written.
+    unsafe { out.set_len(n + 1) };
     let Some(inst) = out.last_mut() else {
         unreachable!("an instruction was just pushed")
     };
@@ -166,7 +199,14 @@ fn decode_instruction(
         // many operands there are: fxc sometimes pads an instruction with
         // zero dwords (a `samplepos` in the corpus has one), which must not
         // turn into a phantom operand.
-        for _ in 0..info.operand_count() {
+        // Instructions with more operands than fit inline (`mad`, the
+        // sample family) go to the heap once, at their final size, rather
+        // than moving the inline ones there when the fourth arrives.
+        let count = info.operand_count();
+        if count > inst.operands.inline_size() {
+            inst.operands.reserve_exact(count);
+        }
+        for _ in 0..count {
             if cur.done() {
                 break;
             }
@@ -293,9 +333,40 @@ fn decode_decl(inst: &mut Instruction, cur: &mut Cursor) -> Result<()> {
     Ok(())
 }
 
+/// Little-endian dwords read in place from a chunk's bytes (whose length
+/// is a multiple of four).
+#[derive(Clone, Copy)]
+struct Words<'a>(&'a [u8]);
+
+impl<'a> Words<'a> {
+    fn len(self) -> usize {
+        self.0.len() / 4
+    }
+
+    #[inline]
+    fn at(self, i: usize) -> u32 {
+        let b = &self.0[i * 4..i * 4 + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    fn get(self, i: usize) -> Option<u32> {
+        (i < self.len()).then(|| self.at(i))
+    }
+
+    fn slice(self, r: std::ops::Range<usize>) -> Words<'a> {
+        Words(&self.0[r.start * 4..r.end * 4])
+    }
+
+    fn iter(self) -> impl Iterator<Item = u32> + 'a {
+        self.0
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
 /// A window on one instruction's dwords; `pos` 0 is the opcode token.
 struct Cursor<'a> {
-    words: &'a [u32],
+    words: Words<'a>,
     pos: usize,
     base: usize,
 }
@@ -323,9 +394,18 @@ impl Cursor<'_> {
         }
     }
 
+    /// The next `n` dwords, checked as [`Cursor::need`] checks them.
+    fn take(&mut self, n: usize, what: &'static str) -> Result<Words<'_>> {
+        self.need(n, what)?;
+        let s = self.words.slice(self.pos..self.pos + n);
+        self.pos += n;
+        Ok(s)
+    }
+
+    #[inline]
     fn next(&mut self, what: &'static str) -> Result<u32> {
         self.need(1, what)?;
-        let w = self.words[self.pos];
+        let w = self.words.at(self.pos);
         self.pos += 1;
         Ok(w)
     }
@@ -340,7 +420,10 @@ fn decode_operand(cur: &mut Cursor, depth: u32) -> Result<Operand> {
 /// Appends one decoded operand to `ops`, built in place (see
 /// `decode_instruction` for why).
 fn push_operand(cur: &mut Cursor, ops: &mut Operands) -> Result<()> {
-    ops.push(Operand::default());
+    // As in `decode_instruction`: the blank operand is written in place,
+    // not copied from a stack temporary (whose narrow stores, read back
+    // wide by the copy, stalled every operand).
+    ops.extend(std::iter::once_with(Operand::default));
     let Some(op) = ops.last_mut() else {
         unreachable!("an operand was just pushed")
     };
@@ -422,22 +505,27 @@ fn decode_operand_into(cur: &mut Cursor, depth: u32, op: &mut Operand) -> Result
     let dims = ((tok >> 20) & 3) as usize;
     for d in 0..dims {
         let repr = (tok >> (22 + 3 * d)) & 7;
-        let index = match repr {
-            0 => Index::Imm32(cur.next("operand index")?),
+        // Each arm pushes its own value, so it is stored straight into the
+        // operand rather than staged as one `Index` and copied.
+        let indices = &mut op.indices;
+        match repr {
+            0 => indices.push(Index::Imm32(cur.next("operand index")?)),
             1 => {
                 let hi = cur.next("operand index")? as u64;
                 let lo = cur.next("operand index")? as u64;
-                Index::Imm64(hi << 32 | lo)
+                indices.push(Index::Imm64(hi << 32 | lo));
             }
-            2 => Index::Relative(Box::new(decode_operand(cur, depth + 1)?)),
+            2 => indices.push(Index::Relative(Box::new(decode_operand(cur, depth + 1)?))),
             3 => {
                 let imm = cur.next("operand index")?;
-                Index::Imm32Relative(imm, Box::new(decode_operand(cur, depth + 1)?))
+                let rel = Box::new(decode_operand(cur, depth + 1)?);
+                indices.push(Index::Imm32Relative(imm, rel));
             }
             4 => {
                 let hi = cur.next("operand index")? as u64;
                 let lo = cur.next("operand index")? as u64;
-                Index::Imm64Relative(hi << 32 | lo, Box::new(decode_operand(cur, depth + 1)?))
+                let rel = Box::new(decode_operand(cur, depth + 1)?);
+                indices.push(Index::Imm64Relative(hi << 32 | lo, rel));
             }
             r => {
                 return Err(DxbcError::malformed(
@@ -445,8 +533,7 @@ fn decode_operand_into(cur: &mut Cursor, depth: u32, op: &mut Operand) -> Result
                     format!("operand token {tok:#010x}: unknown index representation {r}"),
                 ));
             }
-        };
-        op.indices.push(index);
+        }
     }
 
     if ty == OperandType::IMMEDIATE32 {
@@ -454,12 +541,20 @@ fn decode_operand_into(cur: &mut Cursor, depth: u32, op: &mut Operand) -> Result
             Components::Zero => 0,
             Components::One => 1,
             Components::Four => 4,
-            Components::N(n) => n as usize,
+            // An immediate fills at most a register's four components;
+            // fxc never writes the N-component form, and more lanes than
+            // four would be no register's value.
+            Components::N(n) if n as usize <= Lanes::CAPACITY => n as usize,
+            Components::N(n) => {
+                return Err(DxbcError::malformed(
+                    offset,
+                    format!(
+                        "operand token {tok:#010x}: an immediate holds at most four values, not {n}"
+                    ),
+                ));
+            }
         };
-        cur.need(words, "immediate value")?;
-        for _ in 0..words {
-            op.imm.push(cur.next("immediate value")?);
-        }
+        push_lanes(&mut op.imm, cur.take(words, "immediate value")?);
     } else if ty == OperandType::IMMEDIATE64 {
         // A 64-bit immediate fills the same four 32-bit components a 32-bit
         // one does: one component is one double (two dwords), four
@@ -478,12 +573,16 @@ fn decode_operand_into(cur: &mut Cursor, depth: u32, op: &mut Operand) -> Result
                 ));
             }
         };
-        cur.need(words, what)?;
-        for _ in 0..words {
-            op.imm.push(cur.next(what)?);
-        }
+        push_lanes(&mut op.imm, cur.take(words, what)?);
     }
     Ok(())
+}
+
+/// Appends an immediate's dwords; the callers have capped them at four.
+fn push_lanes(lanes: &mut Lanes, words: Words) {
+    for w in words.iter() {
+        lanes.push(w);
+    }
 }
 
 /// Class-4 customdata: a `printf`/`errorf` message with operands and a format
@@ -509,8 +608,12 @@ fn decode_shader_message(data: Vec<u32>, offset: usize) -> Result<CustomData> {
             "shader message operands overrun the customdata block",
         ));
     }
+    let op_bytes: Vec<u8> = data[..after_ops]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
     let mut cur = Cursor {
-        words: &data[..after_ops],
+        words: Words(&op_bytes),
         pos: 5,
         base: offset,
     };

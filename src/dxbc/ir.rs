@@ -15,9 +15,7 @@ use super::opcodes::{FeedbackForm, Op, OpInfo};
 
 /// Operand indices: at most three, usually one or two.
 pub type Indices = SmallVec<[Index; 2]>;
-/// Immediate dwords, as stored: at most four, for 32- and 64-bit
-/// immediates alike (see [`Operand::imm`]).
-pub type Lanes = SmallVec<[u32; 4]>;
+pub use super::lanes::Lanes;
 /// An instruction's operands: three cover most instructions inline (the
 /// instruction stays small enough to build quickly); more spill to the heap.
 pub type Operands = SmallVec<[Operand; 3]>;

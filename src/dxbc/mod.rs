@@ -19,6 +19,7 @@ pub mod disasm;
 pub mod encode;
 pub mod enums;
 pub mod ir;
+pub mod lanes;
 pub mod numfmt;
 pub mod opcodes;
 pub mod sample_pattern;

@@ -69,6 +69,16 @@ pub fn write_int(out: &mut String, v: u32) {
 
 /// Decimal digits of `n`, without going through `core::fmt`.
 pub fn push_u64(out: &mut String, mut n: u64) {
+    // Register numbers and most indices are one or two digits.
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+        return;
+    }
+    if n < 100 {
+        out.push(char::from(b'0' + (n / 10) as u8));
+        out.push(char::from(b'0' + (n % 10) as u8));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -79,8 +89,7 @@ pub fn push_u64(out: &mut String, mut n: u64) {
             break;
         }
     }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+    out.extend(buf[i..].iter().map(|&d| char::from(d)));
 }
 
 /// `n` with exactly `width` digits, zero-padded (n < 10^width).
@@ -91,7 +100,7 @@ fn push_padded(out: &mut String, mut n: u64, width: usize) {
         *slot = b'0' + (n % 10) as u8;
         n /= 10;
     }
-    out.push_str(std::str::from_utf8(&buf[..width]).unwrap_or(""));
+    out.extend(buf[..width].iter().map(|&d| char::from(d)));
 }
 
 /// `%.{prec}f` the way the Microsoft C runtime printed it: the value is first
@@ -310,7 +319,36 @@ fn digits(n: u32) -> usize {
 
 /// Whether the `%f` text just written (`out[start..]`) reads back as `bits`.
 fn reads_back(out: &str, start: usize, bits: u32) -> bool {
-    out[start..].parse::<f32>().ok().map(f32::to_bits) == Some(bits)
+    fixed_reads_back(bits) || out[start..].parse::<f32>().ok().map(f32::to_bits) == Some(bits)
+}
+
+/// Whether the six-decimal `%f` text of the float `bits` is known to read
+/// back as the same bits without printing and parsing it (false means
+/// "not known", not "does not"). Two cases are:
+///
+/// * the value has at most six fractional bits (zeros included): it times
+///   10^6 is an integer, so its text is exact (at most eight significant
+///   digits below 16, well inside the runtime's seventeen);
+/// * |value| ≥ 16: the text is within 0.5·10^-6 of the value (plus the
+///   17-digit reduction, relatively 5·10^-17), while neighbouring floats
+///   are at least 2^-20 ≈ 9.5·10^-7 away, so the nearest float to the
+///   text is the value itself.
+pub fn fixed_reads_back(bits: u32) -> bool {
+    let exponent = (bits >> 23) & 0xff;
+    if bits & 0x7fff_ffff == 0 {
+        return true;
+    }
+    // NaN and infinities print as words; denormals are far below 10^-6.
+    if exponent == 0xff || exponent == 0 {
+        return false;
+    }
+    if exponent >= 127 + 4 {
+        return true;
+    }
+    // value = m · 2^(exponent - 150); its fractional bits are those of the
+    // negative power left once m's trailing zeros are taken out.
+    let m = (bits & 0x7f_ffff) | 0x80_0000;
+    150 - exponent as i32 - m.trailing_zeros() as i32 <= 6
 }
 
 /// A float immediate in a typed (float) position.
@@ -401,6 +439,7 @@ pub fn untyped_is_precise(bits: u32, style: FloatStyle) -> bool {
     }
     let f = f32::from_bits(bits);
     f != 0.0
+        && !fixed_reads_back(bits)
         && msvc_fixed(f as f64, 6)
             .parse::<f32>()
             .ok()
@@ -477,6 +516,45 @@ pub fn write_untyped_list(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcut agrees with printing and parsing wherever it says
+    /// "reads back": a stride through every bit pattern, and every float
+    /// near the two boundaries (16 and the six-fractional-bit values).
+    #[test]
+    fn fixed_reads_back_only_when_text_does() {
+        let slow = |bits: u32| {
+            msvc_fixed(f32::from_bits(bits) as f64, 6)
+                .parse::<f32>()
+                .ok()
+                .map(f32::to_bits)
+                == Some(bits)
+        };
+        let mut checked = 0;
+        let mut test = |bits: u32| {
+            if fixed_reads_back(bits) {
+                assert!(slow(bits), "{bits:#010x}");
+                checked += 1;
+            }
+        };
+        for bits in (0..=u32::MAX).step_by(9973) {
+            test(bits);
+        }
+        for centre in [16.0f32, -16.0, 15.984375, 0.015625, 1.0, 0.5, 1e9, 3.0e38] {
+            let b = centre.to_bits();
+            for bits in b.saturating_sub(4096)..=b.saturating_add(4096) {
+                test(bits);
+            }
+        }
+        test(0x8000_0000);
+        assert!(checked > 100_000, "{checked}");
+        // Values the shortcut leaves to the slow path: 0.1 has no exact
+        // six-decimal text, and `%f` of a denormal reads back as zero.
+        assert!(!fixed_reads_back(0.1f32.to_bits()));
+        assert!(!fixed_reads_back(1));
+        assert!(!fixed_reads_back(f32::NAN.to_bits()));
+        assert!(fixed_reads_back(0.015625f32.to_bits()));
+        assert!(!fixed_reads_back(0.0078125f32.to_bits()));
+    }
 
     #[test]
     fn classic_is_percent_f() {

@@ -57,6 +57,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Fails unless `n` more bytes are available.
+    #[inline]
     pub fn need(&self, n: usize, what: &'static str) -> Result<()> {
         if n > self.remaining() {
             Err(DxbcError::Truncated {
@@ -84,6 +85,7 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[inline]
     pub fn bytes(&mut self, n: usize, what: &'static str) -> Result<&'a [u8]> {
         self.need(n, what)?;
         let s = &self.data[self.pos..self.pos + n];
@@ -91,20 +93,24 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
+    #[inline]
     pub fn u8(&mut self, what: &'static str) -> Result<u8> {
         Ok(self.bytes(1, what)?[0])
     }
 
+    #[inline]
     pub fn u16(&mut self, what: &'static str) -> Result<u16> {
         let b = self.bytes(2, what)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
+    #[inline]
     pub fn u32(&mut self, what: &'static str) -> Result<u32> {
         let b = self.bytes(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
+    #[inline]
     pub fn fourcc(&mut self, what: &'static str) -> Result<[u8; 4]> {
         let b = self.bytes(4, what)?;
         Ok([b[0], b[1], b[2], b[3]])
@@ -129,7 +135,13 @@ impl<'a> Reader<'a> {
                 format!("{what}: string is not NUL-terminated"),
             )
         })?;
-        Ok(String::from_utf8_lossy(&tail[..end]).into_owned())
+        let bytes = &tail[..end];
+        // Names are almost always valid UTF-8; `from_utf8_lossy` would
+        // walk them chunk by chunk before copying.
+        Ok(match std::str::from_utf8(bytes) {
+            Ok(s) => s.to_owned(),
+            Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+        })
     }
 }
 

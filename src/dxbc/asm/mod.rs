@@ -375,37 +375,49 @@ pub fn lossy_immediates(program: &Program, style: Style) -> Vec<(usize, usize, u
     let pos = Pos { line: 0, column: 0 };
     let mut out = Vec::new();
     let mut double_pins = Vec::new();
-    // Each lane's text as the printer writes it, read back as the parser will.
+    let mut text = String::new();
+    // Each lane's text as the printer writes it, read back as the parser
+    // will. `untyped` is None for a float position, else whether the
+    // list takes the stray-character quirk; `lanes_stray` whether the
+    // parser reads lanes after the first as such a list's.
     let mut check = |i: usize,
                      o: usize,
                      values: &[u32],
-                     texts: Vec<String>,
                      kind: NumType,
+                     untyped: Option<bool>,
                      lanes_stray: bool| {
-        for (lane, (&bits, text)) in values.iter().zip(texts).enumerate() {
+        let mut seen_precise = false;
+        for (lane, &bits) in values.iter().enumerate() {
+            // A value whose `%f` text provably reads back prints as that
+            // text in every style (and is no nine-digit value for the
+            // stray quirk to count), so it needs neither printing nor
+            // parsing here; most immediates are such values.
+            let prints_fixed = untyped.is_none() || numfmt::looks_like_float(bits);
+            if prints_fixed && numfmt::fixed_reads_back(bits) {
+                continue;
+            }
+            text.clear();
+            match untyped {
+                None => numfmt::write_float(&mut text, bits, style.floats),
+                Some(stray) => {
+                    seen_precise |=
+                        numfmt::write_untyped(&mut text, bits, style.floats, stray && seen_precise)
+                }
+            }
             let read_lane = if lanes_stray { lane } else { 0 };
             if parse_number(&text, kind, read_lane, pos).ok() != Some(bits) {
                 out.push((i, o, lane, bits));
             }
         }
     };
-    let floats = |v: &[u32]| -> Vec<String> {
-        v.iter()
-            .map(|&b| numfmt::format_float(b, style.floats))
-            .collect()
-    };
     for (i, inst) in program.instructions.iter().enumerate() {
         if let Some(CustomData::ImmediateConstantBuffer(d)) = inst.custom.as_deref() {
-            let texts = d
-                .iter()
-                .map(|&b| numfmt::format_untyped(b, style.floats, false))
-                .collect();
-            check(i, 0, d, texts, NumType::Untyped, false);
+            check(i, 0, d, NumType::Untyped, Some(false), false);
             continue;
         }
         if inst.op == Op::DclHsMaxTessfactor {
             if let DeclKind::Count(bits) = inst.decl {
-                check(i, 0, &[bits], floats(&[bits]), NumType::Float, false);
+                check(i, 0, &[bits], NumType::Float, None, false);
             }
             continue;
         }
@@ -431,12 +443,15 @@ pub fn lossy_immediates(program: &Program, style: Style) -> Vec<(usize, usize, u
                 continue;
             }
             match info.imm_kind(o) {
-                NumType::Untyped => {
-                    let texts =
-                        numfmt::format_untyped_list(&op.imm, style.floats, style.stray_prefix);
-                    check(i, o, &op.imm, texts, NumType::Untyped, true);
-                }
-                NumType::Float => check(i, o, &op.imm, floats(&op.imm), NumType::Float, false),
+                NumType::Untyped => check(
+                    i,
+                    o,
+                    &op.imm,
+                    NumType::Untyped,
+                    Some(style.stray_prefix),
+                    true,
+                ),
+                NumType::Float => check(i, o, &op.imm, NumType::Float, None, false),
                 _ => {}
             }
         }

@@ -116,12 +116,53 @@ pub fn program_lines(p: &Program, style: Style) -> Vec<String> {
 }
 
 /// [`program_lines`] appended to `out`, each line ended by `\n`.
+///
+/// Each instruction is written straight into `out` after its indentation;
+/// only text that `str::lines` would change (empty, ending in a newline,
+/// or holding a carriage return, which a shader message's text can) is
+/// taken back out and split as [`program_lines`] splits it, so both give
+/// the same lines.
 pub fn write_program(out: &mut String, p: &Program, style: Style) {
-    for_each_program_line(p, style, |indent, line| {
-        out.extend(std::iter::repeat_n(' ', indent));
-        out.push_str(line);
-        out.push('\n');
-    });
+    out.push_str(&p.profile());
+    out.push('\n');
+    let mut depth = 0usize;
+    for inst in &p.instructions {
+        let block = inst.info().block;
+        if matches!(block, Block::Close | Block::Middle) {
+            depth = depth.saturating_sub(1);
+        }
+        let start = out.len();
+        push_spaces(out, depth * 2);
+        let body = out.len();
+        write_instruction(out, inst, style);
+        let text = &out[body..];
+        // Only customdata prints text from the file (a shader message's).
+        if text.is_empty() || text.ends_with('\n') || (inst.custom.is_some() && text.contains('\r'))
+        {
+            let text = text.to_string();
+            out.truncate(start);
+            for (i, line) in text.lines().enumerate() {
+                push_spaces(out, if i == 0 { depth * 2 } else { 0 });
+                out.push_str(line);
+                out.push('\n');
+            }
+        } else {
+            out.push('\n');
+        }
+        if matches!(block, Block::Open | Block::Middle) {
+            depth += 1;
+        }
+    }
+}
+
+/// `n` spaces, a slice at a time.
+fn push_spaces(out: &mut String, mut n: usize) {
+    const SPACES: &str = "                                ";
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
+    }
 }
 
 /// Calls `emit(indent, line)` for each program line. Each instruction is

@@ -49,22 +49,49 @@ impl Type {
     /// The HLSL spelling fxc uses in listings: "float4", "row_major
     /// float4x4", "uint", "struct Foo", "interface IFoo" (arrays excluded).
     pub fn hlsl_name(&self) -> String {
-        let base = base_type_name(self.base);
-        let named = |prefix: &str| match self.name.as_deref() {
-            Some(n) if !n.is_empty() => format!("{prefix} {n}"),
-            _ => prefix.to_string(),
+        let mut s = String::new();
+        self.write_hlsl_name(&mut s);
+        s
+    }
+
+    /// [`Type::hlsl_name`] appended to `out`: the listing header writes
+    /// one per variable and member, without a string of its own each.
+    pub fn write_hlsl_name(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        let named = |out: &mut String, prefix: &str| {
+            out.push_str(prefix);
+            if let Some(n) = self.name.as_deref().filter(|n| !n.is_empty()) {
+                out.push(' ');
+                out.push_str(n);
+            }
+        };
+        let base = |out: &mut String| match base_type_str(self.base) {
+            Some(b) => out.push_str(b),
+            None => {
+                let _ = write!(out, "type{}", self.base);
+            }
         };
         match self.class {
-            class::SCALAR => base,
-            class::VECTOR => format!("{base}{}", self.columns),
-            class::MATRIX_ROWS => format!("row_major {base}{}x{}", self.rows, self.columns),
-            class::MATRIX_COLUMNS => format!("{base}{}x{}", self.rows, self.columns),
-            class::STRUCT => named("struct"),
-            class::INTERFACE_POINTER => named("interface"),
-            class::INTERFACE_CLASS => named("class"),
+            class::SCALAR => base(out),
+            class::VECTOR => {
+                base(out);
+                let _ = write!(out, "{}", self.columns);
+            }
+            class::MATRIX_ROWS => {
+                out.push_str("row_major ");
+                base(out);
+                let _ = write!(out, "{}x{}", self.rows, self.columns);
+            }
+            class::MATRIX_COLUMNS => {
+                base(out);
+                let _ = write!(out, "{}x{}", self.rows, self.columns);
+            }
+            class::STRUCT => named(out, "struct"),
+            class::INTERFACE_POINTER => named(out, "interface"),
+            class::INTERFACE_CLASS => named(out, "class"),
             _ => match self.name.as_deref() {
-                Some(n) if !n.is_empty() => n.to_string(),
-                _ => base,
+                Some(n) if !n.is_empty() => out.push_str(n),
+                _ => base(out),
             },
         }
     }
@@ -87,7 +114,15 @@ pub mod base {
 
 /// HLSL name of a D3D_SHADER_VARIABLE_TYPE.
 pub fn base_type_name(t: u16) -> String {
-    let s = match t {
+    match base_type_str(t) {
+        Some(s) => s.to_string(),
+        None => format!("type{t}"),
+    }
+}
+
+/// [`base_type_name`] for the types that have a name.
+fn base_type_str(t: u16) -> Option<&'static str> {
+    Some(match t {
         0 => "void",
         1 => "bool",
         2 => "int",
@@ -135,9 +170,8 @@ pub fn base_type_name(t: u16) -> String {
         55 => "min12int",
         56 => "min16int",
         57 => "min16uint",
-        other => return format!("type{other}"),
-    };
-    s.to_string()
+        _ => return None,
+    })
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
