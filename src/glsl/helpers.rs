@@ -6,6 +6,7 @@
 //! apply the scalar one per component are generated for the widths used.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use super::types::Ty;
 use super::writer::Section;
@@ -302,7 +303,9 @@ pub struct Helpers {
     /// Scalar helpers by name, with the vector widths called.
     scalar: BTreeMap<&'static str, (&'static Scalar, BTreeSet<usize>)>,
     /// Whole helper texts (texture emulation), by key, in request order.
-    custom: Vec<(String, String)>,
+    /// Shared, so a text built once (`texture::emulate` keeps the ones it
+    /// builds) is handed to every translation without a copy.
+    custom: Vec<(String, Rc<str>)>,
 }
 
 impl Helpers {
@@ -323,7 +326,14 @@ impl Helpers {
     /// Requests a helper given as whole text, written once under `key`.
     pub fn use_custom(&mut self, key: &str, text: impl FnOnce() -> String) {
         if !self.custom.iter().any(|(k, _)| k == key) {
-            self.custom.push((key.to_string(), text()));
+            self.custom.push((key.to_string(), Rc::from(text())));
+        }
+    }
+
+    /// [`Helpers::use_custom`] of a text already built: shared, not copied.
+    pub fn use_custom_shared(&mut self, key: &str, text: &Rc<str>) {
+        if !self.custom.iter().any(|(k, _)| k == key) {
+            self.custom.push((key.to_string(), Rc::clone(text)));
         }
     }
 
@@ -338,17 +348,18 @@ impl Helpers {
 
     /// Writes the helper definitions into `out`, one untagged line each:
     /// scalar helpers in dependency order, their vector overloads, then the
-    /// whole-text helpers (split into lines as they are copied, with no
-    /// `String` per line).
+    /// whole-text helpers (copied whole, a tag counted per line).
     pub fn render(&self, out: &mut Section) {
+        // The whole texts' size, and a guess for each scalar helper's
+        // function and overloads, so the section grows once.
+        let custom: usize = self.custom.iter().map(|(_, t)| t.len() + 2).sum();
+        out.reserve(custom + 768 * self.scalar.len(), 64);
         let mut done = BTreeSet::new();
         for (h, widths) in self.scalar.values() {
             self.render_scalar(h, widths, &mut done, out);
         }
         for (_, text) in &self.custom {
-            for l in text.lines() {
-                out.line(None, l);
-            }
+            out.block(text);
             out.line(None, "");
         }
     }

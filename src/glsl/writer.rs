@@ -88,10 +88,32 @@ impl Section {
         &mut self.text
     }
 
-    /// Room for `bytes` more text, so a section that will be long grows
-    /// once rather than doubling its way up.
-    pub fn reserve(&mut self, bytes: usize) {
+    /// Appends `text` as untagged lines, as many as `text.lines()` gives,
+    /// at the current indentation. Whole helper texts are kilobytes of
+    /// lines: with no indentation and no `\r` they are copied in one piece
+    /// and their lines only counted.
+    pub fn block(&mut self, text: &str) {
+        if self.indent != 0 || text.contains('\r') {
+            for l in text.lines() {
+                self.line(None, l);
+            }
+            return;
+        }
+        // `lines()` ends the last line whether or not a `\n` did.
+        let unended = !text.is_empty() && !text.ends_with('\n');
+        let lines = text.bytes().filter(|&b| b == b'\n').count() + usize::from(unended);
+        self.tags.resize(self.tags.len() + lines, None);
+        self.text.push_str(text);
+        if unended {
+            self.text.push('\n');
+        }
+    }
+
+    /// Room for `bytes` more text in `lines` more lines, so a section
+    /// that will be long grows once rather than doubling its way up.
+    pub fn reserve(&mut self, bytes: usize, lines: usize) {
         self.text.reserve(bytes);
+        self.tags.reserve(lines);
     }
 
     pub fn indent(&mut self) {
@@ -108,6 +130,11 @@ impl Section {
 
     pub fn depth(&self) -> usize {
         self.indent
+    }
+
+    /// Bytes of text written so far.
+    pub fn len(&self) -> usize {
+        self.text.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -141,4 +168,43 @@ pub fn join(sections: Vec<Section>, instructions: usize) -> (String, SourceMap) 
         }
     }
     (text, SourceMap { ranges })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `block` must give what writing `text.lines()` one line at a time
+    /// gives: the same text and one untagged line per line.
+    #[test]
+    fn block_matches_line_by_line() {
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "a\n\nb",
+            "a\nb\n",
+            "\n",
+            "x\r\ny",
+            "f() {\n    return;\n}",
+        ] {
+            let mut whole = Section::new();
+            whole.block(text);
+            let mut each = Section::new();
+            for l in text.lines() {
+                each.line(None, l);
+            }
+            assert_eq!(whole.text, each.text, "{text:?}");
+            assert_eq!(whole.tags, each.tags, "{text:?}");
+        }
+    }
+
+    /// Inside a block the lines are indented as `line` indents them.
+    #[test]
+    fn indented_block_indents_each_line() {
+        let mut s = Section::indented(1);
+        s.block("a\nb");
+        assert_eq!(s.text, "    a\n    b\n");
+        assert_eq!(s.tags, vec![None, None]);
+    }
 }

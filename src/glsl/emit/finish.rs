@@ -14,6 +14,7 @@ impl Emitter<'_> {
     pub(super) fn finish(mut self) -> Translation {
         self.close_function();
         let mut head = Section::new();
+        head.reserve(256, 8);
         match self.dialect {
             Dialect::Es300 => head.line(None, "#version 300 es"),
             Dialect::Vk450 => head.line(None, "#version 450"),
@@ -36,6 +37,7 @@ impl Emitter<'_> {
         head.line(None, "");
 
         let mut globals = Section::new();
+        globals.reserve(512, 8);
         decl::register_file(&mut self, &mut globals);
         super::super::capture::declare(&mut self, &mut globals);
 
@@ -67,6 +69,8 @@ impl Emitter<'_> {
             );
         }
         let mut main = Section::new();
+        let copies = self.prologue.len() + self.position.len() + self.epilogue.len();
+        main.reserve(copies + 128, 8);
         main.line(None, "void main() {");
         main.indent();
         let prologue = std::mem::take(&mut self.prologue);

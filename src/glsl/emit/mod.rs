@@ -170,9 +170,15 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     };
     // Sized from the instruction count (a comment line and a statement or
     // two each), so the buffers are not reallocated line after line.
-    let room = 96 * program.instructions.len() + 256;
-    e.decls.reserve(room);
-    e.body.reserve(room);
+    let n = program.instructions.len();
+    let (room, lines) = (96 * n + 256, 2 * n + 8);
+    e.decls.reserve(room, lines);
+    e.body.reserve(room, lines);
+    // The copies in and out of `main()`: a few lines per declared
+    // register, which a small shader's cost is mostly made of.
+    for s in [&mut e.prologue, &mut e.epilogue, &mut e.position] {
+        s.reserve(512, 8);
+    }
     e.prescan();
     texture::scan(&mut e);
     super::memory::scan(&mut e);
@@ -207,17 +213,19 @@ fn one_line(t: String) -> String {
 }
 
 /// `// ` and the instruction's text as [`one_line`] gives it, written
-/// straight into `out` as a line tagged `tag` (no copy of the text).
-fn comment_line(out: &mut Section, tag: Option<usize>, text: &str) {
+/// straight into `out` as a line tagged `tag`: the disassembler writes
+/// into the section's buffer and a multi-line text (an immediate constant
+/// buffer) is cut there, so no copy of the text is made.
+fn comment_line(out: &mut Section, tag: Option<usize>, inst: &Instruction, style: Style) {
     out.open(tag);
     let buf = out.buf();
     buf.push_str("// ");
-    match text.split_once('\n') {
-        Some((first, _)) => {
-            buf.push_str(first.trim_end());
-            buf.push_str(" …");
-        }
-        None => buf.push_str(text),
+    let start = buf.len();
+    disasm::write_instruction(buf, inst, style);
+    if let Some(nl) = buf[start..].find('\n') {
+        let first = buf[start..start + nl].trim_end().len();
+        buf.truncate(start + first);
+        buf.push_str(" …");
     }
     buf.push('\n');
 }
@@ -283,8 +291,7 @@ impl<'a> Emitter<'a> {
     fn instruction(&mut self, inst: &Instruction) {
         let info = inst.info();
         if info.class == Class::Decl || inst.op == Op::Customdata {
-            let text = disasm::format_instruction(inst, self.style);
-            comment_line(&mut self.decls, self.cur, &text);
+            comment_line(&mut self.decls, self.cur, inst, self.style);
             decl::emit(self, inst);
             return;
         }
@@ -295,8 +302,7 @@ impl<'a> Emitter<'a> {
                 .first()
                 .map(label_name)
                 .unwrap_or_else(|| "l0".into());
-            let text = disasm::format_instruction(inst, self.style);
-            comment_line(&mut self.body, self.cur, &text);
+            comment_line(&mut self.body, self.cur, inst, self.style);
             self.body.line(self.cur, format_args!("void {name}() {{"));
             self.body.indent();
             self.in_function = true;
@@ -372,8 +378,7 @@ impl<'a> Emitter<'a> {
 
     /// The comment line repeating the instruction, first of its lines.
     pub fn comment(&mut self, inst: &Instruction) {
-        let text = disasm::format_instruction(inst, self.style);
-        comment_line(&mut self.body, self.cur, &text);
+        comment_line(&mut self.body, self.cur, inst, self.style);
     }
 
     /// Writes a body line tagged with the current instruction.
