@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use super::types::Ty;
-use super::writer::Section;
+use super::writer::{Part, Section};
 
 /// A component-wise helper: scalar parameter types, result type, body.
 pub struct Scalar {
@@ -346,21 +346,27 @@ impl Helpers {
         self.scalar.is_empty() && self.custom.is_empty()
     }
 
-    /// Writes the helper definitions into `out`, one untagged line each:
-    /// scalar helpers in dependency order, their vector overloads, then the
-    /// whole-text helpers (copied whole, a tag counted per line).
-    pub fn render(&self, out: &mut Section) {
-        // The whole texts' size, and a guess for each scalar helper's
-        // function and overloads, so the section grows once.
-        let custom: usize = self.custom.iter().map(|(_, t)| t.len() + 2).sum();
-        out.reserve(custom + 768 * self.scalar.len(), 64);
+    /// The helper definitions, one untagged line each: scalar helpers in
+    /// dependency order, their vector overloads, then the whole-text
+    /// helpers, each followed by an empty line. The whole texts are handed
+    /// to the join as they are (shared, not copied here).
+    pub fn render(&self, parts: &mut Vec<Part>) {
+        let mut out = Section::new();
+        out.reserve(768 * self.scalar.len(), 16 * self.scalar.len());
         let mut done = BTreeSet::new();
         for (h, widths) in self.scalar.values() {
-            self.render_scalar(h, widths, &mut done, out);
+            self.render_scalar(h, widths, &mut done, &mut out);
         }
+        parts.push(out.into());
         for (_, text) in &self.custom {
-            out.block(text);
-            out.line(None, "");
+            if text.contains('\r') {
+                let mut s = Section::new();
+                s.block(text);
+                parts.push(s.into());
+            } else {
+                parts.push(Part::Text(Rc::clone(text)));
+            }
+            parts.push(Part::Blank);
         }
     }
 

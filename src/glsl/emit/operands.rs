@@ -3,6 +3,8 @@
 //! and the wanted type, source modifiers, relative indices, write masks
 //! and `_sat`.
 
+use std::fmt::Write as _;
+
 use super::super::types::{COMPONENTS, Ty, mask_count};
 use super::super::{Dialect, Reason, decl, interfaces};
 use super::Emitter;
@@ -22,7 +24,7 @@ impl Emitter<'_> {
         if self.inputs_indexed {
             format!("v[{r}]")
         } else {
-            format!("v{r}")
+            register_name('v', r)
         }
     }
 
@@ -30,7 +32,7 @@ impl Emitter<'_> {
         if self.outputs_indexed {
             format!("o[{r}]")
         } else {
-            format!("o{r}")
+            register_name('o', r)
         }
     }
 
@@ -63,7 +65,7 @@ impl Emitter<'_> {
         };
         let first = op.indices.first();
         match op.ty {
-            OperandType::TEMP => vec4(format!("r{}", op.reg().unwrap_or(0))),
+            OperandType::TEMP => vec4(register_name('r', op.reg().unwrap_or(0))),
             OperandType::INPUT | OperandType::OUTPUT => {
                 let input = op.ty == OperandType::INPUT;
                 let file = if input { "v" } else { "o" };
@@ -330,6 +332,16 @@ impl Emitter<'_> {
     }
 }
 
+/// `r12`: a register file's letter and number, built in one allocation
+/// with room for the swizzle and conversion a read adds (the commonest
+/// operand of all).
+fn register_name(file: char, n: u32) -> String {
+    let mut s = String::with_capacity(24);
+    s.push(file);
+    let _ = write!(s, "{n}");
+    s
+}
+
 /// The source component read for destination position `p`, after the
 /// operand's swizzle.
 fn source_component(op: &Operand, p: u8) -> u8 {
@@ -370,11 +382,22 @@ pub fn convert(expr: &str, from: Ty, to: Ty, n: usize) -> String {
     if from == to {
         return expr.to_string();
     }
-    match (from, to) {
-        (Ty::Float, _) => format!("{}({expr})", to.from_float_bits().unwrap_or("")),
-        (_, Ty::Float) => format!("{}({expr})", from.to_float_bits().unwrap_or("")),
-        _ => format!("{}({expr})", to.vec(n)),
-    }
+    let f = match (from, to) {
+        (Ty::Float, _) => to.from_float_bits().unwrap_or(""),
+        (_, Ty::Float) => from.to_float_bits().unwrap_or(""),
+        _ => to.vec(n),
+    };
+    call(f, expr)
+}
+
+/// `f(expr)`, built in one allocation (every operand read may wrap one).
+fn call(f: &str, expr: &str) -> String {
+    let mut s = String::with_capacity(f.len() + expr.len() + 2);
+    s.push_str(f);
+    s.push('(');
+    s.push_str(expr);
+    s.push(')');
+    s
 }
 
 /// `-x`, `abs(x)`, `-abs(x)` in `ty`'s arithmetic. GLSL has no unary minus
@@ -382,15 +405,15 @@ pub fn convert(expr: &str, from: Ty, to: Ty, n: usize) -> String {
 /// complement, as D3D's integer modifiers are).
 fn apply_modifier(m: Modifier, expr: String, ty: Ty, n: usize) -> String {
     if ty == Ty::Uint && m != Modifier::None {
-        let signed = format!("{}({expr})", Ty::Int.vec(n));
+        let signed = call(Ty::Int.vec(n), &expr);
         let inner = apply_modifier(m, signed, Ty::Int, n);
-        return format!("{}({inner})", Ty::Uint.vec(n));
+        return call(Ty::Uint.vec(n), &inner);
     }
     match m {
         Modifier::None => expr,
-        Modifier::Neg => format!("-({expr})"),
-        Modifier::Abs => format!("abs({expr})"),
-        Modifier::AbsNeg => format!("-abs({expr})"),
+        Modifier::Neg => call("-", &expr),
+        Modifier::Abs => call("abs", &expr),
+        Modifier::AbsNeg => call("-abs", &expr),
     }
 }
 
