@@ -2,6 +2,8 @@
 //! table from opcode to how its sources are read, what its result type is
 //! and the GLSL form that computes it.
 
+use std::borrow::Cow;
+
 use super::Dialect;
 use super::emit::Emitter;
 use super::helpers::{self, Scalar};
@@ -434,15 +436,17 @@ fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
 
 /// Wraps an expression in parentheses unless it is a plain name, literal
 /// or call.
-pub fn paren(s: &str) -> String {
+pub fn paren(s: &str) -> Cow<'_, str> {
     let simple = s
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '[' || c == ']')
         || (s.ends_with(')') && is_single_call(s));
+    // Borrowed when it needs none: every operand of a `mad` or a
+    // comparison comes through here, and is only written into a format.
     if simple {
-        s.to_string()
+        Cow::Borrowed(s)
     } else {
-        format!("({s})")
+        Cow::Owned(format!("({s})"))
     }
 }
 

@@ -3,12 +3,11 @@
 //! and the wanted type, source modifiers, relative indices, write masks
 //! and `_sat`.
 
-use std::fmt::Write as _;
-
 use super::super::types::{COMPONENTS, Ty, mask_count};
 use super::super::{Dialect, Reason, decl, interfaces};
 use super::Emitter;
 use crate::dxbc::ir::{Components, Index, Instruction, Modifier, Operand, OperandType, Selection};
+use crate::dxbc::numfmt::push_u64;
 
 /// Where an operand's base value lives and what type its bits are stored as.
 pub struct Base {
@@ -126,7 +125,13 @@ impl Emitter<'_> {
                     }
                     _ => {
                         let slot = slot.and_then(|i| i.imm()).unwrap_or(0);
-                        vec4(format!("cb{slot}.data[{e}]"))
+                        let mut s = String::with_capacity(e.len() + 24);
+                        s.push_str("cb");
+                        push_u64(&mut s, slot.into());
+                        s.push_str(".data[");
+                        s.push_str(&e);
+                        s.push(']');
+                        vec4(s)
                     }
                 }
             }
@@ -302,18 +307,6 @@ impl Emitter<'_> {
         {
             self.outputs_written.insert(*r);
         }
-        let mut value = convert(expr, ty, base.ty, n);
-        if sat {
-            value = if n == 1 {
-                format!("clamp({value}, 0.0, 1.0)")
-            } else {
-                format!(
-                    "clamp({value}, {}(0.0), {}(1.0))",
-                    Ty::Float.vec(n),
-                    Ty::Float.vec(n)
-                )
-            };
-        }
         let mut target = base.expr;
         if base.width != 1 {
             let mut comps = [0u8; 4];
@@ -328,7 +321,32 @@ impl Emitter<'_> {
                 push_swizzle(&mut target, &comps[..len]);
             }
         }
-        self.line(format_args!("{target} = {value};"));
+        // `target = value;`, the value converted to the register's type
+        // and clamped when `sat`, written straight into the body.
+        self.body.open(self.cur);
+        let buf = self.body.buf();
+        buf.push_str(&target);
+        buf.push_str(" = ");
+        if sat {
+            buf.push_str("clamp(");
+        }
+        push_converted(buf, expr, ty, base.ty, n);
+        if sat {
+            if n == 1 {
+                buf.push_str(", 0.0, 1.0)");
+            } else {
+                let v = Ty::Float.vec(n);
+                for bound in ["0.0", "1.0"] {
+                    buf.push_str(", ");
+                    buf.push_str(v);
+                    buf.push('(');
+                    buf.push_str(bound);
+                    buf.push(')');
+                }
+                buf.push(')');
+            }
+        }
+        buf.push_str(";\n");
     }
 }
 
@@ -338,7 +356,7 @@ impl Emitter<'_> {
 fn register_name(file: char, n: u32) -> String {
     let mut s = String::with_capacity(24);
     s.push(file);
-    let _ = write!(s, "{n}");
+    push_u64(&mut s, n.into());
     s
 }
 
@@ -379,15 +397,26 @@ fn convert_owned(expr: String, from: Ty, to: Ty, n: usize) -> String {
 /// Converts a value of `from` bits to `to`: bitcasts between float and the
 /// integer types, `int()`/`uint()` (bit-preserving) between the two.
 pub fn convert(expr: &str, from: Ty, to: Ty, n: usize) -> String {
+    let mut s = String::with_capacity(expr.len() + 18);
+    push_converted(&mut s, expr, from, to, n);
+    s
+}
+
+/// [`convert`] appended to `out`.
+fn push_converted(out: &mut String, expr: &str, from: Ty, to: Ty, n: usize) {
     if from == to {
-        return expr.to_string();
+        out.push_str(expr);
+        return;
     }
     let f = match (from, to) {
         (Ty::Float, _) => to.from_float_bits().unwrap_or(""),
         (_, Ty::Float) => from.to_float_bits().unwrap_or(""),
         _ => to.vec(n),
     };
-    call(f, expr)
+    out.push_str(f);
+    out.push('(');
+    out.push_str(expr);
+    out.push(')');
 }
 
 /// `f(expr)`, built in one allocation (every operand read may wrap one).
