@@ -127,7 +127,7 @@ impl Emitter<'_> {
                         let slot = slot.and_then(|i| i.imm()).unwrap_or(0);
                         let mut s = String::with_capacity(e.len() + 24);
                         s.push_str("cb");
-                        push_u64(&mut s, slot.into());
+                        push_u64(&mut s, slot);
                         s.push_str(".data[");
                         s.push_str(&e);
                         s.push(']');
