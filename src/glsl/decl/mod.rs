@@ -21,6 +21,7 @@ use super::types::Ty;
 use super::writer::Section;
 use super::{Dialect, Reason, texture};
 use crate::dxbc::ir::{CustomData, DeclKind, Instruction};
+use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::Op;
 
 mod input;
@@ -78,8 +79,19 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             } else if let DeclKind::Count(n) = inst.decl
                 && n > 0
             {
-                let regs: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
-                e.decl_line(format_args!("vec4 {};", regs.join(", ")));
+                // `vec4 r0, r1, …;` pushed into one String (every shader
+                // has this line; a String per register was measurable).
+                let mut line = String::with_capacity(6 + 5 * n as usize);
+                line.push_str("vec4 ");
+                for i in 0..n {
+                    if i > 0 {
+                        line.push_str(", ");
+                    }
+                    line.push('r');
+                    push_u64(&mut line, i.into());
+                }
+                line.push(';');
+                e.decl_line(line);
             }
         }
         Op::DclIndexableTemp => {

@@ -222,7 +222,12 @@ fn comment_line(out: &mut Section, tag: Option<usize>, inst: &Instruction, style
     buf.push_str("// ");
     let start = buf.len();
     disasm::write_instruction(buf, inst, style);
-    if let Some(nl) = buf[start..].find('\n') {
+    // Only custom data spans lines (an immediate constant buffer's rows,
+    // a message's text); the IR holds no other text, so the newline
+    // search is skipped for every other instruction.
+    if inst.custom.is_some()
+        && let Some(nl) = buf[start..].find('\n')
+    {
         let first = buf[start..start + nl].trim_end().len();
         buf.truncate(start + first);
         buf.push_str(" …");
@@ -403,7 +408,10 @@ impl<'a> Emitter<'a> {
     pub fn tmp(&mut self) -> String {
         let n = self.next_tmp;
         self.next_tmp += 1;
-        format!("dx_t{n}")
+        let mut s = String::with_capacity(16);
+        s.push_str("dx_t");
+        crate::dxbc::numfmt::push_u64(&mut s, n.into());
+        s
     }
 
     /// Records that `inst` cannot be expressed.

@@ -37,17 +37,29 @@ impl Emitter<'_> {
 
     /// An index expression (`int`), relative parts read as integers.
     pub fn index_expr(&mut self, inst: &Instruction, idx: &Index) -> String {
+        // Every constant-buffer read has one: digits pushed, not
+        // formatted.
+        let number = |v: u64| {
+            let mut s = String::with_capacity(20);
+            push_u64(&mut s, v);
+            s
+        };
+        let plus = |mut rel: String, v: u64| {
+            rel.push_str(" + ");
+            push_u64(&mut rel, v);
+            rel
+        };
         match idx {
-            Index::Imm32(v) => v.to_string(),
-            Index::Imm64(v) => v.to_string(),
+            Index::Imm32(v) => number((*v).into()),
+            Index::Imm64(v) => number(*v),
             Index::Relative(r) => self.read_scalar(inst, r, Ty::Int),
             Index::Imm32Relative(v, r) => {
                 let rel = self.read_scalar(inst, r, Ty::Int);
-                if *v == 0 { rel } else { format!("{rel} + {v}") }
+                if *v == 0 { rel } else { plus(rel, (*v).into()) }
             }
             Index::Imm64Relative(v, r) => {
                 let rel = self.read_scalar(inst, r, Ty::Int);
-                format!("{rel} + {v}")
+                plus(rel, *v)
             }
         }
     }
