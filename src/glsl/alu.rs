@@ -2,6 +2,8 @@
 //! table from opcode to how its sources are read, what its result type is
 //! and the GLSL form that computes it.
 
+use std::borrow::Cow;
+
 use super::Dialect;
 use super::emit::Emitter;
 use super::helpers::{self, Scalar};
@@ -224,14 +226,33 @@ fn single(
         }
     };
     match op.form {
+        // The commonest forms (mov/add/mul/mad/dp*) are built by pushes
+        // into one sized String: format! was a large share of their cost.
         Infix(o) => {
             let (a, b) = (arg(e, 0, op.src()), arg(e, 1, op.src()));
-            format!("{a} {o} {b}")
+            cat(&[&a, " ", o, " ", &b])
         }
-        Prefix(o) => format!("{o}{}", paren(&arg(e, 0, op.src()))),
+        Prefix(o) => {
+            let a = arg(e, 0, op.src());
+            let mut s = String::with_capacity(o.len() + a.len() + 2);
+            s.push_str(o);
+            push_paren(&mut s, &a);
+            s
+        }
         Call(f) => {
-            let args: Vec<String> = (0..srcs.len()).map(|k| arg(e, k, op.src())).collect();
-            format!("{f}({})", args.join(", "))
+            // Sources read in order (a read may record a refusal).
+            let mut s = String::with_capacity(f.len() + 16 * srcs.len() + 2);
+            s.push_str(f);
+            s.push('(');
+            for k in 0..srcs.len() {
+                if k > 0 {
+                    s.push_str(", ");
+                }
+                let a = arg(e, k, op.src());
+                s.push_str(&a);
+            }
+            s.push(')');
+            s
         }
         Mad => {
             let (a, b, c) = (
@@ -239,7 +260,13 @@ fn single(
                 arg(e, 1, op.src()),
                 arg(e, 2, op.src()),
             );
-            format!("{} * {} + {}", paren(&a), paren(&b), paren(&c))
+            let mut s = String::with_capacity(a.len() + b.len() + c.len() + 12);
+            push_paren(&mut s, &a);
+            s.push_str(" * ");
+            push_paren(&mut s, &b);
+            s.push_str(" + ");
+            push_paren(&mut s, &c);
+            s
         }
         Rcp => {
             let a = arg(e, 0, F);
@@ -250,26 +277,32 @@ fn single(
             }
         }
         Dot(k) => {
-            let comps: Vec<u8> = (0..k as u8).collect();
-            let a = srcs.first().map(|s| e.read(inst, s, &comps, F));
-            let b = srcs.get(1).map(|s| e.read(inst, s, &comps, F));
-            let d = format!(
-                "dot({}, {})",
-                a.unwrap_or_else(|| "0.0".into()),
-                b.unwrap_or_else(|| "0.0".into())
-            );
+            // dp2/dp3/dp4: at most four components.
+            const FIRST: [u8; 4] = [0, 1, 2, 3];
+            let comps = &FIRST[..k.min(4)];
+            let a = srcs.first().map(|s| e.read(inst, s, comps, F));
+            let b = srcs.get(1).map(|s| e.read(inst, s, comps, F));
+            let (a, b) = (a.as_deref().unwrap_or("0.0"), b.as_deref().unwrap_or("0.0"));
             if n == 1 {
-                d
+                cat(&["dot(", a, ", ", b, ")"])
             } else {
-                format!("{}({d})", F.vec(n))
+                cat(&[F.vec(n), "(dot(", a, ", ", b, "))"])
             }
         }
         Cmp(scalar, vector) => {
             let (a, b) = (arg(e, 0, op.src()), arg(e, 1, op.src()));
             if n == 1 {
-                format!("({} {scalar} {}) ? 0xffffffffu : 0u", paren(&a), paren(&b))
+                let mut s = String::with_capacity(a.len() + b.len() + 32);
+                s.push('(');
+                push_paren(&mut s, &a);
+                s.push(' ');
+                s.push_str(scalar);
+                s.push(' ');
+                push_paren(&mut s, &b);
+                s.push_str(") ? 0xffffffffu : 0u");
+                s
             } else {
-                format!("{}({vector}({a}, {b})) * 0xffffffffu", U.vec(n))
+                cat(&[U.vec(n), "(", vector, "(", &a, ", ", &b, ")) * 0xffffffffu"])
             }
         }
         Shift(o) => {
@@ -282,7 +315,10 @@ fn single(
             };
             format!("{} {o} ({} & {m})", paren(&a), paren(&b))
         }
-        Convert => format!("{}({})", op.dst().vec(n), arg(e, 0, op.src())),
+        Convert => {
+            let a = arg(e, 0, op.src());
+            cat(&[op.dst().vec(n), "(", &a, ")"])
+        }
         FullyMapped => {
             e.line("// no tiled resources here (no sparse residency): status 0 is every access's");
             let a = arg(e, 0, U);
@@ -313,13 +349,18 @@ fn single(
         }
         Helper(h) => {
             let name = e.helper(h, n);
-            let args: Vec<String> = h
-                .params
-                .iter()
-                .enumerate()
-                .map(|(k, &t)| arg(e, k, t))
-                .collect();
-            format!("{name}({})", args.join(", "))
+            let mut s = String::with_capacity(name.len() + 16 * h.params.len() + 2);
+            s.push_str(name);
+            s.push('(');
+            for (k, &t) in h.params.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(", ");
+                }
+                let a = arg(e, k, t);
+                s.push_str(&a);
+            }
+            s.push(')');
+            s
         }
         Mov => arg(e, 0, F),
         Movc => {
@@ -334,9 +375,26 @@ fn single(
 /// `cond != 0 ? a : b`, per component.
 fn select(c: &str, a: &str, b: &str, n: usize) -> String {
     if n == 1 {
-        format!("({} != 0u) ? {} : {}", paren(c), paren(a), paren(b))
+        let mut s = String::with_capacity(c.len() + a.len() + b.len() + 20);
+        s.push('(');
+        push_paren(&mut s, c);
+        s.push_str(" != 0u) ? ");
+        push_paren(&mut s, a);
+        s.push_str(" : ");
+        push_paren(&mut s, b);
+        s
     } else {
-        format!("mix({b}, {a}, notEqual({c}, {}(0u)))", U.vec(n))
+        cat(&[
+            "mix(",
+            b,
+            ", ",
+            a,
+            ", notEqual(",
+            c,
+            ", ",
+            U.vec(n),
+            "(0u)))",
+        ])
     }
 }
 
@@ -434,16 +492,41 @@ fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
 
 /// Wraps an expression in parentheses unless it is a plain name, literal
 /// or call.
-pub fn paren(s: &str) -> String {
-    let simple = s
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '[' || c == ']')
-        || (s.ends_with(')') && is_single_call(s));
-    if simple {
-        s.to_string()
+pub fn paren(s: &str) -> Cow<'_, str> {
+    // Borrowed when it needs none: every operand of a `mad` or a
+    // comparison comes through here, and is only written into a format.
+    if is_simple(s) {
+        Cow::Borrowed(s)
     } else {
-        format!("({s})")
+        Cow::Owned(cat(&["(", s, ")"]))
     }
+}
+
+/// [`paren`] appended to `out`, with no String of its own.
+fn push_paren(out: &mut String, s: &str) {
+    if is_simple(s) {
+        out.push_str(s);
+    } else {
+        out.push('(');
+        out.push_str(s);
+        out.push(')');
+    }
+}
+
+/// A plain name, literal or call: needs no parentheses as an operand.
+fn is_simple(s: &str) -> bool {
+    s.bytes()
+        .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'[' || c == b']')
+        || (s.ends_with(')') && is_single_call(s))
+}
+
+/// The pieces joined in one allocation of the exact size.
+fn cat(parts: &[&str]) -> String {
+    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        s.push_str(p);
+    }
+    s
 }
 
 /// `f(…)` where the outer parentheses belong to one call.

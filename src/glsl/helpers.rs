@@ -6,9 +6,10 @@
 //! apply the scalar one per component are generated for the widths used.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use super::types::Ty;
-use super::writer::Section;
+use super::writer::{Part, Section};
 
 /// A component-wise helper: scalar parameter types, result type, body.
 pub struct Scalar {
@@ -302,7 +303,9 @@ pub struct Helpers {
     /// Scalar helpers by name, with the vector widths called.
     scalar: BTreeMap<&'static str, (&'static Scalar, BTreeSet<usize>)>,
     /// Whole helper texts (texture emulation), by key, in request order.
-    custom: Vec<(String, String)>,
+    /// Shared, so a text built once (`texture::emulate` keeps the ones it
+    /// builds) is handed to every translation without a copy.
+    custom: Vec<(String, Rc<str>)>,
 }
 
 impl Helpers {
@@ -323,7 +326,14 @@ impl Helpers {
     /// Requests a helper given as whole text, written once under `key`.
     pub fn use_custom(&mut self, key: &str, text: impl FnOnce() -> String) {
         if !self.custom.iter().any(|(k, _)| k == key) {
-            self.custom.push((key.to_string(), text()));
+            self.custom.push((key.to_string(), Rc::from(text())));
+        }
+    }
+
+    /// [`Helpers::use_custom`] of a text already built: shared, not copied.
+    pub fn use_custom_shared(&mut self, key: &str, text: &Rc<str>) {
+        if !self.custom.iter().any(|(k, _)| k == key) {
+            self.custom.push((key.to_string(), Rc::clone(text)));
         }
     }
 
@@ -336,20 +346,27 @@ impl Helpers {
         self.scalar.is_empty() && self.custom.is_empty()
     }
 
-    /// Writes the helper definitions into `out`, one untagged line each:
-    /// scalar helpers in dependency order, their vector overloads, then the
-    /// whole-text helpers (split into lines as they are copied, with no
-    /// `String` per line).
-    pub fn render(&self, out: &mut Section) {
+    /// The helper definitions, one untagged line each: scalar helpers in
+    /// dependency order, their vector overloads, then the whole-text
+    /// helpers, each followed by an empty line. The whole texts are handed
+    /// to the join as they are (shared, not copied here).
+    pub fn render(&self, parts: &mut Vec<Part>) {
+        let mut out = Section::new();
+        out.reserve(768 * self.scalar.len(), 16 * self.scalar.len());
         let mut done = BTreeSet::new();
         for (h, widths) in self.scalar.values() {
-            self.render_scalar(h, widths, &mut done, out);
+            self.render_scalar(h, widths, &mut done, &mut out);
         }
+        parts.push(out.into());
         for (_, text) in &self.custom {
-            for l in text.lines() {
-                out.line(None, l);
+            if text.contains('\r') {
+                let mut s = Section::new();
+                s.block(text);
+                parts.push(s.into());
+            } else {
+                parts.push(Part::Text(Rc::clone(text)));
             }
-            out.line(None, "");
+            parts.push(Part::Blank);
         }
     }
 

@@ -6,7 +6,7 @@
 //! shape as fields, and printed (`Display`) as the GLSL spelling, which is
 //! also what the manifest's JSON carries.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use crate::dxbc::enums::ReturnType;
 use crate::dxbc::opcodes::NumType;
@@ -89,23 +89,43 @@ impl Ty {
 
     /// A literal of this type from raw bits.
     pub fn literal(self, bits: u32) -> String {
+        let mut s = String::new();
+        self.push_literal(&mut s, bits);
+        s
+    }
+
+    /// [`Ty::literal`] appended to `out`.
+    pub fn push_literal(self, out: &mut String, bits: u32) {
         match self {
-            Ty::Float => float_literal(bits),
-            Ty::Int => int_literal(bits as i32),
-            Ty::Uint => format!("{bits}u"),
+            Ty::Float => push_float_literal(out, bits),
+            Ty::Int => push_int_literal(out, bits as i32),
+            Ty::Uint => {
+                let _ = write!(out, "{bits}u");
+            }
         }
     }
 
-    /// A literal vector (or scalar) of this type from raw lanes.
+    /// A literal vector (or scalar) of this type from raw lanes, built in
+    /// one `String` (immediates are read per instruction).
     pub fn literal_vec(self, lanes: &[u32]) -> String {
         if lanes.len() == 1 {
             return self.literal(lanes[0]);
         }
+        let mut s = String::with_capacity(16 * lanes.len() + 8);
+        s.push_str(self.vec(lanes.len()));
+        s.push('(');
         if lanes.iter().all(|&l| l == lanes[0]) {
-            return format!("{}({})", self.vec(lanes.len()), self.literal(lanes[0]));
+            self.push_literal(&mut s, lanes[0]);
+        } else {
+            for (k, &l) in lanes.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(", ");
+                }
+                self.push_literal(&mut s, l);
+            }
         }
-        let parts: Vec<String> = lanes.iter().map(|&l| self.literal(l)).collect();
-        format!("{}({})", self.vec(lanes.len()), parts.join(", "))
+        s.push(')');
+        s
     }
 }
 
@@ -247,32 +267,40 @@ impl fmt::Display for OpaqueType {
     }
 }
 
-/// A float literal that reproduces `bits` exactly: the shortest decimal that
+/// Appends a float literal that reproduces `bits` exactly: the shortest decimal that
 /// reads back to the same value for normal numbers and zero, and
 /// `uintBitsToFloat(0x…u)` for what decimal cannot carry through a GLSL
 /// compiler (NaN, infinities, denormals, negative zero).
-pub fn float_literal(bits: u32) -> String {
+fn push_float_literal(out: &mut String, bits: u32) {
     let v = f32::from_bits(bits);
     if bits == 0 {
-        return "0.0".into();
+        out.push_str("0.0");
+        return;
     }
     if !v.is_normal() || bits == 0x8000_0000 {
-        return format!("uintBitsToFloat({bits:#010x}u)");
+        let _ = write!(out, "uintBitsToFloat({bits:#010x}u)");
+        return;
     }
-    let s = format!("{v:?}");
+    let start = out.len();
     // `{:?}` prints `1e-7`, `1.5`, `100.0`; GLSL wants a dot or an exponent,
     // which it always has.
-    debug_assert!(s.parse::<f32>().map(|p| p.to_bits()) == Ok(bits));
-    s
+    let _ = write!(out, "{v:?}");
+    debug_assert!(out[start..].parse::<f32>().map(|p| p.to_bits()) == Ok(bits));
 }
 
 /// An `int` literal. `-2147483648` is not a literal in GLSL (it is the
 /// negation of an out-of-range one), so it is written as an expression.
 pub fn int_literal(v: i32) -> String {
+    let mut s = String::new();
+    push_int_literal(&mut s, v);
+    s
+}
+
+fn push_int_literal(out: &mut String, v: i32) {
     if v == i32::MIN {
-        "(-2147483647 - 1)".into()
+        out.push_str("(-2147483647 - 1)");
     } else {
-        v.to_string()
+        let _ = write!(out, "{v}");
     }
 }
 
@@ -312,15 +340,24 @@ mod tests {
             0xc2c8_0000,
             0x3400_0000,
         ] {
-            let s = float_literal(bits);
+            let s = Ty::Float.literal(bits);
             assert_eq!(s.parse::<f32>().unwrap().to_bits(), bits, "{s}");
         }
-        assert_eq!(float_literal(0x7fc0_0000), "uintBitsToFloat(0x7fc00000u)");
-        assert_eq!(float_literal(0xff80_0000), "uintBitsToFloat(0xff800000u)");
-        assert_eq!(float_literal(0x8000_0000), "uintBitsToFloat(0x80000000u)");
-        assert_eq!(float_literal(1), "uintBitsToFloat(0x00000001u)");
-        assert_eq!(float_literal(0), "0.0");
-        assert_eq!(float_literal(0x3f80_0000), "1.0");
+        assert_eq!(
+            Ty::Float.literal(0x7fc0_0000),
+            "uintBitsToFloat(0x7fc00000u)"
+        );
+        assert_eq!(
+            Ty::Float.literal(0xff80_0000),
+            "uintBitsToFloat(0xff800000u)"
+        );
+        assert_eq!(
+            Ty::Float.literal(0x8000_0000),
+            "uintBitsToFloat(0x80000000u)"
+        );
+        assert_eq!(Ty::Float.literal(1), "uintBitsToFloat(0x00000001u)");
+        assert_eq!(Ty::Float.literal(0), "0.0");
+        assert_eq!(Ty::Float.literal(0x3f80_0000), "1.0");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! costs, and a heap allocation per line was the largest of them.
 
 use std::fmt::{self, Write as _};
+use std::rc::Rc;
 
 use super::SourceMap;
 
@@ -88,10 +89,32 @@ impl Section {
         &mut self.text
     }
 
-    /// Room for `bytes` more text, so a section that will be long grows
-    /// once rather than doubling its way up.
-    pub fn reserve(&mut self, bytes: usize) {
+    /// Appends `text` as untagged lines, as many as `text.lines()` gives,
+    /// at the current indentation. Whole helper texts are kilobytes of
+    /// lines: with no indentation and no `\r` they are copied in one piece
+    /// and their lines only counted.
+    pub fn block(&mut self, text: &str) {
+        if self.indent != 0 || text.contains('\r') {
+            for l in text.lines() {
+                self.line(None, l);
+            }
+            return;
+        }
+        // `lines()` ends the last line whether or not a `\n` did.
+        let unended = !text.is_empty() && !text.ends_with('\n');
+        let lines = text.bytes().filter(|&b| b == b'\n').count() + usize::from(unended);
+        self.tags.resize(self.tags.len() + lines, None);
+        self.text.push_str(text);
+        if unended {
+            self.text.push('\n');
+        }
+    }
+
+    /// Room for `bytes` more text in `lines` more lines, so a section
+    /// that will be long grows once rather than doubling its way up.
+    pub fn reserve(&mut self, bytes: usize, lines: usize) {
         self.text.reserve(bytes);
+        self.tags.reserve(lines);
     }
 
     pub fn indent(&mut self) {
@@ -113,20 +136,63 @@ impl Section {
     pub fn is_empty(&self) -> bool {
         self.tags.is_empty()
     }
+}
 
-    /// Appends another section's lines.
-    pub fn append(&mut self, other: Section) {
-        self.text.push_str(&other.text);
-        self.tags.extend(other.tags);
+/// A piece of the final text: a section, or a whole text shared with
+/// others (a helper kept across translations) written as untagged lines.
+pub enum Part {
+    Lines(Section),
+    /// `text.lines()` as untagged lines, as [`Section::block`] writes
+    /// them unindented; never a text holding `\r`, which `block` would
+    /// split line by line.
+    Text(Rc<str>),
+    /// One empty untagged line.
+    Blank,
+}
+
+impl From<Section> for Part {
+    fn from(s: Section) -> Part {
+        Part::Lines(s)
     }
 }
 
-/// Joins sections into the source text and the per-instruction line map.
-pub fn join(sections: Vec<Section>, instructions: usize) -> (String, SourceMap) {
-    let mut text = String::with_capacity(sections.iter().map(|s| s.text.len()).sum());
+/// Joins the parts into the source text and the per-instruction line map.
+/// Every byte of the output is copied once, here: sections are built
+/// apart only because they come out of order, and shared helper texts go
+/// straight from the cache into the result.
+pub fn join<P: Into<Part>>(parts: Vec<P>, instructions: usize) -> (String, SourceMap) {
+    let parts: Vec<Part> = parts.into_iter().map(Into::into).collect();
+    let size = parts
+        .iter()
+        .map(|p| match p {
+            Part::Lines(s) => s.text.len(),
+            Part::Text(t) => t.len() + 1,
+            Part::Blank => 1,
+        })
+        .sum();
+    let mut text = String::with_capacity(size);
     let mut ranges: Vec<Option<(u32, u32)>> = vec![None; instructions];
     let mut line_no = 0u32;
-    for section in &sections {
+    for part in &parts {
+        let section = match part {
+            Part::Lines(section) => section,
+            Part::Text(t) => {
+                debug_assert!(!t.contains('\r'), "a shared text with \\r");
+                let unended = !t.is_empty() && !t.ends_with('\n');
+                let lines = t.bytes().filter(|&b| b == b'\n').count() + usize::from(unended);
+                text.push_str(t);
+                if unended {
+                    text.push('\n');
+                }
+                line_no += lines as u32;
+                continue;
+            }
+            Part::Blank => {
+                text.push('\n');
+                line_no += 1;
+                continue;
+            }
+        };
         text.push_str(&section.text);
         for &tag in &section.tags {
             line_no += 1;
@@ -141,4 +207,64 @@ pub fn join(sections: Vec<Section>, instructions: usize) -> (String, SourceMap) 
         }
     }
     (text, SourceMap { ranges })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `block` must give what writing `text.lines()` one line at a time
+    /// gives: the same text and one untagged line per line.
+    #[test]
+    fn block_matches_line_by_line() {
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "a\n\nb",
+            "a\nb\n",
+            "\n",
+            "x\r\ny",
+            "f() {\n    return;\n}",
+        ] {
+            let mut whole = Section::new();
+            whole.block(text);
+            let mut each = Section::new();
+            for l in text.lines() {
+                each.line(None, l);
+            }
+            assert_eq!(whole.text, each.text, "{text:?}");
+            assert_eq!(whole.tags, each.tags, "{text:?}");
+        }
+    }
+
+    /// A shared text joins as the same text written by `block` would.
+    #[test]
+    fn shared_text_joins_as_a_block() {
+        for text in ["", "a", "a\n", "a\n\nb", "f() {\n    return;\n}"] {
+            let mut s = Section::new();
+            s.line(Some(0), "x");
+            s.block(text);
+            s.line(None, "");
+            s.line(Some(1), "y");
+            let (want, want_map) = join(vec![s], 2);
+            let mut a = Section::new();
+            a.line(Some(0), "x");
+            let mut b = Section::new();
+            b.line(Some(1), "y");
+            let parts = vec![a.into(), Part::Text(Rc::from(text)), Part::Blank, b.into()];
+            let (got, map) = join(parts, 2);
+            assert_eq!(got, want, "{text:?}");
+            assert_eq!(map.ranges, want_map.ranges, "{text:?}");
+        }
+    }
+
+    /// Inside a block the lines are indented as `line` indents them.
+    #[test]
+    fn indented_block_indents_each_line() {
+        let mut s = Section::indented(1);
+        s.block("a\nb");
+        assert_eq!(s.text, "    a\n    b\n");
+        assert_eq!(s.tags, vec![None, None]);
+    }
 }

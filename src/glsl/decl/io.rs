@@ -9,7 +9,7 @@ use super::super::{Dialect, Reason};
 use super::MAX_IO_REGISTERS;
 use crate::dxbc::enums::{ComponentType, SystemValue};
 use crate::dxbc::ir::{Instruction, ProgramType, Selection};
-use crate::dxbc::signature::{SignatureElement, SignatureKind, mask_columns};
+use crate::dxbc::signature::{SignatureElement, SignatureKind};
 
 pub(super) fn signature<'a>(e: &Emitter<'a>, kind: SignatureKind) -> Vec<&'a SignatureElement> {
     e.shader
@@ -154,8 +154,15 @@ pub(super) fn qualifier(
 }
 
 /// A mask as the manifest writes it (`xy`, `x_z`… without spaces).
+/// `xzw`: the components `mask` names, in order (the manifest's mask).
 pub(super) fn mask_text(mask: u8) -> String {
-    mask_columns(mask).replace(' ', "")
+    let mut s = String::with_capacity(4);
+    for (i, c) in ['x', 'y', 'z', 'w'].into_iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            s.push(c);
+        }
+    }
+    s
 }
 
 pub(super) fn push_sv_entry(

@@ -10,6 +10,7 @@
 //! signature lists but no instruction writes come out as zero.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 use super::emit::Emitter;
 use super::link::constant_buffer_decl;
@@ -20,6 +21,7 @@ use super::types::Ty;
 use super::writer::Section;
 use super::{Dialect, Reason, texture};
 use crate::dxbc::ir::{CustomData, DeclKind, Instruction};
+use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::Op;
 
 mod input;
@@ -77,8 +79,19 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             } else if let DeclKind::Count(n) = inst.decl
                 && n > 0
             {
-                let regs: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
-                e.decl_line(format_args!("vec4 {};", regs.join(", ")));
+                // `vec4 r0, r1, …;` pushed into one String (every shader
+                // has this line; a String per register was measurable).
+                let mut line = String::with_capacity(6 + 5 * n as usize);
+                line.push_str("vec4 ");
+                for i in 0..n {
+                    if i > 0 {
+                        line.push_str(", ");
+                    }
+                    line.push('r');
+                    push_u64(&mut line, i.into());
+                }
+                line.push(';');
+                e.decl_line(line);
             }
         }
         Op::DclIndexableTemp => {
@@ -205,8 +218,9 @@ fn immediate_constant_buffer(e: &mut Emitter, data: &[u32]) {
 }
 
 /// The `v` and `o` registers (and `oDepth`), declared after the other
-/// declarations; outputs start at zero.
-pub fn register_file(e: &mut Emitter, out: &mut Section) {
+/// declarations; outputs start at zero: the statements zeroing them are
+/// returned, for `main()` to run before the input copies.
+pub fn register_file(e: &mut Emitter, out: &mut Section) -> Section {
     let count = |set: &BTreeSet<u32>| set.iter().next_back().map_or(0, |m| m + 1);
     let inputs = count(&e.input_regs);
     let outputs = count(&e.output_regs);
@@ -214,16 +228,14 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) {
         if e.inputs_indexed {
             out.line(None, format_args!("vec4 v[{inputs}];"));
         } else {
-            let regs: Vec<String> = e.input_regs.iter().map(|r| format!("v{r}")).collect();
-            out.line(None, format_args!("vec4 {};", regs.join(", ")));
+            register_list(out, 'v', &e.input_regs);
         }
     }
     if outputs > 0 {
         if e.outputs_indexed {
             out.line(None, format_args!("vec4 o[{outputs}];"));
         } else {
-            let regs: Vec<String> = e.output_regs.iter().map(|r| format!("o{r}")).collect();
-            out.line(None, format_args!("vec4 {};", regs.join(", ")));
+            register_list(out, 'o', &e.output_regs);
         }
     }
     if e.uses_depth_output {
@@ -235,8 +247,10 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) {
     if !out.is_empty() {
         out.line(None, "");
     }
-    // Zero every output before the body runs (prepended to the prologue).
+    // Zero every output before the body runs (written into `main()`
+    // before the prologue).
     let mut zero = Section::indented(1);
+    zero.reserve(32 * e.output_regs.len() + 64, e.output_regs.len() + 2);
     if e.outputs_indexed {
         for r in 0..outputs {
             zero.line(None, format_args!("o[{r}] = vec4(0.0);"));
@@ -258,7 +272,21 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) {
         // Every sample kept until the shader says otherwise.
         zero.line(None, "oMask = 0xffffffffu;");
     }
-    let rest = std::mem::take(&mut e.prologue);
-    zero.append(rest);
-    e.prologue = zero;
+    zero
+}
+
+/// `vec4 v0, v1, v3;`: the registers of a file not indexed, written into
+/// the line with no `String` per name.
+fn register_list(out: &mut Section, file: char, regs: &BTreeSet<u32>) {
+    out.open(None);
+    let buf = out.buf();
+    buf.push_str("vec4 ");
+    for (k, r) in regs.iter().enumerate() {
+        if k > 0 {
+            buf.push_str(", ");
+        }
+        buf.push(file);
+        let _ = write!(buf, "{r}");
+    }
+    buf.push_str(";\n");
 }

@@ -200,7 +200,9 @@ fn declare_output(
     }
     let reg_name = e.output_name(reg);
     let sw = swizzle(&mask_components(mask));
-    let mut value = convert(&format!("{reg_name}{sw}"), Ty::Float, ty, n);
+    let mut reg_value = reg_name;
+    reg_value.push_str(&sw);
+    let mut value = convert(&reg_value, Ty::Float, ty, n);
     if noperspective && !native_noperspective(e.dialect) {
         // The pixel shader multiplies by gl_FragCoord.w (see
         // declare_input). gl_Position is written first, and its fix-up

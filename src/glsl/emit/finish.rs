@@ -4,7 +4,7 @@
 
 use super::super::manifest::{UniformEntry, UniformRole};
 use super::super::types::{Ty, ValueType};
-use super::super::writer::{Section, join};
+use super::super::writer::{Part, Section, join};
 use super::super::{Dialect, Translation, decl};
 use super::Emitter;
 use crate::dxbc::ir::ProgramType;
@@ -14,6 +14,7 @@ impl Emitter<'_> {
     pub(super) fn finish(mut self) -> Translation {
         self.close_function();
         let mut head = Section::new();
+        head.reserve(256, 8);
         match self.dialect {
             Dialect::Es300 => head.line(None, "#version 300 es"),
             Dialect::Vk450 => head.line(None, "#version 450"),
@@ -36,12 +37,13 @@ impl Emitter<'_> {
         head.line(None, "");
 
         let mut globals = Section::new();
-        decl::register_file(&mut self, &mut globals);
+        globals.reserve(512, 8);
+        let zero = decl::register_file(&mut self, &mut globals);
         super::super::capture::declare(&mut self, &mut globals);
 
-        let mut helper_section = Section::new();
+        let mut helper_parts = Vec::new();
         if !self.helpers.is_empty() {
-            self.helpers.render(&mut helper_section);
+            self.helpers.render(&mut helper_parts);
         }
         let mut protos = Section::new();
         for l in &self.labels {
@@ -66,25 +68,24 @@ impl Emitter<'_> {
                 "gl_Position = vec4(0.0); // no SV_Position output: position unused",
             );
         }
-        let mut main = Section::new();
-        main.line(None, "void main() {");
-        main.indent();
-        let prologue = std::mem::take(&mut self.prologue);
-        main.append(prologue);
-        super::super::capture::entry(&self, &mut main);
-        main.line(None, "dxbc_main();");
-        let position = std::mem::take(&mut self.position);
-        main.append(position);
-        let epilogue = std::mem::take(&mut self.epilogue);
-        main.append(epilogue);
-        super::super::capture::exit(&self, &mut main);
-        main.dedent();
-        main.line(None, "}");
+        // `main()` is joined from its pieces as they are (each indented
+        // already) rather than copied into one section first.
+        let mut main_open = Section::new();
+        main_open.line(None, "void main() {");
+        let mut call = Section::indented(1);
+        super::super::capture::entry(&self, &mut call);
+        call.line(None, "dxbc_main();");
+        let mut main_close = Section::indented(1);
+        super::super::capture::exit(&self, &mut main_close);
+        main_close.dedent();
+        main_close.line(None, "}");
 
-        let mut sections = vec![head, std::mem::take(&mut self.decls)];
-        sections.push(globals);
-        sections.push(helper_section);
-        sections.push(protos);
+        let mut parts: Vec<Part> = Vec::with_capacity(16 + helper_parts.len());
+        parts.push(head.into());
+        parts.push(std::mem::take(&mut self.decls).into());
+        parts.push(globals.into());
+        parts.extend(helper_parts);
+        parts.push(protos.into());
         // `dxbc_main` may not have been opened (a program of declarations
         // only): give it an empty body.
         if self.functions.is_empty() {
@@ -92,11 +93,21 @@ impl Emitter<'_> {
             f.line(None, "void dxbc_main() {");
             f.line(None, "}");
             f.line(None, "");
-            sections.push(f);
+            parts.push(f.into());
         }
-        sections.extend(std::mem::take(&mut self.functions));
-        sections.push(main);
-        let (source, map) = join(sections, self.program.instructions.len());
+        parts.extend(
+            std::mem::take(&mut self.functions)
+                .into_iter()
+                .map(Part::from),
+        );
+        parts.push(main_open.into());
+        parts.push(zero.into());
+        parts.push(std::mem::take(&mut self.prologue).into());
+        parts.push(call.into());
+        parts.push(std::mem::take(&mut self.position).into());
+        parts.push(std::mem::take(&mut self.epilogue).into());
+        parts.push(main_close.into());
+        let (source, map) = join(parts, self.program.instructions.len());
         Translation {
             dialect: self.dialect,
             stage: self.stage,

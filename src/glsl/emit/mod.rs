@@ -170,9 +170,15 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
     };
     // Sized from the instruction count (a comment line and a statement or
     // two each), so the buffers are not reallocated line after line.
-    let room = 96 * program.instructions.len() + 256;
-    e.decls.reserve(room);
-    e.body.reserve(room);
+    let n = program.instructions.len();
+    let (room, lines) = (96 * n + 256, 2 * n + 8);
+    e.decls.reserve(room, lines);
+    e.body.reserve(room, lines);
+    // The copies in and out of `main()`: a few lines per declared
+    // register, which a small shader's cost is mostly made of.
+    for s in [&mut e.prologue, &mut e.epilogue, &mut e.position] {
+        s.reserve(512, 8);
+    }
     e.prescan();
     texture::scan(&mut e);
     super::memory::scan(&mut e);
@@ -207,17 +213,24 @@ fn one_line(t: String) -> String {
 }
 
 /// `// ` and the instruction's text as [`one_line`] gives it, written
-/// straight into `out` as a line tagged `tag` (no copy of the text).
-fn comment_line(out: &mut Section, tag: Option<usize>, text: &str) {
+/// straight into `out` as a line tagged `tag`: the disassembler writes
+/// into the section's buffer and a multi-line text (an immediate constant
+/// buffer) is cut there, so no copy of the text is made.
+fn comment_line(out: &mut Section, tag: Option<usize>, inst: &Instruction, style: Style) {
     out.open(tag);
     let buf = out.buf();
     buf.push_str("// ");
-    match text.split_once('\n') {
-        Some((first, _)) => {
-            buf.push_str(first.trim_end());
-            buf.push_str(" …");
-        }
-        None => buf.push_str(text),
+    let start = buf.len();
+    disasm::write_instruction(buf, inst, style);
+    // Only custom data spans lines (an immediate constant buffer's rows,
+    // a message's text); the IR holds no other text, so the newline
+    // search is skipped for every other instruction.
+    if inst.custom.is_some()
+        && let Some(nl) = buf[start..].find('\n')
+    {
+        let first = buf[start..start + nl].trim_end().len();
+        buf.truncate(start + first);
+        buf.push_str(" …");
     }
     buf.push('\n');
 }
@@ -283,8 +296,7 @@ impl<'a> Emitter<'a> {
     fn instruction(&mut self, inst: &Instruction) {
         let info = inst.info();
         if info.class == Class::Decl || inst.op == Op::Customdata {
-            let text = disasm::format_instruction(inst, self.style);
-            comment_line(&mut self.decls, self.cur, &text);
+            comment_line(&mut self.decls, self.cur, inst, self.style);
             decl::emit(self, inst);
             return;
         }
@@ -295,8 +307,7 @@ impl<'a> Emitter<'a> {
                 .first()
                 .map(label_name)
                 .unwrap_or_else(|| "l0".into());
-            let text = disasm::format_instruction(inst, self.style);
-            comment_line(&mut self.body, self.cur, &text);
+            comment_line(&mut self.body, self.cur, inst, self.style);
             self.body.line(self.cur, format_args!("void {name}() {{"));
             self.body.indent();
             self.in_function = true;
@@ -372,8 +383,7 @@ impl<'a> Emitter<'a> {
 
     /// The comment line repeating the instruction, first of its lines.
     pub fn comment(&mut self, inst: &Instruction) {
-        let text = disasm::format_instruction(inst, self.style);
-        comment_line(&mut self.body, self.cur, &text);
+        comment_line(&mut self.body, self.cur, inst, self.style);
     }
 
     /// Writes a body line tagged with the current instruction.
@@ -398,7 +408,10 @@ impl<'a> Emitter<'a> {
     pub fn tmp(&mut self) -> String {
         let n = self.next_tmp;
         self.next_tmp += 1;
-        format!("dx_t{n}")
+        let mut s = String::with_capacity(16);
+        s.push_str("dx_t");
+        crate::dxbc::numfmt::push_u64(&mut s, n.into());
+        s
     }
 
     /// Records that `inst` cannot be expressed.

@@ -7,6 +7,7 @@ use super::super::types::{COMPONENTS, Ty, mask_count};
 use super::super::{Dialect, Reason, decl, interfaces};
 use super::Emitter;
 use crate::dxbc::ir::{Components, Index, Instruction, Modifier, Operand, OperandType, Selection};
+use crate::dxbc::numfmt::push_u64;
 
 /// Where an operand's base value lives and what type its bits are stored as.
 pub struct Base {
@@ -22,7 +23,7 @@ impl Emitter<'_> {
         if self.inputs_indexed {
             format!("v[{r}]")
         } else {
-            format!("v{r}")
+            register_name('v', r)
         }
     }
 
@@ -30,23 +31,35 @@ impl Emitter<'_> {
         if self.outputs_indexed {
             format!("o[{r}]")
         } else {
-            format!("o{r}")
+            register_name('o', r)
         }
     }
 
     /// An index expression (`int`), relative parts read as integers.
     pub fn index_expr(&mut self, inst: &Instruction, idx: &Index) -> String {
+        // Every constant-buffer read has one: digits pushed, not
+        // formatted.
+        let number = |v: u64| {
+            let mut s = String::with_capacity(20);
+            push_u64(&mut s, v);
+            s
+        };
+        let plus = |mut rel: String, v: u64| {
+            rel.push_str(" + ");
+            push_u64(&mut rel, v);
+            rel
+        };
         match idx {
-            Index::Imm32(v) => v.to_string(),
-            Index::Imm64(v) => v.to_string(),
+            Index::Imm32(v) => number((*v).into()),
+            Index::Imm64(v) => number(*v),
             Index::Relative(r) => self.read_scalar(inst, r, Ty::Int),
             Index::Imm32Relative(v, r) => {
                 let rel = self.read_scalar(inst, r, Ty::Int);
-                if *v == 0 { rel } else { format!("{rel} + {v}") }
+                if *v == 0 { rel } else { plus(rel, (*v).into()) }
             }
             Index::Imm64Relative(v, r) => {
                 let rel = self.read_scalar(inst, r, Ty::Int);
-                format!("{rel} + {v}")
+                plus(rel, *v)
             }
         }
     }
@@ -63,7 +76,7 @@ impl Emitter<'_> {
         };
         let first = op.indices.first();
         match op.ty {
-            OperandType::TEMP => vec4(format!("r{}", op.reg().unwrap_or(0))),
+            OperandType::TEMP => vec4(register_name('r', op.reg().unwrap_or(0))),
             OperandType::INPUT | OperandType::OUTPUT => {
                 let input = op.ty == OperandType::INPUT;
                 let file = if input { "v" } else { "o" };
@@ -124,7 +137,13 @@ impl Emitter<'_> {
                     }
                     _ => {
                         let slot = slot.and_then(|i| i.imm()).unwrap_or(0);
-                        vec4(format!("cb{slot}.data[{e}]"))
+                        let mut s = String::with_capacity(e.len() + 24);
+                        s.push_str("cb");
+                        push_u64(&mut s, slot);
+                        s.push_str(".data[");
+                        s.push_str(&e);
+                        s.push(']');
+                        vec4(s)
                     }
                 }
             }
@@ -300,18 +319,6 @@ impl Emitter<'_> {
         {
             self.outputs_written.insert(*r);
         }
-        let mut value = convert(expr, ty, base.ty, n);
-        if sat {
-            value = if n == 1 {
-                format!("clamp({value}, 0.0, 1.0)")
-            } else {
-                format!(
-                    "clamp({value}, {}(0.0), {}(1.0))",
-                    Ty::Float.vec(n),
-                    Ty::Float.vec(n)
-                )
-            };
-        }
         let mut target = base.expr;
         if base.width != 1 {
             let mut comps = [0u8; 4];
@@ -326,8 +333,43 @@ impl Emitter<'_> {
                 push_swizzle(&mut target, &comps[..len]);
             }
         }
-        self.line(format_args!("{target} = {value};"));
+        // `target = value;`, the value converted to the register's type
+        // and clamped when `sat`, written straight into the body.
+        self.body.open(self.cur);
+        let buf = self.body.buf();
+        buf.push_str(&target);
+        buf.push_str(" = ");
+        if sat {
+            buf.push_str("clamp(");
+        }
+        push_converted(buf, expr, ty, base.ty, n);
+        if sat {
+            if n == 1 {
+                buf.push_str(", 0.0, 1.0)");
+            } else {
+                let v = Ty::Float.vec(n);
+                for bound in ["0.0", "1.0"] {
+                    buf.push_str(", ");
+                    buf.push_str(v);
+                    buf.push('(');
+                    buf.push_str(bound);
+                    buf.push(')');
+                }
+                buf.push(')');
+            }
+        }
+        buf.push_str(";\n");
     }
+}
+
+/// `r12`: a register file's letter and number, built in one allocation
+/// with room for the swizzle and conversion a read adds (the commonest
+/// operand of all).
+fn register_name(file: char, n: u32) -> String {
+    let mut s = String::with_capacity(24);
+    s.push(file);
+    push_u64(&mut s, n.into());
+    s
 }
 
 /// The source component read for destination position `p`, after the
@@ -367,14 +409,36 @@ fn convert_owned(expr: String, from: Ty, to: Ty, n: usize) -> String {
 /// Converts a value of `from` bits to `to`: bitcasts between float and the
 /// integer types, `int()`/`uint()` (bit-preserving) between the two.
 pub fn convert(expr: &str, from: Ty, to: Ty, n: usize) -> String {
+    let mut s = String::with_capacity(expr.len() + 18);
+    push_converted(&mut s, expr, from, to, n);
+    s
+}
+
+/// [`convert`] appended to `out`.
+fn push_converted(out: &mut String, expr: &str, from: Ty, to: Ty, n: usize) {
     if from == to {
-        return expr.to_string();
+        out.push_str(expr);
+        return;
     }
-    match (from, to) {
-        (Ty::Float, _) => format!("{}({expr})", to.from_float_bits().unwrap_or("")),
-        (_, Ty::Float) => format!("{}({expr})", from.to_float_bits().unwrap_or("")),
-        _ => format!("{}({expr})", to.vec(n)),
-    }
+    let f = match (from, to) {
+        (Ty::Float, _) => to.from_float_bits().unwrap_or(""),
+        (_, Ty::Float) => from.to_float_bits().unwrap_or(""),
+        _ => to.vec(n),
+    };
+    out.push_str(f);
+    out.push('(');
+    out.push_str(expr);
+    out.push(')');
+}
+
+/// `f(expr)`, built in one allocation (every operand read may wrap one).
+fn call(f: &str, expr: &str) -> String {
+    let mut s = String::with_capacity(f.len() + expr.len() + 2);
+    s.push_str(f);
+    s.push('(');
+    s.push_str(expr);
+    s.push(')');
+    s
 }
 
 /// `-x`, `abs(x)`, `-abs(x)` in `ty`'s arithmetic. GLSL has no unary minus
@@ -382,15 +446,15 @@ pub fn convert(expr: &str, from: Ty, to: Ty, n: usize) -> String {
 /// complement, as D3D's integer modifiers are).
 fn apply_modifier(m: Modifier, expr: String, ty: Ty, n: usize) -> String {
     if ty == Ty::Uint && m != Modifier::None {
-        let signed = format!("{}({expr})", Ty::Int.vec(n));
+        let signed = call(Ty::Int.vec(n), &expr);
         let inner = apply_modifier(m, signed, Ty::Int, n);
-        return format!("{}({inner})", Ty::Uint.vec(n));
+        return call(Ty::Uint.vec(n), &inner);
     }
     match m {
         Modifier::None => expr,
-        Modifier::Neg => format!("-({expr})"),
-        Modifier::Abs => format!("abs({expr})"),
-        Modifier::AbsNeg => format!("-abs({expr})"),
+        Modifier::Neg => call("-", &expr),
+        Modifier::Abs => call("abs", &expr),
+        Modifier::AbsNeg => call("-abs", &expr),
     }
 }
 

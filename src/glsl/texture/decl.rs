@@ -20,6 +20,7 @@ use super::super::{Dialect, Reason};
 use super::{Dim, levels_name};
 use crate::dxbc::enums::SamplerMode;
 use crate::dxbc::ir::Instruction;
+use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::rdef::InputType;
 
 /// vk450: the sampler declared for fetches when the shader has no
@@ -31,20 +32,29 @@ pub const LEVELS_BLOCK: &str = "hlslcc_TextureLevels";
 pub const RASTERIZER: &str = "hlslcc_rasterizer";
 pub const STATE_BLOCK: &str = "hlslcc_SamplerState";
 
+/// `prefix` then the sampler slot, in one allocation (every sample asks
+/// for several of these).
+fn slot_name(prefix: &str, slot: u32) -> String {
+    let mut s = String::with_capacity(prefix.len() + 10);
+    s.push_str(prefix);
+    push_u64(&mut s, slot.into());
+    s
+}
+
 pub fn mode_name(slot: u32) -> String {
-    format!("hlslcc_samplerMode_s{slot}")
+    slot_name("hlslcc_samplerMode_s", slot)
 }
 
 pub fn border_name(slot: u32) -> String {
-    format!("hlslcc_samplerBorder_s{slot}")
+    slot_name("hlslcc_samplerBorder_s", slot)
 }
 
 pub fn lod_name(slot: u32) -> String {
-    format!("hlslcc_samplerLod_s{slot}")
+    slot_name("hlslcc_samplerLod_s", slot)
 }
 
 pub fn filter_name(slot: u32) -> String {
-    format!("hlslcc_samplerFilter_s{slot}")
+    slot_name("hlslcc_samplerFilter_s", slot)
 }
 
 /// `dcl_resource` and `dcl_sampler`.

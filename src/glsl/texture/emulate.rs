@@ -33,6 +33,10 @@
 //! would take them (1D lowered to `vec2(u, 0.5)`, layers already rounded to
 //! nearest even); gradients and offsets padded to three axes.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
 use super::super::emit::{Emitter, convert};
 use super::super::types::Ty;
 use super::address::{self, COMPARE};
@@ -71,12 +75,7 @@ const XYZ: [&str; 3] = ["x", "y", "z"];
 /// reads out of bounds, as the emulator does (`vm/texture/lod.rs`).
 pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clamped: bool) -> String {
     let t = ctx.slot;
-    let sh = shape(ctx.res.dim);
-    let int = ctx.res.ty != Ty::Float;
-    let p = type_prefix(ctx.res.ty);
     let tex = fetch_name(e, t, &ctx.res);
-    let mode = mode_name(smp);
-    let levels = levels_name(t);
     address::use_addressing(e);
     if compare {
         address::use_compare(e);
@@ -90,6 +89,52 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
     if e.helpers.has_custom(&name) {
         return name;
     }
+    // The three texts depend on nothing but the key: the helper's name
+    // (slots and variant), the texture's fetch expression, its dimension
+    // and its component type. They are kilobytes built from many pieces,
+    // so each key's are built once per thread and shared.
+    let key = (name, tex, ctx.res.dim, type_prefix(ctx.res.ty));
+    let texts = BUILT.with(|built| {
+        if let Some(texts) = built.borrow().get(&key) {
+            return Rc::clone(texts);
+        }
+        let texts: Rc<Texts> = Rc::new(build(ctx, smp, compare, clamped, &key.0, &key.1));
+        let mut built = built.borrow_mut();
+        // Keys are bounded by the slots and dimensions a program can
+        // name; the bound only stops a long-running process that meets
+        // very many from growing without end.
+        if built.len() >= 4096 {
+            built.clear();
+        }
+        built.insert(key.clone(), Rc::clone(&texts));
+        texts
+    });
+    for (k, text) in texts.iter() {
+        e.helpers.use_custom_shared(k, text);
+    }
+    key.0
+}
+
+/// A sample helper's functions, in the order they are written: the tap,
+/// the level, the whole sample (each keyed by its function's name).
+type Texts = [(String, Rc<str>); 3];
+
+/// The cache key: helper name, fetch expression, dimension, type prefix.
+type Key = (String, String, Dim, &'static str);
+
+thread_local! {
+    static BUILT: RefCell<BTreeMap<Key, Rc<Texts>>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// The text of [`helper`]'s three functions for sample helper `name`.
+fn build(ctx: &Ctx, smp: u32, compare: bool, clamped: bool, name: &str, tex: &str) -> Texts {
+    let t = ctx.slot;
+    let sh = shape(ctx.res.dim);
+    let int = ctx.res.ty != Ty::Float;
+    let p = type_prefix(ctx.res.ty);
+    let mode = mode_name(smp);
+    let levels = levels_name(t);
+    let variant = if compare { "Cmp" } else { "" };
 
     // One tap: the address modes per axis, then the border colour or the
     // texel at `level`.
@@ -115,12 +160,10 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
         _ => "ivec3(x, y, z)",
     };
     body.push(format!("return texelFetch({tex}, {at}, level);"));
-    e.helpers.use_custom(&tap, || {
-        function(
-            &format!("{p}vec4 {tap}(ivec3 i, ivec3 size, int layer, int level)"),
-            &body,
-        )
-    });
+    let tap_text = function(
+        &format!("{p}vec4 {tap}(ivec3 i, ivec3 size, int layer, int level)"),
+        &body,
+    );
 
     // One mip level: the snapped positions, then the point texel or the
     // weighted linear footprint (up to 8 taps for 3D).
@@ -211,9 +254,7 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
             ),
         )
     };
-    e.helpers.use_custom(&level_fn, || {
-        function(&format!("{rty} {level_fn}({params})"), &body)
-    });
+    let level_text = function(&format!("{rty} {level_fn}({params})"), &body);
 
     // The whole sample: LOD, mip plan, one or two levels.
     let (size_ty, base, n) = match (sh.axes, sh.array) {
@@ -323,9 +364,12 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
         "// Emulated sample (border addressing, mirror once with offsets, min/max\n\
          // reduction): the reference's LOD, mip and filter rules over texelFetch taps."
     };
-    e.helpers
-        .use_custom(&name, || format!("{why}\n{}", function(&sig, &body)));
-    name
+    let sample_text = format!("{why}\n{}", function(&sig, &body));
+    [
+        (tap, Rc::from(tap_text)),
+        (level_fn, Rc::from(level_text)),
+        (name.to_string(), Rc::from(sample_text)),
+    ]
 }
 
 fn function(signature: &str, body: &[String]) -> String {

@@ -27,6 +27,7 @@ use super::types::{TextureShape, Ty, mask_components, swizzle};
 use super::{Dialect, Reason};
 use crate::dxbc::enums::{ResourceDimension, ReturnType, SamplerMode};
 use crate::dxbc::ir::{DeclKind, FeedbackParts, Instruction, Operand, OperandType};
+use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::{Op, TextureOperands};
 
 pub use decl::declare;
@@ -556,7 +557,15 @@ pub(crate) fn type_prefix(ty: Ty) -> &'static str {
 /// The combined sampler expression for plain sampling of `(tex, smp)`.
 pub(crate) fn combined(e: &Emitter, ctx: &Ctx, smp: u32) -> String {
     match e.dialect {
-        Dialect::Es300 => format!("t{}TEX_with_SMPs{smp}", ctx.slot),
+        Dialect::Es300 => {
+            // Every es300 sample names one: pushed, not formatted.
+            let mut s = String::with_capacity(32);
+            s.push('t');
+            push_u64(&mut s, ctx.slot.into());
+            s.push_str("TEX_with_SMPs");
+            push_u64(&mut s, smp.into());
+            s
+        }
         Dialect::Vk450 => format!(
             "{}sampler{}({}, s{smp})",
             type_prefix(ctx.res.ty),

@@ -32,6 +32,8 @@
 //! Stages without derivatives (all but the pixel shader) sample at LOD 0
 //! plus the biases, as GLSL's implicit forms do there.
 
+use std::borrow::Cow;
+
 use super::super::emit::Emitter;
 use super::super::types::Ty;
 use super::super::{Dialect, Reason};
@@ -39,6 +41,7 @@ use super::decl::{filter_name, lod_name, mode_name};
 use super::type_prefix;
 use super::{Ctx, Dim, assign_result, combined, combined_shadow, emulate, offset_literal};
 use crate::dxbc::ir::{Instruction, Operand, ProgramType};
+use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::Op;
 
 /// Whether `op` is one of the six sampling instructions.
@@ -131,25 +134,35 @@ struct Inputs {
 }
 
 impl Inputs {
-    fn off(&self, name: &str) -> String {
+    fn off(&self, name: &'static str) -> Cow<'static, str> {
         if self.offset.is_some() {
-            format!("{name}Offset")
+            Cow::Owned(cat(&[name, "Offset"]))
         } else {
-            name.to_string()
+            Cow::Borrowed(name)
         }
     }
 
-    fn tail(&self) -> String {
-        self.offset
-            .as_ref()
-            .map(|o| format!(", {o}"))
-            .unwrap_or_default()
+    fn tail(&self) -> Cow<'_, str> {
+        match &self.offset {
+            Some(o) => Cow::Owned(cat(&[", ", o])),
+            None => Cow::Borrowed(""),
+        }
     }
 }
 
 /// `clamp(MipLODBias, -16, 15.99)` of sampler `smp`.
 fn sampler_bias(smp: u32) -> String {
-    format!("clamp({}.x, -16.0, 15.99)", lod_name(smp))
+    cat(&["clamp(", &lod_name(smp), ".x, -16.0, 15.99)"])
+}
+
+/// The pieces joined in one allocation of the exact size (the sampling
+/// paths run for every sample; format! was a visible share of them).
+fn cat(parts: &[&str]) -> String {
+    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        s.push_str(p);
+    }
+    s
 }
 
 /// `min_lod` is a `_cl` instruction's per-sample minimum-LOD clamp (other
@@ -264,18 +277,36 @@ fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32) -> String {
         .use_custom("hlslcc_mirrorOnce", || MIRROR_ONCE.to_string());
     let m = mode_name(smp);
     let n = dim.glsl_components();
-    let comps: Vec<String> = ["x", "y", "z"][..n]
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            if i < dim.axes() {
-                format!("hlslcc_mirrorOnce({ct}.{a}, {m}.{a})")
-            } else {
-                format!("{ct}.{a}")
+    let mut s = String::with_capacity(8 + n * (ct.len() + m.len() + 28));
+    s.push_str("vec");
+    push_u64(&mut s, n as u64);
+    s.push('(');
+    for (i, a) in ["x", "y", "z"][..n].iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        if i < dim.axes() {
+            for p in [
+                "hlslcc_mirrorOnce(",
+                ct,
+                ".",
+                a,
+                ", ",
+                m.as_str(),
+                ".",
+                a,
+                ")",
+            ] {
+                s.push_str(p);
             }
-        })
-        .collect();
-    format!("vec{n}({})", comps.join(", "))
+        } else {
+            for p in [ct, ".", a] {
+                s.push_str(p);
+            }
+        }
+    }
+    s.push(')');
+    s
 }
 
 /// When the emulated path runs: a border mode on an addressed axis; when
@@ -286,22 +317,38 @@ fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32) -> String {
 fn emulation_condition(smp: u32, dim: Dim, moved: bool, bias: bool, reduce: bool) -> String {
     let m = mode_name(smp);
     let n = dim.axes();
-    let has = |v: u32| {
+    // One String pushed to, rather than a format! per alternative.
+    let has = |c: &mut String, v: u32| {
         if n == 1 {
-            format!("{m}.x == {v}")
+            c.push_str(&m);
+            c.push_str(".x == ");
         } else {
-            format!("any(equal({m}.{}, ivec{n}({v})))", axes_swizzle(dim))
+            for p in ["any(equal(", m.as_str(), ".", axes_swizzle(dim), ", ivec"] {
+                c.push_str(p);
+            }
+            push_u64(c, n as u64);
+            c.push('(');
+        }
+        push_u64(c, v.into());
+        if n != 1 {
+            c.push_str(")))");
         }
     };
-    let mut c = has(4);
+    let mut c = String::with_capacity(160);
+    has(&mut c, 4);
     if moved {
-        c = format!("{c} || {}", has(5));
+        c.push_str(" || ");
+        has(&mut c, 5);
     }
     if bias {
-        c = format!("{c} || {}.x != 0.0", lod_name(smp));
+        c.push_str(" || ");
+        c.push_str(&lod_name(smp));
+        c.push_str(".x != 0.0");
     }
     if reduce {
-        c = format!("{c} || {}.w != 0", filter_name(smp));
+        c.push_str(" || ");
+        c.push_str(&filter_name(smp));
+        c.push_str(".w != 0");
     }
     c
 }
@@ -323,16 +370,16 @@ fn emulated(
     }
     let dim = ctx.res.dim;
     let pad = |g: String| match dim.axes() {
-        1 => format!("vec3({g}, 0.0, 0.0)"),
-        2 => format!("vec3({g}, 0.0)"),
+        1 => cat(&["vec3(", &g, ", 0.0, 0.0)"]),
+        2 => cat(&["vec3(", &g, ", 0.0)"]),
         _ => g,
     };
     let a = axes_swizzle(dim);
     let zero = "vec3(0.0)".to_string();
     let derivs = || {
         (
-            pad(format!("dFdx({ct}.{a})")),
-            pad(format!("dFdy({ct}.{a})")),
+            pad(cat(&["dFdx(", ct, ".", a, ")"])),
+            pad(cat(&["dFdy(", ct, ".", a, ")"])),
         )
     };
     let bias = || format!("clamp({}, -16.0, 15.99)", inputs.scalar);
@@ -355,22 +402,39 @@ fn emulated(
         _ => (zero.clone(), zero, "0.0".into(), false),
     };
     let o = inst.offsets().unwrap_or([0; 3]);
-    let o: Vec<String> = (0..3)
-        .map(|i| if i < dim.axes() { o[i] } else { 0 }.to_string())
-        .collect();
     let name = emulate::helper(e, ctx, smp, compare, min_lod.is_some());
-    let mut reference = if compare {
-        format!(", {}", inputs.scalar)
-    } else {
-        String::new()
-    };
-    if let Some(mn) = min_lod {
-        reference.push_str(&format!(", {mn}"));
+    // `name(ct, gx, gy, l, grad, ivec3(o)[, reference][, min_lod])`.
+    let mut s = String::with_capacity(
+        name.len() + ct.len() + gx.len() + gy.len() + l.len() + inputs.scalar.len() + 48,
+    );
+    let grad = if grad { "true" } else { "false" };
+    let parts: [&str; 12] = [
+        &name, "(", ct, ", ", &gx, ", ", &gy, ", ", &l, ", ", grad, ", ivec3(",
+    ];
+    for p in parts {
+        s.push_str(p);
     }
-    format!(
-        "{name}({ct}, {gx}, {gy}, {l}, {grad}, ivec3({}){reference})",
-        o.join(", ")
-    )
+    for (i, &v) in o.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        let v = if i < dim.axes() { v } else { 0 };
+        if v < 0 {
+            s.push('-');
+        }
+        push_u64(&mut s, v.unsigned_abs().into());
+    }
+    s.push(')');
+    if compare {
+        s.push_str(", ");
+        s.push_str(&inputs.scalar);
+    }
+    if let Some(mn) = min_lod {
+        s.push_str(", ");
+        s.push_str(mn);
+    }
+    s.push(')');
+    s
 }
 
 /// The hardware call for coordinate `c`, MipLODBias folded in; a
@@ -378,7 +442,7 @@ fn emulated(
 fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> String {
     let b = sampler_bias(smp);
     let tail = inputs.tail();
-    let off = |n: &str| inputs.off(n);
+    let off = |n: &'static str| inputs.off(n);
     match inputs.op {
         Op::SampleC | Op::SampleCLz => {
             let v = shadow_call(e, ctx, smp, c, inputs);
@@ -410,15 +474,15 @@ fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> S
         }
         op => {
             let lod = if op == Op::SampleB {
-                format!("clamp({}, -16.0, 15.99) + {b}", inputs.scalar)
+                cat(&["clamp(", &inputs.scalar, ", -16.0, 15.99) + ", &b])
             } else {
                 b
             };
             let s = combined(e, ctx, smp);
             if inputs.implicit {
-                format!("{}({s}, {c}{tail}, {lod})", off("texture"))
+                cat(&[&off("texture"), "(", &s, ", ", c, &tail, ", ", &lod, ")"])
             } else {
-                format!("{}({s}, {c}, {lod}{tail})", off("textureLod"))
+                cat(&[&off("textureLod"), "(", &s, ", ", c, ", ", &lod, &tail, ")"])
             }
         }
     }
@@ -457,7 +521,7 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
     }
     let b = sampler_bias(smp);
     let tail = inputs.tail();
-    let off = |n: &str| inputs.off(n);
+    let off = |n: &'static str| inputs.off(n);
     let n = dim.glsl_components() + 1;
     let tx = format!("txVec{}", e.textures.next_txvec);
     e.textures.next_txvec += 1;
