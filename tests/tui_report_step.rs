@@ -35,8 +35,11 @@ fn opens_at_2_1(name: &str, dir: &Path, command: &str) {
         .unwrap_or_else(|| panic!("a dxbc-dbg command: {command}"));
     let tmux = Tmux::new(name);
     tmux.start(dir, &format!("'{bin}' {args}; echo \"exit=$?\"; sleep 60"));
-    let s = tmux.wait_for("registers: lane 2 at pixel (2,1)");
-    assert!(s.contains("pixel (2,1) · lane 2"), "{s}");
+    // The status line is the frame's last row: once it is on the screen,
+    // the rows above it are too (the register pane's title is drawn
+    // earlier, so waiting for it could catch a half-drawn frame).
+    let s = tmux.wait_for("pixel (2,1) · lane 2");
+    assert!(s.contains("registers: lane 2 at pixel (2,1)"), "{s}");
     // The case's shader: its first executable instruction is next.
     assert!(s.contains("▶ [   3] mul r0.x, v0.x, l(3.000000)"), "{s}");
     tmux.cmd(&["send-keys", "-t", "dbg", "q"]);
