@@ -328,14 +328,8 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
         },
         Op::DclFunctionTable => match &inst.decl {
             DeclKind::FunctionTable { table, bodies } => {
-                w!(out, "{name} ft{table} = {{");
-                for (i, b) in bodies.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    w!(out, "fb{b}");
-                }
-                out.push('}');
+                w!(out, "{name} ft{table} = ");
+                write_braced(out, "fb", bodies);
             }
             _ => out.push_str(name),
         },
@@ -353,15 +347,9 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
                 };
                 w!(
                     out,
-                    "{name}{dynamic} fp{index}[{array_length}][{table_length}] = {{"
+                    "{name}{dynamic} fp{index}[{array_length}][{table_length}] = "
                 );
-                for (i, t) in tables.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    w!(out, "ft{t}");
-                }
-                out.push('}');
+                write_braced(out, "ft", tables);
             }
             _ => out.push_str(name),
         },
@@ -420,6 +408,20 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
     for w in &inst.trailing {
         w!(out, ", {w}");
     }
+}
+
+/// `{p0, p1, …}`: a function table's bodies (`fb`) or an interface's
+/// tables (`ft`), each number after its register prefix.
+fn write_braced(out: &mut String, prefix: &str, items: &[u32]) {
+    out.push('{');
+    for (i, n) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(prefix);
+        numfmt::push_u64(out, u64::from(*n));
+    }
+    out.push('}');
 }
 
 fn uav_flags(c: u32) -> &'static str {

@@ -240,56 +240,37 @@ impl Machine {
         let Some((loc, mask)) = self.target(op, lane)? else {
             return Ok(());
         };
+        // The register (or the scalar output's one slot) is found once per
+        // write, not per component: texture results and the other
+        // general-path instructions write through here.
         let scalar = matches!(loc, Loc::Depth | Loc::Coverage | Loc::StencilRef);
-        if !scalar {
-            // A register: found once, not per component (texture results
-            // and the other general-path instructions write through here).
-            let Some(reg) = self.state.lanes[lane].reg_mut(loc) else {
-                return Ok(());
-            };
-            for (c, &written) in value.iter().enumerate() {
-                if mask & (1 << c) == 0 {
-                    continue;
-                }
-                let v = if saturate {
-                    float::saturate(written)
-                } else {
-                    written
-                };
-                if reg[c] != v && self.recording {
-                    self.writes.push(Change {
-                        loc,
-                        lane,
-                        component: c,
-                        old: reg[c],
-                        new: v,
-                    });
-                }
-                reg[c] = v;
-            }
+        let regs = &mut self.state.lanes[lane];
+        let found = if scalar {
+            regs.component_mut(loc, 0).map(std::slice::from_mut)
+        } else {
+            regs.reg_mut(loc).map(|r| &mut r[..])
+        };
+        let Some(slots) = found else {
             return Ok(());
-        }
-        for (c, &written) in value.iter().enumerate() {
-            if mask & (1 << c) == 0 {
-                continue;
+        };
+        for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+            let v = if saturate {
+                float::saturate(value[c])
+            } else {
+                value[c]
+            };
+            let component = if scalar { 0 } else { c };
+            let slot = &mut slots[component];
+            if *slot != v && self.recording {
+                self.writes.push(Change {
+                    loc,
+                    lane,
+                    component,
+                    old: *slot,
+                    new: v,
+                });
             }
-            let mut v = written;
-            if saturate {
-                v = float::saturate(v);
-            }
-            let comp = if scalar { 0 } else { c };
-            if let Some(slot) = self.state.lanes[lane].component_mut(loc, comp) {
-                if *slot != v && self.recording {
-                    self.writes.push(Change {
-                        loc,
-                        lane,
-                        component: comp,
-                        old: *slot,
-                        new: v,
-                    });
-                }
-                *slot = v;
-            }
+            *slot = v;
         }
         Ok(())
     }
