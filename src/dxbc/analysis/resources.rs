@@ -51,6 +51,10 @@ impl ResourceUse {
     /// Never fails; [`ResourceUse::check`] names an undeclared use.
     pub fn of(program: &Program) -> ResourceUse {
         let mut r = ResourceUse::default();
+        // Slots below 128 already listed as used, one bit set per kind:
+        // most uses name a slot seen before, and testing a bit is cheaper
+        // than the map's search.
+        let mut seen = [0u128; 4];
         for (i, inst) in program.instructions.iter().enumerate() {
             if inst.info().is_decl() {
                 // A declaration names its slot in its first operand.
@@ -64,10 +68,14 @@ impl ResourceUse {
             }
             for op in &inst.operands {
                 visit(op, &mut |op| {
-                    if let Some(kind) = r.kind(op.ty)
-                        && let Some(Index::Imm32(slot)) = op.indices.first()
-                    {
-                        kind.used.entry(*slot).or_insert(i);
+                    let Some(k) = kind_index(op.ty) else { return };
+                    let Some(&Index::Imm32(slot)) = op.indices.first() else {
+                        return;
+                    };
+                    let bit = 1u128.checked_shl(slot).unwrap_or(0);
+                    if seen[k] & bit == 0 {
+                        seen[k] |= bit;
+                        r.slots_mut(k).used.entry(slot).or_insert(i);
                     }
                 });
             }
@@ -76,13 +84,17 @@ impl ResourceUse {
     }
 
     fn kind(&mut self, ty: OperandType) -> Option<&mut Slots> {
-        Some(match ty {
-            OperandType::RESOURCE => &mut self.textures,
-            OperandType::SAMPLER => &mut self.samplers,
-            OperandType::CONSTANT_BUFFER => &mut self.constant_buffers,
-            OperandType::UNORDERED_ACCESS_VIEW => &mut self.uavs,
-            _ => return None,
-        })
+        kind_index(ty).map(|k| self.slots_mut(k))
+    }
+
+    /// The slots of kind `k`, as [`kind_index`] numbers them.
+    fn slots_mut(&mut self, k: usize) -> &mut Slots {
+        match k {
+            0 => &mut self.textures,
+            1 => &mut self.samplers,
+            2 => &mut self.constant_buffers,
+            _ => &mut self.uavs,
+        }
     }
 
     /// The first instruction that uses an undeclared slot, named with it.
@@ -107,4 +119,16 @@ impl ResourceUse {
             }),
         }
     }
+}
+
+/// Which kind of resource a register file binds: textures, samplers,
+/// constant buffers, UAVs as 0 to 3; None for every other file.
+fn kind_index(ty: OperandType) -> Option<usize> {
+    Some(match ty {
+        OperandType::RESOURCE => 0,
+        OperandType::SAMPLER => 1,
+        OperandType::CONSTANT_BUFFER => 2,
+        OperandType::UNORDERED_ACCESS_VIEW => 3,
+        _ => return None,
+    })
 }

@@ -2,6 +2,7 @@
 //! assembler parses exactly this syntax back, so the two must stay in step.
 
 mod decl;
+mod plain;
 
 use decl::write_decl;
 pub use decl::{
@@ -88,19 +89,29 @@ impl Style {
     /// The style of the compiler named in an RDEF creator string
     /// (`Microsoft (R) HLSL Shader Compiler 10.1`).
     pub fn from_creator(creator: &str) -> Style {
-        let version: Vec<u32> = creator
+        // The version's leading numbers, read up to the first part that is
+        // not one; only the first three matter (is it exactly `10.n`?), so
+        // nothing is collected: this runs once per translated shader.
+        let mut parts = creator
             .rsplit(' ')
             .next()
             .unwrap_or("")
             .split('.')
-            .map_while(|p| p.parse().ok())
-            .collect();
+            .map_while(|p| p.parse::<u32>().ok());
+        let major = parts.next();
+        let minor = parts.next();
+        let exactly_two = minor.is_some() && parts.next().is_none();
         Style {
-            floats: FloatStyle::from_creator(creator),
-            upper_cb_decl: version.len() == 2 && version[0] == 10 && version[1] >= 1,
+            // The same test as `FloatStyle::from_creator`: 9.x is classic.
+            floats: if major == Some(9) {
+                FloatStyle::Classic
+            } else {
+                FloatStyle::Modern
+            },
+            upper_cb_decl: exactly_two && major == Some(10) && minor.is_some_and(|m| m >= 1),
             stray_prefix: true,
             // 9.x is d3dcompiler_43/46; 6.3 and 10.x are d3dcompiler_47.
-            sgv_interpolation: version.first() != Some(&9),
+            sgv_interpolation: major != Some(9),
         }
     }
 }
@@ -319,6 +330,14 @@ pub fn format_operand(op: &Operand, kind: NumType, style: Style) -> String {
 
 /// [`format_operand`] appended to `out`.
 pub fn write_operand(out: &mut String, op: &Operand, kind: NumType, style: Style) {
+    if !plain::write_plain_operand(out, op) {
+        write_any_operand(out, op, kind, style);
+    }
+}
+
+/// [`write_operand`] for every operand, the common ones included (the
+/// reference `plain` is tested against).
+fn write_any_operand(out: &mut String, op: &Operand, kind: NumType, style: Style) {
     match op.modifier {
         Modifier::None | Modifier::Abs => {}
         Modifier::Neg | Modifier::AbsNeg => out.push('-'),
@@ -496,12 +515,23 @@ pub fn write_instruction(out: &mut String, inst: &Instruction, style: Style) {
         write_mask(out, precise);
         out.push_str(")]");
     }
-    if let Some([u, v, w]) = offsets {
-        let _ = write!(out, "({u},{v},{w})");
+    if let Some(offsets) = offsets {
+        for (i, o) in offsets.into_iter().enumerate() {
+            out.push(if i == 0 { '(' } else { ',' });
+            if o < 0 {
+                out.push('-');
+            }
+            numfmt::push_u64(out, o.unsigned_abs() as u64);
+        }
+        out.push(')');
     }
     if let Some((d, stride)) = dim {
         if d == ResourceDimension::StructuredBuffer {
-            let _ = write!(out, "({}, stride={stride})", d.name());
+            out.push('(');
+            out.push_str(d.name());
+            out.push_str(", stride=");
+            numfmt::push_u64(out, stride as u64);
+            out.push(')');
         } else {
             out.push('(');
             out.push_str(d.name());
@@ -530,5 +560,34 @@ pub fn write_instruction(out: &mut String, inst: &Instruction, style: Style) {
     if !inst.operands.is_empty() {
         out.push(' ');
         write_operand_list(out, inst, style);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FloatStyle, Style};
+
+    /// The style follows the creator's version: 9.x is classic floats
+    /// without the sgv mode; exactly `10.n` with n ≥ 1 upper-cases the
+    /// constant-buffer declaration (10.0 and a longer 10.1.x do not); a
+    /// creator without a number is read as modern.
+    #[test]
+    fn style_from_creator() {
+        let style =
+            |v: &str| Style::from_creator(&format!("Microsoft (R) HLSL Shader Compiler {v}"));
+        let s = style("9.29.952.3111");
+        assert_eq!(s.floats, FloatStyle::Classic);
+        assert!(!s.sgv_interpolation && !s.upper_cb_decl && s.stray_prefix);
+        let s = style("10.1");
+        assert_eq!(s.floats, FloatStyle::Modern);
+        assert!(s.sgv_interpolation && s.upper_cb_decl);
+        assert!(!style("10.0").upper_cb_decl);
+        assert!(!style("10.1.5").upper_cb_decl);
+        assert!(style("10.12").upper_cb_decl);
+        let s = style("6.3.9600.16384");
+        assert_eq!(s.floats, FloatStyle::Modern);
+        assert!(s.sgv_interpolation && !s.upper_cb_decl);
+        assert_eq!(Style::from_creator(""), Style::default());
+        assert_eq!(Style::from_creator("no version"), Style::default());
     }
 }
