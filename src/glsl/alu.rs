@@ -203,133 +203,158 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
             if n == 0 || dst.ty == OperandType::NULL {
                 return;
             }
-            let expr = single(e, inst, op, srcs, mask);
+            // The expression is built in a reused buffer, each source
+            // read straight into it.
+            let mut expr = e.take_buf();
+            single(e, inst, op, srcs, mask, &mut expr);
             let float_result = op.dst() == Ty::Float;
             e.assign(inst, dst, &expr, op.dst(), sat && float_result);
+            e.give_buf(expr);
         }
     }
 }
 
-/// The expression for a one-destination instruction, `mask` components wide.
+/// The expression for a one-destination instruction, `mask` components
+/// wide, appended to `out`. Sources are read in operand order (a read may
+/// record a refusal, and the refusals' order is part of the output).
 fn single(
     e: &mut Emitter,
     inst: &Instruction,
     op: &AluOp,
     srcs: &[crate::dxbc::ir::Operand],
     mask: u8,
-) -> String {
+    out: &mut String,
+) {
     let n = mask_count(mask);
-    let arg = |e: &mut Emitter, k: usize, ty: Ty| -> String {
-        match srcs.get(k) {
-            Some(s) => e.read_masked(inst, s, mask, ty),
-            None => ty.literal_vec(&vec![0; n]),
-        }
+    let arg = |e: &mut Emitter, out: &mut String, k: usize, ty: Ty| match srcs.get(k) {
+        Some(s) => e.read_masked_into(out, inst, s, mask, ty),
+        None => ty.push_literal_vec(out, &[0; 4][..n.min(4)]),
+    };
+    // A source read into `out`, parenthesized unless simple.
+    let arg_paren = |e: &mut Emitter, out: &mut String, k: usize, ty: Ty| {
+        let start = out.len();
+        arg(e, out, k, ty);
+        paren_at(out, start);
     };
     match op.form {
-        // The commonest forms (mov/add/mul/mad/dp*) are built by pushes
-        // into one sized String: format! was a large share of their cost.
+        // The commonest forms (mov/add/mul/mad/dp*/compares) read their
+        // sources straight into the statement's buffer.
         Infix(o) => {
-            let (a, b) = (arg(e, 0, op.src()), arg(e, 1, op.src()));
-            cat(&[&a, " ", o, " ", &b])
+            arg(e, out, 0, op.src());
+            out.push(' ');
+            out.push_str(o);
+            out.push(' ');
+            arg(e, out, 1, op.src());
         }
         Prefix(o) => {
-            let a = arg(e, 0, op.src());
-            let mut s = String::with_capacity(o.len() + a.len() + 2);
-            s.push_str(o);
-            push_paren(&mut s, &a);
-            s
+            out.push_str(o);
+            arg_paren(e, out, 0, op.src());
         }
         Call(f) => {
-            // Sources read in order (a read may record a refusal).
-            let mut s = String::with_capacity(f.len() + 16 * srcs.len() + 2);
-            s.push_str(f);
-            s.push('(');
+            out.push_str(f);
+            out.push('(');
             for k in 0..srcs.len() {
                 if k > 0 {
-                    s.push_str(", ");
+                    out.push_str(", ");
                 }
-                let a = arg(e, k, op.src());
-                s.push_str(&a);
+                arg(e, out, k, op.src());
             }
-            s.push(')');
-            s
+            out.push(')');
         }
         Mad => {
-            let (a, b, c) = (
-                arg(e, 0, op.src()),
-                arg(e, 1, op.src()),
-                arg(e, 2, op.src()),
-            );
-            let mut s = String::with_capacity(a.len() + b.len() + c.len() + 12);
-            push_paren(&mut s, &a);
-            s.push_str(" * ");
-            push_paren(&mut s, &b);
-            s.push_str(" + ");
-            push_paren(&mut s, &c);
-            s
+            arg_paren(e, out, 0, op.src());
+            out.push_str(" * ");
+            arg_paren(e, out, 1, op.src());
+            out.push_str(" + ");
+            arg_paren(e, out, 2, op.src());
         }
         Rcp => {
-            let a = arg(e, 0, F);
             if n == 1 {
-                format!("1.0 / {}", paren(&a))
+                out.push_str("1.0 / ");
             } else {
-                format!("{}(1.0) / {}", F.vec(n), paren(&a))
+                out.push_str(F.vec(n));
+                out.push_str("(1.0) / ");
             }
+            arg_paren(e, out, 0, F);
         }
         Dot(k) => {
             // dp2/dp3/dp4: at most four components.
             const FIRST: [u8; 4] = [0, 1, 2, 3];
             let comps = &FIRST[..k.min(4)];
-            let a = srcs.first().map(|s| e.read(inst, s, comps, F));
-            let b = srcs.get(1).map(|s| e.read(inst, s, comps, F));
-            let (a, b) = (a.as_deref().unwrap_or("0.0"), b.as_deref().unwrap_or("0.0"));
             if n == 1 {
-                cat(&["dot(", a, ", ", b, ")"])
+                out.push_str("dot(");
             } else {
-                cat(&[F.vec(n), "(dot(", a, ", ", b, "))"])
+                out.push_str(F.vec(n));
+                out.push_str("(dot(");
             }
+            for j in 0..2 {
+                if j > 0 {
+                    out.push_str(", ");
+                }
+                match srcs.get(j) {
+                    Some(s) => e.read_into(out, inst, s, comps, F),
+                    None => out.push_str("0.0"),
+                }
+            }
+            out.push_str(if n == 1 { ")" } else { "))" });
         }
         Cmp(scalar, vector) => {
-            let (a, b) = (arg(e, 0, op.src()), arg(e, 1, op.src()));
             if n == 1 {
-                let mut s = String::with_capacity(a.len() + b.len() + 32);
-                s.push('(');
-                push_paren(&mut s, &a);
-                s.push(' ');
-                s.push_str(scalar);
-                s.push(' ');
-                push_paren(&mut s, &b);
-                s.push_str(") ? 0xffffffffu : 0u");
-                s
+                out.push('(');
+                arg_paren(e, out, 0, op.src());
+                out.push(' ');
+                out.push_str(scalar);
+                out.push(' ');
+                arg_paren(e, out, 1, op.src());
+                out.push_str(") ? 0xffffffffu : 0u");
             } else {
-                cat(&[U.vec(n), "(", vector, "(", &a, ", ", &b, ")) * 0xffffffffu"])
+                for p in [U.vec(n), "(", vector, "("] {
+                    out.push_str(p);
+                }
+                arg(e, out, 0, op.src());
+                out.push_str(", ");
+                arg(e, out, 1, op.src());
+                out.push_str(")) * 0xffffffffu");
             }
         }
         Shift(o) => {
-            let a = arg(e, 0, op.src());
-            let b = arg(e, 1, U);
-            let m = if n == 1 {
-                "31u".to_string()
+            arg_paren(e, out, 0, op.src());
+            out.push(' ');
+            out.push_str(o);
+            out.push_str(" (");
+            arg_paren(e, out, 1, U);
+            out.push_str(" & ");
+            if n == 1 {
+                out.push_str("31u");
             } else {
-                format!("{}(31u)", U.vec(n))
-            };
-            format!("{} {o} ({} & {m})", paren(&a), paren(&b))
+                out.push_str(U.vec(n));
+                out.push_str("(31u)");
+            }
+            out.push(')');
         }
         Convert => {
-            let a = arg(e, 0, op.src());
-            cat(&[op.dst().vec(n), "(", &a, ")"])
+            out.push_str(op.dst().vec(n));
+            out.push('(');
+            arg(e, out, 0, op.src());
+            out.push(')');
         }
         FullyMapped => {
             e.line("// no tiled resources here (no sparse residency): status 0 is every access's");
-            let a = arg(e, 0, U);
+            let mut a = String::new();
+            arg(e, &mut a, 0, U);
             if n == 1 {
-                format!("({} == 0u) ? 0xffffffffu : 0u", paren(&a))
+                out.push_str(&format!("({} == 0u) ? 0xffffffffu : 0u", paren(&a)));
             } else {
-                format!("{}(equal({a}, {}(0u))) * 0xffffffffu", U.vec(n), U.vec(n))
+                out.push_str(&format!(
+                    "{}(equal({a}, {}(0u))) * 0xffffffffu",
+                    U.vec(n),
+                    U.vec(n)
+                ));
             }
         }
         DerivY { fine } => {
-            let a = arg(e, 0, F);
+            let mut a = String::new();
+            arg(e, &mut a, 0, F);
             let d = if fine {
                 let name = e.helper(&helpers::DFDY_FINE, n);
                 format!("{name}({a})")
@@ -342,31 +367,46 @@ fn single(
                 // canvas), where D3D's d/dy is GL's negated.
                 Dialect::Es300 => {
                     e.y_flip = true;
-                    format!("-hlslcc_YFlip.x * {d}")
+                    out.push_str("-hlslcc_YFlip.x * ");
+                    out.push_str(&d);
                 }
-                Dialect::Vk450 => d,
+                Dialect::Vk450 => out.push_str(&d),
             }
         }
         Helper(h) => {
             let name = e.helper(h, n);
-            let mut s = String::with_capacity(name.len() + 16 * h.params.len() + 2);
-            s.push_str(name);
-            s.push('(');
+            out.push_str(name);
+            out.push('(');
             for (k, &t) in h.params.iter().enumerate() {
                 if k > 0 {
-                    s.push_str(", ");
+                    out.push_str(", ");
                 }
-                let a = arg(e, k, t);
-                s.push_str(&a);
+                arg(e, out, k, t);
             }
-            s.push(')');
-            s
+            out.push(')');
         }
-        Mov => arg(e, 0, F),
+        Mov => arg(e, out, 0, F),
+        Movc if n == 1 => {
+            out.push('(');
+            arg_paren(e, out, 0, U);
+            out.push_str(" != 0u) ? ");
+            arg_paren(e, out, 1, F);
+            out.push_str(" : ");
+            arg_paren(e, out, 2, F);
+        }
         Movc => {
-            let c = arg(e, 0, U);
-            let (a, b) = (arg(e, 1, F), arg(e, 2, F));
-            select(&c, &a, &b, n)
+            // `mix(b, a, …c…)` writes the sources out of their order, so
+            // they are read (in order) into buffers of their own first.
+            let mut c = e.take_buf();
+            let mut a = e.take_buf();
+            let mut b = e.take_buf();
+            arg(e, &mut c, 0, U);
+            arg(e, &mut a, 1, F);
+            arg(e, &mut b, 2, F);
+            out.push_str(&select(&c, &a, &b, n));
+            for buf in [c, a, b] {
+                e.give_buf(buf);
+            }
         }
         Swapc | Sincos | Udiv | MulWide(_) | Carry(_) => unreachable!("two-result forms"),
     }
@@ -509,6 +549,15 @@ fn push_paren(out: &mut String, s: &str) {
     } else {
         out.push('(');
         out.push_str(s);
+        out.push(')');
+    }
+}
+
+/// Parenthesizes what `out` holds from `start` on unless it is simple, in
+/// place (as [`push_paren`] would have written it).
+fn paren_at(out: &mut String, start: usize) {
+    if !is_simple(&out[start..]) {
+        out.insert(start, '(');
         out.push(')');
     }
 }

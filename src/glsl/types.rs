@@ -9,6 +9,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::dxbc::enums::ReturnType;
+use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::NumType;
 
 /// The type an instruction reads its sources as or produces.
@@ -100,7 +101,8 @@ impl Ty {
             Ty::Float => push_float_literal(out, bits),
             Ty::Int => push_int_literal(out, bits as i32),
             Ty::Uint => {
-                let _ = write!(out, "{bits}u");
+                push_u64(out, bits.into());
+                out.push('u');
             }
         }
     }
@@ -108,24 +110,30 @@ impl Ty {
     /// A literal vector (or scalar) of this type from raw lanes, built in
     /// one `String` (immediates are read per instruction).
     pub fn literal_vec(self, lanes: &[u32]) -> String {
-        if lanes.len() == 1 {
-            return self.literal(lanes[0]);
-        }
         let mut s = String::with_capacity(16 * lanes.len() + 8);
+        self.push_literal_vec(&mut s, lanes);
+        s
+    }
+
+    /// [`Ty::literal_vec`] appended to `out`.
+    pub fn push_literal_vec(self, s: &mut String, lanes: &[u32]) {
+        if lanes.len() == 1 {
+            self.push_literal(s, lanes[0]);
+            return;
+        }
         s.push_str(self.vec(lanes.len()));
         s.push('(');
         if lanes.iter().all(|&l| l == lanes[0]) {
-            self.push_literal(&mut s, lanes[0]);
+            self.push_literal(s, lanes[0]);
         } else {
             for (k, &l) in lanes.iter().enumerate() {
                 if k > 0 {
                     s.push_str(", ");
                 }
-                self.push_literal(&mut s, l);
+                self.push_literal(s, l);
             }
         }
         s.push(')');
-        s
     }
 }
 
@@ -300,7 +308,11 @@ fn push_int_literal(out: &mut String, v: i32) {
     if v == i32::MIN {
         out.push_str("(-2147483647 - 1)");
     } else {
-        let _ = write!(out, "{v}");
+        // Digits pushed, not formatted: immediates are read per operand.
+        if v < 0 {
+            out.push('-');
+        }
+        push_u64(out, v.unsigned_abs().into());
     }
 }
 

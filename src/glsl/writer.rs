@@ -75,6 +75,17 @@ impl Section {
         self.text.push('\n');
     }
 
+    /// Appends a line made of `parts`, pushed one after another: the
+    /// commonest lines are a few names and operators, which
+    /// `format_args!` would run through the formatting machinery.
+    pub fn line_cat(&mut self, tag: Option<usize>, parts: &[&str]) {
+        self.open(tag);
+        for p in parts {
+            self.text.push_str(p);
+        }
+        self.text.push('\n');
+    }
+
     /// Starts a line: its tag and indentation. The caller writes the text
     /// into [`Section::buf`] and ends it with `\n`.
     pub fn open(&mut self, tag: Option<usize>) {

@@ -79,6 +79,8 @@ pub struct Emitter<'a> {
     /// header, listed in the manifest).
     pub y_flip: bool,
     next_tmp: u32,
+    /// Expression buffers given back for reuse ([`Emitter::take_buf`]).
+    bufs: Vec<String>,
     /// Whether the body function has been opened.
     in_function: bool,
 }
@@ -166,6 +168,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         y_flip: options.dialect == Dialect::Es300
             && (program.kind == ProgramType::Vertex || options.capture.is_some()),
         next_tmp: 0,
+        bufs: Vec::new(),
         in_function: false,
     };
     // Sized from the instruction count (a comment line and a statement or
@@ -389,6 +392,12 @@ impl<'a> Emitter<'a> {
     /// Writes a body line tagged with the current instruction.
     pub fn line(&mut self, text: impl LineText) {
         self.body.line(self.cur, text);
+    }
+
+    /// Writes a body line made of `parts` ([`Section::line_cat`]), tagged
+    /// with the current instruction.
+    pub fn line_cat(&mut self, parts: &[&str]) {
+        self.body.line_cat(self.cur, parts);
     }
 
     /// Writes a declaration line tagged with the current instruction.

@@ -17,49 +17,64 @@ pub struct Base {
     pub width: usize,
 }
 
+/// What [`Emitter::base_into`] wrote: the stored type and width.
+#[derive(Clone, Copy)]
+pub struct Kind {
+    pub ty: Ty,
+    pub width: usize,
+}
+
 impl Emitter<'_> {
     /// The name of input register `r` (array element when indexed).
     pub fn input_name(&self, r: u32) -> String {
-        if self.inputs_indexed {
-            format!("v[{r}]")
-        } else {
-            register_name('v', r)
-        }
+        let mut s = String::with_capacity(24);
+        self.push_register(&mut s, 'v', self.inputs_indexed, r);
+        s
     }
 
     pub fn output_name(&self, r: u32) -> String {
-        if self.outputs_indexed {
-            format!("o[{r}]")
+        let mut s = String::with_capacity(24);
+        self.push_register(&mut s, 'o', self.outputs_indexed, r);
+        s
+    }
+
+    /// `v3`, or `v[3]` when the file is an indexed array.
+    fn push_register(&self, out: &mut String, file: char, indexed: bool, r: u32) {
+        out.push(file);
+        if indexed {
+            out.push('[');
+            push_u64(out, r.into());
+            out.push(']');
         } else {
-            register_name('o', r)
+            push_u64(out, r.into());
         }
     }
 
     /// An index expression (`int`), relative parts read as integers.
     pub fn index_expr(&mut self, inst: &Instruction, idx: &Index) -> String {
-        // Every constant-buffer read has one: digits pushed, not
-        // formatted.
-        let number = |v: u64| {
-            let mut s = String::with_capacity(20);
-            push_u64(&mut s, v);
-            s
-        };
-        let plus = |mut rel: String, v: u64| {
-            rel.push_str(" + ");
-            push_u64(&mut rel, v);
-            rel
-        };
+        let mut s = String::with_capacity(20);
+        self.index_into(&mut s, inst, idx);
+        s
+    }
+
+    /// [`Emitter::index_expr`] appended to `out`: every constant-buffer
+    /// read has one, so its digits go straight into the operand's text.
+    pub fn index_into(&mut self, out: &mut String, inst: &Instruction, idx: &Index) {
         match idx {
-            Index::Imm32(v) => number((*v).into()),
-            Index::Imm64(v) => number(*v),
-            Index::Relative(r) => self.read_scalar(inst, r, Ty::Int),
+            Index::Imm32(v) => push_u64(out, (*v).into()),
+            Index::Imm64(v) => push_u64(out, *v),
+            Index::Relative(r) => self.read_into(out, inst, r, &[0], Ty::Int),
             Index::Imm32Relative(v, r) => {
-                let rel = self.read_scalar(inst, r, Ty::Int);
-                if *v == 0 { rel } else { plus(rel, (*v).into()) }
+                self.read_into(out, inst, r, &[0], Ty::Int);
+                if *v != 0 {
+                    out.push_str(" + ");
+                    push_u64(out, (*v).into());
+                }
             }
             Index::Imm64Relative(v, r) => {
-                let rel = self.read_scalar(inst, r, Ty::Int);
-                plus(rel, *v)
+                self.read_into(out, inst, r, &[0], Ty::Int);
+                out.push_str(" + ");
+                push_u64(out, *v);
             }
         }
     }
@@ -67,38 +82,74 @@ impl Emitter<'_> {
     /// Where the register named by `op` lives. None for immediates and for
     /// register files that cannot be lowered (recorded as refusals).
     pub fn base(&mut self, inst: &Instruction, op: &Operand) -> Option<Base> {
-        let vec4 = |expr: String| {
-            Some(Base {
-                expr,
-                ty: Ty::Float,
-                width: 4,
-            })
-        };
+        let mut expr = String::with_capacity(24);
+        let k = self.base_into(&mut expr, inst, op)?;
+        Some(Base {
+            expr,
+            ty: k.ty,
+            width: k.width,
+        })
+    }
+
+    /// [`Emitter::base`] with the expression appended to `out` (every
+    /// operand of every instruction comes through here, and a `String`
+    /// of its own was most of an operand's cost). Nothing is written when
+    /// it gives None.
+    pub fn base_into(
+        &mut self,
+        out: &mut String,
+        inst: &Instruction,
+        op: &Operand,
+    ) -> Option<Kind> {
+        const VEC4: Option<Kind> = Some(Kind {
+            ty: Ty::Float,
+            width: 4,
+        });
         let first = op.indices.first();
         match op.ty {
-            OperandType::TEMP => vec4(register_name('r', op.reg().unwrap_or(0))),
+            OperandType::TEMP => {
+                out.push('r');
+                push_u64(out, op.reg().unwrap_or(0).into());
+                VEC4
+            }
             OperandType::INPUT | OperandType::OUTPUT => {
                 let input = op.ty == OperandType::INPUT;
-                let file = if input { "v" } else { "o" };
+                let file = if input { 'v' } else { 'o' };
                 match first {
-                    Some(Index::Imm32(r)) if input => vec4(self.input_name(*r)),
-                    Some(Index::Imm32(r)) => vec4(self.output_name(*r)),
+                    Some(Index::Imm32(r)) => {
+                        let indexed = if input {
+                            self.inputs_indexed
+                        } else {
+                            self.outputs_indexed
+                        };
+                        self.push_register(out, file, indexed, *r);
+                    }
                     // A relative index reads the register file array.
                     Some(i) => {
-                        let i = i.clone();
-                        let e = self.index_expr(inst, &i);
-                        vec4(format!("{file}[{e}]"))
+                        out.push(file);
+                        out.push('[');
+                        self.index_into(out, inst, i);
+                        out.push(']');
                     }
-                    None => vec4(format!("{file}0")),
+                    None => {
+                        out.push(file);
+                        out.push('0');
+                    }
                 }
+                VEC4
             }
             OperandType::INDEXABLE_TEMP => {
                 let reg = op.reg().unwrap_or(0);
-                let idx = op.indices.get(1).cloned().unwrap_or(Index::Imm32(0));
-                let e = self.index_expr(inst, &idx);
+                out.push('x');
+                push_u64(out, reg.into());
+                out.push('[');
+                match op.indices.get(1) {
+                    Some(i) => self.index_into(out, inst, i),
+                    None => out.push('0'),
+                }
+                out.push(']');
                 let width = self.indexable_widths.get(&reg).copied().unwrap_or(4);
-                Some(Base {
-                    expr: format!("x{reg}[{e}]"),
+                Some(Kind {
                     ty: Ty::Float,
                     width,
                 })
@@ -109,16 +160,17 @@ impl Emitter<'_> {
                     op.indices.first(),
                     op.indices.get(self.program.constant_buffer_row_index()),
                 );
-                let idx = idx.cloned().unwrap_or(Index::Imm32(0));
-                let e = self.index_expr(inst, &idx);
                 match slot {
                     // `cb[r1.x + 0][…]`: fxc picks a class instance's buffer
                     // by `this[].x` so; GLSL has no array of blocks to
                     // index, so the declared buffers are chosen between
                     // (any other reads zeros, as D3D's unbound buffer).
                     Some(i) if !self.program.is_sm51() && i.relative().is_some() => {
-                        let i = i.clone();
-                        let s = self.index_expr(inst, &i);
+                        let e = match idx {
+                            Some(idx) => self.index_expr(inst, idx),
+                            None => "0".into(),
+                        };
+                        let s = self.index_expr(inst, i);
                         let mut slots: Vec<u32> = self
                             .manifest
                             .constant_buffers
@@ -133,25 +185,32 @@ impl Emitter<'_> {
                         }
                         // Nested conditionals associate to the right, so the
                         // chain needs no inner parentheses.
-                        vec4(format!("({expr})"))
+                        out.push('(');
+                        out.push_str(&expr);
+                        out.push(')');
                     }
                     _ => {
                         let slot = slot.and_then(|i| i.imm()).unwrap_or(0);
-                        let mut s = String::with_capacity(e.len() + 24);
-                        s.push_str("cb");
-                        push_u64(&mut s, slot);
-                        s.push_str(".data[");
-                        s.push_str(&e);
-                        s.push(']');
-                        vec4(s)
+                        out.push_str("cb");
+                        push_u64(out, slot);
+                        out.push_str(".data[");
+                        match idx {
+                            Some(idx) => self.index_into(out, inst, idx),
+                            None => out.push('0'),
+                        }
+                        out.push(']');
                     }
                 }
+                VEC4
             }
             OperandType::IMMEDIATE_CONSTANT_BUFFER => {
-                let idx = op.indices.first().cloned().unwrap_or(Index::Imm32(0));
-                let e = self.index_expr(inst, &idx);
-                Some(Base {
-                    expr: format!("ImmCB_0[{e}]"),
+                out.push_str("ImmCB_0[");
+                match first {
+                    Some(i) => self.index_into(out, inst, i),
+                    None => out.push('0'),
+                }
+                out.push(']');
+                Some(Kind {
                     ty: Ty::Uint,
                     width: 4,
                 })
@@ -160,16 +219,16 @@ impl Emitter<'_> {
             | OperandType::OUTPUT_DEPTH_GREATER_EQUAL
             | OperandType::OUTPUT_DEPTH_LESS_EQUAL => {
                 self.uses_depth_output = true;
-                Some(Base {
-                    expr: "oDepth".into(),
+                out.push_str("oDepth");
+                Some(Kind {
                     ty: Ty::Float,
                     width: 1,
                 })
             }
             OperandType::OUTPUT_COVERAGE_MASK if self.dialect == Dialect::Vk450 => {
                 self.uses_coverage_output = true;
-                Some(Base {
-                    expr: "oMask".into(),
+                out.push_str("oMask");
+                Some(Kind {
                     ty: Ty::Uint,
                     width: 1,
                 })
@@ -179,13 +238,20 @@ impl Emitter<'_> {
             OperandType::INPUT_COVERAGE_MASK
                 if self.dialect == Dialect::Vk450 && decl::runs_per_sample(self) =>
             {
-                Some(Base {
-                    expr: "(1u << uint(gl_SampleID))".into(),
+                out.push_str("(1u << uint(gl_SampleID))");
+                Some(Kind {
                     ty: Ty::Uint,
                     width: 1,
                 })
             }
-            OperandType::THIS_POINTER => Some(interfaces::this_base(self, inst, op)),
+            OperandType::THIS_POINTER => {
+                let b = interfaces::this_base(self, inst, op);
+                out.push_str(&b.expr);
+                Some(Kind {
+                    ty: b.ty,
+                    width: b.width,
+                })
+            }
             other => {
                 let reason = match other {
                     // vk450 lowers vCoverage at sample frequency only.
@@ -210,36 +276,55 @@ impl Emitter<'_> {
         positions.iter().map(|&p| source_component(op, p)).collect()
     }
 
+    /// The source component read for destination position `p`, after
+    /// the operand's swizzle.
+    pub fn source_component(op: &Operand, p: u8) -> u8 {
+        source_component(op, p)
+    }
+
     /// Reads `op` as `ty` for the destination positions `positions`: a
     /// scalar for one position, otherwise a vector of that many components.
     /// Modifiers are applied in `ty`'s arithmetic.
     pub fn read(&mut self, inst: &Instruction, op: &Operand, positions: &[u8], ty: Ty) -> String {
+        let mut s = String::with_capacity(32);
+        self.read_into(&mut s, inst, op, positions, ty);
+        s
+    }
+
+    /// [`Emitter::read`] appended to `out`. Every operand of every
+    /// instruction comes through here: the base is written in place and
+    /// the conversions and modifiers wrapped around it there (a short
+    /// insert), so a read allocates nothing.
+    pub fn read_into(
+        &mut self,
+        out: &mut String,
+        inst: &Instruction,
+        op: &Operand,
+        positions: &[u8],
+        ty: Ty,
+    ) {
         let n = positions.len().max(1);
-        // Every operand of every instruction comes through here: the
-        // components go in fixed arrays and the swizzle onto the base's
-        // own string, so a plain register read allocates once.
-        let raw = if op.is_immediate() {
+        let start = out.len();
+        if op.is_immediate() {
             let value = op.immediate_lanes().unwrap_or([0; 4]);
             let mut lanes = [0u32; 4];
             for (l, &p) in lanes.iter_mut().zip(positions) {
                 *l = value[p as usize & 3];
             }
-            let lanes = &lanes[..positions.len().min(4)];
-            return apply_modifier(op.modifier, ty.literal_vec(lanes), ty, n);
+            ty.push_literal_vec(out, &lanes[..positions.len().min(4)]);
+            modify_at(out, start, op.modifier, ty, n);
+            return;
+        }
+        let Some(base) = self.base_into(out, inst, op) else {
+            out.truncate(start);
+            ty.push_literal_vec(out, &[0; 4][..n.min(4)]);
+            return;
+        };
+        if base.width == 1 && n > 1 {
+            // Widen a scalar register to the destination's width.
+            convert_at(out, start, base.ty, ty, 1);
+            wrap(out, start, ty.vec(n));
         } else {
-            let Some(base) = self.base(inst, op) else {
-                return ty.literal_vec(&[0; 4][..n.min(4)]);
-            };
-            if base.width == 1 && n > 1 {
-                // Widen a scalar register to the destination's width.
-                return apply_modifier(
-                    op.modifier,
-                    format!("{}({})", ty.vec(n), convert(&base.expr, base.ty, ty, 1)),
-                    ty,
-                    n,
-                );
-            }
-            let mut expr = base.expr;
             if base.width != 1 {
                 let mut comps = [0u8; 4];
                 let mut len = 0;
@@ -249,12 +334,12 @@ impl Emitter<'_> {
                 }
                 let comps = &comps[..len];
                 if !(base.width == 4 && comps == [0, 1, 2, 3]) {
-                    push_swizzle(&mut expr, comps);
+                    push_swizzle(out, comps);
                 }
             }
-            convert_owned(expr, base.ty, ty, n)
-        };
-        apply_modifier(op.modifier, raw, ty, n)
+            convert_at(out, start, base.ty, ty, n);
+        }
+        modify_at(out, start, op.modifier, ty, n);
     }
 
     /// Reads a scalar (a one-component selection, or the first component).
@@ -274,8 +359,16 @@ impl Emitter<'_> {
         self.read(inst, op, &FIRST[..n], ty)
     }
 
-    /// Reads `op` as `ty` for the components `mask` writes.
-    pub fn read_masked(&mut self, inst: &Instruction, op: &Operand, mask: u8, ty: Ty) -> String {
+    /// Reads `op` as `ty` for the components `mask` writes, appended to
+    /// `out`.
+    pub fn read_masked_into(
+        &mut self,
+        out: &mut String,
+        inst: &Instruction,
+        op: &Operand,
+        mask: u8,
+        ty: Ty,
+    ) {
         let mut positions = [0u8; 4];
         let mut len = 0;
         for c in 0..4u8 {
@@ -284,7 +377,7 @@ impl Emitter<'_> {
                 len += 1;
             }
         }
-        self.read(inst, op, &positions[..len], ty)
+        self.read_into(out, inst, op, &positions[..len], ty)
     }
 
     /// The destination's write mask (a full mask for one-component
@@ -311,7 +404,9 @@ impl Emitter<'_> {
         }
         let mask = Self::dst_mask(dst);
         let n = mask_count(mask);
-        let Some(base) = self.base(inst, dst) else {
+        let mut target = self.take_buf();
+        let Some(base) = self.base_into(&mut target, inst, dst) else {
+            self.give_buf(target);
             return;
         };
         if dst.ty == OperandType::OUTPUT
@@ -319,7 +414,6 @@ impl Emitter<'_> {
         {
             self.outputs_written.insert(*r);
         }
-        let mut target = base.expr;
         if base.width != 1 {
             let mut comps = [0u8; 4];
             let mut len = 0;
@@ -359,17 +453,23 @@ impl Emitter<'_> {
             }
         }
         buf.push_str(";\n");
+        self.give_buf(target);
     }
-}
 
-/// `r12`: a register file's letter and number, built in one allocation
-/// with room for the swizzle and conversion a read adds (the commonest
-/// operand of all).
-fn register_name(file: char, n: u32) -> String {
-    let mut s = String::with_capacity(24);
-    s.push(file);
-    push_u64(&mut s, n.into());
-    s
+    /// An empty buffer for an expression being built, from the ones
+    /// given back: statements are built in reused buffers, not a fresh
+    /// `String` per operand.
+    pub fn take_buf(&mut self) -> String {
+        self.bufs
+            .pop()
+            .unwrap_or_else(|| String::with_capacity(128))
+    }
+
+    /// Gives a buffer from [`Emitter::take_buf`] back, emptied.
+    pub fn give_buf(&mut self, mut s: String) {
+        s.clear();
+        self.bufs.push(s);
+    }
 }
 
 /// The source component read for destination position `p`, after the
@@ -393,16 +493,6 @@ fn push_swizzle(s: &mut String, comps: &[u8]) {
     s.push('.');
     for &c in comps {
         s.push(COMPONENTS[(c & 3) as usize]);
-    }
-}
-
-/// [`convert`] of an owned expression: returned as it is when no
-/// conversion is needed, with no copy.
-fn convert_owned(expr: String, from: Ty, to: Ty, n: usize) -> String {
-    if from == to {
-        expr
-    } else {
-        convert(&expr, from, to, n)
     }
 }
 
@@ -431,30 +521,43 @@ fn push_converted(out: &mut String, expr: &str, from: Ty, to: Ty, n: usize) {
     out.push(')');
 }
 
-/// `f(expr)`, built in one allocation (every operand read may wrap one).
-fn call(f: &str, expr: &str) -> String {
-    let mut s = String::with_capacity(f.len() + expr.len() + 2);
-    s.push_str(f);
-    s.push('(');
-    s.push_str(expr);
-    s.push(')');
-    s
+/// Wraps what `out` holds from `start` on in `f(…)`: the call's name is
+/// inserted before it (moving only the operand's few bytes).
+fn wrap(out: &mut String, start: usize, f: &str) {
+    out.insert(start, '(');
+    out.insert_str(start, f);
+    out.push(')');
 }
 
-/// `-x`, `abs(x)`, `-abs(x)` in `ty`'s arithmetic. GLSL has no unary minus
-/// or `abs` on unsigned values, so those go through `int` (two's
-/// complement, as D3D's integer modifiers are).
-fn apply_modifier(m: Modifier, expr: String, ty: Ty, n: usize) -> String {
+/// [`convert`] of what `out` holds from `start` on, in place.
+fn convert_at(out: &mut String, start: usize, from: Ty, to: Ty, n: usize) {
+    if from == to {
+        return;
+    }
+    let f = match (from, to) {
+        (Ty::Float, _) => to.from_float_bits().unwrap_or(""),
+        (_, Ty::Float) => from.to_float_bits().unwrap_or(""),
+        _ => to.vec(n),
+    };
+    wrap(out, start, f);
+}
+
+/// `-x`, `abs(x)`, `-abs(x)` in `ty`'s arithmetic, of what `out` holds
+/// from `start` on. GLSL has no unary minus or `abs` on unsigned values,
+/// so those go through `int` (two's complement, as D3D's integer
+/// modifiers are).
+fn modify_at(out: &mut String, start: usize, m: Modifier, ty: Ty, n: usize) {
     if ty == Ty::Uint && m != Modifier::None {
-        let signed = call(Ty::Int.vec(n), &expr);
-        let inner = apply_modifier(m, signed, Ty::Int, n);
-        return call(Ty::Uint.vec(n), &inner);
+        wrap(out, start, Ty::Int.vec(n));
+        modify_at(out, start, m, Ty::Int, n);
+        wrap(out, start, Ty::Uint.vec(n));
+        return;
     }
     match m {
-        Modifier::None => expr,
-        Modifier::Neg => call("-", &expr),
-        Modifier::Abs => call("abs", &expr),
-        Modifier::AbsNeg => call("-abs", &expr),
+        Modifier::None => {}
+        Modifier::Neg => wrap(out, start, "-"),
+        Modifier::Abs => wrap(out, start, "abs"),
+        Modifier::AbsNeg => wrap(out, start, "-abs"),
     }
 }
 

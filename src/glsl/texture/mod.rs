@@ -23,7 +23,7 @@ mod sample;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::emit::Emitter;
-use super::types::{TextureShape, Ty, mask_components, swizzle};
+use super::types::{COMPONENTS, TextureShape, Ty};
 use super::{Dialect, Reason};
 use crate::dxbc::enums::{ResourceDimension, ReturnType, SamplerMode};
 use crate::dxbc::ir::{DeclKind, FeedbackParts, Instruction, Operand, OperandType};
@@ -639,22 +639,35 @@ pub(crate) fn assign_result(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, valu
     };
     let mask = Emitter::dst_mask(dst);
     let res_op = &inst.operands[ctx.res_index];
-    let comps = Emitter::source_components(res_op, &mask_components(mask));
+    // Every sample and load ends here: the swizzle is worked out in a
+    // fixed array and the value built in a reused buffer.
+    let mut comps = [0u8; 4];
+    let mut len = 0;
+    for c in 0..4u8 {
+        if mask & (1 << c) != 0 {
+            comps[len] = Emitter::source_component(res_op, c);
+            len += 1;
+        }
+    }
+    let comps = &comps[..len];
+    let mut expr = e.take_buf();
     // Test-only fault: each tap compared by the complement of the
     // sampler's function, which for the filtered result is one minus it.
-    let reversed;
-    let value = if e.options.reverse_pcf_compare && matches!(inst.op, Op::SampleC | Op::SampleCLz) {
-        reversed = format!("(1.0 - {value})");
-        reversed.as_str()
+    if e.options.reverse_pcf_compare && matches!(inst.op, Op::SampleC | Op::SampleCLz) {
+        expr.push_str("(1.0 - ");
+        expr.push_str(value);
+        expr.push(')');
     } else {
-        value
-    };
-    let expr = if comps == [0, 1, 2, 3] {
-        value.to_string()
-    } else {
-        format!("{value}{}", swizzle(&comps))
-    };
+        expr.push_str(value);
+    }
+    if comps != [0, 1, 2, 3] {
+        expr.push('.');
+        for &c in comps {
+            expr.push(COMPONENTS[(c & 3) as usize]);
+        }
+    }
     e.assign(inst, dst, &expr, ty, inst.saturate());
+    e.give_buf(expr);
 }
 
 /// Immediate texel offsets as a GLSL literal for `n` axes, or None when the

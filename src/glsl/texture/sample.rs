@@ -93,23 +93,28 @@ pub(crate) fn coord(e: &mut Emitter, inst: &Instruction, dim: Dim) -> String {
         Dim::Tex1DArray => {
             let c = e.read_n(inst, src, 2, Ty::Float);
             let t = e.tmp();
-            e.line(format_args!("vec2 {t} = {c};"));
+            e.line_cat(&["vec2 ", &t, " = ", &c, ";"]);
             format!("vec3({t}.x, 0.5, roundEven({t}.y))")
         }
         Dim::Tex2DArray => {
             let c = e.read_n(inst, src, 3, Ty::Float);
             let t = e.tmp();
-            e.line(format_args!("vec3 {t} = {c};"));
+            e.line_cat(&["vec3 ", &t, " = ", &c, ";"]);
             format!("vec3({t}.xy, roundEven({t}.z))")
         }
         Dim::CubeArray => {
             let c = e.read_n(inst, src, 4, Ty::Float);
             let t = e.tmp();
-            e.line(format_args!("vec4 {t} = {c};"));
+            e.line_cat(&["vec4 ", &t, " = ", &c, ";"]);
             format!("vec4({t}.xyz, roundEven({t}.w))")
         }
         _ => e.read_n(inst, src, dim.glsl_components(), Ty::Float),
     }
+}
+
+/// `vecN` for a coordinate temp (dimensions give 2 to 4).
+fn vec_name(n: usize) -> &'static str {
+    ["vec0", "vec1", "vec2", "vec3", "vec4"][n.min(4)]
 }
 
 /// The swizzle of a coordinate's addressed axes.
@@ -224,7 +229,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
     if let Some(clamp) = min_lod {
         let mn = e.read_scalar(inst, clamp, Ty::Float);
         let ct = e.tmp();
-        e.line(format_args!("vec{} {ct} = {c};", dim.glsl_components()));
+        e.line_cat(&[vec_name(dim.glsl_components()), " ", &ct, " = ", &c, ";"]);
         inputs.raw = Some(ct.clone());
         let v = emulated(e, inst, ctx, smp, &ct, &inputs, Some(&mn));
         assign_result(e, inst, ctx, &v, ty);
@@ -236,7 +241,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
         return;
     }
     let ct = e.tmp();
-    e.line(format_args!("vec{} {ct} = {c};", dim.glsl_components()));
+    e.line_cat(&[vec_name(dim.glsl_components()), " ", &ct, " = ", &c, ";"]);
     let mirrored = mirror_once(e, &ct, dim, smp);
     inputs.raw = Some(ct.clone());
     if e.options.skip_border_emulation {
@@ -249,23 +254,21 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
         .offsets()
         .is_some_and(|o| o[..dim.axes()].iter().any(|&v| v != 0));
     let r = e.tmp();
-    e.line(format_args!("{}vec4 {r};", type_prefix(ty)));
+    e.line_cat(&[type_prefix(ty), "vec4 ", &r, ";"]);
     let bias = compare && e.dialect == Dialect::Vk450;
     // Min/max reduction filters floats; comparisons and integer formats
     // ignore it.
     let reduce = !compare && ctx.res.ty == Ty::Float;
-    e.line(format_args!(
-        "if ({}) {{",
-        emulation_condition(smp, dim, moved, bias, reduce)
-    ));
+    let cond = emulation_condition(smp, dim, moved, bias, reduce);
+    e.line_cat(&["if (", &cond, ") {"]);
     e.indent();
     let v = emulated(e, inst, ctx, smp, &ct, &inputs, None);
-    e.line(format_args!("{r} = {v};"));
+    e.line_cat(&[&r, " = ", &v, ";"]);
     e.dedent();
     e.line("} else {");
     e.indent();
     let v = hardware(e, ctx, smp, &mirrored, &inputs);
-    e.line(format_args!("{r} = {v};"));
+    e.line_cat(&[&r, " = ", &v, ";"]);
     e.dedent();
     e.line("}");
     assign_result(e, inst, ctx, &r, ty);
