@@ -161,15 +161,6 @@ fn decode_instruction(
         base: offset,
     };
 
-    let mut extended = Vec::new();
-    let mut more = token & 0x8000_0000 != 0;
-    while more {
-        let ext = cur.next("extended opcode token")?;
-        more = ext & 0x8000_0000 != 0;
-        // The continuation bit is layout, not content: the encoder sets it.
-        extended.push(decode_extended_opcode(ext & 0x7fff_ffff));
-    }
-
     // Written straight into reserved room: `extend(once_with(..))` did the
     // same through an iterator whose machinery cost more than the store
     // (about a tenth of decoding, measured).
@@ -178,7 +169,10 @@ fn decode_instruction(
     out.spare_capacity_mut()[0].write(Instruction {
         op: info.op,
         controls: token & 0x00ff_f800,
-        extended,
+        // Filled below, in place: a vector built first and moved in was
+        // read back from the stack wider than it was written, a stall on
+        // every instruction.
+        extended: Vec::new(),
         operands: Operands::new(),
         decl: DeclKind::Plain,
         custom: None,
@@ -192,6 +186,15 @@ fn decode_instruction(
         unreachable!("an instruction was just pushed")
     };
 
+    let mut more = token & 0x8000_0000 != 0;
+    while more {
+        let ext = cur.next("extended opcode token")?;
+        more = ext & 0x8000_0000 != 0;
+        // The continuation bit is layout, not content: the encoder sets it.
+        inst.extended
+            .push(decode_extended_opcode(ext & 0x7fff_ffff));
+    }
+
     if info.layout == Layout::Decl {
         decode_decl(inst, &mut cur)?;
     } else {
@@ -199,9 +202,9 @@ fn decode_instruction(
         // many operands there are: fxc sometimes pads an instruction with
         // zero dwords (a `samplepos` in the corpus has one), which must not
         // turn into a phantom operand.
-        // Instructions with more operands than fit inline (`mad`, the
-        // sample family) go to the heap once, at their final size, rather
-        // than moving the inline ones there when the fourth arrives.
+        // Instructions with more operands than fit inline (`sample_l`,
+        // `sample_d`, …) go to the heap once, at their final size, rather
+        // than moving the inline ones there when the fifth arrives.
         let count = info.operand_count();
         if count > inst.operands.inline_size() {
             inst.operands.reserve_exact(count);
@@ -420,14 +423,10 @@ fn decode_operand(cur: &mut Cursor, depth: u32) -> Result<Operand> {
 /// Appends one decoded operand to `ops`, built in place (see
 /// `decode_instruction` for why).
 fn push_operand(cur: &mut Cursor, ops: &mut Operands) -> Result<()> {
-    // As in `decode_instruction`: the blank operand is written in place,
-    // not copied from a stack temporary (whose narrow stores, read back
-    // wide by the copy, stalled every operand).
-    ops.extend(std::iter::once_with(Operand::default));
-    let Some(op) = ops.last_mut() else {
-        unreachable!("an operand was just pushed")
-    };
-    decode_operand_into(cur, 0, op)
+    let result = decode_operand_into(cur, 0, ops.push_blank());
+    // Also after an error: the operand stays, and what it holds is freed.
+    ops.settle_last();
+    result
 }
 
 fn decode_operand_into(cur: &mut Cursor, depth: u32, op: &mut Operand) -> Result<()> {
@@ -508,8 +507,15 @@ fn decode_operand_into(cur: &mut Cursor, depth: u32, op: &mut Operand) -> Result
         // Each arm pushes its own value, so it is stored straight into the
         // operand rather than staged as one `Index` and copied.
         let indices = &mut op.indices;
+        if repr == 0 {
+            // The common form, on its own path: shared with the others, the
+            // index was staged on the stack and copied into place, read back
+            // wider than it was written (a stall per index).
+            let v = cur.next("operand index")?;
+            indices.push_imm32(v);
+            continue;
+        }
         match repr {
-            0 => indices.push(Index::Imm32(cur.next("operand index")?)),
             1 => {
                 let hi = cur.next("operand index")? as u64;
                 let lo = cur.next("operand index")? as u64;

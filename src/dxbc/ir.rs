@@ -13,12 +13,9 @@ pub use super::enums::{
 };
 use super::opcodes::{FeedbackForm, Op, OpInfo};
 
-/// Operand indices: at most three, usually one or two.
-pub type Indices = SmallVec<[Index; 2]>;
+pub use super::indices::Indices;
 pub use super::lanes::Lanes;
-/// An instruction's operands: three cover most instructions inline (the
-/// instruction stays small enough to build quickly); more spill to the heap.
-pub type Operands = SmallVec<[Operand; 3]>;
+pub use super::operands::Operands;
 
 /// A decoded SHDR/SHEX chunk.
 #[derive(Debug, Clone, PartialEq)]
@@ -633,7 +630,7 @@ impl Instruction {
         } else {
             None
         };
-        let mut operands: Operands = SmallVec::new();
+        let mut operands = Operands::new();
         operands.push(self.operands.first()?.clone());
         operands.extend(self.operands.get(sources..end)?.iter().cloned());
         Some(FeedbackParts {
