@@ -133,6 +133,17 @@ impl DerefMut for Indices {
     }
 }
 
+/// Collected through [`Indices::push`], so the flag sees every index.
+impl FromIterator<Index> for Indices {
+    fn from_iter<I: IntoIterator<Item = Index>>(iter: I) -> Indices {
+        let mut indices = Indices::new();
+        for index in iter {
+            indices.push(index);
+        }
+        indices
+    }
+}
+
 impl PartialEq for Indices {
     fn eq(&self, other: &Indices) -> bool {
         **self == **other
