@@ -205,7 +205,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         e.refuse(inst, Reason::Malformed);
         return;
     }
-    e.helpers.use_custom("double", || HELPERS.to_string());
+    e.helpers.use_custom_static("double", HELPERS);
     let srcs = inst.srcs();
     e.line("{");
     e.indent();

@@ -5,6 +5,7 @@
 //! Component-wise helpers are defined on scalars; vector overloads that
 //! apply the scalar one per component are generated for the widths used.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -297,15 +298,32 @@ pub static DFDY_FINE: Scalar = Scalar {
 
 const PARAMS: [&str; 4] = ["a", "b", "c", "d"];
 
+/// A whole-text helper's text: most are constants, written as they are;
+/// built ones are shared (`texture::emulate` keeps the ones it builds), so
+/// neither is copied before the join.
+enum Text {
+    Static(&'static str),
+    Shared(Rc<str>),
+}
+
+impl Text {
+    fn as_str(&self) -> &str {
+        match self {
+            Text::Static(t) => t,
+            Text::Shared(t) => t,
+        }
+    }
+}
+
 /// The helpers a translation uses.
 #[derive(Default)]
 pub struct Helpers {
     /// Scalar helpers by name, with the vector widths called.
     scalar: BTreeMap<&'static str, (&'static Scalar, BTreeSet<usize>)>,
     /// Whole helper texts (texture emulation), by key, in request order.
-    /// Shared, so a text built once (`texture::emulate` keeps the ones it
-    /// builds) is handed to every translation without a copy.
-    custom: Vec<(String, Rc<str>)>,
+    /// Constant keys are borrowed, so requesting a constant helper
+    /// allocates nothing.
+    custom: Vec<(Cow<'static, str>, Text)>,
 }
 
 impl Helpers {
@@ -325,15 +343,25 @@ impl Helpers {
 
     /// Requests a helper given as whole text, written once under `key`.
     pub fn use_custom(&mut self, key: &str, text: impl FnOnce() -> String) {
-        if !self.custom.iter().any(|(k, _)| k == key) {
-            self.custom.push((key.to_string(), Rc::from(text())));
+        if !self.has_custom(key) {
+            self.custom
+                .push((Cow::Owned(key.to_string()), Text::Shared(Rc::from(text()))));
+        }
+    }
+
+    /// [`Helpers::use_custom`] of a constant text: neither key nor text
+    /// is copied.
+    pub fn use_custom_static(&mut self, key: &'static str, text: &'static str) {
+        if !self.has_custom(key) {
+            self.custom.push((Cow::Borrowed(key), Text::Static(text)));
         }
     }
 
     /// [`Helpers::use_custom`] of a text already built: shared, not copied.
     pub fn use_custom_shared(&mut self, key: &str, text: &Rc<str>) {
-        if !self.custom.iter().any(|(k, _)| k == key) {
-            self.custom.push((key.to_string(), Rc::clone(text)));
+        if !self.has_custom(key) {
+            self.custom
+                .push((Cow::Owned(key.to_string()), Text::Shared(Rc::clone(text))));
         }
     }
 
@@ -351,20 +379,26 @@ impl Helpers {
     /// helpers, each followed by an empty line. The whole texts are handed
     /// to the join as they are (shared, not copied here).
     pub fn render(&self, parts: &mut Vec<Part>) {
-        let mut out = Section::new();
-        out.reserve(768 * self.scalar.len(), 16 * self.scalar.len());
-        let mut done = BTreeSet::new();
-        for (h, widths) in self.scalar.values() {
-            self.render_scalar(h, widths, &mut done, &mut out);
+        if !self.scalar.is_empty() {
+            let mut out = Section::new();
+            out.reserve(768 * self.scalar.len(), 16 * self.scalar.len());
+            let mut done = BTreeSet::new();
+            for (h, widths) in self.scalar.values() {
+                self.render_scalar(h, widths, &mut done, &mut out);
+            }
+            parts.push(out.into());
         }
-        parts.push(out.into());
         for (_, text) in &self.custom {
-            if text.contains('\r') {
+            let t = text.as_str();
+            if t.contains('\r') {
                 let mut s = Section::new();
-                s.block(text);
+                s.block(t);
                 parts.push(s.into());
             } else {
-                parts.push(Part::Text(Rc::clone(text)));
+                parts.push(match text {
+                    Text::Static(t) => Part::Static(t),
+                    Text::Shared(t) => Part::Text(Rc::clone(t)),
+                });
             }
             parts.push(Part::Blank);
         }
@@ -385,44 +419,61 @@ impl Helpers {
                 self.render_scalar(d, w, done, out);
             }
         }
-        let params = |n: usize| -> String {
-            h.params
-                .iter()
-                .zip(PARAMS)
-                .map(|(t, p)| format!("{} {p}", t.vec(n)))
-                .collect::<Vec<_>>()
-                .join(", ")
+        // Lines are pushed piece by piece into the section: a helper's
+        // signature and overloads are a few names each, which per-piece
+        // Strings and `format!` would allocate and format for nothing.
+        let params = |out: &mut String, n: usize| {
+            for (i, (t, p)) in h.params.iter().zip(PARAMS).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(t.vec(n));
+                out.push(' ');
+                out.push_str(p);
+            }
         };
-        out.line(
-            None,
-            format_args!("{} {}({}) {{", h.ret.scalar(), h.name, params(1)),
-        );
+        out.open(None);
+        let b = out.buf();
+        b.push_str(h.ret.scalar());
+        b.push(' ');
+        b.push_str(h.name);
+        b.push('(');
+        params(b, 1);
+        b.push_str(") {\n");
         for l in h.body.lines() {
-            out.line(None, format_args!("    {}", l.trim_end()));
+            out.line_cat(None, &["    ", l.trim_end()]);
         }
         out.line(None, "}");
         for &n in widths.iter().filter(|&&n| n > 1) {
-            let calls: Vec<String> = (0..n)
-                .map(|c| {
-                    let comp = super::types::COMPONENTS[c];
-                    let args: Vec<String> = PARAMS[..h.params.len()]
-                        .iter()
-                        .map(|p| format!("{p}.{comp}"))
-                        .collect();
-                    format!("{}({})", h.name, args.join(", "))
-                })
-                .collect();
-            out.line(
-                None,
-                format_args!(
-                    "{} {}({}) {{ return {}({}); }}",
-                    h.ret.vec(n),
-                    h.name,
-                    params(n),
-                    h.ret.vec(n),
-                    calls.join(", ")
-                ),
-            );
+            out.open(None);
+            let b = out.buf();
+            let ret = h.ret.vec(n);
+            b.push_str(ret);
+            b.push(' ');
+            b.push_str(h.name);
+            b.push('(');
+            params(b, n);
+            b.push_str(") { return ");
+            b.push_str(ret);
+            b.push('(');
+            for c in 0..n {
+                if c > 0 {
+                    b.push_str(", ");
+                }
+                let comp = super::types::COMPONENTS[c];
+                b.push_str(h.name);
+                b.push('(');
+                for (i, p) in PARAMS[..h.params.len()].iter().enumerate() {
+                    if i > 0 {
+                        b.push_str(", ");
+                    }
+                    b.push_str(p);
+                    b.push('.');
+                    b.push(comp);
+                }
+                b.push(')');
+            }
+            b.push_str("); }\n");
         }
         out.line(None, "");
     }

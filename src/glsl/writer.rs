@@ -44,14 +44,19 @@ impl LineText for fmt::Arguments<'_> {
     }
 }
 
+/// The tag of an untagged line.
+const NO_TAG: u32 = u32::MAX;
+
 /// One section of output (declarations, a function body, …).
 #[derive(Debug, Default, Clone)]
 pub struct Section {
     /// Every line's text, each ended by `\n`.
     text: String,
     /// Each line's tag, in order: one entry per `line` call (a line's
-    /// text is never split, so the map counts what was written).
-    tags: Vec<Option<usize>>,
+    /// text is never split, so the map counts what was written). An
+    /// instruction index, or [`NO_TAG`]: a quarter of an `Option<usize>`'s
+    /// size, and the join's loop over every line tests one word.
+    tags: Vec<u32>,
     indent: usize,
 }
 
@@ -89,7 +94,10 @@ impl Section {
     /// Starts a line: its tag and indentation. The caller writes the text
     /// into [`Section::buf`] and ends it with `\n`.
     pub fn open(&mut self, tag: Option<usize>) {
-        self.tags.push(tag);
+        // An index past u32 is past any program's instructions: the join
+        // would find no range for it either.
+        self.tags
+            .push(tag.and_then(|i| u32::try_from(i).ok()).unwrap_or(NO_TAG));
         for _ in 0..self.indent {
             self.text.push_str("    ");
         }
@@ -114,7 +122,7 @@ impl Section {
         // `lines()` ends the last line whether or not a `\n` did.
         let unended = !text.is_empty() && !text.ends_with('\n');
         let lines = text.bytes().filter(|&b| b == b'\n').count() + usize::from(unended);
-        self.tags.resize(self.tags.len() + lines, None);
+        self.tags.resize(self.tags.len() + lines, NO_TAG);
         self.text.push_str(text);
         if unended {
             self.text.push('\n');
@@ -157,6 +165,8 @@ pub enum Part {
     /// them unindented; never a text holding `\r`, which `block` would
     /// split line by line.
     Text(Rc<str>),
+    /// A constant text, as [`Part::Text`].
+    Static(&'static str),
     /// One empty untagged line.
     Blank,
 }
@@ -178,24 +188,24 @@ pub fn join<P: Into<Part>>(parts: Vec<P>, instructions: usize) -> (String, Sourc
         .map(|p| match p {
             Part::Lines(s) => s.text.len(),
             Part::Text(t) => t.len() + 1,
+            Part::Static(t) => t.len() + 1,
             Part::Blank => 1,
         })
         .sum();
     let mut text = String::with_capacity(size);
-    let mut ranges: Vec<Option<(u32, u32)>> = vec![None; instructions];
+    // First and last line per instruction; 0 (line numbers start at 1)
+    // while it has none.
+    let mut ranges: Vec<(u32, u32)> = vec![(0, 0); instructions];
     let mut line_no = 0u32;
     for part in &parts {
         let section = match part {
             Part::Lines(section) => section,
             Part::Text(t) => {
-                debug_assert!(!t.contains('\r'), "a shared text with \\r");
-                let unended = !t.is_empty() && !t.ends_with('\n');
-                let lines = t.bytes().filter(|&b| b == b'\n').count() + usize::from(unended);
-                text.push_str(t);
-                if unended {
-                    text.push('\n');
-                }
-                line_no += lines as u32;
+                line_no += push_text(&mut text, t);
+                continue;
+            }
+            Part::Static(t) => {
+                line_no += push_text(&mut text, t);
                 continue;
             }
             Part::Blank => {
@@ -207,17 +217,35 @@ pub fn join<P: Into<Part>>(parts: Vec<P>, instructions: usize) -> (String, Sourc
         text.push_str(&section.text);
         for &tag in &section.tags {
             line_no += 1;
-            if let Some(i) = tag
-                && let Some(slot) = ranges.get_mut(i)
+            if tag != NO_TAG
+                && let Some(slot) = ranges.get_mut(tag as usize)
             {
-                *slot = Some(match *slot {
-                    None => (line_no, line_no),
-                    Some((a, b)) => (a.min(line_no), b.max(line_no)),
-                });
+                // Line numbers only grow, so a range's start is its first
+                // line and its end the latest.
+                if slot.0 == 0 {
+                    slot.0 = line_no;
+                }
+                slot.1 = line_no;
             }
         }
     }
+    let ranges = ranges
+        .into_iter()
+        .map(|(a, b)| (a != 0).then_some((a, b)))
+        .collect();
     (text, SourceMap { ranges })
+}
+
+/// Appends a shared or constant text as untagged lines; returns how many.
+fn push_text(text: &mut String, t: &str) -> u32 {
+    debug_assert!(!t.contains('\r'), "a shared text with \\r");
+    let unended = !t.is_empty() && !t.ends_with('\n');
+    let lines = t.bytes().filter(|&b| b == b'\n').count() + usize::from(unended);
+    text.push_str(t);
+    if unended {
+        text.push('\n');
+    }
+    lines as u32
 }
 
 #[cfg(test)]
@@ -276,6 +304,6 @@ mod tests {
         let mut s = Section::indented(1);
         s.block("a\nb");
         assert_eq!(s.text, "    a\n    b\n");
-        assert_eq!(s.tags, vec![None, None]);
+        assert_eq!(s.tags, vec![NO_TAG, NO_TAG]);
     }
 }

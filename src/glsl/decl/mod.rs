@@ -10,7 +10,6 @@
 //! signature lists but no instruction writes come out as zero.
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 
 use super::emit::Emitter;
 use super::link::constant_buffer_decl;
@@ -171,17 +170,16 @@ fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
     // A buffer read only by relative addressing may declare 0 rows;
     // a GLSL array needs one at least.
     let size = size.max(1);
-    let layout = match e.dialect {
-        Dialect::Es300 => "layout(std140)".to_string(),
-        Dialect::Vk450 => format!(
-            "layout(std140, set = {}, binding = {})",
+    match e.dialect {
+        Dialect::Es300 => e.decl_line(format_args!(
+            "layout(std140) uniform ConstantBuffer{slot} {{ vec4 data[{size}]; }} cb{slot};"
+        )),
+        Dialect::Vk450 => e.decl_line(format_args!(
+            "layout(std140, set = {}, binding = {}) uniform ConstantBuffer{slot} {{ vec4 data[{size}]; }} cb{slot};",
             names::SET,
             names::cbuffer_binding(slot)
-        ),
-    };
-    e.decl_line(format_args!(
-        "{layout} uniform ConstantBuffer{slot} {{ vec4 data[{size}]; }} cb{slot};"
-    ));
+        )),
+    }
     let reflected_name = e.manifest.reflected_cbuffer(slot);
     e.manifest.constant_buffers.push(ConstantBufferEntry {
         slot,
@@ -197,24 +195,37 @@ fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
 /// payloads, infinities and denormals survive exactly.
 fn immediate_constant_buffer(e: &mut Emitter, data: &[u32]) {
     let rows = data.len().div_ceil(4).max(1);
-    let mut items = Vec::with_capacity(rows);
-    for r in 0..rows {
-        let lane = |c: usize| data.get(r * 4 + c).copied().unwrap_or(0);
-        items.push(format!(
-            "uvec4({:#010x}u, {:#010x}u, {:#010x}u, {:#010x}u)",
-            lane(0),
-            lane(1),
-            lane(2),
-            lane(3)
-        ));
-    }
     e.decl_line(format_args!("const uvec4 ImmCB_0[{rows}] = uvec4[{rows}]("));
-    let last = items.len() - 1;
-    for (i, item) in items.into_iter().enumerate() {
-        let sep = if i == last { "" } else { "," };
-        e.decl_line(format_args!("    {item}{sep}"));
+    // Each row is built in one reused buffer, its words as `0x%08x` by
+    // hand: an ICB can hold thousands of words, each of which `format!`
+    // would run through the formatting machinery.
+    let mut row = String::with_capacity(64);
+    for r in 0..rows {
+        row.clear();
+        row.push_str("    uvec4(");
+        for c in 0..4 {
+            if c > 0 {
+                row.push_str(", ");
+            }
+            push_hex8(&mut row, data.get(r * 4 + c).copied().unwrap_or(0));
+            row.push('u');
+        }
+        row.push(')');
+        if r + 1 != rows {
+            row.push(',');
+        }
+        e.decl_line(&row);
     }
     e.decl_line(");");
+}
+
+/// `v` as `{:#010x}` writes it: `0x` and eight lowercase hex digits.
+fn push_hex8(out: &mut String, v: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("0x");
+    for k in (0..8).rev() {
+        out.push(char::from(HEX[(v >> (4 * k)) as usize & 15]));
+    }
 }
 
 /// The `v` and `o` registers (and `oDepth`), declared after the other
@@ -251,9 +262,14 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) -> Section {
     // before the prologue).
     let mut zero = Section::indented(1);
     zero.reserve(32 * e.output_regs.len() + 64, e.output_regs.len() + 2);
+    // Pushed pieces, the register number in one reused buffer: one line
+    // per output, in every shader.
+    let mut num = String::with_capacity(10);
     if e.outputs_indexed {
         for r in 0..outputs {
-            zero.line(None, format_args!("o[{r}] = vec4(0.0);"));
+            num.clear();
+            push_u64(&mut num, r.into());
+            zero.line_cat(None, &["o[", &num, "] = vec4(0.0);"]);
         }
     } else {
         for r in &e.output_regs {
@@ -262,7 +278,9 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) -> Section {
             } else {
                 " // signature-only output: never written"
             };
-            zero.line(None, format_args!("o{r} = vec4(0.0);{note}"));
+            num.clear();
+            push_u64(&mut num, (*r).into());
+            zero.line_cat(None, &["o", &num, " = vec4(0.0);", note]);
         }
     }
     if e.uses_depth_output {
@@ -286,7 +304,7 @@ fn register_list(out: &mut Section, file: char, regs: &BTreeSet<u32>) {
             buf.push_str(", ");
         }
         buf.push(file);
-        let _ = write!(buf, "{r}");
+        push_u64(buf, (*r).into());
     }
     buf.push_str(";\n");
 }

@@ -64,14 +64,13 @@ float hlslcc_compareTexel(float r, float t, int f) {
 /// Requests `hlslcc_texelPos` and `hlslcc_addressTexel` (with its
 /// `hlslcc_euclidMod`), ahead of any helper that calls them.
 pub(crate) fn use_addressing(e: &mut Emitter) {
-    e.helpers
-        .use_custom(TEXEL_POS, || TEXEL_POS_TEXT.to_string());
-    e.helpers.use_custom(ADDRESS, || ADDRESS_TEXT.to_string());
+    e.helpers.use_custom_static(TEXEL_POS, TEXEL_POS_TEXT);
+    e.helpers.use_custom_static(ADDRESS, ADDRESS_TEXT);
 }
 
 /// Requests `hlslcc_compareTexel`.
 pub(crate) fn use_compare(e: &mut Emitter) {
-    e.helpers.use_custom(COMPARE, || COMPARE_TEXT.to_string());
+    e.helpers.use_custom_static(COMPARE, COMPARE_TEXT);
 }
 
 #[cfg(test)]

@@ -288,7 +288,7 @@ pub(super) fn blocks(e: &mut Emitter) {
                     .into(),
             ));
         }
-        block(e, LEVELS_BLOCK, names::MIP_COUNT_BINDING, &members);
+        block(e, LEVELS_BLOCK, names::MIP_COUNT_BINDING, members);
     }
     let states: Vec<u32> = e.textures.states.iter().copied().collect();
     if !states.is_empty() {
@@ -328,7 +328,7 @@ pub(super) fn blocks(e: &mut Emitter) {
                 ),
             ));
         }
-        block(e, STATE_BLOCK, names::SAMPLER_STATE_BINDING, &members);
+        block(e, STATE_BLOCK, names::SAMPLER_STATE_BINDING, members);
     }
 }
 
@@ -336,19 +336,24 @@ pub(super) fn blocks(e: &mut Emitter) {
 type Member = (String, ValueType, UniformRole, String);
 
 /// One std140 block of 16-byte members, listed in the manifest.
-fn block(e: &mut Emitter, name: &str, binding: u32, members: &[Member]) {
-    let layout = match e.dialect {
-        Dialect::Es300 => "layout(std140)".to_string(),
-        Dialect::Vk450 => format!("layout(std140, set = {}, binding = {binding})", names::SET),
-    };
-    e.decl_line(format_args!("{layout} uniform {name} {{"));
-    for (i, (m, ty, role, meaning)) in members.iter().enumerate() {
+/// The members are moved into the manifest: their names and meanings
+/// were built for it.
+fn block(e: &mut Emitter, name: &str, binding: u32, members: Vec<Member>) {
+    match e.dialect {
+        Dialect::Es300 => e.decl_line(format_args!("layout(std140) uniform {name} {{")),
+        Dialect::Vk450 => e.decl_line(format_args!(
+            "layout(std140, set = {}, binding = {binding}) uniform {name} {{",
+            names::SET
+        )),
+    }
+    e.manifest.uniforms.reserve(members.len());
+    for (i, (m, ty, role, meaning)) in members.into_iter().enumerate() {
         e.decl_line(format_args!("    {ty} {m};"));
         e.manifest.uniforms.push(UniformEntry {
-            name: m.clone(),
-            glsl_type: *ty,
-            role: *role,
-            meaning: meaning.clone(),
+            name: m,
+            glsl_type: ty,
+            role,
+            meaning,
             block: name.into(),
             offset: 16 * i as u32,
             binding: (e.dialect == Dialect::Vk450).then_some(binding),

@@ -42,6 +42,7 @@ use super::super::types::Ty;
 use super::address::{self, COMPARE};
 use super::decl::{border_name, filter_name, lod_name, mode_name};
 use super::{Ctx, Dim, fetch_name, levels_name, type_prefix};
+use crate::dxbc::numfmt::push_u64;
 
 /// What a dimension looks like to the emulated path.
 struct Shape {
@@ -75,30 +76,48 @@ const XYZ: [&str; 3] = ["x", "y", "z"];
 /// reads out of bounds, as the emulator does (`vm/texture/lod.rs`).
 pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clamped: bool) -> String {
     let t = ctx.slot;
-    let tex = fetch_name(e, t, &ctx.res);
     address::use_addressing(e);
     if compare {
         address::use_compare(e);
     }
     let variant = if compare { "Cmp" } else { "" };
     let cl = if clamped { "Cl" } else { "" };
-    let name = format!("hlslcc_sampleEmulated{variant}{cl}_t{t}_s{smp}");
+    // Pushed, not formatted: every emulated sample asks for its name.
+    let mut name = String::with_capacity(48);
+    name.push_str("hlslcc_sampleEmulated");
+    name.push_str(variant);
+    name.push_str(cl);
+    name.push_str("_t");
+    push_u64(&mut name, t.into());
+    name.push_str("_s");
+    push_u64(&mut name, smp.into());
     // Another sample of this texture with this sampler wrote all three
     // functions already (their names follow from the same key): building
     // their text again would only be thrown away.
     if e.helpers.has_custom(&name) {
         return name;
     }
+    let tex = fetch_name(e, t, &ctx.res);
     // The three texts depend on nothing but the key: the helper's name
     // (slots and variant), the texture's fetch expression, its dimension
     // and its component type. They are kilobytes built from many pieces,
     // so each key's are built once per thread and shared.
-    let key = (name, tex, ctx.res.dim, type_prefix(ctx.res.ty));
+    // The name follows from the slots and flags, so they stand for it in
+    // the key and the name is not copied into it.
+    let key = (
+        t,
+        smp,
+        compare,
+        clamped,
+        tex,
+        ctx.res.dim,
+        type_prefix(ctx.res.ty),
+    );
     let texts = BUILT.with(|built| {
         if let Some(texts) = built.borrow().get(&key) {
             return Rc::clone(texts);
         }
-        let texts: Rc<Texts> = Rc::new(build(ctx, smp, compare, clamped, &key.0, &key.1));
+        let texts: Rc<Texts> = Rc::new(build(ctx, smp, compare, clamped, &name, &key.4));
         let mut built = built.borrow_mut();
         // Keys are bounded by the slots and dimensions a program can
         // name; the bound only stops a long-running process that meets
@@ -106,21 +125,22 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
         if built.len() >= 4096 {
             built.clear();
         }
-        built.insert(key.clone(), Rc::clone(&texts));
+        built.insert(key, Rc::clone(&texts));
         texts
     });
     for (k, text) in texts.iter() {
         e.helpers.use_custom_shared(k, text);
     }
-    key.0
+    name
 }
 
 /// A sample helper's functions, in the order they are written: the tap,
 /// the level, the whole sample (each keyed by its function's name).
 type Texts = [(String, Rc<str>); 3];
 
-/// The cache key: helper name, fetch expression, dimension, type prefix.
-type Key = (String, String, Dim, &'static str);
+/// The cache key: texture and sampler slots, comparison, clamp, fetch
+/// expression, dimension, type prefix.
+type Key = (u32, u32, bool, bool, String, Dim, &'static str);
 
 thread_local! {
     static BUILT: RefCell<BTreeMap<Key, Rc<Texts>>> = const { RefCell::new(BTreeMap::new()) };

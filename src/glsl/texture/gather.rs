@@ -132,8 +132,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let reference = compare.then(|| e.read_scalar(inst, &inst.operands[smp_i + 1], Ty::Float));
     let flip = e.options.flip_gather_order;
     address::use_addressing(e);
-    e.helpers
-        .use_custom("hlslcc_gatherBase", || BASE.to_string());
+    e.helpers.use_custom_static("hlslcc_gatherBase", BASE);
     if compare {
         address::use_compare(e);
     }
@@ -245,8 +244,7 @@ fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> St
 fn cube_helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> String {
     let t = ctx.slot;
     let p = type_prefix(ctx.res.ty);
-    e.helpers
-        .use_custom("hlslcc_cubeTexelDir", || CUBE_DIR.to_string());
+    e.helpers.use_custom_static("hlslcc_cubeTexelDir", CUBE_DIR);
     let variant = if compare { "Cmp" } else { "" };
     let array = ctx.res.dim == Dim::CubeArray;
     let shape = if array { "CubeArray" } else { "Cube" };

@@ -277,7 +277,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
 /// The coordinate with `hlslcc_mirrorOnce` on each addressed axis.
 fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32) -> String {
     e.helpers
-        .use_custom("hlslcc_mirrorOnce", || MIRROR_ONCE.to_string());
+        .use_custom_static("hlslcc_mirrorOnce", MIRROR_ONCE);
     let m = mode_name(smp);
     let n = dim.glsl_components();
     let mut s = String::with_capacity(8 + n * (ct.len() + m.len() + 28));
@@ -583,7 +583,7 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
     let g = e.tmp();
     if cube {
         e.helpers
-            .use_custom("hlslcc_cubeLodGradient", || CUBE_LOD_GRADIENT.to_string());
+            .use_custom_static("hlslcc_cubeLodGradient", CUBE_LOD_GRADIENT);
         e.line(format_args!(
             "float {g} = {bt} > 0.0 ? exp2({bt}) * 2.0 / float(textureSize({s}, 0).x) : 0.0;"
         ));
