@@ -110,8 +110,7 @@ impl Analysis {
     ) -> Result<Analysis, AnalysisError> {
         let blocks = Blocks::of(program)?;
         let registers = Registers::of(program);
-        registers::check(program, &registers, &inputs, &outputs)?;
-        let resources = ResourceUse::of(program);
+        let resources = registers::check_with_uses(program, &registers, &inputs, &outputs)?;
         resources.check(program)?;
         let linkage = Linkage::of(program)?;
         Ok(Analysis {

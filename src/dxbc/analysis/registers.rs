@@ -7,7 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{AnalysisError, Check, IoLayout};
+use super::resources::UseRecorder;
+use super::{AnalysisError, Check, IoLayout, ResourceUse};
 use crate::dxbc::ir::{CustomData, DeclKind, Index, Instruction, Operand, OperandType, Program};
 use crate::dxbc::opcodes::Op;
 
@@ -103,108 +104,170 @@ pub fn check(
     inputs: &IoLayout,
     outputs: &IoLayout,
 ) -> Result<(), AnalysisError> {
-    // Temps and indexable temps in force: each hull-shader phase declares
-    // its own, starting from none.
-    let mut temps = 0u32;
-    let mut indexable: BTreeMap<u32, u32> = BTreeMap::new();
-    let row = program.constant_buffer_row_index();
+    check_with_uses(program, rows, inputs, outputs).map(|_| ())
+}
+
+/// [`check`] and [`ResourceUse::of`] in one walk over the operands: both
+/// visit every register of every instruction, and the walk itself (the
+/// operand and index loops) costs more than either test. The range check's
+/// error still comes first, as if it had run alone: the undeclared-slot
+/// check only runs once the walk has finished without one.
+pub(super) fn check_with_uses(
+    program: &Program,
+    rows: &Registers,
+    inputs: &IoLayout,
+    outputs: &IoLayout,
+) -> Result<ResourceUse, AnalysisError> {
+    let mut scope = Scope {
+        temps: 0,
+        indexable: BTreeMap::new(),
+        row: program.constant_buffer_row_index(),
+        rows,
+        inputs,
+        outputs,
+    };
+    let mut uses = UseRecorder::default();
     for (i, inst) in program.instructions.iter().enumerate() {
+        scope.enter(inst);
+        if inst.info().is_decl() {
+            uses.declare(i, inst);
+            continue;
+        }
+        // Custom-data blocks carry no registers to range-check, but the
+        // resource scan has always looked at their operands too.
+        let checked = inst.custom.is_none();
+        for op in &inst.operands {
+            let mut message = None;
+            visit(op, &mut |op| {
+                if message.is_some() {
+                    return;
+                }
+                uses.record(i, op);
+                if checked {
+                    message = scope.out_of_range(op);
+                }
+            });
+            if let Some(message) = message {
+                return Err(AnalysisError {
+                    index: i,
+                    offset: inst.offset,
+                    check: Check::Range,
+                    message,
+                });
+            }
+        }
+    }
+    Ok(uses.finish())
+}
+
+/// The register files in force at one instruction, and what a register
+/// is checked against.
+struct Scope<'a> {
+    temps: u32,
+    indexable: BTreeMap<u32, u32>,
+    /// Which index of a `cb#` operand is the row (shader model 5.1 puts
+    /// the range ID first).
+    row: usize,
+    rows: &'a Registers,
+    inputs: &'a IoLayout,
+    outputs: &'a IoLayout,
+}
+
+impl Scope<'_> {
+    /// Temps and indexable temps in force: each hull-shader phase declares
+    /// its own, starting from none.
+    fn enter(&mut self, inst: &Instruction) {
         match (inst.op, &inst.decl) {
             (Op::HsControlPointPhase | Op::HsForkPhase | Op::HsJoinPhase, _) => {
-                temps = 0;
-                indexable.clear();
+                self.temps = 0;
+                self.indexable.clear();
             }
-            (Op::DclTemps, DeclKind::Count(n)) => temps = *n,
+            (Op::DclTemps, DeclKind::Count(n)) => self.temps = *n,
             (Op::DclIndexableTemp, &DeclKind::IndexableTemp { reg, size, .. }) => {
-                indexable.insert(reg, size);
+                self.indexable.insert(reg, size);
             }
             _ => {}
         }
-        if inst.info().is_decl() || inst.custom.is_some() {
-            continue;
-        }
-        let out_of_range = |message: String| AnalysisError {
-            index: i,
-            offset: inst.offset,
-            check: Check::Range,
-            message,
-        };
-        let mut result = Ok(());
-        for op in &inst.operands {
-            visit(op, &mut |op| {
-                if result.is_err() {
-                    return;
-                }
-                let message = match op.ty {
-                    OperandType::TEMP => op
-                        .reg()
-                        .filter(|r| *r >= temps)
-                        .map(|r| format!("r{r} used, but `dcl_temps` declares {temps}")),
-                    OperandType::INDEXABLE_TEMP => {
-                        let Some(reg) = op.reg() else { return };
-                        match (indexable.get(&reg), op.indices.get(1)) {
-                            (None, _) => Some(format!("x{reg} used, but never declared")),
-                            (Some(&size), Some(Index::Imm32(at))) if *at >= size => {
-                                Some(format!("x{reg}[{at}] used, but x{reg} has {size} elements"))
-                            }
-                            _ => None,
-                        }
-                    }
-                    OperandType::INPUT if op.indices.len() == 1 => {
-                        let Some(reg) = op.reg() else { return };
-                        inputs.get(reg).is_none().then(|| {
-                            format!("v{reg} used, but neither declared nor in the input signature")
-                        })
-                    }
-                    OperandType::OUTPUT if op.indices.len() == 1 => {
-                        let Some(reg) = op.reg() else { return };
-                        outputs.get(reg).is_none().then(|| {
-                            format!("o{reg} used, but neither declared nor in the output signature")
-                        })
-                    }
-                    OperandType::CONSTANT_BUFFER => {
-                        let (Some(slot), Some(Index::Imm32(at))) = (op.reg(), op.indices.get(row))
-                        else {
-                            return;
-                        };
-                        // An undeclared buffer is the resource check's to name.
-                        let Some(&size) = rows.constant_buffers.get(&slot) else {
-                            return;
-                        };
-                        (*at >= size).then(|| {
-                            format!("cb{slot}[{at}] used, but cb{slot} declares {size} rows")
-                        })
-                    }
-                    OperandType::IMMEDIATE_CONSTANT_BUFFER => {
-                        match (rows.icb_rows, op.indices.first()) {
-                            (None, _) => Some(
-                                "icb used, but no immediate constant buffer is declared".into(),
-                            ),
-                            (Some(n), Some(Index::Imm32(at))) if *at >= n => {
-                                Some(format!("icb[{at}] used, but the icb has {n} rows"))
-                            }
-                            _ => None,
-                        }
+    }
+
+    /// Why `op` (one register, not its relative indices) lies past what is
+    /// declared, if it does.
+    fn out_of_range(&self, op: &Operand) -> Option<String> {
+        match op.ty {
+            OperandType::TEMP => {
+                let temps = self.temps;
+                op.reg()
+                    .filter(|r| *r >= temps)
+                    .map(|r| format!("r{r} used, but `dcl_temps` declares {temps}"))
+            }
+            OperandType::INDEXABLE_TEMP => {
+                let reg = op.reg()?;
+                match (self.indexable.get(&reg), op.indices.get(1)) {
+                    (None, _) => Some(format!("x{reg} used, but never declared")),
+                    (Some(&size), Some(Index::Imm32(at))) if *at >= size => {
+                        Some(format!("x{reg}[{at}] used, but x{reg} has {size} elements"))
                     }
                     _ => None,
-                };
-                if let Some(m) = message {
-                    result = Err(out_of_range(m));
                 }
-            });
+            }
+            OperandType::INPUT if op.indices.len() == 1 => {
+                let reg = op.reg()?;
+                self.inputs.get(reg).is_none().then(|| {
+                    format!("v{reg} used, but neither declared nor in the input signature")
+                })
+            }
+            OperandType::OUTPUT if op.indices.len() == 1 => {
+                let reg = op.reg()?;
+                self.outputs.get(reg).is_none().then(|| {
+                    format!("o{reg} used, but neither declared nor in the output signature")
+                })
+            }
+            OperandType::CONSTANT_BUFFER => {
+                let (Some(slot), Some(Index::Imm32(at))) = (op.reg(), op.indices.get(self.row))
+                else {
+                    return None;
+                };
+                // An undeclared buffer is the resource check's to name.
+                let size = *self.rows.constant_buffers.get(&slot)?;
+                (*at >= size)
+                    .then(|| format!("cb{slot}[{at}] used, but cb{slot} declares {size} rows"))
+            }
+            OperandType::IMMEDIATE_CONSTANT_BUFFER => {
+                match (self.rows.icb_rows, op.indices.first()) {
+                    (None, _) => {
+                        Some("icb used, but no immediate constant buffer is declared".into())
+                    }
+                    (Some(n), Some(Index::Imm32(at))) if *at >= n => {
+                        Some(format!("icb[{at}] used, but the icb has {n} rows"))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
         }
-        result?;
     }
-    Ok(())
 }
 
 /// Calls `f` on `op` and on every register its relative indices read
-/// (`cb0[r1.x + 2]` reads `r1`), depth first.
+/// (`cb0[r1.x + 2]` reads `r1`), depth first. Inlined so the common
+/// operand (no relative index) costs no call; the rare nested ones go
+/// through [`visit_nested`].
+#[inline(always)]
 pub(super) fn visit(op: &Operand, f: &mut impl FnMut(&Operand)) {
     f(op);
     for idx in &op.indices {
         if let Some(r) = idx.relative() {
-            visit(r, f);
+            visit_nested(r, f);
+        }
+    }
+}
+
+#[inline(never)]
+fn visit_nested(op: &Operand, f: &mut impl FnMut(&Operand)) {
+    f(op);
+    for idx in &op.indices {
+        if let Some(r) = idx.relative() {
+            visit_nested(r, f);
         }
     }
 }

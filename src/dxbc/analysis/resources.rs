@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::registers::visit;
 use super::{AnalysisError, Check};
-use crate::dxbc::ir::{Index, OperandType, Program};
+use crate::dxbc::ir::{Index, Instruction, Operand, OperandType, Program};
 
 /// One kind of resource: its declared slots and its used ones.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -50,41 +50,17 @@ pub struct ResourceUse {
 impl ResourceUse {
     /// Never fails; [`ResourceUse::check`] names an undeclared use.
     pub fn of(program: &Program) -> ResourceUse {
-        let mut r = ResourceUse::default();
-        // Slots below 128 already listed as used, one bit set per kind:
-        // most uses name a slot seen before, and testing a bit is cheaper
-        // than the map's search.
-        let mut seen = [0u128; 4];
+        let mut r = UseRecorder::default();
         for (i, inst) in program.instructions.iter().enumerate() {
             if inst.info().is_decl() {
-                // A declaration names its slot in its first operand.
-                if let Some(op) = inst.operands.first()
-                    && let Some(slot) = op.reg()
-                    && let Some(kind) = r.kind(op.ty)
-                {
-                    kind.declared.entry(slot).or_insert(i);
-                }
+                r.declare(i, inst);
                 continue;
             }
             for op in &inst.operands {
-                visit(op, &mut |op| {
-                    let Some(k) = kind_index(op.ty) else { return };
-                    let Some(&Index::Imm32(slot)) = op.indices.first() else {
-                        return;
-                    };
-                    let bit = 1u128.checked_shl(slot).unwrap_or(0);
-                    if seen[k] & bit == 0 {
-                        seen[k] |= bit;
-                        r.slots_mut(k).used.entry(slot).or_insert(i);
-                    }
-                });
+                visit(op, &mut |op| r.record(i, op));
             }
         }
-        r
-    }
-
-    fn kind(&mut self, ty: OperandType) -> Option<&mut Slots> {
-        kind_index(ty).map(|k| self.slots_mut(k))
+        r.finish()
     }
 
     /// The slots of kind `k`, as [`kind_index`] numbers them.
@@ -131,4 +107,46 @@ fn kind_index(ty: OperandType) -> Option<usize> {
         OperandType::UNORDERED_ACCESS_VIEW => 3,
         _ => return None,
     })
+}
+
+/// Builds a [`ResourceUse`] one instruction at a time, so the analysis can
+/// fold the scan into the walk the register check makes anyway.
+#[derive(Default)]
+pub(super) struct UseRecorder {
+    uses: ResourceUse,
+    /// Slots below 128 already listed as used, one bit set per kind: most
+    /// uses name a slot seen before, and testing a bit is cheaper than the
+    /// map's search.
+    seen: [u128; 4],
+}
+
+impl UseRecorder {
+    /// A declaration names its slot in its first operand.
+    pub(super) fn declare(&mut self, i: usize, inst: &Instruction) {
+        if let Some(op) = inst.operands.first()
+            && let Some(slot) = op.reg()
+            && let Some(k) = kind_index(op.ty)
+        {
+            self.uses.slots_mut(k).declared.entry(slot).or_insert(i);
+        }
+    }
+
+    /// Notes one register (not its relative indices) that instruction `i`
+    /// reads or writes.
+    #[inline(always)]
+    pub(super) fn record(&mut self, i: usize, op: &Operand) {
+        let Some(k) = kind_index(op.ty) else { return };
+        let Some(&Index::Imm32(slot)) = op.indices.first() else {
+            return;
+        };
+        let bit = 1u128.checked_shl(slot).unwrap_or(0);
+        if self.seen[k] & bit == 0 {
+            self.seen[k] |= bit;
+            self.uses.slots_mut(k).used.entry(slot).or_insert(i);
+        }
+    }
+
+    pub(super) fn finish(self) -> ResourceUse {
+        self.uses
+    }
 }
