@@ -289,6 +289,20 @@ pub(super) fn register_name(op: &Operand, style: Style) -> String {
 }
 
 /// [`register_name`] appended to `out`.
+/// Whether the operand's first index is written in brackets too
+/// (`icb[3]`, `vicp[0][1]`, a two-index `v[2][3]`), as fxc writes these
+/// files, rather than run into the name (`r3`, `cb0[1]`).
+pub(super) fn brackets_first_index(op: &Operand) -> bool {
+    let ty = op.ty;
+    matches!(
+        ty,
+        OperandType::IMMEDIATE_CONSTANT_BUFFER
+            | OperandType::INPUT_CONTROL_POINT
+            | OperandType::OUTPUT_CONTROL_POINT
+            | OperandType::THIS_POINTER
+    ) || (ty == OperandType::INPUT && op.indices.len() == 2)
+}
+
 pub(super) fn write_register_name(out: &mut String, op: &Operand, style: Style) {
     let ty = op.ty;
     match ty.prefix() {
@@ -302,13 +316,7 @@ pub(super) fn write_register_name(out: &mut String, op: &Operand, style: Style) 
     if ty.is_named_register() || ty == OperandType::NULL {
         return;
     }
-    let bracket_first = matches!(
-        ty,
-        OperandType::IMMEDIATE_CONSTANT_BUFFER
-            | OperandType::INPUT_CONTROL_POINT
-            | OperandType::OUTPUT_CONTROL_POINT
-            | OperandType::THIS_POINTER
-    ) || (ty == OperandType::INPUT && op.indices.len() == 2);
+    let bracket_first = brackets_first_index(op);
     for (i, idx) in op.indices.iter().enumerate() {
         let plain = matches!(idx, Index::Imm32(_) | Index::Imm64(_));
         if i == 0 && plain && !bracket_first {

@@ -52,15 +52,8 @@ pub(super) fn write_plain_operand(out: &mut String, op: &Operand) -> bool {
     }
     out.push_str(prefix);
     if !ty.is_named_register() && ty != OperandType::NULL {
-        // The same placement as `write_register_name`: these files put
-        // even their first index in brackets.
-        let bracket_first = matches!(
-            ty,
-            OperandType::IMMEDIATE_CONSTANT_BUFFER
-                | OperandType::INPUT_CONTROL_POINT
-                | OperandType::OUTPUT_CONTROL_POINT
-                | OperandType::THIS_POINTER
-        ) || (ty == OperandType::INPUT && op.indices.len() == 2);
+        // The same placement as `write_register_name`.
+        let bracket_first = super::brackets_first_index(op);
         for (i, idx) in op.indices.iter().enumerate() {
             let v = match *idx {
                 Index::Imm32(v) => v as u64,
