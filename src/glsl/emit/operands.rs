@@ -79,6 +79,16 @@ impl Emitter<'_> {
         }
     }
 
+    /// [`Emitter::index_into`] for an index the operand may lack: a
+    /// missing one reads element 0, as a register file with no index
+    /// names its first row.
+    fn index_or_zero_into(&mut self, out: &mut String, inst: &Instruction, idx: Option<&Index>) {
+        match idx {
+            Some(i) => self.index_into(out, inst, i),
+            None => out.push('0'),
+        }
+    }
+
     /// Where the register named by `op` lives. None for immediates and for
     /// register files that cannot be lowered (recorded as refusals).
     pub fn base(&mut self, inst: &Instruction, op: &Operand) -> Option<Base> {
@@ -143,10 +153,7 @@ impl Emitter<'_> {
                 out.push('x');
                 push_u64(out, reg.into());
                 out.push('[');
-                match op.indices.get(1) {
-                    Some(i) => self.index_into(out, inst, i),
-                    None => out.push('0'),
-                }
+                self.index_or_zero_into(out, inst, op.indices.get(1));
                 out.push(']');
                 let width = self.indexable_widths.get(&reg).copied().unwrap_or(4);
                 Some(Kind {
@@ -166,10 +173,8 @@ impl Emitter<'_> {
                     // index, so the declared buffers are chosen between
                     // (any other reads zeros, as D3D's unbound buffer).
                     Some(i) if !self.program.is_sm51() && i.relative().is_some() => {
-                        let e = match idx {
-                            Some(idx) => self.index_expr(inst, idx),
-                            None => "0".into(),
-                        };
+                        let mut e = String::with_capacity(20);
+                        self.index_or_zero_into(&mut e, inst, idx);
                         let s = self.index_expr(inst, i);
                         let mut slots: Vec<u32> = self
                             .manifest
@@ -194,10 +199,7 @@ impl Emitter<'_> {
                         out.push_str("cb");
                         push_u64(out, slot);
                         out.push_str(".data[");
-                        match idx {
-                            Some(idx) => self.index_into(out, inst, idx),
-                            None => out.push('0'),
-                        }
+                        self.index_or_zero_into(out, inst, idx);
                         out.push(']');
                     }
                 }
@@ -205,10 +207,7 @@ impl Emitter<'_> {
             }
             OperandType::IMMEDIATE_CONSTANT_BUFFER => {
                 out.push_str("ImmCB_0[");
-                match first {
-                    Some(i) => self.index_into(out, inst, i),
-                    None => out.push('0'),
-                }
+                self.index_or_zero_into(out, inst, first);
                 out.push(']');
                 Some(Kind {
                     ty: Ty::Uint,
