@@ -12,6 +12,8 @@ use crate::dxbc::enums::ReturnType;
 use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::NumType;
 
+use super::writer::{Piece, cat};
+
 /// The type an instruction reads its sources as or produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Ty {
@@ -187,8 +189,8 @@ impl ValueType {
     }
 }
 
-impl fmt::Display for ValueType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Piece for ValueType {
+    fn push_to(&self, out: &mut String) {
         let (name, prefix) = match self.scalar {
             Scalar::Float => ("float", ""),
             Scalar::Int => ("int", "i"),
@@ -196,13 +198,18 @@ impl fmt::Display for ValueType {
             Scalar::Bool => ("bool", "b"),
         };
         match self.components {
-            0 | 1 => f.write_str(name)?,
-            n => write!(f, "{prefix}vec{n}")?,
+            0 | 1 => out.push_str(name),
+            n => cat!(out; prefix, "vec", n),
         }
-        match self.array {
-            Some(n) => write!(f, "[{n}]"),
-            None => Ok(()),
+        if let Some(n) = self.array {
+            cat!(out; '[', n, ']');
         }
+    }
+}
+
+impl fmt::Display for ValueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&cat!(self))
     }
 }
 
@@ -259,8 +266,8 @@ pub struct OpaqueType {
     pub shadow: bool,
 }
 
-impl fmt::Display for OpaqueType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Piece for OpaqueType {
+    fn push_to(&self, out: &mut String) {
         let prefix = match self.ty {
             Ty::Float => "",
             Ty::Int => "i",
@@ -271,7 +278,13 @@ impl fmt::Display for OpaqueType {
             Opaque::Texture => "texture",
         };
         let shadow = if self.shadow { "Shadow" } else { "" };
-        write!(f, "{prefix}{object}{}{shadow}", self.shape.suffix())
+        cat!(out; prefix, object, self.shape.suffix(), shadow);
+    }
+}
+
+impl fmt::Display for OpaqueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&cat!(self))
     }
 }
 

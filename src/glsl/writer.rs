@@ -12,6 +12,7 @@ use std::fmt::{self, Write as _};
 use std::rc::Rc;
 
 use super::SourceMap;
+use crate::dxbc::numfmt::push_u64;
 
 /// Text a line can be written from: borrowed or owned strings, or
 /// `format_args!`, which formats into the section's buffer directly.
@@ -43,6 +44,120 @@ impl LineText for fmt::Arguments<'_> {
         let _ = out.write_fmt(self);
     }
 }
+
+/// A piece of text pushed straight onto a buffer: strings as they are,
+/// integers in decimal, GLSL type names. Lines and names are mostly a few
+/// such pieces, which `format!` would run through the formatting
+/// machinery (a dynamic call per piece, padding checks) and, for a name,
+/// into a `String` grown from empty.
+pub trait Piece {
+    fn push_to(&self, out: &mut String);
+}
+
+impl Piece for str {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for String {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for char {
+    fn push_to(&self, out: &mut String) {
+        out.push(*self);
+    }
+}
+
+impl<T: Piece + ?Sized> Piece for &T {
+    fn push_to(&self, out: &mut String) {
+        (**self).push_to(out);
+    }
+}
+
+impl<T: Piece + ?Sized> Piece for Box<T> {
+    fn push_to(&self, out: &mut String) {
+        (**self).push_to(out);
+    }
+}
+
+impl<T: Piece + ?Sized> Piece for Rc<T> {
+    fn push_to(&self, out: &mut String) {
+        (**self).push_to(out);
+    }
+}
+
+/// Unsigned integers in decimal, as `{}` writes them.
+macro_rules! unsigned_piece {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            fn push_to(&self, out: &mut String) {
+                push_u64(out, *self as u64);
+            }
+        }
+    )*};
+}
+unsigned_piece!(u8, u16, u32, u64, usize);
+
+/// Signed integers in decimal, as `{}` writes them.
+macro_rules! signed_piece {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            fn push_to(&self, out: &mut String) {
+                if *self < 0 {
+                    out.push('-');
+                }
+                push_u64(out, self.unsigned_abs() as u64);
+            }
+        }
+    )*};
+}
+signed_piece!(i8, i16, i32, i64, isize);
+
+/// A tuple of pieces is a line's text, pushed in order:
+/// `s.line(tag, ("void ", &name, "() {"))`.
+macro_rules! tuple_line {
+    ($($p:ident),+) => {
+        impl<$($p: Piece),+> LineText for ($($p,)+) {
+            #[allow(non_snake_case)]
+            fn write_to(self, out: &mut String) {
+                let ($($p,)+) = self;
+                $($p.push_to(out);)+
+            }
+        }
+    };
+}
+tuple_line!(A);
+tuple_line!(A, B);
+tuple_line!(A, B, C);
+tuple_line!(A, B, C, D);
+tuple_line!(A, B, C, D, E);
+tuple_line!(A, B, C, D, E, F);
+tuple_line!(A, B, C, D, E, F, G);
+tuple_line!(A, B, C, D, E, F, G, H);
+tuple_line!(A, B, C, D, E, F, G, H, I);
+tuple_line!(A, B, C, D, E, F, G, H, I, J);
+tuple_line!(A, B, C, D, E, F, G, H, I, J, K);
+tuple_line!(A, B, C, D, E, F, G, H, I, J, K, L);
+
+/// Pushes pieces onto a `String` in order: `cat!(out; "vec", n, "(")`.
+/// `cat!(a, b, …)` alone makes a new `String` of them, for what
+/// `format!` would make of plain `{}` arguments.
+macro_rules! cat {
+    ($out:expr; $($piece:expr),+ $(,)?) => {{
+        let out: &mut String = $out;
+        $($crate::glsl::writer::Piece::push_to(&$piece, out);)+
+    }};
+    ($($piece:expr),+ $(,)?) => {{
+        let mut out = String::with_capacity(32);
+        $($crate::glsl::writer::Piece::push_to(&$piece, &mut out);)+
+        out
+    }};
+}
+pub(crate) use cat;
 
 /// The tag of an untagged line.
 const NO_TAG: u32 = u32::MAX;
@@ -296,6 +411,31 @@ mod tests {
             assert_eq!(got, want, "{text:?}");
             assert_eq!(map.ranges, want_map.ranges, "{text:?}");
         }
+    }
+
+    /// Pieces push what `{}` formats: integers at both ends of their
+    /// range, signed ones negative, and a tuple line in order.
+    #[test]
+    fn pieces_push_what_display_writes() {
+        for n in [0u64, 9, 10, 99, 100, 4_294_967_295, u64::MAX] {
+            assert_eq!(cat!(n), n.to_string());
+        }
+        for n in [0i32, -1, -10, 42, i32::MIN, i32::MAX] {
+            assert_eq!(cat!(n), n.to_string());
+        }
+        assert_eq!(cat!(i64::MIN), i64::MIN.to_string());
+        assert_eq!(
+            cat!(u8::MAX, usize::MAX),
+            format!("{}{}", u8::MAX, usize::MAX)
+        );
+        let name = String::from("f");
+        let mut s = Section::indented(1);
+        s.line(Some(0), ("void ", &name, "() {", 'x', 7u32, -3i32));
+        assert_eq!(s.text, "    void f() {x7-3\n");
+        assert_eq!(s.tags, vec![0]);
+        let mut out = String::from(">");
+        cat!(&mut out; "vec", 4u8, '(', Rc::<str>::from("a"), ")");
+        assert_eq!(out, ">vec4(a)");
     }
 
     /// Inside a block the lines are indented as `line` indents them.

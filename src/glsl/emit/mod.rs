@@ -311,7 +311,7 @@ impl<'a> Emitter<'a> {
                 .map(label_name)
                 .unwrap_or_else(|| "l0".into());
             comment_line(&mut self.body, self.cur, inst, self.style);
-            self.body.line(self.cur, format_args!("void {name}() {{"));
+            self.body.line(self.cur, ("void ", &name, "() {"));
             self.body.indent();
             self.in_function = true;
             return;
