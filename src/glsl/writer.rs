@@ -8,6 +8,7 @@
 //! `String` of their own first. Translating a small shader is mostly fixed
 //! costs, and a heap allocation per line was the largest of them.
 
+use std::cell::RefCell;
 use std::fmt::{self, Write as _};
 use std::rc::Rc;
 
@@ -175,16 +176,36 @@ pub struct Section {
     indent: usize,
 }
 
+thread_local! {
+    /// Buffers of sections dropped on this thread (after a join), emptied
+    /// but keeping their capacity, for the next translation's sections. A
+    /// translation writes a dozen sections, two buffers each; allocating
+    /// them afresh for every shader was a tenth of a small shader's cost.
+    static SPARE: RefCell<Vec<(String, Vec<u32>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Most buffers kept: more than one translation's sections.
+const SPARE_MAX: usize = 32;
+/// A buffer larger than this is freed, not kept, so one huge shader does
+/// not pin its memory for the thread's lifetime.
+const SPARE_BYTES: usize = 1 << 18;
+
 impl Section {
     pub fn new() -> Section {
-        Section::default()
+        Section::indented(0)
     }
 
     /// An empty section whose lines start `depth` levels in.
     pub fn indented(depth: usize) -> Section {
+        let (text, tags) = SPARE
+            .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()))
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         Section {
+            text,
+            tags,
             indent: depth,
-            ..Section::default()
         }
     }
 
@@ -269,6 +290,30 @@ impl Section {
 
     pub fn is_empty(&self) -> bool {
         self.tags.is_empty()
+    }
+}
+
+impl Drop for Section {
+    fn drop(&mut self) {
+        if self.text.capacity() == 0 && self.tags.capacity() == 0
+            || self.text.capacity() > SPARE_BYTES
+            || self.tags.capacity() > SPARE_BYTES / 4
+        {
+            return;
+        }
+        let mut text = std::mem::take(&mut self.text);
+        let mut tags = std::mem::take(&mut self.tags);
+        text.clear();
+        tags.clear();
+        // During the thread's teardown the pool may be gone: the buffers
+        // are then simply freed.
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut()
+                && s.len() < SPARE_MAX
+            {
+                s.push((text, tags));
+            }
+        });
     }
 }
 
@@ -488,6 +533,28 @@ mod tests {
                 assert_eq!(count_newlines(&text), plain, "len {len}, every {every}");
             }
         }
+    }
+
+    /// A section made after another was dropped reuses its buffers, and
+    /// starts empty: no text, no tags, its own indentation.
+    #[test]
+    fn reused_section_starts_empty() {
+        let mut a = Section::indented(2);
+        a.line(Some(3), "some text that was written");
+        let cap = a.text.capacity();
+        drop(a);
+        let b = Section::new();
+        assert!(b.text.is_empty() && b.tags.is_empty());
+        assert_eq!(b.text.capacity(), cap, "the dropped section's buffer");
+        assert_eq!(b.depth(), 0);
+        let mut b = b;
+        b.line(None, "x");
+        assert_eq!(b.text, "x\n");
+        // A buffer past the bound is freed, not kept.
+        let mut big = Section::new();
+        big.reserve(SPARE_BYTES + 1, 0);
+        drop(big);
+        assert!(Section::new().text.capacity() <= SPARE_BYTES);
     }
 
     /// Inside a block the lines are indented as `line` indents them.
