@@ -12,7 +12,7 @@ use crate::dxbc::enums::ReturnType;
 use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::NumType;
 
-use super::writer::{Piece, cat};
+use super::writer::Piece;
 
 /// The type an instruction reads its sources as or produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -189,8 +189,11 @@ impl ValueType {
     }
 }
 
-impl Piece for ValueType {
-    fn push_to(&self, out: &mut String) {
+impl ValueType {
+    /// The GLSL spelling, written into `out`: both [`Piece`] and
+    /// `Display` write it through here, so it is spelled once and
+    /// neither allocates.
+    fn spell(&self, out: &mut impl Spell) {
         let (name, prefix) = match self.scalar {
             Scalar::Float => ("float", ""),
             Scalar::Int => ("int", "i"),
@@ -198,18 +201,69 @@ impl Piece for ValueType {
             Scalar::Bool => ("bool", "b"),
         };
         match self.components {
-            0 | 1 => out.push_str(name),
-            n => cat!(out; prefix, "vec", n),
+            0 | 1 => out.text(name),
+            n => {
+                out.text(prefix);
+                out.text("vec");
+                out.number(n.into());
+            }
         }
         if let Some(n) = self.array {
-            cat!(out; '[', n, ']');
+            out.text("[");
+            out.number(n.into());
+            out.text("]");
         }
+    }
+}
+
+impl Piece for ValueType {
+    fn push_to(&self, out: &mut String) {
+        self.spell(out);
     }
 }
 
 impl fmt::Display for ValueType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&cat!(self))
+        let mut out = FmtSpell { f, result: Ok(()) };
+        self.spell(&mut out);
+        out.result
+    }
+}
+
+/// Where a type's spelling is written: a `String` (as a piece) or a
+/// formatter (`Display`, for the manifest's JSON and messages).
+trait Spell {
+    fn text(&mut self, s: &str);
+    fn number(&mut self, n: u64);
+}
+
+impl Spell for String {
+    fn text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+
+    fn number(&mut self, n: u64) {
+        push_u64(self, n);
+    }
+}
+
+/// A formatter as a [`Spell`], keeping the first error.
+struct FmtSpell<'a, 'b> {
+    f: &'a mut fmt::Formatter<'b>,
+    result: fmt::Result,
+}
+
+impl Spell for FmtSpell<'_, '_> {
+    fn text(&mut self, s: &str) {
+        if self.result.is_ok() {
+            self.result = self.f.write_str(s);
+        }
+    }
+
+    fn number(&mut self, n: u64) {
+        if self.result.is_ok() {
+            self.result = write!(self.f, "{n}");
+        }
     }
 }
 
@@ -266,8 +320,9 @@ pub struct OpaqueType {
     pub shadow: bool,
 }
 
-impl Piece for OpaqueType {
-    fn push_to(&self, out: &mut String) {
+impl OpaqueType {
+    /// The spelling, as [`ValueType::spell`] writes one.
+    fn spell(&self, out: &mut impl Spell) {
         let prefix = match self.ty {
             Ty::Float => "",
             Ty::Int => "i",
@@ -278,13 +333,23 @@ impl Piece for OpaqueType {
             Opaque::Texture => "texture",
         };
         let shadow = if self.shadow { "Shadow" } else { "" };
-        cat!(out; prefix, object, self.shape.suffix(), shadow);
+        for part in [prefix, object, self.shape.suffix(), shadow] {
+            out.text(part);
+        }
+    }
+}
+
+impl Piece for OpaqueType {
+    fn push_to(&self, out: &mut String) {
+        self.spell(out);
     }
 }
 
 impl fmt::Display for OpaqueType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&cat!(self))
+        let mut out = FmtSpell { f, result: Ok(()) };
+        self.spell(&mut out);
+        out.result
     }
 }
 
@@ -428,6 +493,7 @@ pub fn mask_count(mask: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::glsl::writer::cat;
 
     #[test]
     fn float_literals_keep_bits() {
@@ -517,6 +583,10 @@ mod tests {
         assert_eq!(ValueType::vec(Ty::Int, 2).to_string(), "ivec2");
         assert_eq!(ValueType::array(Ty::Uint, 4, 8).to_string(), "uvec4[8]");
         assert_eq!(ValueType::vec(Scalar::Bool, 1).to_string(), "bool");
+        // A piece pushes what Display writes.
+        let mut s = String::from("x ");
+        cat!(&mut s; ValueType::array(Ty::Int, 3, 2));
+        assert_eq!(s, "x ivec3[2]");
         let t = |object, ty, shape, shadow| {
             OpaqueType {
                 object,
