@@ -7,7 +7,8 @@ use std::borrow::Cow;
 use super::Dialect;
 use super::emit::Emitter;
 use super::helpers::{self, Scalar};
-use super::types::{Ty, mask_components, mask_count};
+use super::types::{Swizzle, Ty, mask_count};
+use super::writer::cat;
 use crate::dxbc::ir::{Instruction, OperandType};
 use crate::dxbc::opcodes::Op;
 
@@ -343,13 +344,9 @@ fn single(
             let mut a = String::new();
             arg(e, &mut a, 0, U);
             if n == 1 {
-                out.push_str(&format!("({} == 0u) ? 0xffffffffu : 0u", paren(&a)));
+                cat!(out; '(', &*paren(&a), " == 0u) ? 0xffffffffu : 0u");
             } else {
-                out.push_str(&format!(
-                    "{}(equal({a}, {}(0u))) * 0xffffffffu",
-                    U.vec(n),
-                    U.vec(n)
-                ));
+                cat!(out; U.vec(n), "(equal(", &a, ", ", U.vec(n), "(0u))) * 0xffffffffu");
             }
         }
         DerivY { fine } => {
@@ -357,9 +354,9 @@ fn single(
             arg(e, &mut a, 0, F);
             let d = if fine {
                 let name = e.helper(&helpers::DFDY_FINE, n);
-                format!("{name}({a})")
+                cat!(name, '(', &a, ')')
             } else {
-                format!("dFdy({a})")
+                cat!("dFdy(", &a, ')')
             };
             match e.dialect {
                 // hlslcc_YFlip.x is -1 when GL's window y runs as D3D's
@@ -463,15 +460,15 @@ fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
         let t = src_ty(k);
         let v = e.read(inst, s, &[0, 1, 2, 3], t);
         let name = e.tmp();
-        e.line(format_args!("{} {name} = {v};", t.vec(4)));
+        e.line((t.vec(4), ' ', &name, " = ", &v, ';'));
         locals.push(name);
     }
     for &k in &live {
         let dst = &dsts[k];
         let mask = Emitter::dst_mask(dst);
         let n = mask_count(mask);
-        let comps = super::types::swizzle(&mask_components(mask));
-        let a = |i: usize| format!("{}{comps}", locals.get(i).cloned().unwrap_or_default());
+        let comps = Swizzle::of_mask(mask);
+        let a = |i: usize| cat!(locals.get(i).map_or("", String::as_str), comps);
         let (expr, ty) = match op.form {
             Swapc => {
                 // dst0 = cond ? src2 : src1; dst1 = cond ? src1 : src2.
@@ -483,7 +480,7 @@ fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
             }
             Sincos => {
                 let f = if k == 0 { "sin" } else { "cos" };
-                (format!("{f}({})", a(0)), F)
+                (cat!(f, '(', a(0), ')'), F)
             }
             Udiv => {
                 let h = if k == 0 {
@@ -492,7 +489,7 @@ fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
                     &helpers::UREM
                 };
                 let name = e.helper(h, n);
-                (format!("{name}({}, {})", a(0), a(1)), U)
+                (cat!(name, '(', a(0), ", ", a(1), ')'), U)
             }
             MulWide(t) => {
                 if k == 0 {
@@ -502,15 +499,15 @@ fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
                         &helpers::UMUL_HI
                     };
                     let name = e.helper(h, n);
-                    (format!("{name}({}, {})", a(0), a(1)), t)
+                    (cat!(name, '(', a(0), ", ", a(1), ')'), t)
                 } else {
-                    (format!("{} * {}", a(0), a(1)), t)
+                    (cat!(a(0), " * ", a(1)), t)
                 }
             }
             Carry(sub) => {
                 if k == 0 {
                     let o = if sub { "-" } else { "+" };
-                    (format!("{} {o} {}", a(0), a(1)), U)
+                    (cat!(a(0), ' ', o, ' ', a(1)), U)
                 } else {
                     let h = if sub {
                         &helpers::USUB_BORROW
@@ -518,7 +515,7 @@ fn two_results(e: &mut Emitter, inst: &Instruction, op: &AluOp) {
                         &helpers::UADD_CARRY
                     };
                     let name = e.helper(h, n);
-                    (format!("{name}({}, {})", a(0), a(1)), U)
+                    (cat!(name, '(', a(0), ", ", a(1), ')'), U)
                 }
             }
             _ => unreachable!(),

@@ -8,19 +8,33 @@ use super::types::{Ty, int_literal};
 use crate::dxbc::ir::Instruction;
 use crate::dxbc::opcodes::Op;
 
-/// `floatBitsToUint(x) != 0u` (or `== 0u` for `_z`).
-fn condition(e: &mut Emitter, inst: &Instruction) -> String {
-    let Some(src) = inst.operands.first() else {
-        return "false".into();
-    };
-    let v = e.read_scalar(inst, src, Ty::Uint);
-    let cmp = if inst.test_nonzero() { "!=" } else { "==" };
-    format!("{v} {cmp} 0u")
+/// Writes `if (floatBitsToUint(x) != 0u)` (`== 0u` for `_z`) and then
+/// `rest` as one body line: the condition is read straight into a reused
+/// buffer, with no `String` for it or the line.
+fn if_line(e: &mut Emitter, inst: &Instruction, rest: &[&str]) {
+    let mut line = e.take_buf();
+    line.push_str("if (");
+    match inst.operands.first() {
+        Some(src) => {
+            e.read_into(&mut line, inst, src, &[0], Ty::Uint);
+            line.push_str(if inst.test_nonzero() {
+                " != 0u"
+            } else {
+                " == 0u"
+            });
+        }
+        None => line.push_str("false"),
+    }
+    line.push(')');
+    for r in rest {
+        line.push_str(r);
+    }
+    e.line(&line);
+    e.give_buf(line);
 }
 
 fn guarded(e: &mut Emitter, inst: &Instruction, stmt: &str) {
-    let c = condition(e, inst);
-    e.line(format_args!("if ({c}) {{ {stmt} }}"));
+    if_line(e, inst, &[" { ", stmt, " }"]);
 }
 
 /// Whether [`emit`] lowers `op` (for [`super::support::has_lowering`]):
@@ -85,8 +99,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
     }
     match inst.op {
         Op::If => {
-            let c = condition(e, inst);
-            e.line(format_args!("if ({c}) {{"));
+            if_line(e, inst, &[" {"]);
             e.indent();
         }
         Op::Else => {
@@ -112,7 +125,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 .first()
                 .map(|s| e.read_scalar(inst, s, Ty::Int))
                 .unwrap_or_else(|| "0".into());
-            e.line(format_args!("switch ({v}) {{"));
+            e.line(("switch (", &v, ") {"));
             // Labels sit one level in, statements two.
             e.indent();
             e.indent();
@@ -124,7 +137,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                 .and_then(|o| o.imm.first().copied())
                 .unwrap_or(0);
             e.dedent();
-            e.line(format_args!("case {}:", int_literal(v as i32)));
+            e.line(("case ", int_literal(v as i32), ':'));
             e.indent();
         }
         Op::Default => {
@@ -141,11 +154,13 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
         }
         Op::Call => {
             let l = inst.operands.first().and_then(|o| o.reg()).unwrap_or(0);
-            e.line(format_args!("l{l}();"));
+            e.line(('l', l, "();"));
         }
         Op::Callc => {
             let l = inst.operands.get(1).and_then(|o| o.reg()).unwrap_or(0);
-            guarded(e, inst, &format!("l{l}();"));
+            let mut num = String::with_capacity(10);
+            crate::dxbc::numfmt::push_u64(&mut num, l.into());
+            if_line(e, inst, &[" { l", &num, "(); }"]);
         }
         Op::InterfaceCall => super::interfaces::call(e, inst),
         Op::Label => {}

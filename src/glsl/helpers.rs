@@ -315,11 +315,30 @@ impl Text {
     }
 }
 
+/// The vector widths a scalar helper is called at, bit `n` for width `n`:
+/// every helper request inserts two, which a `BTreeSet` allocated for.
+#[derive(Debug, Clone, Copy)]
+struct Widths(u16);
+
+impl Widths {
+    /// Widths are 1 to 4 (registers are vec4s); a larger one would be an
+    /// emitter bug, kept apart at the top bit rather than lost.
+    fn insert(&mut self, n: usize) {
+        self.0 |= 1 << n.min(15);
+    }
+
+    /// The widths in increasing order.
+    fn iter(&self) -> impl Iterator<Item = usize> + use<> {
+        let bits = self.0;
+        (0..16).filter(move |n| bits & (1 << n) != 0)
+    }
+}
+
 /// The helpers a translation uses.
 #[derive(Default)]
 pub struct Helpers {
     /// Scalar helpers by name, with the vector widths called.
-    scalar: BTreeMap<&'static str, (&'static Scalar, BTreeSet<usize>)>,
+    scalar: BTreeMap<&'static str, (&'static Scalar, Widths)>,
     /// Whole helper texts (texture emulation), by key, in request order.
     /// Constant keys are borrowed, so requesting a constant helper
     /// allocates nothing.
@@ -332,10 +351,7 @@ impl Helpers {
         for dep in h.needs {
             self.use_scalar(dep, 1);
         }
-        let entry = self
-            .scalar
-            .entry(h.name)
-            .or_insert_with(|| (h, BTreeSet::new()));
+        let entry = self.scalar.entry(h.name).or_insert((h, Widths(0)));
         entry.1.insert(1);
         entry.1.insert(width.max(1));
         h.name
@@ -407,7 +423,7 @@ impl Helpers {
     fn render_scalar(
         &self,
         h: &'static Scalar,
-        widths: &BTreeSet<usize>,
+        widths: &Widths,
         done: &mut BTreeSet<&'static str>,
         out: &mut Section,
     ) {
@@ -444,7 +460,7 @@ impl Helpers {
             out.line_cat(None, &["    ", l.trim_end()]);
         }
         out.line(None, "}");
-        for &n in widths.iter().filter(|&&n| n > 1) {
+        for n in widths.iter().filter(|&n| n > 1) {
             out.open(None);
             let b = out.buf();
             let ret = h.ret.vec(n);

@@ -14,6 +14,7 @@ use super::emit::{Base, Emitter};
 use super::manifest::{UniformEntry, UniformRole};
 use super::names;
 use super::types::{Ty, ValueType, int_literal};
+use super::writer::cat;
 use crate::dxbc::ir::{DeclKind, Index, Instruction, Operand};
 use crate::dxbc::opcodes::Op;
 
@@ -39,17 +40,18 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
     }
     e.interfaces.declared = true;
     let slots = e.analysis.linkage.slots().clamp(1, 256);
-    let layout = match e.dialect {
-        Dialect::Es300 => "layout(std140)".to_string(),
-        Dialect::Vk450 => format!(
-            "layout(std140, set = {}, binding = {})",
+    match e.dialect {
+        Dialect::Es300 => e.decl_line("layout(std140) uniform hlslcc_Interfaces {"),
+        Dialect::Vk450 => e.decl_line((
+            "layout(std140, set = ",
             names::SET,
-            binding()
-        ),
-    };
-    e.decl_line(format_args!("{layout} uniform hlslcc_Interfaces {{"));
-    e.decl_line(format_args!("    ivec4 hlslcc_interfaceTable[{slots}];"));
-    e.decl_line(format_args!("    uvec4 hlslcc_this[{slots}];"));
+            ", binding = ",
+            binding(),
+            ") uniform hlslcc_Interfaces {",
+        )),
+    }
+    e.decl_line(("    ivec4 hlslcc_interfaceTable[", slots, "];"));
+    e.decl_line(("    uvec4 hlslcc_this[", slots, "];"));
     e.decl_line("};");
     let b = (e.dialect == Dialect::Vk450).then(binding);
     e.manifest.uniforms.push(UniformEntry {
@@ -77,9 +79,12 @@ pub fn declare(e: &mut Emitter, inst: &Instruction) {
 /// `this[i]`: the bound instance's data, as unsigned bits.
 pub fn this_base(e: &mut Emitter, inst: &Instruction, op: &Operand) -> Base {
     let idx = op.indices.first().cloned().unwrap_or(Index::Imm32(0));
-    let i = e.index_expr(inst, &idx);
+    let mut expr = String::with_capacity(32);
+    expr.push_str("hlslcc_this[");
+    e.index_into(&mut expr, inst, &idx);
+    expr.push(']');
     Base {
-        expr: format!("hlslcc_this[{i}]"),
+        expr,
         ty: Ty::Uint,
         width: 4,
     }
@@ -95,31 +100,45 @@ pub fn call(e: &mut Emitter, inst: &Instruction) {
         return;
     };
     let fp = op.indices.first().and_then(Index::imm).unwrap_or(0) as u32;
-    let slot = match op.indices.get(1) {
+    // `fp + i`, or the one that is not zero, pushed into the line.
+    let mut line = e.take_buf();
+    line.push_str("switch (hlslcc_interfaceTable[");
+    match op.indices.get(1) {
         Some(idx) => {
-            let idx = idx.clone();
-            let i = e.index_expr(inst, &idx);
-            if fp == 0 { i } else { format!("{fp} + {i}") }
+            if fp != 0 {
+                cat!(&mut line; fp, " + ");
+            }
+            e.index_into(&mut line, inst, idx);
         }
-        None => fp.to_string(),
-    };
+        None => cat!(&mut line; fp),
+    }
+    line.push_str("].x) {");
     // Read through the analysis' own reference, which outlives the
     // emitter's borrow the lines below take.
     let analysis = e.analysis;
     let linkage = &analysis.linkage;
     let tables: &[u32] = linkage.interface(fp).map_or(&[], |i| &i.tables);
-    e.line(format_args!("switch (hlslcc_interfaceTable[{slot}].x) {{"));
+    e.line(&line);
+    e.give_buf(line);
     e.indent();
     for (k, table) in tables.iter().enumerate() {
         let body = linkage.table(*table).and_then(|b| b.get(site)).copied();
         match body {
-            Some(b) => e.line(format_args!(
-                "case {}: fb{b}(); break; // ft{table}",
-                int_literal(k as i32)
+            Some(b) => e.line((
+                "case ",
+                int_literal(k as i32),
+                ": fb",
+                b,
+                "(); break; // ft",
+                *table,
             )),
-            None => e.line(format_args!(
-                "case {}: break; // ft{table} has no entry {site}",
-                int_literal(k as i32)
+            None => e.line((
+                "case ",
+                int_literal(k as i32),
+                ": break; // ft",
+                *table,
+                " has no entry ",
+                site,
             )),
         }
     }

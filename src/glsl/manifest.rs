@@ -19,6 +19,7 @@ use serde::{Serialize, Serializer};
 use super::Dialect;
 use super::texture::Dim;
 use super::types::{OpaqueType, ValueType};
+use super::writer::cat;
 use crate::dxbc::ir::{ProgramType, ReturnType};
 use crate::dxbc::rdef::InputType;
 use crate::dxbc::shader::Shader;
@@ -488,7 +489,12 @@ impl Manifest {
             }
         }
         Manifest {
-            profile: shader.program.profile(),
+            // `Program::profile`'s text, pushed rather than formatted:
+            // every translation makes a manifest.
+            profile: {
+                let p = &shader.program;
+                cat!(p.kind.prefix(), '_', p.major, '_', p.minor)
+            },
             stage: shader.program.kind,
             dialect,
             constant_buffers: Vec::new(),
@@ -554,6 +560,8 @@ ret
 ";
         let shader = crate::dxbc::asm::test_shader(text);
         let m = Manifest::new(&shader, Dialect::Es300);
+        assert_eq!(m.profile, "ps_5_0");
+        assert_eq!(m.profile, shader.program.profile());
         let sampler = [InputType::Sampler];
         assert_eq!(
             m.reflected_name(&sampler, u32::MAX).as_deref(),

@@ -16,6 +16,8 @@
 //! never both); UAV N at 208 + N and its counter at 272 + N; the register capture's buffer at 336. These are
 //! the only definitions of those numbers: the harness binds by them too.
 
+use crate::dxbc::numfmt::push_u64;
+
 pub const SET: u32 = 0;
 /// `hlslcc_TextureLevels`, per texture the mip count and format facts.
 pub const MIP_COUNT_BINDING: u32 = 14;
@@ -75,19 +77,39 @@ pub fn sampler_binding(slot: u32) -> u32 {
 /// and single underscores (GLSL ES reserves `__`).
 pub fn semantic_ident(name: &str) -> String {
     let mut s = String::with_capacity(name.len());
+    push_semantic_ident(&mut s, name, false);
+    s
+}
+
+/// [`semantic_ident`] appended to `out`, upper-cased when `upper`: names
+/// are built in one `String` each (every shader declares several), not
+/// from a copy per step.
+fn push_semantic_ident(out: &mut String, name: &str, upper: bool) {
+    let start = out.len();
     for c in name.chars() {
         let c = if c.is_ascii_alphanumeric() { c } else { '_' };
-        if c == '_' && s.ends_with('_') {
+        if c == '_' && out.len() > start && out.ends_with('_') {
             continue;
         }
-        s.push(c);
+        out.push(if upper { c.to_ascii_uppercase() } else { c });
     }
-    if s.is_empty() { "ATTR".into() } else { s }
+    if out.len() == start {
+        out.push_str("ATTR");
+    }
+}
+
+/// `prefix`, the semantic as an identifier and its index, in one `String`.
+fn semantic_name(prefix: &str, semantic: &str, index: u32, upper: bool) -> String {
+    let mut s = String::with_capacity(prefix.len() + semantic.len() + 4);
+    s.push_str(prefix);
+    push_semantic_ident(&mut s, semantic, upper);
+    push_u64(&mut s, index.into());
+    s
 }
 
 /// `in_TEXCOORD3`.
 pub fn vertex_input(semantic: &str, index: u32) -> String {
-    format!("in_{}{index}", semantic_ident(semantic))
+    semantic_name("in_", semantic, index, false)
 }
 
 /// `vs_TEXCOORD3`: a vertex output and the pixel input it feeds. D3D
@@ -95,10 +117,7 @@ pub fn vertex_input(semantic: &str, index: u32) -> String {
 /// feeds a pixel shader's `color`) and GLSL links varyings by name, so the
 /// name is upper-cased on both sides.
 pub fn varying(semantic: &str, index: u32) -> String {
-    format!(
-        "vs_{}{index}",
-        semantic_ident(semantic).to_ascii_uppercase()
-    )
+    semantic_name("vs_", semantic, index, true)
 }
 
 #[cfg(test)]
@@ -112,5 +131,11 @@ mod tests {
         assert_eq!(varying("color", 0), varying("COLOR", 0));
         assert_eq!(semantic_ident("MY__SEM"), "MY_SEM");
         assert_eq!(semantic_ident("a.b"), "a_b");
+        // Nothing usable left: a fixed name, as the upper-cased one too.
+        assert_eq!(semantic_ident(".."), "_");
+        assert_eq!(semantic_ident(""), "ATTR");
+        assert_eq!(varying("", 2), "vs_ATTR2");
+        assert_eq!(vertex_input("t\u{e9}x", 1), "in_t_x1");
+        assert_eq!(varying("_a__b", 0), "vs__A_B0");
     }
 }

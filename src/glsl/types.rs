@@ -12,7 +12,7 @@ use crate::dxbc::enums::ReturnType;
 use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::NumType;
 
-use super::writer::{Piece, cat};
+use super::writer::Piece;
 
 /// The type an instruction reads its sources as or produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -189,8 +189,11 @@ impl ValueType {
     }
 }
 
-impl Piece for ValueType {
-    fn push_to(&self, out: &mut String) {
+impl ValueType {
+    /// The GLSL spelling, written into `out`: both [`Piece`] and
+    /// `Display` write it through here, so it is spelled once and
+    /// neither allocates.
+    fn spell(&self, out: &mut impl Spell) {
         let (name, prefix) = match self.scalar {
             Scalar::Float => ("float", ""),
             Scalar::Int => ("int", "i"),
@@ -198,18 +201,69 @@ impl Piece for ValueType {
             Scalar::Bool => ("bool", "b"),
         };
         match self.components {
-            0 | 1 => out.push_str(name),
-            n => cat!(out; prefix, "vec", n),
+            0 | 1 => out.text(name),
+            n => {
+                out.text(prefix);
+                out.text("vec");
+                out.number(n.into());
+            }
         }
         if let Some(n) = self.array {
-            cat!(out; '[', n, ']');
+            out.text("[");
+            out.number(n.into());
+            out.text("]");
         }
+    }
+}
+
+impl Piece for ValueType {
+    fn push_to(&self, out: &mut String) {
+        self.spell(out);
     }
 }
 
 impl fmt::Display for ValueType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&cat!(self))
+        let mut out = FmtSpell { f, result: Ok(()) };
+        self.spell(&mut out);
+        out.result
+    }
+}
+
+/// Where a type's spelling is written: a `String` (as a piece) or a
+/// formatter (`Display`, for the manifest's JSON and messages).
+trait Spell {
+    fn text(&mut self, s: &str);
+    fn number(&mut self, n: u64);
+}
+
+impl Spell for String {
+    fn text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+
+    fn number(&mut self, n: u64) {
+        push_u64(self, n);
+    }
+}
+
+/// A formatter as a [`Spell`], keeping the first error.
+struct FmtSpell<'a, 'b> {
+    f: &'a mut fmt::Formatter<'b>,
+    result: fmt::Result,
+}
+
+impl Spell for FmtSpell<'_, '_> {
+    fn text(&mut self, s: &str) {
+        if self.result.is_ok() {
+            self.result = self.f.write_str(s);
+        }
+    }
+
+    fn number(&mut self, n: u64) {
+        if self.result.is_ok() {
+            self.result = write!(self.f, "{n}");
+        }
     }
 }
 
@@ -266,8 +320,9 @@ pub struct OpaqueType {
     pub shadow: bool,
 }
 
-impl Piece for OpaqueType {
-    fn push_to(&self, out: &mut String) {
+impl OpaqueType {
+    /// The spelling, as [`ValueType::spell`] writes one.
+    fn spell(&self, out: &mut impl Spell) {
         let prefix = match self.ty {
             Ty::Float => "",
             Ty::Int => "i",
@@ -278,13 +333,23 @@ impl Piece for OpaqueType {
             Opaque::Texture => "texture",
         };
         let shadow = if self.shadow { "Shadow" } else { "" };
-        cat!(out; prefix, object, self.shape.suffix(), shadow);
+        for part in [prefix, object, self.shape.suffix(), shadow] {
+            out.text(part);
+        }
+    }
+}
+
+impl Piece for OpaqueType {
+    fn push_to(&self, out: &mut String) {
+        self.spell(out);
     }
 }
 
 impl fmt::Display for OpaqueType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&cat!(self))
+        let mut out = FmtSpell { f, result: Ok(()) };
+        self.spell(&mut out);
+        out.result
     }
 }
 
@@ -299,10 +364,25 @@ fn push_float_literal(out: &mut String, bits: u32) {
         return;
     }
     if !v.is_normal() || bits == 0x8000_0000 {
-        let _ = write!(out, "uintBitsToFloat({bits:#010x}u)");
+        out.push_str("uintBitsToFloat(");
+        push_hex8(out, bits);
+        out.push_str("u)");
         return;
     }
     let start = out.len();
+    // Whole numbers below 2^24 are exact in f32 and `{:?}` writes them as
+    // their digits and `.0` (it turns to exponents only from 1e16): most
+    // shader constants are such (0.0 aside, 1.0, 2.0, 255.0), and pushing
+    // the digits skips the shortest-decimal search.
+    if v.fract() == 0.0 && v.abs() < 16_777_216.0 {
+        if v < 0.0 {
+            out.push('-');
+        }
+        push_u64(out, v.abs() as u64);
+        out.push_str(".0");
+        debug_assert!(out[start..].parse::<f32>().map(|p| p.to_bits()) == Ok(bits));
+        return;
+    }
     // `{:?}` prints `1e-7`, `1.5`, `100.0`; GLSL wants a dot or an exponent,
     // which it always has.
     let _ = write!(out, "{v:?}");
@@ -329,7 +409,66 @@ fn push_int_literal(out: &mut String, v: i32) {
     }
 }
 
+/// `v` as `{:#010x}` writes it: `0x` and eight lowercase hex digits,
+/// pushed by hand (immediate constant buffers hold thousands of words).
+pub fn push_hex8(out: &mut String, v: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("0x");
+    for k in (0..8).rev() {
+        out.push(char::from(HEX[(v >> (4 * k)) as usize & 15]));
+    }
+}
+
 pub const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+
+/// A swizzle (`.xzw`) held in place, for the few components a write
+/// mask names: declarations write one per register, and a `String` each
+/// (and the `Vec` of components it was made from) was most of their cost.
+#[derive(Debug, Clone, Copy)]
+pub struct Swizzle {
+    text: [u8; 5],
+    len: u8,
+}
+
+impl Swizzle {
+    /// The components set in `mask`, in order.
+    pub fn of_mask(mask: u8) -> Swizzle {
+        let mut text = [b'.'; 5];
+        let mut len = 1;
+        for (c, name) in b"xyzw".iter().enumerate() {
+            if mask & (1 << c) != 0 {
+                text[len] = *name;
+                len += 1;
+            }
+        }
+        Swizzle {
+            text,
+            len: len as u8,
+        }
+    }
+
+    /// The first component set in `mask` alone (`.x` for an empty mask, as
+    /// no caller passes one).
+    pub fn first_of_mask(mask: u8) -> Swizzle {
+        let mut s = Swizzle::of_mask(mask);
+        if s.len == 1 {
+            s.text[1] = b'x';
+        }
+        s.len = 2;
+        s
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII bytes are ever stored.
+        std::str::from_utf8(&self.text[..self.len as usize]).unwrap_or(".")
+    }
+}
+
+impl Piece for Swizzle {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self.as_str());
+    }
+}
 
 /// `.xyz` for component indices.
 pub fn swizzle(comps: &[u8]) -> String {
@@ -354,6 +493,7 @@ pub fn mask_count(mask: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::glsl::writer::cat;
 
     #[test]
     fn float_literals_keep_bits() {
@@ -385,6 +525,49 @@ mod tests {
         assert_eq!(Ty::Float.literal(0x3f80_0000), "1.0");
     }
 
+    /// Whole floats take the digit-pushing path: they must read as `{:?}`
+    /// writes them (and so as before), at both ends of that path's range.
+    #[test]
+    fn whole_float_literals_match_debug() {
+        for v in [
+            1.0f32,
+            -1.0,
+            2.0,
+            255.0,
+            -65535.0,
+            16_777_215.0,
+            -16_777_215.0,
+            16_777_216.0,
+            1e16,
+            0.5,
+            -0.25,
+        ] {
+            assert_eq!(Ty::Float.literal(v.to_bits()), format!("{v:?}"), "{v}");
+        }
+        assert_eq!(Ty::Float.literal(0x3f80_0000), "1.0");
+        assert_eq!(Ty::Float.literal(0xc37f_0000), "-255.0");
+    }
+
+    /// Swizzles of masks: every component set, in order; the first alone.
+    #[test]
+    fn mask_swizzles() {
+        assert_eq!(Swizzle::of_mask(0xf).as_str(), ".xyzw");
+        assert_eq!(Swizzle::of_mask(0b1101).as_str(), ".xzw");
+        assert_eq!(Swizzle::of_mask(0b0100).as_str(), ".z");
+        assert_eq!(Swizzle::first_of_mask(0b1100).as_str(), ".z");
+        assert_eq!(Swizzle::first_of_mask(0xf).as_str(), ".x");
+        for m in 1..16u8 {
+            assert_eq!(Swizzle::of_mask(m).as_str(), swizzle(&mask_components(m)));
+            assert_eq!(
+                Swizzle::first_of_mask(m).as_str(),
+                swizzle(&mask_components(m)[..1])
+            );
+        }
+        let mut s = String::from("v0");
+        cat!(&mut s; Swizzle::of_mask(3));
+        assert_eq!(s, "v0.xy");
+    }
+
     #[test]
     fn int_literals() {
         assert_eq!(int_literal(-5), "-5");
@@ -400,6 +583,10 @@ mod tests {
         assert_eq!(ValueType::vec(Ty::Int, 2).to_string(), "ivec2");
         assert_eq!(ValueType::array(Ty::Uint, 4, 8).to_string(), "uvec4[8]");
         assert_eq!(ValueType::vec(Scalar::Bool, 1).to_string(), "bool");
+        // A piece pushes what Display writes.
+        let mut s = String::from("x ");
+        cat!(&mut s; ValueType::array(Ty::Int, 3, 2));
+        assert_eq!(s, "x ivec3[2]");
         let t = |object, ty, shape, shadow| {
             OpaqueType {
                 object,

@@ -266,7 +266,7 @@ pub(super) fn entry(e: &Emitter, main: &mut Section) {
         ),
     );
     let input = CaptureFile::Input.word();
-    for &r in &e.input_regs {
+    for r in e.input_regs.iter() {
         let v = e.input_name(r);
         main.line(
             None,

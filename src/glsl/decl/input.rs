@@ -2,15 +2,16 @@
 //! registers before the body, and the system values read through GLSL
 //! built-ins.
 
-use super::super::emit::{Emitter, convert};
+use super::super::emit::{Emitter, push_converted};
 use super::super::link::Interpolation;
 use super::super::manifest::{InterpolationQualifier, VaryingEntry};
 use super::super::names;
-use super::super::types::{Scalar, Ty, ValueType, mask_components, mask_count, swizzle};
+use super::super::types::{Scalar, Swizzle, Ty, ValueType, mask_count};
+use super::super::writer::cat;
 use super::super::{Dialect, Reason};
 use super::io::{
-    component_ty, elements_at, io_register, mask_text, native_noperspective, push_sv_entry,
-    qualifier, signature, taken_by_another, varying_location,
+    LocationLayout, component_ty, elements_at, io_register, mask_text, native_noperspective,
+    push_sv_entry, qualifier, signature, taken_by_another, varying_location,
 };
 use crate::dxbc::enums::SystemValue;
 use crate::dxbc::ir::{Instruction, OperandType, ProgramType};
@@ -40,7 +41,7 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
     let Some((reg, mask, sv)) = io_register(e, inst, op, false) else {
         return;
     };
-    let reg_name = e.input_name(reg);
+    let reg_name = e.input_reg(reg);
     // The register's mode as the analysis pass records it (one per
     // register, as D3D requires), the same the CPU rasteriser
     // interpolates with; vertex inputs have none.
@@ -72,16 +73,17 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
                 } else {
                     "1.0 / gl_FragCoord.w"
                 };
-                e.prologue.line(
-                    None,
-                    format_args!("vec4 hlslcc_FragCoord = vec4({xyz}, {w});"),
-                );
+                e.prologue
+                    .line(None, ("vec4 hlslcc_FragCoord = vec4(", xyz, ", ", w, ");"));
             }
-            let sw = swizzle(&mask_components(mask));
+            let sw = Swizzle::of_mask(mask);
             e.prologue
-                .line(None, format_args!("{reg_name}{sw} = hlslcc_FragCoord{sw};"));
-            e.decl_line(format_args!(
-                "// {reg_name}{sw}: SV_Position as hlslcc_FragCoord (w = 1 / gl_FragCoord.w = clip w)"
+                .line(None, (reg_name, sw, " = hlslcc_FragCoord", sw, ';'));
+            e.decl_line((
+                "// ",
+                reg_name,
+                sw,
+                ": SV_Position as hlslcc_FragCoord (w = 1 / gl_FragCoord.w = clip w)",
             ));
             push_sv_entry(
                 e,
@@ -95,13 +97,20 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
             return;
         }
         (ProgramType::Pixel, SystemValue::IsFrontFace) => {
-            let c = swizzle(&mask_components(mask)[..1]);
+            let c = Swizzle::first_of_mask(mask);
             e.prologue.line(
                 None,
-                format!("{reg_name}{c} = uintBitsToFloat(gl_FrontFacing ? 0xffffffffu : 0u);"),
+                (
+                    reg_name,
+                    c,
+                    " = uintBitsToFloat(gl_FrontFacing ? 0xffffffffu : 0u);",
+                ),
             );
-            e.decl_line(format_args!(
-                "// {reg_name}{c}: SV_IsFrontFace as a 0xFFFFFFFF / 0 mask of gl_FrontFacing"
+            e.decl_line((
+                "// ",
+                reg_name,
+                c,
+                ": SV_IsFrontFace as a 0xFFFFFFFF / 0 mask of gl_FrontFacing",
             ));
             push_sv_entry(
                 e,
@@ -117,14 +126,12 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
         (ProgramType::Pixel, SystemValue::SampleIndex) if e.dialect == Dialect::Vk450 => {
             // Reading gl_SampleID runs the shader once per sample, as
             // SV_SampleIndex does in D3D. naga types it as uint.
-            let c = swizzle(&mask_components(mask)[..1]);
+            let c = Swizzle::first_of_mask(mask);
             e.prologue.line(
                 None,
-                format!("{reg_name}{c} = uintBitsToFloat(uint(gl_SampleID));"),
+                (reg_name, c, " = uintBitsToFloat(uint(gl_SampleID));"),
             );
-            e.decl_line(format_args!(
-                "// {reg_name}{c}: SV_SampleIndex from gl_SampleID"
-            ));
+            e.decl_line(("// ", reg_name, c, ": SV_SampleIndex from gl_SampleID"));
             push_sv_entry(
                 e,
                 false,
@@ -143,18 +150,26 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
                 (_, Dialect::Es300) => ("gl_InstanceID", "SV_InstanceID"),
                 (_, Dialect::Vk450) => ("gl_InstanceIndex", "SV_InstanceID"),
             };
-            let c = swizzle(&mask_components(mask)[..1]);
+            let c = Swizzle::first_of_mask(mask);
             // naga types gl_VertexIndex/gl_InstanceIndex as uint; int() of
             // either keeps the bits.
-            let value = match e.dialect {
-                Dialect::Es300 => builtin.to_string(),
-                Dialect::Vk450 => format!("int({builtin})"),
+            let (open, close) = match e.dialect {
+                Dialect::Es300 => ("", ""),
+                Dialect::Vk450 => ("int(", ")"),
             };
             e.prologue.line(
                 None,
-                format_args!("{reg_name}{c} = intBitsToFloat({value});"),
+                (
+                    reg_name,
+                    c,
+                    " = intBitsToFloat(",
+                    open,
+                    builtin,
+                    close,
+                    ");",
+                ),
             );
-            e.decl_line(format_args!("// {reg_name}{c}: {semantic} from {builtin}"));
+            e.decl_line(("// ", reg_name, c, ": ", semantic, " from ", builtin));
             push_sv_entry(
                 e,
                 false,
@@ -171,11 +186,11 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
             return;
         }
     }
-    let elements = elements_at(e, SignatureKind::Input, reg, mask);
-    if elements.is_empty() {
+    let mut elements = elements_at(e, SignatureKind::Input, reg, mask).peekable();
+    if elements.peek().is_none() {
         // No signature: name the register itself.
-        let (name, ty) = (format!("in_v{reg}"), Ty::Float);
-        if !declare_input(e, reg, mask, None, &name, ty, interp) {
+        let (name, ty) = (cat!("in_v", reg), Ty::Float);
+        if !declare_input(e, reg, mask, None, name, ty, interp) {
             e.refuse(inst, Reason::NameClash);
         }
         return;
@@ -191,7 +206,7 @@ pub(super) fn input(e: &mut Emitter, inst: &Instruction) {
             _ => names::varying(&el.semantic_name, el.semantic_index),
         };
         let ty = component_ty(Some(el));
-        if !declare_input(e, reg, el.mask, Some(el), &name, ty, interp) {
+        if !declare_input(e, reg, el.mask, Some(el), name, ty, interp) {
             e.refuse(inst, Reason::NameClash);
         }
     }
@@ -204,11 +219,11 @@ fn declare_input(
     reg: u32,
     mask: u8,
     el: Option<&SignatureElement>,
-    name: &str,
+    name: String,
     ty: Ty,
     mode: Interpolation,
 ) -> bool {
-    if taken_by_another(&e.manifest.inputs, name, reg, el) {
+    if taken_by_another(&e.manifest.inputs, &name, reg, el) {
         return false;
     }
     if e.manifest.inputs.iter().any(|i| i.glsl_name == name) {
@@ -224,51 +239,53 @@ fn declare_input(
     // es300 drops `sample` (ES 3.20): the value is taken at the pixel
     // centre or, with `centroid`, the centroid. vk450 keeps it, which (as
     // in D3D) also runs the shader once per sample.
-    let mut qualifier = qualifier(
+    let qualifier = qualifier(
         e.dialect,
         flat,
         mode.is_centroid() && !vertex,
         noperspective,
+        e.dialect == Dialect::Vk450 && !vertex && !flat && mode.is_sample(),
     );
-    if e.dialect == Dialect::Vk450 && !vertex && !flat && mode.is_sample() {
-        qualifier.push_str("sample ");
-    }
     let location = match (e.dialect, el) {
         (Dialect::Vk450, Some(el)) if vertex => Some(
             signature(e, SignatureKind::Input)
-                .iter()
-                .position(|x| std::ptr::eq(*x, el))
+                .position(|x| std::ptr::eq(x, el))
                 .unwrap_or(reg as usize) as u32,
         ),
         (Dialect::Vk450, Some(el)) => Some(varying_location(e, SignatureKind::Input, el)),
         (Dialect::Vk450, None) => Some(reg),
         (Dialect::Es300, _) => None,
     };
-    let layout = location
-        .map(|l| format!("layout(location = {l}) "))
-        .unwrap_or_default();
     let glsl_ty = ValueType::vec(decl_ty, n);
-    e.decl_line(format_args!("{layout}{qualifier}in {glsl_ty} {name};"));
-    let reg_name = e.input_name(reg);
-    let sw = swizzle(&mask_components(mask));
-    let mut value = convert(name, decl_ty, Ty::Float, n);
-    if noperspective && !native_noperspective(e.dialect) {
-        // The linked vertex shader wrote value * clip w; interpolated with
-        // perspective that is w-weighted, and gl_FragCoord.w (1 / the
-        // interpolated w) turns it back into the screen-linear value.
-        value = format!("{value} * gl_FragCoord.w");
-        e.decl_line(format_args!(
-            "// {name}: noperspective emulated (not in GLSL ES 3.00): the linked vertex shader writes value * clip w"
+    let layout = LocationLayout(location);
+    e.decl_line((layout, qualifier, "in ", glsl_ty, ' ', &name, ';'));
+    // The linked vertex shader wrote value * clip w; interpolated with
+    // perspective that is w-weighted, and gl_FragCoord.w (1 / the
+    // interpolated w) turns it back into the screen-linear value.
+    let emulated = noperspective && !native_noperspective(e.dialect);
+    if emulated {
+        e.decl_line((
+            "// ",
+            &name,
+            ": noperspective emulated (not in GLSL ES 3.00): the linked vertex shader writes value * clip w",
         ));
     }
-    e.prologue
-        .line(None, format_args!("{reg_name}{sw} = {value};"));
+    // `v0.xy = floatBitsToUint(vs_X0) * …;`, pushed in pieces.
+    let reg_name = e.input_reg(reg);
+    e.prologue.open(None);
+    let buf = e.prologue.buf();
+    cat!(buf; reg_name, Swizzle::of_mask(mask), " = ");
+    push_converted(buf, &name, decl_ty, Ty::Float, n);
+    if emulated {
+        buf.push_str(" * gl_FragCoord.w");
+    }
+    buf.push_str(";\n");
     e.manifest.inputs.push(VaryingEntry {
         register: reg,
         mask: mask_text(mask),
         semantic: el.map_or(String::new(), |el| el.semantic_name.clone()),
         semantic_index: el.map_or(0, |el| el.semantic_index),
-        glsl_name: name.to_string(),
+        glsl_name: name,
         glsl_type: glsl_ty,
         location,
         interpolation: InterpolationQualifier::with_sample(

@@ -5,19 +5,24 @@
 use super::super::emit::Emitter;
 use super::super::manifest::VaryingEntry;
 use super::super::types::{Ty, ValueType};
+use super::super::writer::{Piece, cat};
 use super::super::{Dialect, Reason};
 use super::MAX_IO_REGISTERS;
 use crate::dxbc::enums::{ComponentType, SystemValue};
 use crate::dxbc::ir::{Instruction, ProgramType, Selection};
 use crate::dxbc::signature::{SignatureElement, SignatureKind};
 
-pub(super) fn signature<'a>(e: &Emitter<'a>, kind: SignatureKind) -> Vec<&'a SignatureElement> {
+/// The elements of the stage's `kind` signatures, in order: walked, not
+/// collected, as every declared register looks its elements up here.
+pub(super) fn signature<'a>(
+    e: &Emitter<'a>,
+    kind: SignatureKind,
+) -> impl Iterator<Item = &'a SignatureElement> + use<'a> {
     e.shader
         .signatures
         .iter()
-        .filter(|s| s.kind == kind)
+        .filter(move |s| s.kind == kind)
         .flat_map(|s| s.elements.iter())
-        .collect()
 }
 
 /// Signature elements in register `reg` overlapping `mask`.
@@ -26,11 +31,8 @@ pub(super) fn elements_at<'a>(
     kind: SignatureKind,
     reg: u32,
     mask: u8,
-) -> Vec<&'a SignatureElement> {
-    signature(e, kind)
-        .into_iter()
-        .filter(|el| el.register == reg && el.mask & mask != 0)
-        .collect()
+) -> impl Iterator<Item = &'a SignatureElement> + use<'a> {
+    signature(e, kind).filter(move |el| el.register == reg && el.mask & mask != 0)
 }
 
 pub(super) fn component_ty(el: Option<&SignatureElement>) -> Ty {
@@ -133,24 +135,42 @@ pub(super) fn native_noperspective(dialect: Dialect) -> bool {
 
 /// The interpolation qualifiers of a varying (with a trailing space).
 /// es300 has no `noperspective`; the value is scaled by w instead (see
-/// `input::declare_input` and `output::declare_output`).
+/// `input::declare_input` and `output::declare_output`). `sample` is the
+/// caller's to decide (es300 drops it). A constant text for each of the
+/// few combinations, so a declaration builds no `String` for them.
 pub(super) fn qualifier(
     dialect: Dialect,
     flat: bool,
     centroid: bool,
     noperspective: bool,
-) -> String {
+    sample: bool,
+) -> &'static str {
     if flat {
-        return "flat ".into();
+        return "flat ";
     }
-    let mut q = String::new();
-    if noperspective && native_noperspective(dialect) {
-        q.push_str("noperspective ");
+    let noperspective = noperspective && native_noperspective(dialect);
+    match (noperspective, centroid, sample) {
+        (false, false, false) => "",
+        (true, false, false) => "noperspective ",
+        (false, true, false) => "centroid ",
+        (true, true, false) => "noperspective centroid ",
+        (false, false, true) => "sample ",
+        (true, false, true) => "noperspective sample ",
+        (false, true, true) => "centroid sample ",
+        (true, true, true) => "noperspective centroid sample ",
     }
-    if centroid {
-        q.push_str("centroid ");
+}
+
+/// `layout(location = N) ` before a varying, or nothing without a
+/// location (es300's varyings link by name).
+pub(super) struct LocationLayout(pub Option<u32>);
+
+impl Piece for LocationLayout {
+    fn push_to(&self, out: &mut String) {
+        if let Some(l) = self.0 {
+            cat!(out; "layout(location = ", l, ") ");
+        }
     }
-    q
 }
 
 /// A mask as the manifest writes it (`xy`, `x_z`… without spaces).

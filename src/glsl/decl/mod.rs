@@ -9,15 +9,13 @@
 //! `o` registers after it. Every `o` register starts at zero, so outputs the
 //! signature lists but no instruction writes come out as zero.
 
-use std::collections::BTreeSet;
-
-use super::emit::Emitter;
+use super::emit::{Emitter, RegSet};
 use super::link::constant_buffer_decl;
 use super::manifest::ConstantBufferEntry;
 use super::names;
 use super::support::{Support, support};
-use super::types::Ty;
-use super::writer::Section;
+use super::types::{Ty, push_hex8};
+use super::writer::{Section, cat};
 use super::{Dialect, Reason, texture};
 use crate::dxbc::ir::{CustomData, DeclKind, Instruction};
 use crate::dxbc::numfmt::push_u64;
@@ -105,7 +103,7 @@ pub fn emit(e: &mut Emitter, inst: &Instruction) {
                     return;
                 }
                 let ty = Ty::Float.vec(components.clamp(1, 4) as usize);
-                e.decl_line(format_args!("{ty} x{reg}[{}];", size.max(1)));
+                e.decl_line((ty, " x", reg, '[', size.max(1), "];"));
             }
         }
         Op::DclConstantBuffer => constant_buffer(e, inst),
@@ -170,21 +168,27 @@ fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
     // A buffer read only by relative addressing may declare 0 rows;
     // a GLSL array needs one at least.
     let size = size.max(1);
+    let block = cat!("ConstantBuffer", slot);
+    let instance = cat!("cb", slot);
+    // Only the layout differs by dialect; the line is pushed in pieces.
+    e.decls.open(e.cur);
+    let buf = e.decls.buf();
     match e.dialect {
-        Dialect::Es300 => e.decl_line(format_args!(
-            "layout(std140) uniform ConstantBuffer{slot} {{ vec4 data[{size}]; }} cb{slot};"
-        )),
-        Dialect::Vk450 => e.decl_line(format_args!(
-            "layout(std140, set = {}, binding = {}) uniform ConstantBuffer{slot} {{ vec4 data[{size}]; }} cb{slot};",
+        Dialect::Es300 => buf.push_str("layout(std140) uniform "),
+        Dialect::Vk450 => cat!(buf;
+            "layout(std140, set = ",
             names::SET,
-            names::cbuffer_binding(slot)
-        )),
+            ", binding = ",
+            names::cbuffer_binding(slot),
+            ") uniform "
+        ),
     }
+    cat!(buf; &block, " { vec4 data[", size, "]; } ", &instance, ";\n");
     let reflected_name = e.manifest.reflected_cbuffer(slot);
     e.manifest.constant_buffers.push(ConstantBufferEntry {
         slot,
-        block: format!("ConstantBuffer{slot}"),
-        instance: format!("cb{slot}"),
+        block,
+        instance,
         vec4_count: size,
         binding: (e.dialect == Dialect::Vk450).then(|| names::cbuffer_binding(slot)),
         reflected_name,
@@ -195,7 +199,7 @@ fn constant_buffer(e: &mut Emitter, inst: &Instruction) {
 /// payloads, infinities and denormals survive exactly.
 fn immediate_constant_buffer(e: &mut Emitter, data: &[u32]) {
     let rows = data.len().div_ceil(4).max(1);
-    e.decl_line(format_args!("const uvec4 ImmCB_0[{rows}] = uvec4[{rows}]("));
+    e.decl_line(("const uvec4 ImmCB_0[", rows, "] = uvec4[", rows, "]("));
     // Each row is built in one reused buffer, its words as `0x%08x` by
     // hand: an ICB can hold thousands of words, each of which `format!`
     // would run through the formatting machinery.
@@ -219,32 +223,23 @@ fn immediate_constant_buffer(e: &mut Emitter, data: &[u32]) {
     e.decl_line(");");
 }
 
-/// `v` as `{:#010x}` writes it: `0x` and eight lowercase hex digits.
-fn push_hex8(out: &mut String, v: u32) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push_str("0x");
-    for k in (0..8).rev() {
-        out.push(char::from(HEX[(v >> (4 * k)) as usize & 15]));
-    }
-}
-
 /// The `v` and `o` registers (and `oDepth`), declared after the other
 /// declarations; outputs start at zero: the statements zeroing them are
 /// returned, for `main()` to run before the input copies.
 pub fn register_file(e: &mut Emitter, out: &mut Section) -> Section {
-    let count = |set: &BTreeSet<u32>| set.iter().next_back().map_or(0, |m| m + 1);
+    let count = |set: &RegSet| set.last().map_or(0, |m| m + 1);
     let inputs = count(&e.input_regs);
     let outputs = count(&e.output_regs);
     if inputs > 0 {
         if e.inputs_indexed {
-            out.line(None, format_args!("vec4 v[{inputs}];"));
+            out.line(None, ("vec4 v[", inputs, "];"));
         } else {
             register_list(out, 'v', &e.input_regs);
         }
     }
     if outputs > 0 {
         if e.outputs_indexed {
-            out.line(None, format_args!("vec4 o[{outputs}];"));
+            out.line(None, ("vec4 o[", outputs, "];"));
         } else {
             register_list(out, 'o', &e.output_regs);
         }
@@ -261,7 +256,7 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) -> Section {
     // Zero every output before the body runs (written into `main()`
     // before the prologue).
     let mut zero = Section::indented(1);
-    zero.reserve(32 * e.output_regs.len() + 64, e.output_regs.len() + 2);
+    zero.reserve(32 * e.output_regs.count() + 64, e.output_regs.count() + 2);
     // Pushed pieces, the register number in one reused buffer: one line
     // per output, in every shader.
     let mut num = String::with_capacity(10);
@@ -272,14 +267,14 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) -> Section {
             zero.line_cat(None, &["o[", &num, "] = vec4(0.0);"]);
         }
     } else {
-        for r in &e.output_regs {
+        for r in e.output_regs.iter() {
             let note = if e.outputs_written.contains(r) {
                 ""
             } else {
                 " // signature-only output: never written"
             };
             num.clear();
-            push_u64(&mut num, (*r).into());
+            push_u64(&mut num, r.into());
             zero.line_cat(None, &["o", &num, " = vec4(0.0);", note]);
         }
     }
@@ -295,7 +290,7 @@ pub fn register_file(e: &mut Emitter, out: &mut Section) -> Section {
 
 /// `vec4 v0, v1, v3;`: the registers of a file not indexed, written into
 /// the line with no `String` per name.
-fn register_list(out: &mut Section, file: char, regs: &BTreeSet<u32>) {
+fn register_list(out: &mut Section, file: char, regs: &RegSet) {
     out.open(None);
     let buf = out.buf();
     buf.push_str("vec4 ");
@@ -304,7 +299,7 @@ fn register_list(out: &mut Section, file: char, regs: &BTreeSet<u32>) {
             buf.push_str(", ");
         }
         buf.push(file);
-        push_u64(buf, (*r).into());
+        push_u64(buf, r.into());
     }
     buf.push_str(";\n");
 }

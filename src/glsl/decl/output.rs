@@ -1,15 +1,16 @@
 //! Stage outputs: `dcl_output*` as output variables copied out of `o`
 //! registers after the body, `SV_Position`, depth and the coverage mask.
 
-use super::super::emit::{Emitter, convert};
+use super::super::emit::{Emitter, conversion};
 use super::super::link::Interpolation;
 use super::super::manifest::{InterpolationQualifier, VaryingEntry};
 use super::super::names;
-use super::super::types::{Ty, ValueType, mask_components, mask_count, swizzle};
+use super::super::types::{Swizzle, Ty, ValueType, mask_count};
+use super::super::writer::cat;
 use super::super::{Dialect, Reason};
 use super::io::{
-    component_ty, elements_at, io_register, mask_text, native_noperspective, push_sv_entry,
-    qualifier, taken_by_another, varying_location,
+    LocationLayout, component_ty, elements_at, io_register, mask_text, native_noperspective,
+    push_sv_entry, qualifier, taken_by_another, varying_location,
 };
 use crate::dxbc::enums::SystemValue;
 use crate::dxbc::ir::{Instruction, OperandType, ProgramType};
@@ -63,10 +64,9 @@ pub(super) fn output(e: &mut Emitter, inst: &Instruction) {
     let Some((reg, mask, sv)) = io_register(e, inst, op, true) else {
         return;
     };
-    let reg_name = e.output_name(reg);
+    let reg_name = e.output_reg(reg);
     if e.stage == ProgramType::Vertex && sv == SystemValue::Position {
-        e.position
-            .line(None, format_args!("gl_Position = {reg_name};"));
+        e.position.line(None, ("gl_Position = ", reg_name, ';'));
         if e.dialect == Dialect::Es300 {
             // D3D's y (rows from the top) when drawing into a texture,
             // and clip z in [0, w] moved to GL's [-w, w], so the window
@@ -75,7 +75,7 @@ pub(super) fn output(e: &mut Emitter, inst: &Instruction) {
             e.position
                 .line(None, "gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;");
         }
-        e.decl_line(format_args!("// {reg_name}: SV_Position to gl_Position"));
+        e.decl_line(("// ", reg_name, ": SV_Position to gl_Position"));
         let vec4 = ValueType::vec(Ty::Float, 4);
         push_sv_entry(e, true, reg, mask, "SV_Position", "gl_Position", vec4);
         return;
@@ -84,18 +84,18 @@ pub(super) fn output(e: &mut Emitter, inst: &Instruction) {
         e.refuse(inst, Reason::SystemValue);
         return;
     }
-    let elements = elements_at(e, SignatureKind::Output, reg, mask);
-    if elements.is_empty() {
+    let mut elements = elements_at(e, SignatureKind::Output, reg, mask).peekable();
+    if elements.peek().is_none() {
         // Without a signature the register is the render target.
         if e.stage == ProgramType::Pixel && reg >= RENDER_TARGETS {
             e.refuse(inst, Reason::Limit);
             return;
         }
         let name = match e.stage {
-            ProgramType::Pixel => format!("SV_Target{reg}"),
-            _ => format!("vs_o{reg}"),
+            ProgramType::Pixel => cat!("SV_Target", reg),
+            _ => cat!("vs_o", reg),
         };
-        if !declare_output(e, reg, mask, None, &name, Ty::Float, reg) {
+        if !declare_output(e, reg, mask, None, name, Ty::Float, reg) {
             e.refuse(inst, Reason::NameClash);
         }
         return;
@@ -113,7 +113,7 @@ pub(super) fn output(e: &mut Emitter, inst: &Instruction) {
                     e.refuse(inst, Reason::Limit);
                     continue;
                 }
-                format!("SV_Target{}", el.semantic_index)
+                cat!("SV_Target", el.semantic_index)
             }
             _ => {
                 if el.is_system_value() {
@@ -124,7 +124,7 @@ pub(super) fn output(e: &mut Emitter, inst: &Instruction) {
             }
         };
         let ty = component_ty(Some(el));
-        if !declare_output(e, reg, el.mask, Some(el), &name, ty, el.semantic_index) {
+        if !declare_output(e, reg, el.mask, Some(el), name, ty, el.semantic_index) {
             e.refuse(inst, Reason::NameClash);
         }
     }
@@ -138,11 +138,11 @@ fn declare_output(
     reg: u32,
     mask: u8,
     el: Option<&SignatureElement>,
-    name: &str,
+    name: String,
     ty: Ty,
     target_index: u32,
 ) -> bool {
-    if taken_by_another(&e.manifest.outputs, name, reg, el) {
+    if taken_by_another(&e.manifest.outputs, &name, reg, el) {
         return false;
     }
     if e.manifest.outputs.iter().any(|o| o.glsl_name == name) {
@@ -173,9 +173,7 @@ fn declare_output(
             (Dialect::Es300, _) => None,
         }
     };
-    let layout = location
-        .map(|l| format!("layout(location = {l}) "))
-        .unwrap_or_default();
+    let layout = LocationLayout(location);
     let mode = linked.map_or(Interpolation::Undefined, |i| i.interpolation);
     let flat = !pixel
         && (ty != Ty::Float
@@ -183,39 +181,49 @@ fn declare_output(
             || linked.is_some_and(|i| i.component.is_integer()));
     let noperspective = !flat && mode.is_noperspective();
     let centroid = !flat && mode.is_centroid();
-    let mut qualifiers = qualifier(e.dialect, flat, centroid, noperspective);
     // wgpu matches sampling between the stages: the linked pixel input's
     // `sample` is repeated (vk450; es300 drops it on both sides).
     let sample = !flat && e.dialect == Dialect::Vk450 && mode.is_sample();
-    if sample {
-        qualifiers.push_str("sample ");
-    }
+    let qualifiers = qualifier(e.dialect, flat, centroid, noperspective, sample);
     if pixel && e.dialect == Dialect::Es300 && super::super::capture::active(e) {
         // The register capture's outputs take every draw buffer.
-        e.decl_line(format_args!(
-            "{glsl_ty} {name}; // a private global: the register capture writes the outputs"
+        e.decl_line((
+            glsl_ty,
+            ' ',
+            &name,
+            "; // a private global: the register capture writes the outputs",
         ));
     } else {
-        e.decl_line(format_args!("{layout}{qualifiers}out {glsl_ty} {name};"));
+        e.decl_line((layout, qualifiers, "out ", glsl_ty, ' ', &name, ';'));
     }
-    let reg_name = e.output_name(reg);
-    let sw = swizzle(&mask_components(mask));
-    let mut reg_value = reg_name;
-    reg_value.push_str(&sw);
-    let mut value = convert(&reg_value, Ty::Float, ty, n);
+    // `vs_X0 = floatBitsToUint(o1.xy) * …;`, pushed in pieces: the
+    // register and swizzle go into the conversion's parentheses, so they
+    // are pushed between its two halves.
+    let reg_name = e.output_reg(reg);
+    e.epilogue.open(None);
+    let buf = e.epilogue.buf();
+    cat!(buf; &name, " = ");
+    let f = conversion(Ty::Float, ty, n);
+    if let Some(f) = f {
+        cat!(buf; f, '(');
+    }
+    cat!(buf; reg_name, Swizzle::of_mask(mask));
+    if f.is_some() {
+        buf.push(')');
+    }
     if noperspective && !native_noperspective(e.dialect) {
         // The pixel shader multiplies by gl_FragCoord.w (see
         // declare_input). gl_Position is written first, and its fix-up
         // leaves w alone.
-        value = format!("{value} * gl_Position.w");
+        buf.push_str(" * gl_Position.w");
     }
-    e.epilogue.line(None, format_args!("{name} = {value};"));
+    buf.push_str(";\n");
     e.manifest.outputs.push(VaryingEntry {
         register: reg,
         mask: mask_text(mask),
         semantic: el.map_or(String::new(), |el| el.semantic_name.clone()),
         semantic_index: el.map_or(target_index, |el| el.semantic_index),
-        glsl_name: name.to_string(),
+        glsl_name: name,
         glsl_type: glsl_ty,
         location,
         interpolation: InterpolationQualifier::with_sample(flat, centroid, noperspective, sample),

@@ -19,12 +19,15 @@ impl Emitter<'_> {
             Dialect::Es300 => head.line(None, "#version 300 es"),
             Dialect::Vk450 => head.line(None, "#version 450"),
         }
+        // The manifest holds the profile already (`ps_5_0`).
         head.line(
             None,
-            format!(
-                "// {} translated by dxbc-dbg ({})",
-                self.program.profile(),
-                self.dialect.name()
+            (
+                "// ",
+                &self.manifest.profile,
+                " translated by dxbc-dbg (",
+                self.dialect.name(),
+                ')',
             ),
         );
         if self.dialect == Dialect::Es300 {
@@ -47,7 +50,7 @@ impl Emitter<'_> {
         }
         let mut protos = Section::new();
         for l in &self.labels {
-            protos.line(None, format_args!("void {l}();"));
+            protos.line(None, ("void ", l, "();"));
         }
         if !self.labels.is_empty() {
             protos.line(None, "");

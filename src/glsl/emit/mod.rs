@@ -4,13 +4,11 @@
 //! shares, are in `operands.rs`; joining the sections into the final text
 //! is `finish.rs`.
 
-use std::collections::BTreeSet;
-
 use super::helpers::{Helpers, Scalar};
 use super::manifest::Manifest;
 use super::support::{Support, support};
 use super::texture::Textures;
-use super::writer::{LineText, Section};
+use super::writer::{LineText, Section, cat};
 use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
 use super::{alu, decl, flow, texture};
 use crate::dxbc::analysis::{Analysis, Check};
@@ -22,7 +20,7 @@ use crate::dxbc::shader::Shader;
 mod finish;
 mod operands;
 
-pub use operands::{Base, convert};
+pub use operands::{Base, conversion, convert, push_converted};
 
 pub struct Emitter<'a> {
     pub shader: &'a Shader,
@@ -56,8 +54,8 @@ pub struct Emitter<'a> {
     pub manifest: Manifest,
     pub diagnostics: Vec<Diagnostic>,
     /// Input and output register numbers declared so far.
-    pub input_regs: BTreeSet<u32>,
-    pub output_regs: BTreeSet<u32>,
+    pub input_regs: RegSet,
+    pub output_regs: RegSet,
     /// Whether some operand indexes the input / output file by a register,
     /// in which case it is declared as an array.
     pub inputs_indexed: bool,
@@ -65,7 +63,7 @@ pub struct Emitter<'a> {
     /// Declared component count of each indexable temp `xN`.
     pub indexable_widths: std::collections::BTreeMap<u32, usize>,
     /// Output registers some instruction writes.
-    pub outputs_written: BTreeSet<u32>,
+    pub outputs_written: RegSet,
     /// Subroutine and function-body names (`l0`, `fb2`), to declare
     /// prototypes.
     pub labels: Vec<String>,
@@ -151,12 +149,12 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         memory: Default::default(),
         manifest: Manifest::new(shader, options.dialect),
         diagnostics: Vec::new(),
-        input_regs: BTreeSet::new(),
-        output_regs: BTreeSet::new(),
+        input_regs: RegSet::default(),
+        output_regs: RegSet::default(),
         inputs_indexed: false,
         outputs_indexed: false,
         indexable_widths: Default::default(),
-        outputs_written: BTreeSet::new(),
+        outputs_written: RegSet::default(),
         labels: Vec::new(),
         interfaces: Default::default(),
         uses_depth_output: false,
@@ -257,7 +255,7 @@ impl<'a> Emitter<'a> {
                             e.outputs_written.insert(*r);
                         }
                         // A relative write may reach any output.
-                        _ => e.outputs_written.extend(0..64),
+                        _ => e.outputs_written.fill(),
                     }
                 }
             }
@@ -450,10 +448,58 @@ impl<'a> Emitter<'a> {
 /// `l3` for a subroutine label, `fb2` for a class function body.
 fn label_name(op: &Operand) -> String {
     let n = op.reg().unwrap_or(0);
-    if op.ty == OperandType::FUNCTION_BODY {
-        format!("fb{n}")
+    let file = if op.ty == OperandType::FUNCTION_BODY {
+        "fb"
     } else {
-        format!("l{n}")
+        "l"
+    };
+    cat!(file, n)
+}
+
+/// A set of `v` or `o` register numbers, one bit each: D3D11 has 32 of
+/// either (`decl::MAX_IO_REGISTERS` refuses past 64), and every shader
+/// inserts a few, which a `BTreeSet` allocated nodes for.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RegSet(u64);
+
+impl RegSet {
+    /// Adds `r`. Numbers past 63 are left out: no declaration gives one
+    /// (they are refused first), so no lookup asks for one.
+    pub fn insert(&mut self, r: u32) {
+        if r < 64 {
+            self.0 |= 1 << r;
+        }
+    }
+
+    /// Every register: a relative write may reach any output.
+    pub fn fill(&mut self) {
+        self.0 = u64::MAX;
+    }
+
+    pub fn contains(&self, r: u32) -> bool {
+        r < 64 && self.0 & (1 << r) != 0
+    }
+
+    /// How many registers the set holds.
+    pub fn count(&self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The largest register in the set.
+    pub fn last(&self) -> Option<u32> {
+        (self.0 != 0).then(|| 63 - self.0.leading_zeros())
+    }
+
+    /// The registers in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + use<> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let r = bits.trailing_zeros();
+                bits &= bits - 1;
+                r
+            })
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 //! and `_sat`.
 
 use super::super::types::{COMPONENTS, Ty, mask_count};
+use super::super::writer::{Piece, cat};
 use super::super::{Dialect, Reason, decl, interfaces};
 use super::Emitter;
 use crate::dxbc::ir::{Components, Index, Instruction, Modifier, Operand, OperandType, Selection};
@@ -24,7 +25,48 @@ pub struct Kind {
     pub width: usize,
 }
 
+/// A `v` or `o` register's name as a line piece: `v3`, or `v[3]` when
+/// the file is an indexed array. Declarations name a register in every
+/// line they write, with no `String` of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct RegName {
+    file: char,
+    indexed: bool,
+    r: u32,
+}
+
+impl Piece for RegName {
+    fn push_to(&self, out: &mut String) {
+        out.push(self.file);
+        if self.indexed {
+            out.push('[');
+            push_u64(out, self.r.into());
+            out.push(']');
+        } else {
+            push_u64(out, self.r.into());
+        }
+    }
+}
+
 impl Emitter<'_> {
+    /// Input register `r`'s name, as a piece.
+    pub fn input_reg(&self, r: u32) -> RegName {
+        RegName {
+            file: 'v',
+            indexed: self.inputs_indexed,
+            r,
+        }
+    }
+
+    /// Output register `r`'s name, as a piece.
+    pub fn output_reg(&self, r: u32) -> RegName {
+        RegName {
+            file: 'o',
+            indexed: self.outputs_indexed,
+            r,
+        }
+    }
+
     /// The name of input register `r` (array element when indexed).
     pub fn input_name(&self, r: u32) -> String {
         let mut s = String::with_capacity(24);
@@ -32,22 +74,9 @@ impl Emitter<'_> {
         s
     }
 
-    pub fn output_name(&self, r: u32) -> String {
-        let mut s = String::with_capacity(24);
-        self.push_register(&mut s, 'o', self.outputs_indexed, r);
-        s
-    }
-
     /// `v3`, or `v[3]` when the file is an indexed array.
     fn push_register(&self, out: &mut String, file: char, indexed: bool, r: u32) {
-        out.push(file);
-        if indexed {
-            out.push('[');
-            push_u64(out, r.into());
-            out.push(']');
-        } else {
-            push_u64(out, r.into());
-        }
+        RegName { file, indexed, r }.push_to(out);
     }
 
     /// An index expression (`int`), relative parts read as integers.
@@ -184,15 +213,15 @@ impl Emitter<'_> {
                             .collect();
                         slots.sort_unstable();
                         slots.dedup();
-                        let mut expr = "vec4(0.0)".to_string();
-                        for n in slots.iter().rev() {
-                            expr = format!("({s}) == {n} ? cb{n}.data[{e}] : {expr}");
-                        }
-                        // Nested conditionals associate to the right, so the
+                        // `(s) == 0 ? cb0.data[e] : (s) == 2 ? … : vec4(0.0)`,
+                        // lowest slot first, pushed in order. Nested
+                        // conditionals associate to the right, so the
                         // chain needs no inner parentheses.
                         out.push('(');
-                        out.push_str(&expr);
-                        out.push(')');
+                        for &n in &slots {
+                            cat!(out; '(', &s, ") == ", n, " ? cb", n, ".data[", &e, "] : ");
+                        }
+                        out.push_str("vec4(0.0))");
                     }
                     _ => {
                         let slot = slot.and_then(|i| i.imm()).unwrap_or(0);
@@ -504,20 +533,29 @@ pub fn convert(expr: &str, from: Ty, to: Ty, n: usize) -> String {
 }
 
 /// [`convert`] appended to `out`.
-fn push_converted(out: &mut String, expr: &str, from: Ty, to: Ty, n: usize) {
-    if from == to {
-        out.push_str(expr);
-        return;
+pub fn push_converted(out: &mut String, expr: &str, from: Ty, to: Ty, n: usize) {
+    match conversion(from, to, n) {
+        None => out.push_str(expr),
+        Some(f) => {
+            out.push_str(f);
+            out.push('(');
+            out.push_str(expr);
+            out.push(')');
+        }
     }
-    let f = match (from, to) {
+}
+
+/// The function [`convert`] wraps a value in, None when the types agree:
+/// for a caller that pushes the value in pieces between `f(` and `)`.
+pub fn conversion(from: Ty, to: Ty, n: usize) -> Option<&'static str> {
+    if from == to {
+        return None;
+    }
+    Some(match (from, to) {
         (Ty::Float, _) => to.from_float_bits().unwrap_or(""),
         (_, Ty::Float) => from.to_float_bits().unwrap_or(""),
         _ => to.vec(n),
-    };
-    out.push_str(f);
-    out.push('(');
-    out.push_str(expr);
-    out.push(')');
+    })
 }
 
 /// Wraps what `out` holds from `start` on in `f(…)`: the call's name is
