@@ -89,7 +89,19 @@ pub fn push_u64(out: &mut String, mut n: u64) {
             break;
         }
     }
-    out.extend(buf[i..].iter().map(|&d| char::from(d)));
+    push_ascii(out, &buf[i..]);
+}
+
+/// Appends decimal digits (`b'0'..=b'9'`) as one piece: pushing them char
+/// by char paid a capacity check and a UTF-8 encoding branch per digit, and
+/// validating them as UTF-8 cost about as much again.
+fn push_ascii(out: &mut String, digits: &[u8]) {
+    debug_assert!(digits.iter().all(u8::is_ascii_digit));
+    // SAFETY: every caller passes digits it has just made as `b'0' + d`
+    // with d < 10 (checked in debug builds above), and ASCII is UTF-8.
+    // `numfmt`'s tests (integers, fixed-point against the reference)
+    // cover every caller.
+    out.push_str(unsafe { std::str::from_utf8_unchecked(digits) });
 }
 
 /// `n` with exactly `width` digits, zero-padded (n < 10^width).
@@ -100,7 +112,7 @@ fn push_padded(out: &mut String, mut n: u64, width: usize) {
         *slot = b'0' + (n % 10) as u8;
         n /= 10;
     }
-    out.extend(buf[..width].iter().map(|&d| char::from(d)));
+    push_ascii(out, &buf[..width]);
 }
 
 /// `%.{prec}f` the way the Microsoft C runtime printed it: the value is first
@@ -126,7 +138,7 @@ pub fn write_fixed(out: &mut String, v: f64, prec: usize) {
                 push_padded(out, q % unit, prec);
             }
         }
-        None => out.push_str(&msvc_fixed_exact(v, prec)),
+        None => write_fixed_exact(out, v, prec),
     }
 }
 
@@ -198,67 +210,118 @@ fn fixed_fast(v: f64, prec: usize) -> Option<u64> {
 
 /// The C runtime's digits the slow way: Rust's exact 17-digit formatting,
 /// placed and rounded digit by digit. Kept as the reference the fast path
-/// is tested against and as its fallback.
+/// is tested against.
+#[cfg(test)]
 fn msvc_fixed_exact(v: f64, prec: usize) -> String {
+    let mut s = String::new();
+    write_fixed_exact(&mut s, v, prec);
+    s
+}
+
+/// Room for `{:.16e}` of any f64 (`d.dddddddddddddddde-ddd` is 23 bytes).
+struct SciBuf {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl std::fmt::Write for SciBuf {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.bytes
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// [`msvc_fixed_exact`] appended to `out`: the fast path's fallback (large
+/// values such as `FLT_MAX` take it on every listing). The digits are
+/// worked in stack buffers: the former version's `format!` and vectors
+/// were most of its cost.
+fn write_fixed_exact(out: &mut String, v: f64, prec: usize) {
+    use std::fmt::Write as _;
     let neg = v.is_sign_negative();
     let a = v.abs();
+    if neg {
+        out.push('-');
+    }
     if a == 0.0 {
-        return format!("{}0.{}", if neg { "-" } else { "" }, "0".repeat(prec));
+        // `0.` and the zeros, even at precision 0 (as the reference always
+        // printed it; the fast path answers zero before this).
+        out.push_str("0.");
+        for _ in 0..prec {
+            out.push('0');
+        }
+        return;
     }
     // 17 significant digits and a decimal exponent.
-    let sci = format!("{a:.16e}");
-    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: Vec<u8> = mant
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|d| d - b'0')
-        .collect();
+    let mut sci = SciBuf {
+        bytes: [0; 32],
+        len: 0,
+    };
+    let _ = write!(sci, "{a:.16e}");
+    let sci = &sci.bytes[..sci.len];
+    let (mant, exp) = match sci.iter().position(|&b| b == b'e') {
+        Some(e) => (&sci[..e], &sci[e + 1..]),
+        None => (sci, &b"0"[..]),
+    };
+    let exp: i32 = std::str::from_utf8(exp)
+        .ok()
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(0);
+    let mut digits = [0u8; 24];
+    let mut count = 0;
+    for d in mant.iter().filter(|b| b.is_ascii_digit()) {
+        if let Some(slot) = digits.get_mut(count) {
+            *slot = d - b'0';
+            count += 1;
+        }
+    }
     // Place the digits: digit k has weight 10^(exp - k).
     // Integer part positions exp..0, fractional positions -1..-(prec+1).
     let int_len = if exp >= 0 { exp as usize + 1 } else { 1 };
     let total = int_len + prec + 1; // one guard digit for rounding
-    let mut out = vec![0u8; total];
-    for (k, &d) in digits.iter().enumerate() {
+    // A leading carry digit, the places, the guard.
+    let mut placed: smallvec::SmallVec<[u8; 64]> = smallvec::SmallVec::from_elem(0, total + 1);
+    for (k, &d) in digits[..count].iter().enumerate() {
         let pos = exp - k as i32; // power of ten
         let idx = int_len as i32 - 1 - pos;
         if idx >= 0 && (idx as usize) < total {
-            out[idx as usize] = d;
+            placed[idx as usize + 1] = d;
         }
     }
     // Round half up on the guard digit.
-    let guard = out.pop().unwrap_or(0);
+    let guard = placed[total];
+    let mut first = 1;
     if guard >= 5 {
-        let mut i = out.len();
+        let mut i = total;
         loop {
-            if i == 0 {
-                out.insert(0, 1);
-                break;
-            }
             i -= 1;
-            if out[i] == 9 {
-                out[i] = 0;
+            if i == 0 {
+                placed[0] = 1;
+                first = 0;
+                break;
+            }
+            if placed[i] == 9 {
+                placed[i] = 0;
             } else {
-                out[i] += 1;
+                placed[i] += 1;
                 break;
             }
         }
     }
-    let int_digits = out.len() - prec;
-    let mut s = String::with_capacity(out.len() + 2);
-    if neg {
-        s.push('-');
+    let shown = &mut placed[first..total];
+    for d in shown.iter_mut() {
+        *d += b'0';
     }
-    for &d in &out[..int_digits] {
-        s.push((b'0' + d) as char);
-    }
+    let int_digits = shown.len() - prec;
+    push_ascii(out, &shown[..int_digits]);
     if prec > 0 {
-        s.push('.');
-        for &d in &out[int_digits..] {
-            s.push((b'0' + d) as char);
-        }
+        out.push('.');
+        push_ascii(out, &shown[int_digits..]);
     }
-    s
 }
 
 fn special(f: f32, style: FloatStyle) -> Option<&'static str> {
@@ -690,6 +753,16 @@ mod tests {
         assert_eq!(format_uint(0x3f80_0000), "0x3f800000");
         assert_eq!(format_uint(4096), "4096");
         assert_eq!(format_uint(0xffff), "0x0000ffff");
+        // Digits pushed as one piece (`push_ascii`): every length, and
+        // the padded and exact fixed-point paths (-1e20 has 21 digits).
+        let mut s = String::new();
+        for n in [0, 7, 42, 100, 65_536, u64::MAX] {
+            push_u64(&mut s, n);
+            s.push(' ');
+        }
+        assert_eq!(s, "0 7 42 100 65536 18446744073709551615 ");
+        assert_eq!(msvc_fixed(-1e20, 2), "-100000000000000000000.00");
+        assert_eq!(msvc_fixed(0.0, 20), "0.00000000000000000000");
     }
 
     #[test]

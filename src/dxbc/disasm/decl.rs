@@ -4,13 +4,33 @@
 
 use std::fmt::Write as _;
 
-use super::{Style, format_operand, register_name, return_type_list, write_return_type_list};
+use super::{Style, return_type_list, write_operand, write_register_name, write_return_type_list};
 use crate::dxbc::ir::*;
 use crate::dxbc::numfmt;
 use crate::dxbc::opcodes::{NumType, Op};
 
 pub fn system_value_name(v: u32) -> String {
-    let s = match v {
+    match system_value_str(v) {
+        Some(s) => s.to_string(),
+        None => format!("system_value_{v}"),
+    }
+}
+
+/// [`system_value_name`] appended to `out`, without a String for the named
+/// ones.
+fn push_system_value(out: &mut String, v: u32) {
+    match system_value_str(v) {
+        Some(s) => out.push_str(s),
+        None => {
+            out.push_str("system_value_");
+            push_num(out, v);
+        }
+    }
+}
+
+/// The `D3D10_SB_NAME` words fxc prints, for the codes it names.
+fn system_value_str(v: u32) -> Option<&'static str> {
+    Some(match v {
         0 => "undefined",
         1 => "position",
         2 => "clip_distance",
@@ -34,9 +54,8 @@ pub fn system_value_name(v: u32) -> String {
         20 => "finalTriInsideTessFactor",
         21 => "finalLineDetailTessFactor",
         22 => "finalLineDensityTessFactor",
-        _ => return format!("system_value_{v}"),
-    };
-    s.to_string()
+        _ => return None,
+    })
 }
 
 /// fxc's words for an interpolation mode; `undefined` (0) prints as nothing
@@ -92,20 +111,6 @@ pub fn topology_name(v: u32) -> String {
         13 => "trianglestripadj".into(),
         _ => format!("topology_{v}"),
     }
-}
-
-/// Register name with a declared size in brackets, for `dcl_constantbuffer`
-/// and SM5.1 ranges.
-fn decl_register(op: Option<&Operand>, style: Style) -> String {
-    match op {
-        Some(o) => format_operand(o, NumType::Uint, style),
-        None => String::new(),
-    }
-}
-
-/// A declared register without its component selection (`cb0[4]`).
-fn decl_register_bare(op: Option<&Operand>, style: Style) -> String {
-    op.map(|o| register_name(o, style)).unwrap_or_default()
 }
 
 /// SM5.1 declarations name a register range, `T0[2:5]`, in the operand's
@@ -177,14 +182,32 @@ fn format_decl_sm51(inst: &Instruction, style: Style) -> Option<String> {
     })
 }
 
-/// `write!` into a `String`, which cannot fail.
-macro_rules! w {
-    ($out:expr, $($arg:tt)*) => {{
-        let _ = write!($out, $($arg)*);
-    }};
+/// A number in decimal, the one kind of value declarations print.
+fn push_num(out: &mut String, v: u32) {
+    numfmt::push_u64(out, u64::from(v));
 }
 
-/// One declaration appended to `out`.
+/// `dcl_input_ps`'s interpolation words ([`interpolation_name`]) appended
+/// without building a String for the common modes.
+fn push_interpolation(out: &mut String, mode: u32) {
+    match mode {
+        0 => out.push_str("undefined"),
+        1 => out.push_str("constant"),
+        2 => out.push_str("linear"),
+        3 => out.push_str("linear centroid"),
+        4 => out.push_str("linear noperspective"),
+        5 => out.push_str("linear noperspective centroid"),
+        6 => out.push_str("linear sample"),
+        7 => out.push_str("linear noperspective sample"),
+        _ => out.push_str(&interpolation_name(mode)),
+    }
+}
+
+/// One declaration appended to `out`. Pieces are pushed one by one (no
+/// `write!`, no temporary register String): declarations are a good part of
+/// every disassembly listing, and formatting machinery and an allocation per
+/// declaration showed in translation profiles. The output is exactly what
+/// the former `format!`-based printer produced.
 pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
     if let Some(s) = format_decl_sm51(inst, style) {
         out.push_str(&s);
@@ -192,11 +215,18 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
     }
     let c = inst.controls;
     let op = inst.operands.first();
-    let reg = decl_register(op, style);
+    // The declared register as `format_operand` prints it (nothing when the
+    // declaration has no operand).
+    let reg = |out: &mut String| {
+        if let Some(o) = op {
+            write_operand(out, o, NumType::Uint, style);
+        }
+    };
     let name = inst.name();
     match inst.op {
         Op::DclGlobalFlags => {
-            w!(out, "{name} ");
+            out.push_str(name);
+            out.push(' ');
             let mut first = true;
             for (_, n) in GLOBAL_FLAGS.iter().filter(|(b, _)| c & b != 0) {
                 if !first {
@@ -210,7 +240,7 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
                 if !first {
                     out.push_str(" | ");
                 }
-                w!(out, "{unknown:#x}");
+                let _ = write!(out, "{unknown:#x}");
             }
         }
         Op::DclConstantBuffer => {
@@ -219,63 +249,107 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
             } else {
                 "immediateIndexed"
             };
-            let mut reg = decl_register_bare(op, style);
-            if style.upper_cb_decl {
-                reg = reg.replacen("cb", "CB", 1);
+            out.push_str(name);
+            out.push(' ');
+            let at = out.len();
+            if let Some(o) = op {
+                write_register_name(out, o, style);
             }
-            w!(out, "{name} {reg}, {access}");
+            if style.upper_cb_decl
+                && let Some(i) = out[at..].find("cb")
+            {
+                out.replace_range(at + i..at + i + 2, "CB");
+            }
+            out.push_str(", ");
+            out.push_str(access);
         }
         Op::DclSampler => {
-            w!(out, "{name} {reg}, ");
+            out.push_str(name);
+            out.push(' ');
+            reg(out);
+            out.push_str(", ");
             match (c >> 11) & 0xf {
                 0 => out.push_str("mode_default"),
                 1 => out.push_str("mode_comparison"),
                 2 => out.push_str("mode_mono"),
-                m => w!(out, "mode_{m}"),
+                m => {
+                    out.push_str("mode_");
+                    push_num(out, m);
+                }
             }
         }
         Op::DclResource => {
             let dim = ResourceDimension::from_code(((c >> 11) & 0x1f) as u8);
             let samples = (c >> 16) & 0x7f;
-            w!(out, "dcl_resource_{}", dim.name());
+            out.push_str("dcl_resource_");
+            out.push_str(dim.name());
             if matches!(
                 dim,
                 ResourceDimension::Texture2DMs | ResourceDimension::Texture2DMsArray
             ) {
-                w!(out, "({samples})");
+                out.push('(');
+                push_num(out, samples);
+                out.push(')');
             }
             out.push(' ');
             if let DeclKind::ReturnTypes(t) = &inst.decl {
                 write_return_type_list(out, t);
             }
-            w!(out, " {reg}");
+            out.push(' ');
+            reg(out);
         }
         Op::DclUavTyped => {
             let dim = ResourceDimension::from_code(((c >> 11) & 0x1f) as u8);
-            w!(out, "dcl_uav_typed_{}{} ", dim.name(), uav_flags(c));
+            out.push_str("dcl_uav_typed_");
+            out.push_str(dim.name());
+            out.push_str(uav_flags(c));
+            out.push(' ');
             if let DeclKind::ReturnTypes(t) = &inst.decl {
                 write_return_type_list(out, t);
             }
-            w!(out, " {reg}");
+            out.push(' ');
+            reg(out);
         }
-        Op::DclUavRaw => w!(out, "dcl_uav_raw{} {reg}", uav_flags(c)),
+        Op::DclUavRaw => {
+            out.push_str("dcl_uav_raw");
+            out.push_str(uav_flags(c));
+            out.push(' ');
+            reg(out);
+        }
         Op::DclUavStructured => {
-            let counter = if c & (1 << 23) != 0 { "_opc" } else { "" };
-            w!(
-                out,
-                "dcl_uav_structured{}{counter} {reg}, {}",
-                uav_flags(c),
-                count(inst)
-            );
+            out.push_str("dcl_uav_structured");
+            out.push_str(uav_flags(c));
+            if c & (1 << 23) != 0 {
+                out.push_str("_opc");
+            }
+            out.push(' ');
+            reg(out);
+            out.push_str(", ");
+            push_num(out, count(inst));
         }
-        Op::DclResourceRaw => w!(out, "{name} {reg}"),
+        Op::DclResourceRaw => {
+            out.push_str(name);
+            out.push(' ');
+            reg(out);
+        }
         Op::DclResourceStructured | Op::DclTgsmRaw => {
-            w!(out, "{name} {reg}, {}", count(inst));
+            out.push_str(name);
+            out.push(' ');
+            reg(out);
+            out.push_str(", ");
+            push_num(out, count(inst));
         }
-        Op::DclTgsmStructured => match inst.decl {
-            DeclKind::Pair(a, b) => w!(out, "{name} {reg}, {a}, {b}"),
-            _ => w!(out, "{name} {reg}"),
-        },
+        Op::DclTgsmStructured => {
+            out.push_str(name);
+            out.push(' ');
+            reg(out);
+            if let DeclKind::Pair(a, b) = inst.decl {
+                out.push_str(", ");
+                push_num(out, a);
+                out.push_str(", ");
+                push_num(out, b);
+            }
+        }
         Op::DclInputPs | Op::DclInputPsSiv | Op::DclInputPsSgv => {
             let mode = (c >> 11) & 0xf;
             // fxc encodes system-generated pixel inputs as `constant`; only
@@ -283,91 +357,143 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
             // `dcl_input_ps_sgv` as `constant`. So there any other mode,
             // `undefined` included, must be spelt out.
             let interp = match (inst.op, mode) {
-                (Op::DclInputPsSgv, 1) if !style.sgv_interpolation => None,
-                (Op::DclInputPsSgv, _) => Some(interpolation_name(mode)),
-                (_, 0) => None,
-                _ => Some(interpolation_name(mode)),
+                (Op::DclInputPsSgv, 1) if !style.sgv_interpolation => false,
+                (Op::DclInputPsSgv, _) => true,
+                (_, 0) => false,
+                _ => true,
             };
-            match interp {
-                Some(i) => w!(out, "{name} {i} {reg}"),
-                None => w!(out, "{name} {reg}"),
+            out.push_str(name);
+            out.push(' ');
+            if interp {
+                push_interpolation(out, mode);
+                out.push(' ');
             }
+            reg(out);
             if let DeclKind::SystemValue(v) = inst.decl {
-                w!(out, ", {}", system_value_name(v.code()));
+                out.push_str(", ");
+                push_system_value(out, v.code());
             }
         }
         Op::DclInputSgv | Op::DclInputSiv | Op::DclOutputSgv | Op::DclOutputSiv => {
-            w!(out, "{name} {reg}, ");
+            out.push_str(name);
+            out.push(' ');
+            reg(out);
+            out.push_str(", ");
             if let DeclKind::SystemValue(v) = inst.decl {
-                out.push_str(&system_value_name(v.code()));
+                push_system_value(out, v.code());
             }
         }
-        Op::DclIndexRange => w!(out, "{name} {reg} {}", count(inst)),
+        Op::DclIndexRange => {
+            out.push_str(name);
+            out.push(' ');
+            reg(out);
+            out.push(' ');
+            push_num(out, count(inst));
+        }
         Op::DclTemps
         | Op::DclMaxOutputVertexCount
         | Op::DclHsForkPhaseInstanceCount
         | Op::DclHsJoinPhaseInstanceCount
-        | Op::DclGsInstanceCount => w!(out, "{name} {}", count(inst)),
-        Op::DclFunctionBody => w!(out, "{name} fb{}", count(inst)),
+        | Op::DclGsInstanceCount => {
+            out.push_str(name);
+            out.push(' ');
+            push_num(out, count(inst));
+        }
+        Op::DclFunctionBody => {
+            out.push_str(name);
+            out.push_str(" fb");
+            push_num(out, count(inst));
+        }
         Op::DclHsMaxTessfactor => {
-            w!(out, "{name} l(");
+            out.push_str(name);
+            out.push_str(" l(");
             numfmt::write_float(out, count(inst), style.floats);
             out.push(')');
         }
-        Op::DclIndexableTemp => match inst.decl {
-            DeclKind::IndexableTemp {
+        Op::DclIndexableTemp => {
+            out.push_str(name);
+            if let DeclKind::IndexableTemp {
                 reg,
                 size,
                 components,
-            } => w!(out, "{name} x{reg}[{size}], {components}"),
-            _ => out.push_str(name),
-        },
-        Op::DclThreadGroup => match inst.decl {
-            DeclKind::ThreadGroup([x, y, z]) => w!(out, "{name} {x}, {y}, {z}"),
-            _ => out.push_str(name),
-        },
-        Op::DclFunctionTable => match &inst.decl {
-            DeclKind::FunctionTable { table, bodies } => {
-                w!(out, "{name} ft{table} = ");
+            } = inst.decl
+            {
+                out.push_str(" x");
+                push_num(out, reg);
+                out.push('[');
+                push_num(out, size);
+                out.push_str("], ");
+                push_num(out, components);
+            }
+        }
+        Op::DclThreadGroup => {
+            out.push_str(name);
+            if let DeclKind::ThreadGroup([x, y, z]) = inst.decl {
+                out.push(' ');
+                push_num(out, x);
+                out.push_str(", ");
+                push_num(out, y);
+                out.push_str(", ");
+                push_num(out, z);
+            }
+        }
+        Op::DclFunctionTable => {
+            out.push_str(name);
+            if let DeclKind::FunctionTable { table, bodies } = &inst.decl {
+                out.push_str(" ft");
+                push_num(out, *table);
+                out.push_str(" = ");
                 write_braced(out, "fb", bodies);
             }
-            _ => out.push_str(name),
-        },
-        Op::DclInterface => match &inst.decl {
-            DeclKind::Interface {
+        }
+        Op::DclInterface => {
+            out.push_str(name);
+            if let DeclKind::Interface {
                 index,
                 table_length,
                 array_length,
                 tables,
-            } => {
-                let dynamic = if c & (1 << 11) != 0 {
-                    "_dynamicindexed"
-                } else {
-                    ""
-                };
-                w!(
-                    out,
-                    "{name}{dynamic} fp{index}[{array_length}][{table_length}] = "
-                );
+            } = &inst.decl
+            {
+                if c & (1 << 11) != 0 {
+                    out.push_str("_dynamicindexed");
+                }
+                out.push_str(" fp");
+                push_num(out, *index);
+                out.push('[');
+                push_num(out, *array_length);
+                out.push_str("][");
+                push_num(out, *table_length);
+                out.push_str("] = ");
                 write_braced(out, "ft", tables);
             }
-            _ => out.push_str(name),
-        },
+        }
         Op::InterfaceCall => {
             let function = match inst.decl {
                 DeclKind::InterfaceCall { function } => function,
                 _ => 0,
             };
-            w!(out, "{name} {reg}[{function}]");
+            out.push_str(name);
+            out.push(' ');
+            reg(out);
+            out.push('[');
+            push_num(out, function);
+            out.push(']');
         }
         Op::DclGsInputPrimitive => {
-            w!(out, "{name} {}", primitive_name((c >> 11) & 0x3f));
+            out.push_str(name);
+            out.push(' ');
+            out.push_str(&primitive_name((c >> 11) & 0x3f));
         }
         Op::DclGsOutputPrimitiveTopology => {
-            w!(out, "{name} {}", topology_name((c >> 11) & 0x7f));
+            out.push_str(name);
+            out.push(' ');
+            out.push_str(&topology_name((c >> 11) & 0x7f));
         }
         Op::DclInputControlPointCount | Op::DclOutputControlPointCount => {
-            w!(out, "{name} {}", (c >> 11) & 0x3f);
+            out.push_str(name);
+            out.push(' ');
+            push_num(out, (c >> 11) & 0x3f);
         }
         Op::DclTessDomain => {
             let d = match (c >> 11) & 3 {
@@ -376,7 +502,9 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
                 3 => "domain_quad",
                 _ => "domain_undefined",
             };
-            w!(out, "{name} {d}");
+            out.push_str(name);
+            out.push(' ');
+            out.push_str(d);
         }
         Op::DclTessPartitioning => {
             let p = match (c >> 11) & 7 {
@@ -386,7 +514,9 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
                 4 => "partitioning_fractional_even",
                 _ => "partitioning_undefined",
             };
-            w!(out, "{name} {p}");
+            out.push_str(name);
+            out.push(' ');
+            out.push_str(p);
         }
         Op::DclTessOutputPrimitive => {
             let p = match (c >> 11) & 7 {
@@ -396,17 +526,24 @@ pub(super) fn write_decl(out: &mut String, inst: &Instruction, style: Style) {
                 4 => "output_triangle_ccw",
                 _ => "output_undefined",
             };
-            w!(out, "{name} {p}");
+            out.push_str(name);
+            out.push(' ');
+            out.push_str(p);
         }
         _ => {
             out.push_str(name);
-            if !reg.is_empty() {
-                w!(out, " {reg}");
+            // A space only when the register prints something.
+            let at = out.len();
+            out.push(' ');
+            reg(out);
+            if out.len() == at + 1 {
+                out.truncate(at);
             }
         }
     }
     for w in &inst.trailing {
-        w!(out, ", {w}");
+        out.push_str(", ");
+        push_num(out, *w);
     }
 }
 

@@ -281,14 +281,6 @@ fn write_immediates(out: &mut String, op: &Operand, kind: NumType, style: Style)
     out.push(')');
 }
 
-/// Register name with its indices, no modifier or swizzle (`cb0[r1.x + 3]`).
-pub(super) fn register_name(op: &Operand, style: Style) -> String {
-    let mut s = String::new();
-    write_register_name(&mut s, op, style);
-    s
-}
-
-/// [`register_name`] appended to `out`.
 /// Whether the operand's first index is written in brackets too
 /// (`icb[3]`, `vicp[0][1]`, a two-index `v[2][3]`), as fxc writes these
 /// files, rather than run into the name (`r3`, `cb0[1]`).
@@ -303,6 +295,8 @@ pub(super) fn brackets_first_index(op: &Operand) -> bool {
     ) || (ty == OperandType::INPUT && op.indices.len() == 2)
 }
 
+/// Register name with its indices, no modifier or swizzle (`cb0[r1.x + 3]`),
+/// appended to `out`.
 pub(super) fn write_register_name(out: &mut String, op: &Operand, style: Style) {
     let ty = op.ty;
     match ty.prefix() {
