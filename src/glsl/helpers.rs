@@ -298,21 +298,28 @@ pub static DFDY_FINE: Scalar = Scalar {
 
 const PARAMS: [&str; 4] = ["a", "b", "c", "d"];
 
+/// `text` as the lines `text.lines()` gives, each ended by `\n`: what
+/// writing its lines one at a time gives. Texts built per
+/// shader are normalised here, once, so the join can copy every whole
+/// text as it is rather than search each for `\r` on every translation.
+fn without_cr(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    for l in text.lines() {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
 /// A whole-text helper's text: most are constants, written as they are;
 /// built ones are shared (`texture::emulate` keeps the ones it builds), so
 /// neither is copied before the join.
 enum Text {
     Static(&'static str),
     Shared(Rc<str>),
-}
-
-impl Text {
-    fn as_str(&self) -> &str {
-        match self {
-            Text::Static(t) => t,
-            Text::Shared(t) => t,
-        }
-    }
 }
 
 /// The vector widths a scalar helper is called at, bit `n` for width `n`:
@@ -360,14 +367,18 @@ impl Helpers {
     /// Requests a helper given as whole text, written once under `key`.
     pub fn use_custom(&mut self, key: &str, text: impl FnOnce() -> String) {
         if !self.has_custom(key) {
+            let text = without_cr(text());
             self.custom
-                .push((Cow::Owned(key.to_string()), Text::Shared(Rc::from(text()))));
+                .push((Cow::Owned(key.to_string()), Text::Shared(Rc::from(text))));
         }
     }
 
     /// [`Helpers::use_custom`] of a constant text: neither key nor text
     /// is copied.
     pub fn use_custom_static(&mut self, key: &'static str, text: &'static str) {
+        // A string literal holds a carriage return only if one is written
+        // as `\r` (a CRLF line break in the source reads as `\n`).
+        debug_assert!(!text.contains('\r'), "helper {key} holds \\r");
         if !self.has_custom(key) {
             self.custom.push((Cow::Borrowed(key), Text::Static(text)));
         }
@@ -375,6 +386,8 @@ impl Helpers {
 
     /// [`Helpers::use_custom`] of a text already built: shared, not copied.
     pub fn use_custom_shared(&mut self, key: &str, text: &Rc<str>) {
+        // Shared texts are built once from literals and generated names.
+        debug_assert!(!text.contains('\r'), "helper {key} holds \\r");
         if !self.has_custom(key) {
             self.custom
                 .push((Cow::Owned(key.to_string()), Text::Shared(Rc::clone(text))));
@@ -404,18 +417,13 @@ impl Helpers {
             }
             parts.push(out.into());
         }
+        // No whole text holds `\r` (see the `use_custom*` functions), so
+        // each joins as the block of its `lines()` would, uncopied.
         for (_, text) in &self.custom {
-            let t = text.as_str();
-            if t.contains('\r') {
-                let mut s = Section::new();
-                s.block(t);
-                parts.push(s.into());
-            } else {
-                parts.push(match text {
-                    Text::Static(t) => Part::Static(t),
-                    Text::Shared(t) => Part::Text(Rc::clone(t)),
-                });
-            }
+            parts.push(match text {
+                Text::Static(t) => Part::Static(t),
+                Text::Shared(t) => Part::Text(Rc::clone(t)),
+            });
             parts.push(Part::Blank);
         }
     }
@@ -492,5 +500,26 @@ impl Helpers {
             b.push_str("); }\n");
         }
         out.line(None, "");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A built text holding `\r` joins as its `lines()` written one at a
+    /// time would: the same text and the same number of lines.
+    #[test]
+    fn built_text_without_cr_joins_as_its_lines() {
+        for text in ["", "a", "\r", "a\r\nb", "a\r\nb\r\n", "x\ry\n", "f() {\n}"] {
+            let mut block = Section::new();
+            for l in text.lines() {
+                block.line(None, l);
+            }
+            let (want, _) = super::super::writer::join(vec![block], 0);
+            let shared: Rc<str> = Rc::from(without_cr(text.to_string()));
+            let (got, _) = super::super::writer::join(vec![Part::Text(shared)], 0);
+            assert_eq!(got, want, "{text:?}");
+        }
     }
 }

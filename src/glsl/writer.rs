@@ -244,27 +244,6 @@ impl Section {
         &mut self.text
     }
 
-    /// Appends `text` as untagged lines, as many as `text.lines()` gives,
-    /// at the current indentation. Whole helper texts are kilobytes of
-    /// lines: with no indentation and no `\r` they are copied in one piece
-    /// and their lines only counted.
-    pub fn block(&mut self, text: &str) {
-        if self.indent != 0 || text.contains('\r') {
-            for l in text.lines() {
-                self.line(None, l);
-            }
-            return;
-        }
-        // `lines()` ends the last line whether or not a `\n` did.
-        let unended = !text.is_empty() && !text.ends_with('\n');
-        let lines = count_newlines(text.as_bytes()) + usize::from(unended);
-        self.tags.resize(self.tags.len() + lines, NO_TAG);
-        self.text.push_str(text);
-        if unended {
-            self.text.push('\n');
-        }
-    }
-
     /// Room for `bytes` more text in `lines` more lines, so a section
     /// that will be long grows once rather than doubling its way up.
     pub fn reserve(&mut self, bytes: usize, lines: usize) {
@@ -321,8 +300,8 @@ impl Drop for Section {
 /// others (a helper kept across translations) written as untagged lines.
 pub enum Part {
     Lines(Section),
-    /// `text.lines()` as untagged lines, as [`Section::block`] writes
-    /// them unindented; never a text holding `\r`, which `block` would
+    /// `text.lines()` as untagged lines, as writing them one at a time
+    /// unindented gives; never a text holding `\r`, which would
     /// split line by line.
     Text(Rc<str>),
     /// A constant text, as [`Part::Text`].
@@ -438,38 +417,15 @@ fn count_newlines(text: &[u8]) -> usize {
 mod tests {
     use super::*;
 
-    /// `block` must give what writing `text.lines()` one line at a time
-    /// gives: the same text and one untagged line per line.
+    /// A shared text joins as its `lines()` written one at a time would.
     #[test]
-    fn block_matches_line_by_line() {
-        for text in [
-            "",
-            "a",
-            "a\n",
-            "a\n\nb",
-            "a\nb\n",
-            "\n",
-            "x\r\ny",
-            "f() {\n    return;\n}",
-        ] {
-            let mut whole = Section::new();
-            whole.block(text);
-            let mut each = Section::new();
-            for l in text.lines() {
-                each.line(None, l);
-            }
-            assert_eq!(whole.text, each.text, "{text:?}");
-            assert_eq!(whole.tags, each.tags, "{text:?}");
-        }
-    }
-
-    /// A shared text joins as the same text written by `block` would.
-    #[test]
-    fn shared_text_joins_as_a_block() {
+    fn shared_text_joins_as_its_lines() {
         for text in ["", "a", "a\n", "a\n\nb", "f() {\n    return;\n}"] {
             let mut s = Section::new();
             s.line(Some(0), "x");
-            s.block(text);
+            for l in text.lines() {
+                s.line(None, l);
+            }
             s.line(None, "");
             s.line(Some(1), "y");
             let (want, want_map) = join(vec![s], 2);
@@ -555,14 +511,5 @@ mod tests {
         big.reserve(SPARE_BYTES + 1, 0);
         drop(big);
         assert!(Section::new().text.capacity() <= SPARE_BYTES);
-    }
-
-    /// Inside a block the lines are indented as `line` indents them.
-    #[test]
-    fn indented_block_indents_each_line() {
-        let mut s = Section::indented(1);
-        s.block("a\nb");
-        assert_eq!(s.text, "    a\n    b\n");
-        assert_eq!(s.tags, vec![NO_TAG, NO_TAG]);
     }
 }
