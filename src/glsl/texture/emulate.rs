@@ -170,7 +170,7 @@ fn build(ctx: &Ctx, smp: u32, compare: bool, clamped: bool, name: &str, tex: &st
         .map(|a| format!("{a} < 0"))
         .collect::<Vec<_>>()
         .join(" || ");
-    let border = convert(&border_name(smp), Ty::Float, ctx.res.ty, 4);
+    let border = convert(&border_name(smp).to_string(), Ty::Float, ctx.res.ty, 4);
     body.push(format!("if ({outside}) return {border};"));
     let at = match (sh.axes, sh.array) {
         (1, false) => "ivec2(x, 0)",
