@@ -337,13 +337,13 @@ pub(super) fn blocks(e: &mut Emitter) {
                 cat!(levels_name(tex)),
                 ivec4,
                 UniformRole::TextureLevels { texture: tex },
-                cat!(
+                meaning(
                     't',
                     tex,
                     ": x = mip level count; y = 1 when the format is UNORM \
                      (comparison references are clamped to [0, 1]); z = number of \
                      components the format stores (1-4; out-of-range ld reads alpha \
-                     as 1 below 4); w = sample count (1 unless multisampled)"
+                     as 1 below 4); w = sample count (1 unless multisampled)",
                 ),
             )
         }));
@@ -368,41 +368,50 @@ pub(super) fn blocks(e: &mut Emitter) {
                 cat!(mode_name(s)),
                 ivec4,
                 UniformRole::SamplerMode { sampler: s },
-                cat!(
+                meaning(
                     's',
                     s,
                     ": D3D11_TEXTURE_ADDRESS_MODE of U, V, W in x, y, z (1 wrap, 2 mirror, \
                      3 clamp, 4 border, 5 mirror once); D3D11_COMPARISON_FUNC in w \
-                     (1 never … 8 always)"
+                     (1 never … 8 always)",
                 ),
             ));
             members.push((
                 cat!(border_name(s)),
                 vec4,
                 UniformRole::SamplerBorder { sampler: s },
-                cat!('s', s, ": BorderColor (RGBA)"),
+                meaning('s', s, ": BorderColor (RGBA)"),
             ));
             members.push((
                 cat!(lod_name(s)),
                 vec4,
                 UniformRole::SamplerLod { sampler: s },
-                cat!('s', s, ": MipLODBias, MinLOD, MaxLOD in x, y, z; w unused"),
+                meaning('s', s, ": MipLODBias, MinLOD, MaxLOD in x, y, z; w unused"),
             ));
             members.push((
                 cat!(filter_name(s)),
                 ivec4,
                 UniformRole::SamplerFilter { sampler: s },
-                cat!(
+                meaning(
                     's',
                     s,
                     ": min, mag and mip filter in x, y, z (0 point, 1 linear; \
                      anisotropic counts as linear); reduction in w (0 standard, \
-                     1 minimum, 2 maximum)"
+                     1 minimum, 2 maximum)",
                 ),
             ));
         }
         block(e, STATE_BLOCK, names::SAMPLER_STATE_BINDING, members);
     }
+}
+
+/// A block member's meaning, `t3: …` or `s0: …`, in one allocation of its
+/// size: the texts run to a few hundred bytes, which a `String` grown
+/// piece by piece would reallocate on the way.
+fn meaning(object: char, slot: u32, text: &str) -> String {
+    let mut s = String::with_capacity(text.len() + 11);
+    cat!(&mut s; object, slot, text);
+    s
 }
 
 /// A block member: its name, type, what it holds, and that in words.
@@ -438,4 +447,42 @@ fn block(e: &mut Emitter, name: &str, binding: u32, members: Vec<Member>) {
         });
     }
     e.decl_line("};");
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// A slot name pushes its prefix and the slot in decimal, and shows
+    /// the same through Display (the emulated path's cached texts use it).
+    #[test]
+    fn slot_names_push_prefix_and_slot() {
+        assert_eq!(cat!(mode_name(3)), "hlslcc_samplerMode_s3");
+        assert_eq!(cat!(border_name(0)), "hlslcc_samplerBorder_s0");
+        assert_eq!(filter_name(15).to_string(), "hlslcc_samplerFilter_s15");
+        assert_eq!(
+            cat!(levels_name(u32::MAX), ".x"),
+            "hlslcc_textureLevels_t4294967295.x"
+        );
+        assert_eq!(format!("{}", lod_name(12)), "hlslcc_samplerLod_s12");
+    }
+
+    /// The pair walk gives texture 1's samplers in order and stops after
+    /// the last, the largest slot included (its successor would overflow).
+    #[test]
+    fn pair_walk_visits_each_sampler_once() {
+        let set: BTreeSet<(u32, u32)> = [(0, 1), (1, 0), (1, 5), (1, u32::MAX), (2, 0)]
+            .into_iter()
+            .collect();
+        let mut next = Some(0);
+        let mut seen = Vec::new();
+        while let Some(s) = nth_pair(&set, 1, &mut next) {
+            seen.push(s);
+        }
+        assert_eq!(seen, [0, 5, u32::MAX]);
+        assert_eq!(pairs_of(&set, 1).count(), 3);
+        assert_eq!(pairs_of(&set, 3).next(), None);
+    }
 }

@@ -395,4 +395,34 @@ mod tests {
         assert_eq!(order(true), ["td", "tc", "tb", "ta"]);
         assert!(BASE.contains("floor(hlslcc_texelPos(u, size, mode) - 0.5)"));
     }
+
+    /// A plain helper's last line: each tap's component `comp` picked by
+    /// a chain of selections (no dynamic index), taps in result order,
+    /// the vector of the texture's component type.
+    #[test]
+    fn plain_return_picks_each_tap() {
+        let pick = |v: &str| {
+            let mut s = String::new();
+            push_pick(&mut s, v);
+            s
+        };
+        assert_eq!(
+            pick("tb"),
+            "(comp == 0 ? tb.x : comp == 1 ? tb.y : comp == 2 ? tb.z : tb.w)"
+        );
+        let mut s = String::new();
+        push_plain_return(&mut s, "u", true);
+        let expected = format!(
+            "return uvec4({}, {}, {}, {});",
+            pick("td"),
+            pick("tc"),
+            pick("tb"),
+            pick("ta")
+        );
+        assert_eq!(s, expected);
+        assert_eq!(return_type(false, "i"), "ivec4");
+        assert_eq!(return_type(false, ""), "vec4");
+        // Compared taps are 0.0/1.0 whatever the texture holds.
+        assert_eq!(return_type(true, "u"), "vec4");
+    }
 }

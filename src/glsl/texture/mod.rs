@@ -208,6 +208,10 @@ pub struct Textures {
     pub blocks_declared: bool,
     /// Next `txVecN` temp.
     pub next_txvec: u32,
+    /// The emulated-sample helpers requested so far, as (texture, sampler,
+    /// comparison, clamped): a few entries, where asking the helper list
+    /// would compare the name against every helper the shader has.
+    pub emulated: Vec<(u32, u32, bool, bool)>,
 }
 
 /// Collects texture/sampler pairs and the uniforms instructions will need.
@@ -246,6 +250,11 @@ pub fn scan(e: &mut Emitter) {
             .insert(slot, mode.unwrap_or(SamplerMode::Default));
     }
     for inst in &e.program.instructions {
+        // Most instructions are arithmetic: out before anything is built
+        // for them (the same test the walk's support table makes).
+        if !lowers(inst.op) {
+            continue;
+        }
         // A tiled-resource `_s` form uses its texture as its plain form
         // does; with a minimum-LOD clamp it samples on the emulated path
         // alone (see `feedback`).

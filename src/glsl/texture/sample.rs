@@ -135,6 +135,8 @@ struct Inputs<'a> {
     /// The coordinate before mirror once, whose derivatives D3D takes
     /// (None: the hardware coordinate itself).
     raw: Option<&'a str>,
+    /// A `_cl` form's minimum-LOD clamp, read (None: no clamp).
+    min_lod: Option<&'a str>,
 }
 
 impl Inputs<'_> {
@@ -229,29 +231,39 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
         offset: offset.as_deref(),
         implicit,
         raw,
+        min_lod: None,
     };
     let ty = if compare { Ty::Float } else { ctx.res.ty };
     if let Some(clamp) = min_lod {
         let mn = e.read_scalar(inst, clamp, Ty::Float);
         let ct = e.tmp();
         e.line_cat(&[vec_name(dim.glsl_components()), " ", &ct, " = ", &c, ";"]);
-        let inputs = inputs(Some(&ct));
-        let v = emulated(e, inst, ctx, smp, &ct, &inputs, Some(&mn));
+        let mut inputs = inputs(Some(&ct));
+        inputs.min_lod = Some(&mn);
+        let mut v = e.take_buf();
+        emulated(e, inst, ctx, smp, &ct, &inputs, &mut v);
         assign_result(e, inst, ctx, &v, ty);
+        e.give_buf(v);
         return;
     }
     if !emulates_addressing(dim) {
-        let v = hardware(e, ctx, smp, &c, &inputs(None));
+        let mut v = e.take_buf();
+        hardware(e, ctx, smp, &c, &inputs(None), &mut v);
         assign_result(e, inst, ctx, &v, ty);
+        e.give_buf(v);
         return;
     }
     let ct = e.tmp();
     e.line_cat(&[vec_name(dim.glsl_components()), " ", &ct, " = ", &c, ";"]);
-    let mirrored = mirror_once(e, &ct, dim, smp);
+    let mut mirrored = e.take_buf();
+    mirror_once(e, &ct, dim, smp, &mut mirrored);
     let inputs = inputs(Some(&ct));
     if e.options.skip_border_emulation {
-        let v = hardware(e, ctx, smp, &mirrored, &inputs);
+        let mut v = e.take_buf();
+        hardware(e, ctx, smp, &mirrored, &inputs, &mut v);
         assign_result(e, inst, ctx, &v, ty);
+        e.give_buf(v);
+        e.give_buf(mirrored);
         return;
     }
     // Offsets move the texels before the mirror, which abs(u) cannot do.
@@ -269,38 +281,42 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
     e.line(("if (", cond.as_str(), ") {"));
     e.give_buf(cond);
     e.indent();
-    let v = emulated(e, inst, ctx, smp, &ct, &inputs, None);
+    // Both calls are built in one buffer from the emitter's pool.
+    let mut v = e.take_buf();
+    emulated(e, inst, ctx, smp, &ct, &inputs, &mut v);
     e.line_cat(&[&r, " = ", &v, ";"]);
     e.dedent();
     e.line("} else {");
     e.indent();
-    let v = hardware(e, ctx, smp, &mirrored, &inputs);
+    v.clear();
+    hardware(e, ctx, smp, &mirrored, &inputs, &mut v);
     e.line_cat(&[&r, " = ", &v, ";"]);
+    e.give_buf(v);
+    e.give_buf(mirrored);
     e.dedent();
     e.line("}");
     assign_result(e, inst, ctx, &r, ty);
 }
 
-/// The coordinate with `hlslcc_mirrorOnce` on each addressed axis.
-fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32) -> String {
+/// The coordinate with `hlslcc_mirrorOnce` on each addressed axis, pushed
+/// onto `s`.
+fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32, s: &mut String) {
     e.helpers
         .use_custom_static("hlslcc_mirrorOnce", MIRROR_ONCE);
     let m = mode_name(smp);
     let n = dim.glsl_components();
-    let mut s = String::with_capacity(8 + n * (ct.len() + 50));
-    cat!(&mut s; "vec", n, '(');
+    cat!(s; "vec", n, '(');
     for (i, a) in ["x", "y", "z"][..n].iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
         if i < dim.axes() {
-            cat!(&mut s; "hlslcc_mirrorOnce(", ct, '.', a, ", ", m, '.', a, ')');
+            cat!(s; "hlslcc_mirrorOnce(", ct, '.', a, ", ", m, '.', a, ')');
         } else {
-            cat!(&mut s; ct, '.', a);
+            cat!(s; ct, '.', a);
         }
     }
     s.push(')');
-    s
 }
 
 /// When the emulated path runs, pushed onto `c`: a border mode on an
@@ -331,7 +347,7 @@ fn emulation_condition(c: &mut String, smp: u32, dim: Dim, moved: bool, bias: bo
     }
 }
 
-/// The call into the emulated path.
+/// The call into the emulated path, pushed onto `s`.
 fn emulated(
     e: &mut Emitter,
     inst: &Instruction,
@@ -339,12 +355,14 @@ fn emulated(
     smp: u32,
     ct: &str,
     inputs: &Inputs,
-    min_lod: Option<&str>,
-) -> String {
+    s: &mut String,
+) {
+    let min_lod = inputs.min_lod;
     let compare = matches!(inputs.op, Op::SampleC | Op::SampleCLz);
     if compare && ctx.res.ty != Ty::Float {
         // The reference compares no integer texel: zeros.
-        return "vec4(0.0)".into();
+        s.push_str("vec4(0.0)");
+        return;
     }
     let dim = ctx.res.dim;
     // Where the gradients come from: none (zero), the instruction's, or
@@ -390,48 +408,43 @@ fn emulated(
     let o = inst.offsets().unwrap_or([0; 3]);
     let name = emulate::helper(e, ctx, smp, compare, min_lod.is_some());
     // `name(ct, gx, gy, l, grad, ivec3(o)[, reference][, min_lod])`.
-    let mut s = String::with_capacity(
-        name.len() + 2 * ct.len() + dx.len() + dy.len() + 2 * scalar.len() + 96,
-    );
-    cat!(&mut s; name, '(', ct, ", ");
-    push_grad(&mut s, dx, "dFdx");
+    cat!(s; name, '(', ct, ", ");
+    push_grad(s, dx, "dFdx");
     s.push_str(", ");
-    push_grad(&mut s, dy, "dFdy");
-    cat!(&mut s; ", ", l.0, l.1, l.2, ", ", if grad { "true" } else { "false" }, ", ivec3(");
+    push_grad(s, dy, "dFdy");
+    cat!(s; ", ", l.0, l.1, l.2, ", ", if grad { "true" } else { "false" }, ", ivec3(");
     for (i, &v) in o.iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
-        cat!(&mut s; if i < dim.axes() { v } else { 0 });
+        cat!(s; if i < dim.axes() { v } else { 0 });
     }
     s.push(')');
     if compare {
-        cat!(&mut s; ", ", scalar);
+        cat!(s; ", ", scalar);
     }
     if let Some(mn) = min_lod {
-        cat!(&mut s; ", ", mn);
+        cat!(s; ", ", mn);
     }
     s.push(')');
-    s
 }
 
-/// The hardware call for coordinate `c`, MipLODBias folded in; a
-/// 4-component value (comparisons: `vec4(r)`).
-fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> String {
+/// The hardware call for coordinate `c`, MipLODBias folded in, pushed
+/// onto `s`; a 4-component value (comparisons: `vec4(r)`).
+fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs, s: &mut String) {
     let b = SamplerBias(smp);
     let tail = inputs.tail();
     let off = inputs.off();
-    let mut s = String::with_capacity(128 + c.len() + inputs.scalar.len());
     match inputs.op {
         Op::SampleC | Op::SampleCLz => {
             s.push_str("vec4(");
-            shadow_call(&mut s, e, ctx, smp, c, inputs);
+            shadow_call(s, e, ctx, smp, c, inputs);
             s.push(')');
         }
         Op::SampleL => {
-            cat!(&mut s; "textureLod", off, '(');
-            push_combined(&mut s, e, ctx, smp);
-            cat!(&mut s; ", ", c, ", ", inputs.scalar, " + ", b, tail, ')');
+            cat!(s; "textureLod", off, '(');
+            push_combined(s, e, ctx, smp);
+            cat!(s; ", ", c, ", ", inputs.scalar, " + ", b, tail, ')');
         }
         Op::SampleD => {
             let (dx, dy) = inputs.grads.unwrap_or_default();
@@ -441,30 +454,29 @@ fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> S
             };
             let x = e.tmp();
             e.line(("float ", &x, " = exp2(", b, ");"));
-            cat!(&mut s; "textureGrad", off, '(');
-            push_combined(&mut s, e, ctx, smp);
-            cat!(&mut s; ", ", c, ", ", open, dx, close, " * ", x, ", ", open, dy, close, " * ", x, tail, ')');
+            cat!(s; "textureGrad", off, '(');
+            push_combined(s, e, ctx, smp);
+            cat!(s; ", ", c, ", ", open, dx, close, " * ", x, ", ", open, dy, close, " * ", x, tail, ')');
         }
         op => {
             let implicit = inputs.implicit;
-            cat!(&mut s; if implicit { "texture" } else { "textureLod" }, off, '(');
-            push_combined(&mut s, e, ctx, smp);
-            cat!(&mut s; ", ", c);
+            cat!(s; if implicit { "texture" } else { "textureLod" }, off, '(');
+            push_combined(s, e, ctx, smp);
+            cat!(s; ", ", c);
             if implicit {
-                cat!(&mut s; tail);
+                cat!(s; tail);
             }
             s.push_str(", ");
             if op == Op::SampleB {
-                cat!(&mut s; "clamp(", inputs.scalar, ", -16.0, 15.99) + ");
+                cat!(s; "clamp(", inputs.scalar, ", -16.0, 15.99) + ");
             }
-            cat!(&mut s; b);
+            cat!(s; b);
             if !implicit {
-                cat!(&mut s; tail);
+                cat!(s; tail);
             }
             s.push(')');
         }
     }
-    s
 }
 
 /// `sample_c` / `sample_c_lz` through the comparison sampler, MipLODBias
@@ -592,4 +604,42 @@ fn shadow_call(out: &mut String, e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, 
         ", 0).xy) : vec2(0.0);",
     ));
     cat!(out; "textureGrad", off, '(', s, ", ", tx, ", vec2(", g, ".x, 0.0), vec2(0.0, ", g, ".y)", tail, ')');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pieces of a hardware call: the offset tail is `, offset` or
+    /// nothing; the sampler's MipLODBias is read clamped to D3D's
+    /// [-16, 15.99].
+    #[test]
+    fn call_pieces() {
+        assert_eq!(
+            cat!("f(c", Tail(Some("ivec2(1, -2)")), ')'),
+            "f(c, ivec2(1, -2))"
+        );
+        assert_eq!(cat!("f(c", Tail(None), ')'), "f(c)");
+        assert_eq!(
+            cat!(SamplerBias(2)),
+            "clamp(hlslcc_samplerLod_s2.x, -16.0, 15.99)"
+        );
+        // Two addressed axes, a border test (4), then mirror once (5) when
+        // an offset moves the texels, then the min/max reduction.
+        let mut c = String::new();
+        emulation_condition(&mut c, 1, Dim::Tex2D, true, false, true);
+        assert_eq!(
+            c,
+            "any(equal(hlslcc_samplerMode_s1.xy, ivec2(4))) || \
+             any(equal(hlslcc_samplerMode_s1.xy, ivec2(5))) || \
+             hlslcc_samplerFilter_s1.w != 0"
+        );
+        // One axis (1D): a scalar test, and the vk450 comparison's bias.
+        c.clear();
+        emulation_condition(&mut c, 0, Dim::Tex1D, false, true, false);
+        assert_eq!(
+            c,
+            "hlslcc_samplerMode_s0.x == 4 || hlslcc_samplerLod_s0.x != 0.0"
+        );
+    }
 }
