@@ -76,10 +76,6 @@ const XYZ: [&str; 3] = ["x", "y", "z"];
 /// reads out of bounds, as the emulator does (`vm/texture/lod.rs`).
 pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clamped: bool) -> String {
     let t = ctx.slot;
-    address::use_addressing(e);
-    if compare {
-        address::use_compare(e);
-    }
     let variant = if compare { "Cmp" } else { "" };
     let cl = if clamped { "Cl" } else { "" };
     // Pushed, not formatted: every emulated sample asks for its name.
@@ -92,10 +88,17 @@ pub(crate) fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, clampe
     name.push_str("_s");
     push_u64(&mut name, smp.into());
     // Another sample of this texture with this sampler wrote all three
-    // functions already (their names follow from the same key): building
-    // their text again would only be thrown away.
-    if e.helpers.has_custom(&name) {
+    // functions already (their names follow from the same key), and the
+    // addressing helpers before them: building their text again would
+    // only be thrown away.
+    let requested = (t, smp, compare, clamped);
+    if e.textures.emulated.contains(&requested) {
         return name;
+    }
+    e.textures.emulated.push(requested);
+    address::use_addressing(e);
+    if compare {
+        address::use_compare(e);
     }
     let tex = fetch_name(e, t, &ctx.res);
     // The three texts depend on nothing but the key: the helper's name
@@ -170,7 +173,7 @@ fn build(ctx: &Ctx, smp: u32, compare: bool, clamped: bool, name: &str, tex: &st
         .map(|a| format!("{a} < 0"))
         .collect::<Vec<_>>()
         .join(" || ");
-    let border = convert(&border_name(smp), Ty::Float, ctx.res.ty, 4);
+    let border = convert(&border_name(smp).to_string(), Ty::Float, ctx.res.ty, 4);
     body.push(format!("if ({outside}) return {border};"));
     let at = match (sh.axes, sh.array) {
         (1, false) => "ivec2(x, 0)",

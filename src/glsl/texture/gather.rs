@@ -25,6 +25,7 @@
 use super::super::Dialect;
 use super::super::emit::{Emitter, convert};
 use super::super::types::Ty;
+use super::super::writer::cat;
 use super::address;
 use super::decl::{border_name, mode_name};
 use super::{Ctx, Dim, assign_result, combined, combined_shadow, fetch_name, levels_name};
@@ -63,35 +64,33 @@ fn order(flip: bool) -> [&'static str; 4] {
     }
 }
 
-/// Selects component `comp` of a tap without dynamic indexing (naga rejects
-/// indexing some vector values).
-fn pick(text: String) -> String {
-    let re =
-        |v: &str| format!("(comp == 0 ? {v}.x : comp == 1 ? {v}.y : comp == 2 ? {v}.z : {v}.w)");
-    let mut out = text;
-    for v in ["ta", "tb", "tc", "td"] {
-        out = out.replace(&format!("{v}.PICK"), &re(v));
-    }
-    out
+/// Pushes component `comp` of tap `v`, selected without dynamic indexing
+/// (naga rejects indexing some vector values).
+fn push_pick(out: &mut String, v: &str) {
+    cat!(out; "(comp == 0 ? ", v, ".x : comp == 1 ? ", v, ".y : comp == 2 ? ", v, ".z : ", v, ".w)");
 }
 
 /// A gather helper's return type: compared taps are 0.0/1.0 floats, plain
 /// ones keep the texture's component type (`p` is its prefix).
-fn return_type(compare: bool, p: &str) -> String {
-    if compare {
-        "vec4".to_string()
-    } else {
-        format!("{p}vec4")
+fn return_type(compare: bool, p: &str) -> &'static str {
+    match (compare, p) {
+        (false, "i") => "ivec4",
+        (false, "u") => "uvec4",
+        _ => "vec4",
     }
 }
 
-/// A plain gather helper's last line: component `comp` of each tap, in
-/// result order.
-fn plain_return(p: &str, flip: bool) -> String {
-    let [x, y, z, w] = order(flip);
-    pick(format!(
-        "return {p}vec4({x}.PICK, {y}.PICK, {z}.PICK, {w}.PICK);"
-    ))
+/// A plain gather helper's last line, pushed onto `out`: component `comp`
+/// of each tap, in result order.
+fn push_plain_return(out: &mut String, p: &str, flip: bool) {
+    cat!(out; "return ", p, "vec4(");
+    for (k, v) in order(flip).into_iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        push_pick(out, v);
+    }
+    out.push_str(");");
 }
 
 pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
@@ -109,7 +108,7 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         // D3D (and the emulator) return zeros: gather reads 2D, 2D-array,
         // cube and cube-array textures only, and never compares integer
         // texels.
-        let z = format!("{}vec4(0)", type_prefix(ty));
+        let z = cat!(type_prefix(ty), "vec4(0)");
         assign_result(e, inst, ctx, &z, ty);
         return;
     }
@@ -141,55 +140,84 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     } else {
         helper(e, ctx, smp, compare, flip)
     };
-    let mut args = vec![coord];
+    // `name(coord[, offset], channel[, reference])`, pushed in place.
+    let mut call = e.take_buf();
+    cat!(&mut call; name, '(', coord, ", ");
     if !dim.is_cube() {
-        let offset = if po {
+        if po {
             let o = e.read_n(inst, &inst.operands[2], 2, Ty::Int);
             // The low six bits, sign-extended, without shifts: naga folds
             // a constant `uvec2(-1) << 26u` and rejects it as an overflow.
-            format!("((({o}) & ivec2(63)) ^ ivec2(32)) - ivec2(32)")
+            cat!(&mut call; "(((", o, ") & ivec2(63)) ^ ivec2(32)) - ivec2(32), ");
         } else {
             let o = inst.offsets().unwrap_or([0; 3]);
-            format!("ivec2({}, {})", o[0], o[1])
-        };
-        args.push(offset);
+            cat!(&mut call; "ivec2(", o[0], ", ", o[1], "), ");
+        }
     }
-    args.push(channel.to_string());
+    cat!(&mut call; channel);
     if let Some(r) = reference {
-        args.push(r);
+        cat!(&mut call; ", ", r);
     }
-    assign_result(e, inst, ctx, &format!("{name}({})", args.join(", ")), ty);
+    call.push(')');
+    assign_result(e, inst, ctx, &call, ty);
+    e.give_buf(call);
 }
 
 /// The 2D / 2D-array helper for `(tex, smp)`; returns its name.
 fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> String {
     let t = ctx.slot;
     let array = ctx.res.dim == Dim::Tex2DArray;
+    let variant = if compare { "Cmp" } else { "" };
+    let suffix = if array { "Array" } else { "" };
+    let name = cat!(
+        "hlslcc_textureGather4",
+        variant,
+        "Emulated",
+        suffix,
+        "_t",
+        t,
+        "_s",
+        smp
+    );
+    // Written already (with its tap, requested just before it): every
+    // gather of this pair after the first needs only the name.
+    if e.helpers.has_custom(&name) {
+        return name;
+    }
     let p = type_prefix(ctx.res.ty);
     let tex = fetch_name(e, t, &ctx.res);
     let mode = mode_name(smp);
-    let border = border_name(smp);
-    // Integer formats read the border colour's bits.
-    let border_value = convert(&border, Ty::Float, ctx.res.ty, 4);
-    let tap = format!("hlslcc_gatherTap_t{t}_s{smp}");
-    let fetch_at = if array {
-        format!("texelFetch({tex}, ivec3(x, y, layer), 0)")
-    } else {
-        format!("texelFetch({tex}, ivec2(x, y), 0)")
-    };
+    let tap = cat!("hlslcc_gatherTap_t", t, "_s", smp);
     e.helpers.use_custom(&tap, || {
-        format!(
-            "{p}vec4 {tap}(int i, int j, ivec2 size, int layer) {{\n    \
-             int x = hlslcc_addressTexel(i, size.x, {mode}.x);\n    \
-             int y = hlslcc_addressTexel(j, size.y, {mode}.y);\n    \
-             if (x < 0 || y < 0) return {border_value};\n    \
-             return {fetch_at};\n\
-             }}"
+        // Integer formats read the border colour's bits.
+        let border_value = convert(&cat!(border_name(smp)), Ty::Float, ctx.res.ty, 4);
+        let at = if array {
+            "ivec3(x, y, layer)"
+        } else {
+            "ivec2(x, y)"
+        };
+        cat!(
+            p,
+            "vec4 ",
+            tap,
+            "(int i, int j, ivec2 size, int layer) {\n    \
+             int x = hlslcc_addressTexel(i, size.x, ",
+            mode,
+            ".x);\n    \
+             int y = hlslcc_addressTexel(j, size.y, ",
+            mode,
+            ".y);\n    \
+             if (x < 0 || y < 0) return ",
+            border_value,
+            ";\n    \
+             return texelFetch(",
+            tex,
+            ", ",
+            at,
+            ", 0);\n\
+             }"
         )
     });
-    let variant = if compare { "Cmp" } else { "" };
-    let suffix = if array { "Array" } else { "" };
-    let name = format!("hlslcc_textureGather4{variant}Emulated{suffix}_t{t}_s{smp}");
     let (cty, layer) = if array {
         (
             "vec3",
@@ -198,44 +226,43 @@ fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> St
     } else {
         ("vec2", "int layer = 0;")
     };
-    let levels = levels_name(t);
-    let [x, y, z, w] = order(flip);
-    let (params, ret) = if compare {
-        (
-            format!("{cty} c, ivec2 offset, int comp, float ref"),
-            pick(format!(
-                "if ({levels}.y != 0) ref = isnan(ref) ? 0.0 : clamp(ref, 0.0, 1.0);\n    \
-                 int f = {mode}.w;\n    \
-                 return vec4(hlslcc_compareTexel(ref, {x}.PICK, f), \
-                 hlslcc_compareTexel(ref, {y}.PICK, f), \
-                 hlslcc_compareTexel(ref, {z}.PICK, f), \
-                 hlslcc_compareTexel(ref, {w}.PICK, f));"
-            )),
-        )
-    } else {
-        (
-            format!("{cty} c, ivec2 offset, int comp"),
-            plain_return(p, flip),
-        )
-    };
-    let rty = return_type(compare, p);
-    let n = if array { 3 } else { 2 };
+    let n: u8 = if array { 3 } else { 2 };
     e.helpers.use_custom(&name, || {
-        format!(
-            "// gather4 taps: x = (i0, j1), y = (i1, j1), z = (i1, j0), w = (i0, j0).\n\
-             {rty} {name}({params}) {{\n    \
-             ivec{n} ts = textureSize({tex}, 0);\n    \
-             ivec2 size = ts.xy;\n    \
-             {layer}\n    \
-             int i0 = hlslcc_gatherBase(c.x, size.x, {mode}.x) + offset.x;\n    \
-             int j0 = hlslcc_gatherBase(c.y, size.y, {mode}.y) + offset.y;\n    \
-             {p}vec4 ta = {tap}(i0, j0 + 1, size, layer);\n    \
-             {p}vec4 tb = {tap}(i0 + 1, j0 + 1, size, layer);\n    \
-             {p}vec4 tc = {tap}(i0 + 1, j0, size, layer);\n    \
-             {p}vec4 td = {tap}(i0, j0, size, layer);\n    \
-             {ret}\n\
-             }}"
-        )
+        let mut s = String::with_capacity(1536);
+        cat!(&mut s;
+            "// gather4 taps: x = (i0, j1), y = (i1, j1), z = (i1, j0), w = (i0, j0).\n",
+            return_type(compare, p), ' ', name, '(', cty, " c, ivec2 offset, int comp",
+            if compare { ", float ref" } else { "" }, ") {\n    \
+             ivec", n, " ts = textureSize(", tex, ", 0);\n    \
+             ivec2 size = ts.xy;\n    ",
+            layer, "\n    \
+             int i0 = hlslcc_gatherBase(c.x, size.x, ", mode, ".x) + offset.x;\n    \
+             int j0 = hlslcc_gatherBase(c.y, size.y, ", mode, ".y) + offset.y;\n    ",
+            p, "vec4 ta = ", tap, "(i0, j0 + 1, size, layer);\n    ",
+            p, "vec4 tb = ", tap, "(i0 + 1, j0 + 1, size, layer);\n    ",
+            p, "vec4 tc = ", tap, "(i0 + 1, j0, size, layer);\n    ",
+            p, "vec4 td = ", tap, "(i0, j0, size, layer);\n    "
+        );
+        if compare {
+            cat!(&mut s;
+                "if (", levels_name(t), ".y != 0) ref = isnan(ref) ? 0.0 : clamp(ref, 0.0, 1.0);\n    \
+                 int f = ", mode, ".w;\n    \
+                 return vec4("
+            );
+            for (k, v) in order(flip).into_iter().enumerate() {
+                if k > 0 {
+                    s.push_str(", ");
+                }
+                s.push_str("hlslcc_compareTexel(ref, ");
+                push_pick(&mut s, v);
+                s.push_str(", f)");
+            }
+            s.push_str(");");
+        } else {
+            push_plain_return(&mut s, p, flip);
+        }
+        s.push_str("\n}");
+        s
     });
     name
 }
@@ -243,88 +270,117 @@ fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> St
 /// The cube approximation for `(tex, smp)`; returns its name.
 fn cube_helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> String {
     let t = ctx.slot;
-    let p = type_prefix(ctx.res.ty);
     e.helpers.use_custom_static("hlslcc_cubeTexelDir", CUBE_DIR);
     let variant = if compare { "Cmp" } else { "" };
     let array = ctx.res.dim == Dim::CubeArray;
     let shape = if array { "CubeArray" } else { "Cube" };
-    let name = format!("hlslcc_textureGather4{variant}Emulated{shape}_t{t}_s{smp}");
+    let name = cat!(
+        "hlslcc_textureGather4",
+        variant,
+        "Emulated",
+        shape,
+        "_t",
+        t,
+        "_s",
+        smp
+    );
+    // Written already: every gather of this pair after the first needs
+    // only the name.
+    if e.helpers.has_custom(&name) {
+        return name;
+    }
+    let p = type_prefix(ctx.res.ty);
     let s = if compare {
         combined_shadow(e, ctx, smp)
     } else {
         combined(e, ctx, smp)
     };
-    // A cube array's taps carry the cube index after the direction.
-    let (cparam, dir, cube) = if array {
-        (
-            "vec4 c",
-            "vec4(hlslcc_cubeTexelDir(face, IJ, n), layer)",
-            "vec3 d = c.xyz;\n    float layer = roundEven(c.w);\n    ",
-        )
-    } else {
-        ("vec3 d", "hlslcc_cubeTexelDir(face, IJ, n)", "")
-    };
-    let (params, fetch, ret) = if compare {
-        let [x, y, z, w] = order(flip);
-        let fetch = if array {
-            // The only samplerCubeArrayShadow form (see the module notes).
-            format!("texture({{S}}, {dir}, ref)")
-        } else {
-            // Zero gradients: LOD 0 on samplerCubeShadow in both dialects.
-            "textureGrad({S}, vec4(hlslcc_cubeTexelDir(face, IJ, n), ref), vec3(0.0), vec3(0.0))"
-                .to_string()
-        };
-        (
-            format!("{cparam}, int comp, float ref"),
-            fetch,
-            format!("return vec4({x}, {y}, {z}, {w});"),
-        )
-    } else {
-        (
-            format!("{cparam}, int comp"),
-            format!("textureLod({{S}}, {dir}, 0.0)"),
-            plain_return(p, flip),
-        )
-    };
-    let rty = return_type(compare, p);
-    let tty = if compare {
-        "float".to_string()
-    } else {
-        format!("{p}vec4")
-    };
-    let f = fetch.replace("{S}", &s);
-    let tap = |ij: &str| f.replace("IJ", ij);
-    let (a, b, c, dd) = (
-        tap("ij + ivec2(0, 1)"),
-        tap("ij + ivec2(1, 1)"),
-        tap("ij + ivec2(1, 0)"),
-        tap("ij"),
-    );
     e.helpers.use_custom(&name, || {
-        format!(
-            "// gather4 on a cube (approximation: taps stay on the major-axis face).\n\
-             {rty} {name}({params}) {{\n    \
-             {cube}vec3 m = abs(d);\n    \
+        // A cube array's taps carry the cube index after the direction.
+        let (cparam, cube) = if array {
+            (
+                "vec4 c",
+                "vec3 d = c.xyz;\n    float layer = roundEven(c.w);\n    ",
+            )
+        } else {
+            ("vec3 d", "")
+        };
+        // The taps, in result order before any flip: a, b, c, d.
+        let taps = [
+            "ij + ivec2(0, 1)",
+            "ij + ivec2(1, 1)",
+            "ij + ivec2(1, 0)",
+            "ij",
+        ];
+        let tap = |out: &mut String, ij: &str| {
+            let dir = |out: &mut String| {
+                cat!(out; "hlslcc_cubeTexelDir(face, ", ij, ", n)");
+            };
+            match (compare, array) {
+                (true, true) => {
+                    // The only samplerCubeArrayShadow form (see the module
+                    // notes).
+                    cat!(out; "texture(", s, ", vec4(");
+                    dir(out);
+                    out.push_str(", layer), ref)");
+                }
+                (true, false) => {
+                    // Zero gradients: LOD 0 on samplerCubeShadow in both
+                    // dialects.
+                    cat!(out; "textureGrad(", s, ", vec4(");
+                    dir(out);
+                    out.push_str(", ref), vec3(0.0), vec3(0.0))");
+                }
+                (false, true) => {
+                    cat!(out; "textureLod(", s, ", vec4(");
+                    dir(out);
+                    out.push_str(", layer), 0.0)");
+                }
+                (false, false) => {
+                    cat!(out; "textureLod(", s, ", ");
+                    dir(out);
+                    out.push_str(", 0.0)");
+                }
+            }
+        };
+        let mut text = String::with_capacity(2048);
+        cat!(&mut text;
+            "// gather4 on a cube (approximation: taps stay on the major-axis face).\n",
+            return_type(compare, p), ' ', name, '(', cparam, ", int comp",
+            if compare { ", float ref" } else { "" }, ") {\n    ",
+            cube, "vec3 m = abs(d);\n    \
              int face;\n    \
              float ma;\n    \
              vec2 sc;\n    \
-             if (m.x >= m.y && m.x >= m.z) {{\n        \
+             if (m.x >= m.y && m.x >= m.z) {\n        \
              face = d.x >= 0.0 ? 0 : 1; ma = m.x; sc = vec2(d.x >= 0.0 ? -d.z : d.z, -d.y);\n    \
-             }} else if (m.y >= m.z) {{\n        \
+             } else if (m.y >= m.z) {\n        \
              face = d.y >= 0.0 ? 2 : 3; ma = m.y; sc = vec2(d.x, d.y >= 0.0 ? d.z : -d.z);\n    \
-             }} else {{\n        \
+             } else {\n        \
              face = d.z >= 0.0 ? 4 : 5; ma = m.z; sc = vec2(d.z >= 0.0 ? d.x : -d.x, -d.y);\n    \
-             }}\n    \
-             float n = float(textureSize({s}, 0).x);\n    \
+             }\n    \
+             float n = float(textureSize(", s, ", 0).x);\n    \
              vec2 pos = roundEven((sc / ma + 1.0) * 0.5 * n * 256.0) / 256.0;\n    \
-             ivec2 ij = ivec2(floor(pos - 0.5));\n    \
-             {tty} ta = {a};\n    \
-             {tty} tb = {b};\n    \
-             {tty} tc = {c};\n    \
-             {tty} td = {dd};\n    \
-             {ret}\n\
-             }}"
-        )
+             ivec2 ij = ivec2(floor(pos - 0.5));\n    "
+        );
+        let tty = if compare {
+            "float"
+        } else {
+            return_type(false, p)
+        };
+        for (v, ij) in ["ta", "tb", "tc", "td"].into_iter().zip(taps) {
+            cat!(&mut text; tty, ' ', v, " = ");
+            tap(&mut text, ij);
+            text.push_str(";\n    ");
+        }
+        if compare {
+            let [x, y, z, w] = order(flip);
+            cat!(&mut text; "return vec4(", x, ", ", y, ", ", z, ", ", w, ");");
+        } else {
+            push_plain_return(&mut text, p, flip);
+        }
+        text.push_str("\n}");
+        text
     });
     name
 }
@@ -338,5 +394,35 @@ mod tests {
         assert_eq!(order(false), ["ta", "tb", "tc", "td"]);
         assert_eq!(order(true), ["td", "tc", "tb", "ta"]);
         assert!(BASE.contains("floor(hlslcc_texelPos(u, size, mode) - 0.5)"));
+    }
+
+    /// A plain helper's last line: each tap's component `comp` picked by
+    /// a chain of selections (no dynamic index), taps in result order,
+    /// the vector of the texture's component type.
+    #[test]
+    fn plain_return_picks_each_tap() {
+        let pick = |v: &str| {
+            let mut s = String::new();
+            push_pick(&mut s, v);
+            s
+        };
+        assert_eq!(
+            pick("tb"),
+            "(comp == 0 ? tb.x : comp == 1 ? tb.y : comp == 2 ? tb.z : tb.w)"
+        );
+        let mut s = String::new();
+        push_plain_return(&mut s, "u", true);
+        let expected = format!(
+            "return uvec4({}, {}, {}, {});",
+            pick("td"),
+            pick("tc"),
+            pick("tb"),
+            pick("ta")
+        );
+        assert_eq!(s, expected);
+        assert_eq!(return_type(false, "i"), "ivec4");
+        assert_eq!(return_type(false, ""), "vec4");
+        // Compared taps are 0.0/1.0 whatever the texture holds.
+        assert_eq!(return_type(true, "u"), "vec4");
     }
 }

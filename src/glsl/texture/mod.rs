@@ -27,8 +27,9 @@ use super::types::{COMPONENTS, TextureShape, Ty};
 use super::{Dialect, Reason};
 use crate::dxbc::enums::{ResourceDimension, ReturnType, SamplerMode};
 use crate::dxbc::ir::{DeclKind, FeedbackParts, Instruction, Operand, OperandType};
-use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::{Op, TextureOperands};
+
+use super::writer::cat;
 
 pub use decl::declare;
 
@@ -207,6 +208,10 @@ pub struct Textures {
     pub blocks_declared: bool,
     /// Next `txVecN` temp.
     pub next_txvec: u32,
+    /// The emulated-sample helpers requested so far, as (texture, sampler,
+    /// comparison, clamped): a few entries, where asking the helper list
+    /// would compare the name against every helper the shader has.
+    pub emulated: Vec<(u32, u32, bool, bool)>,
 }
 
 /// Collects texture/sampler pairs and the uniforms instructions will need.
@@ -245,6 +250,11 @@ pub fn scan(e: &mut Emitter) {
             .insert(slot, mode.unwrap_or(SamplerMode::Default));
     }
     for inst in &e.program.instructions {
+        // Most instructions are arithmetic: out before anything is built
+        // for them (the same test the walk's support table makes).
+        if !lowers(inst.op) {
+            continue;
+        }
         // A tiled-resource `_s` form uses its texture as its plain form
         // does; with a minimum-LOD clamp it samples on the emulated path
         // alone (see `feedback`).
@@ -346,7 +356,7 @@ pub fn scan(e: &mut Emitter) {
             t.samplers
                 .iter()
                 .find(|(_, m)| **m != SamplerMode::Comparison)
-                .map(|(s, _)| format!("s{s}"))
+                .map(|(s, _)| cat!('s', s))
                 .unwrap_or_else(|| decl::FETCH_SAMPLER.to_string()),
         );
     }
@@ -554,35 +564,40 @@ pub(crate) fn type_prefix(ty: Ty) -> &'static str {
     }
 }
 
+// The names below are asked for by every sample, load and query: they
+// are pushed piece by piece (`cat!`), not formatted.
+
 /// The combined sampler expression for plain sampling of `(tex, smp)`.
 pub(crate) fn combined(e: &Emitter, ctx: &Ctx, smp: u32) -> String {
+    let mut s = String::with_capacity(32);
+    push_combined(&mut s, e, ctx, smp);
+    s
+}
+
+/// [`combined`] pushed onto `out` (the hardware sample call it is part of).
+pub(crate) fn push_combined(out: &mut String, e: &Emitter, ctx: &Ctx, smp: u32) {
     match e.dialect {
-        Dialect::Es300 => {
-            // Every es300 sample names one: pushed, not formatted.
-            let mut s = String::with_capacity(32);
-            s.push('t');
-            push_u64(&mut s, ctx.slot.into());
-            s.push_str("TEX_with_SMPs");
-            push_u64(&mut s, smp.into());
-            s
+        Dialect::Es300 => cat!(out; 't', ctx.slot, "TEX_with_SMPs", smp),
+        Dialect::Vk450 => {
+            cat!(out; type_prefix(ctx.res.ty), "sampler", ctx.res.dim.glsl_suffix(), '(');
+            push_plain_view(out, e, ctx.slot);
+            cat!(out; ", s", smp, ')');
         }
-        Dialect::Vk450 => format!(
-            "{}sampler{}({}, s{smp})",
-            type_prefix(ctx.res.ty),
-            ctx.res.dim.glsl_suffix(),
-            plain_view(e, ctx.slot)
-        ),
     }
 }
 
 /// The combined shadow sampler expression for `(tex, smp)`.
 pub(crate) fn combined_shadow(e: &Emitter, ctx: &Ctx, smp: u32) -> String {
     match e.dialect {
-        Dialect::Es300 => format!("hlslcc_zcmpt{}TEX_with_SMPs{smp}", ctx.slot),
-        Dialect::Vk450 => format!(
-            "sampler{}Shadow(t{}, s{smp})",
+        Dialect::Es300 => cat!("hlslcc_zcmpt", ctx.slot, "TEX_with_SMPs", smp),
+        Dialect::Vk450 => cat!(
+            "sampler",
             ctx.res.dim.glsl_suffix(),
-            ctx.slot
+            "Shadow(t",
+            ctx.slot,
+            ", s",
+            smp,
+            ')'
         ),
     }
 }
@@ -591,17 +606,14 @@ pub(crate) fn combined_shadow(e: &Emitter, ctx: &Ctx, smp: u32) -> String {
 /// (es300) or `tN` combined with the fetch sampler (vk450).
 pub(crate) fn fetch_name(e: &Emitter, slot: u32, res: &Res) -> String {
     match e.dialect {
-        Dialect::Es300 => format!("t{slot}"),
-        Dialect::Vk450 => format!(
-            "{}sampler{}({}, {})",
-            type_prefix(res.ty),
-            res.dim.glsl_suffix(),
-            plain_view(e, slot),
-            e.textures
-                .fetch_sampler
-                .clone()
-                .unwrap_or_else(|| decl::FETCH_SAMPLER.to_string())
-        ),
+        Dialect::Es300 => cat!('t', slot),
+        Dialect::Vk450 => {
+            let mut s = cat!(type_prefix(res.ty), "sampler", res.dim.glsl_suffix(), '(');
+            push_plain_view(&mut s, e, slot);
+            let sampler = e.textures.fetch_sampler.as_deref();
+            cat!(&mut s; ", ", sampler.unwrap_or(decl::FETCH_SAMPLER), ')');
+            s
+        }
     }
 }
 
@@ -618,17 +630,17 @@ pub(crate) fn compared_and_plain(e: &Emitter, slot: u32) -> bool {
 /// texture paired with a `samplerShadow` as a depth texture and refuses
 /// plain reads of it. Both views show the same texture, so the values
 /// (a depth format reads as `(d, 0, 0, 1)`) are those of es300's `tN`.
-pub(crate) fn plain_view(e: &Emitter, slot: u32) -> String {
+/// Pushed onto `out`: it is part of the combined expressions.
+fn push_plain_view(out: &mut String, e: &Emitter, slot: u32) {
+    cat!(out; 't', slot);
     if e.dialect == Dialect::Vk450 && compared_and_plain(e, slot) {
-        format!("t{slot}_plain")
-    } else {
-        format!("t{slot}")
+        out.push_str("_plain");
     }
 }
 
 /// `hlslcc_textureLevels_tN` (mip count in `.x`).
-pub(crate) fn levels_name(slot: u32) -> String {
-    format!("hlslcc_textureLevels_t{slot}")
+pub(crate) fn levels_name(slot: u32) -> decl::SlotName {
+    decl::SlotName("hlslcc_textureLevels_t", slot)
 }
 
 /// Writes a 4-component texture result `value` (a `ty` vector) through the
@@ -675,10 +687,10 @@ pub(crate) fn assign_result(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, valu
 pub(crate) fn offset_literal(inst: &Instruction, n: usize, lowered_1d: bool) -> Option<String> {
     let o = inst.offsets()?;
     Some(match (n, lowered_1d) {
-        (1, true) => format!("ivec2({}, 0)", o[0]),
-        (1, false) => o[0].to_string(),
-        (2, _) => format!("ivec2({}, {})", o[0], o[1]),
-        _ => format!("ivec3({}, {}, {})", o[0], o[1], o[2]),
+        (1, true) => cat!("ivec2(", o[0], ", 0)"),
+        (1, false) => cat!(o[0]),
+        (2, _) => cat!("ivec2(", o[0], ", ", o[1], ')'),
+        _ => cat!("ivec3(", o[0], ", ", o[1], ", ", o[2], ')'),
     })
 }
 

@@ -12,7 +12,8 @@
 
 use super::super::emit::Emitter;
 use super::super::types::Ty;
-use super::decl::lod_name;
+use super::super::writer::cat;
+use super::decl::{SlotName, lod_name};
 use super::{Ctx, Dim, assign_result, fetch_name, levels_name, type_prefix};
 use crate::dxbc::enums::{ResInfoReturn, SampleInfoReturn};
 use crate::dxbc::ir::Instruction;
@@ -22,7 +23,7 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let dim = ctx.res.dim;
     if dim.is_cube() {
         // `ld` cannot address cubes or cube arrays; D3D returns zeros.
-        let z = format!("{}vec4(0)", type_prefix(ctx.res.ty));
+        let z = cat!(type_prefix(ctx.res.ty), "vec4(0)");
         assign_result(e, inst, ctx, &z, ctx.res.ty);
         return;
     }
@@ -30,71 +31,112 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let levels = levels_name(ctx.slot);
     let c = e.read_n(inst, &inst.operands[1], 4, Ty::Int);
     let ci = e.tmp();
-    e.line(format_args!("ivec4 {ci} = {c};"));
-    let p = type_prefix(ctx.res.ty);
-    let one = match ctx.res.ty {
-        Ty::Float => "1.0",
-        _ => "1",
-    };
-    let zero = match ctx.res.ty {
-        Ty::Float => "0.0",
-        _ => "0",
-    };
+    e.line(("ivec4 ", &ci, " = ", &c, ';'));
     let r = e.tmp();
-    e.line(format_args!(
-        "{p}vec4 {r} = {p}vec4({zero}, {zero}, {zero}, {levels}.z < 4 ? {one} : {zero});"
-    ));
+    default_texel(e, ctx.res.ty, &r, levels);
     let o = inst.offsets().unwrap_or([0; 3]);
     // (fetch coordinate, offset literal, components range-checked).
     let (fetch, off, checked): (String, String, String) = match dim {
         Dim::Tex1D => (
-            format!("ivec2({ci}.x, 0)"),
-            format!("ivec2({}, 0)", o[0]),
-            format!("uvec2({ci}.x + {}, 0)", o[0]),
+            cat!("ivec2(", ci, ".x, 0)"),
+            cat!("ivec2(", o[0], ", 0)"),
+            cat!("uvec2(", ci, ".x + ", o[0], ", 0)"),
         ),
         Dim::Tex1DArray => (
-            format!("ivec3({ci}.x, 0, {ci}.y)"),
-            format!("ivec3({}, 0, 0)", o[0]),
-            format!("uvec3({ci}.x + {}, 0, {ci}.y)", o[0]),
+            cat!("ivec3(", ci, ".x, 0, ", ci, ".y)"),
+            cat!("ivec3(", o[0], ", 0, 0)"),
+            cat!("uvec3(", ci, ".x + ", o[0], ", 0, ", ci, ".y)"),
         ),
         Dim::Tex2D => (
-            format!("{ci}.xy"),
-            format!("ivec2({}, {})", o[0], o[1]),
-            format!("uvec2({ci}.xy + ivec2({}, {}))", o[0], o[1]),
+            cat!(ci, ".xy"),
+            cat!("ivec2(", o[0], ", ", o[1], ')'),
+            cat!("uvec2(", ci, ".xy + ivec2(", o[0], ", ", o[1], "))"),
         ),
         Dim::Tex2DArray => (
-            format!("{ci}.xyz"),
-            format!("ivec3({}, {}, 0)", o[0], o[1]),
-            format!("uvec3({ci}.xyz + ivec3({}, {}, 0))", o[0], o[1]),
+            cat!(ci, ".xyz"),
+            cat!("ivec3(", o[0], ", ", o[1], ", 0)"),
+            cat!("uvec3(", ci, ".xyz + ivec3(", o[0], ", ", o[1], ", 0))"),
         ),
         _ => (
-            format!("{ci}.xyz"),
-            format!("ivec3({}, {}, {})", o[0], o[1], o[2]),
-            format!("uvec3({ci}.xyz + ivec3({}, {}, {}))", o[0], o[1], o[2]),
+            cat!(ci, ".xyz"),
+            cat!("ivec3(", o[0], ", ", o[1], ", ", o[2], ')'),
+            cat!(
+                "uvec3(",
+                ci,
+                ".xyz + ivec3(",
+                o[0],
+                ", ",
+                o[1],
+                ", ",
+                o[2],
+                "))"
+            ),
         ),
     };
     let n = dim.size_components();
-    e.line(format_args!("if (uint({ci}.w) < uint({levels}.x)) {{"));
+    e.line(("if (uint(", &ci, ".w) < uint(", levels, ".x)) {"));
     e.indent();
-    let size = level_size(&t, &format!("{ci}.w"), dim);
-    e.line(format_args!(
-        "if (all(lessThan({checked}, uvec{n}({size})))) {{"
+    let size = level_size(&t, &cat!(ci, ".w"), dim);
+    e.line((
+        "if (all(lessThan(",
+        &checked,
+        ", uvec",
+        n,
+        '(',
+        &size,
+        ")))) {",
     ));
     e.indent();
     // The offset is added to the coordinate rather than passed to
     // texelFetchOffset: the same texel, and naga drops texelFetchOffset's
     // offset.
-    let f = if inst.offsets().is_some() {
-        format!("texelFetch({t}, {fetch} + {off}, {ci}.w)")
+    if inst.offsets().is_some() {
+        e.line((
+            &r,
+            " = texelFetch(",
+            &t,
+            ", ",
+            &fetch,
+            " + ",
+            &off,
+            ", ",
+            &ci,
+            ".w);",
+        ));
     } else {
-        format!("texelFetch({t}, {fetch}, {ci}.w)")
-    };
-    e.line(format_args!("{r} = {f};"));
+        e.line((&r, " = texelFetch(", &t, ", ", &fetch, ", ", &ci, ".w);"));
+    }
     e.dedent();
     e.line("}");
     e.dedent();
     e.line("}");
     assign_result(e, inst, ctx, &r, ctx.res.ty);
+}
+
+/// Declares `r`, what a guarded load reads out of range: zeros, and alpha
+/// 1 for a format without it (`levels.z`, its component count, below 4).
+fn default_texel(e: &mut Emitter, ty: Ty, r: &str, levels: SlotName) {
+    // (type, the first three components, one, the last zero and the end):
+    // spelled whole so that the line stays within a tuple's 12 pieces.
+    let (v, zeros, one, zero) = match ty {
+        Ty::Float => ("vec4", "0.0, 0.0, 0.0, ", "1.0", "0.0);"),
+        Ty::Int => ("ivec4", "0, 0, 0, ", "1", "0);"),
+        Ty::Uint => ("uvec4", "0, 0, 0, ", "1", "0);"),
+    };
+    e.line((
+        v,
+        ' ',
+        r,
+        " = ",
+        v,
+        '(',
+        zeros,
+        levels,
+        ".z < 4 ? ",
+        one,
+        " : ",
+        zero,
+    ));
 }
 
 /// The size of mip level `lod` (an `int` expression, already checked to be
@@ -104,17 +146,29 @@ pub(crate) fn ld(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
 /// `textureSize(t, lod)` returns; computed from level 0 because lavapipe
 /// answers level 0 for every level of a combined image sampler.
 fn level_size(t: &str, lod: &str, dim: Dim) -> String {
-    let base = format!("textureSize({t}, 0)");
+    let base = ("textureSize(", t, ", 0)");
     match dim {
         // One level, and `textureSize` of a multisampled sampler takes no
         // level.
-        Dim::Tex2DMS | Dim::Tex2DMSArray => format!("textureSize({t})"),
-        Dim::Tex1DArray | Dim::Tex2DArray | Dim::CubeArray => {
-            format!("ivec3(max({base}.xy >> ivec2({lod}), ivec2(1)), {base}.z)")
-        }
+        Dim::Tex2DMS | Dim::Tex2DMSArray => cat!("textureSize(", t, ')'),
+        Dim::Tex1DArray | Dim::Tex2DArray | Dim::CubeArray => cat!(
+            "ivec3(max(",
+            base.0,
+            base.1,
+            base.2,
+            ".xy >> ivec2(",
+            lod,
+            "), ivec2(1)), ",
+            base.0,
+            base.1,
+            base.2,
+            ".z)"
+        ),
         _ => {
             let n = dim.size_components();
-            format!("max({base} >> ivec{n}({lod}), ivec{n}(1))")
+            cat!(
+                "max(", base.0, base.1, base.2, " >> ivec", n, '(', lod, "), ivec", n, "(1))"
+            )
         }
     }
 }
@@ -126,47 +180,56 @@ pub(crate) fn resinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let levels = levels_name(ctx.slot);
     let mip = e.read_scalar(inst, &inst.operands[1], Ty::Uint);
     let m = e.tmp();
-    e.line(format_args!("uint {m} = {mip};"));
+    e.line(("uint ", &m, " = ", &mip, ';'));
     let v = e.tmp();
-    e.line(format_args!(
-        "uvec4 {v} = uvec4(0u, 0u, 0u, uint({levels}.x));"
-    ));
-    // (w, h-or-layers, depth-or-layers) from textureSize; which are sizes.
-    let (xyz, sizes): (&str, usize) = match dim {
-        Dim::Tex1D => ("uvec3(s.x, 0, 0)", 1),
-        Dim::Tex1DArray => ("uvec3(s.x, s.z, 0)", 1),
-        Dim::Tex2D | Dim::Cube | Dim::Tex2DMS => ("uvec3(s.xy, 0)", 2),
-        // textureSize of a samplerCubeArray is (w, h, cubes), which is
-        // also what D3D's resinfo reports.
-        Dim::Tex2DArray | Dim::CubeArray | Dim::Tex2DMSArray => ("uvec3(s.xyz)", 2),
-        _ => ("uvec3(s.xyz)", 3),
-    };
+    e.line(("uvec4 ", &v, " = uvec4(0u, 0u, 0u, uint(", levels, ".x));"));
     let n = dim.size_components();
     let s = e.tmp();
-    e.line(format_args!("if ({m} < uint({levels}.x)) {{"));
+    // (w, h-or-layers, depth-or-layers) from textureSize, as pieces
+    // around the size temp `s`; which are sizes.
+    let (xyz, sizes): ((&str, &str, &str, &str, &str), usize) = match dim {
+        Dim::Tex1D => (("uvec3(", &s, ".x, 0, 0)", "", ""), 1),
+        Dim::Tex1DArray => (("uvec3(", &s, ".x, ", &s, ".z, 0)"), 1),
+        Dim::Tex2D | Dim::Cube | Dim::Tex2DMS => (("uvec3(", &s, ".xy, 0)", "", ""), 2),
+        // textureSize of a samplerCubeArray is (w, h, cubes), which is
+        // also what D3D's resinfo reports.
+        Dim::Tex2DArray | Dim::CubeArray | Dim::Tex2DMSArray => {
+            (("uvec3(", &s, ".xyz)", "", ""), 2)
+        }
+        _ => (("uvec3(", &s, ".xyz)", "", ""), 3),
+    };
+    e.line(("if (", &m, " < uint(", levels, ".x)) {"));
     e.indent();
-    let size = level_size(&t, &format!("int({m})"), dim);
-    e.line(format_args!("ivec{n} {s} = {size};"));
-    e.line(format_args!(
-        "{v}.xyz = {};",
-        xyz.replace("s.", &format!("{s}."))
-    ));
+    let size = level_size(&t, &cat!("int(", m, ')'), dim);
+    e.line(("ivec", n, ' ', &s, " = ", &size, ';'));
+    e.line((&v, ".xyz = ", xyz.0, xyz.1, xyz.2, xyz.3, xyz.4, ';'));
     e.dedent();
     e.line("}");
     match inst.resinfo_return().unwrap_or(ResInfoReturn::Float) {
         ResInfoReturn::Uint => assign_result(e, inst, ctx, &v, Ty::Uint),
         ResInfoReturn::RcpFloat => {
             let f = e.tmp();
-            e.line(format_args!("vec4 {f} = vec4({v});"));
+            e.line(("vec4 ", &f, " = vec4(", &v, ");"));
             for c in ["x", "y", "z"].iter().take(sizes) {
                 // 1/0 is +inf in D3D; GLSL leaves division by zero open.
-                e.line(format_args!(
-                    "{f}.{c} = {v}.{c} == 0u ? uintBitsToFloat(0x7f800000u) : 1.0 / {f}.{c};"
+                e.line((
+                    &f,
+                    '.',
+                    c,
+                    " = ",
+                    &v,
+                    '.',
+                    c,
+                    " == 0u ? uintBitsToFloat(0x7f800000u) : 1.0 / ",
+                    &f,
+                    '.',
+                    c,
+                    ';',
                 ));
             }
             assign_result(e, inst, ctx, &f, Ty::Float);
         }
-        _ => assign_result(e, inst, ctx, &format!("vec4({v})"), Ty::Float),
+        _ => assign_result(e, inst, ctx, &cat!("vec4(", v, ')'), Ty::Float),
     }
 }
 
@@ -177,7 +240,7 @@ pub(crate) fn lod(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         e.refuse(inst, super::super::Reason::Operand);
         return;
     };
-    let name = format!("hlslcc_textureQueryLod_t{}_s{smp}", ctx.slot);
+    let name = cat!("hlslcc_textureQueryLod_t", ctx.slot, "_s", smp);
     let t = fetch_name(e, ctx.slot, &ctx.res);
     let levels = levels_name(ctx.slot);
     let state = lod_name(smp);
@@ -233,7 +296,7 @@ pub(crate) fn lod(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
         Dim::Tex2D | Dim::Tex2DArray => e.read_n(inst, &inst.operands[1], 2, Ty::Float),
         _ => e.read_n(inst, &inst.operands[1], 3, Ty::Float),
     };
-    assign_result(e, inst, ctx, &format!("{name}({c})"), Ty::Float);
+    assign_result(e, inst, ctx, &cat!(name, '(', c, ')'), Ty::Float);
 }
 
 /// `ld2dms dst, address, tN, sample` (vk450): `texelFetch` of a
@@ -246,23 +309,16 @@ pub(crate) fn ldms(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let levels = levels_name(ctx.slot);
     let c = e.read_n(inst, &inst.operands[1], 4, Ty::Int);
     let ci = e.tmp();
-    e.line(format_args!("ivec4 {ci} = {c};"));
+    e.line(("ivec4 ", &ci, " = ", &c, ';'));
     let s = inst
         .operands
         .get(3)
         .map(|op| e.read_scalar(inst, op, Ty::Int))
         .unwrap_or_else(|| "0".into());
     let si = e.tmp();
-    e.line(format_args!("int {si} = {s};"));
-    let p = type_prefix(ctx.res.ty);
-    let (one, zero) = match ctx.res.ty {
-        Ty::Float => ("1.0", "0.0"),
-        _ => ("1", "0"),
-    };
+    e.line(("int ", &si, " = ", &s, ';'));
     let r = e.tmp();
-    e.line(format_args!(
-        "{p}vec4 {r} = {p}vec4({zero}, {zero}, {zero}, {levels}.z < 4 ? {one} : {zero});"
-    ));
+    default_texel(e, ctx.res.ty, &r, levels);
     let o = inst.offsets().unwrap_or([0; 3]);
     let xy = format!("{ci}.xy + ivec2({}, {})", o[0], o[1]);
     let (fetch, checked, size) = if ctx.res.dim == Dim::Tex2DMSArray {
@@ -293,7 +349,7 @@ pub(crate) fn ldms(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
 /// `textureSamples`); a texture not declared multisampled reports 0.
 pub(crate) fn sampleinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let count = if matches!(ctx.res.dim, Dim::Tex2DMS | Dim::Tex2DMSArray) {
-        format!("{}.w", levels_name(ctx.slot))
+        cat!(levels_name(ctx.slot), ".w")
     } else {
         "0".into()
     };
@@ -304,8 +360,8 @@ pub(crate) fn sampleinfo(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
 /// uint with `_uint`.
 fn count_result(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, count: &str) {
     let (value, ty) = match inst.sampleinfo_return() {
-        Some(SampleInfoReturn::Uint) => (format!("uvec4(uint({count}), 0u, 0u, 0u)"), Ty::Uint),
-        _ => (format!("vec4(float({count}), 0.0, 0.0, 0.0)"), Ty::Float),
+        Some(SampleInfoReturn::Uint) => (cat!("uvec4(uint(", count, "), 0u, 0u, 0u)"), Ty::Uint),
+        _ => (cat!("vec4(float(", count, "), 0.0, 0.0, 0.0)"), Ty::Float),
     };
     assign_result(e, inst, ctx, &value, ty);
 }
@@ -358,7 +414,7 @@ fn position_of(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, count: &str) {
 /// `samplepos dst, tN, index` (vk450).
 pub(crate) fn samplepos(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     let count = if matches!(ctx.res.dim, Dim::Tex2DMS | Dim::Tex2DMSArray) {
-        format!("{}.w", levels_name(ctx.slot))
+        cat!(levels_name(ctx.slot), ".w")
     } else {
         "0".into()
     };

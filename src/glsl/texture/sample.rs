@@ -32,16 +32,14 @@
 //! Stages without derivatives (all but the pixel shader) sample at LOD 0
 //! plus the biases, as GLSL's implicit forms do there.
 
-use std::borrow::Cow;
-
 use super::super::emit::Emitter;
 use super::super::types::Ty;
+use super::super::writer::{Piece, cat};
 use super::super::{Dialect, Reason};
 use super::decl::{filter_name, lod_name, mode_name};
 use super::type_prefix;
-use super::{Ctx, Dim, assign_result, combined, combined_shadow, emulate, offset_literal};
+use super::{Ctx, Dim, assign_result, combined_shadow, emulate, offset_literal, push_combined};
 use crate::dxbc::ir::{Instruction, Operand, ProgramType};
-use crate::dxbc::numfmt::push_u64;
 use crate::dxbc::opcodes::Op;
 
 /// Whether `op` is one of the six sampling instructions.
@@ -88,25 +86,25 @@ pub(crate) fn coord(e: &mut Emitter, inst: &Instruction, dim: Dim) -> String {
     match dim {
         Dim::Tex1D => {
             let u = e.read_scalar(inst, src, Ty::Float);
-            format!("vec2({u}, 0.5)")
+            cat!("vec2(", u, ", 0.5)")
         }
         Dim::Tex1DArray => {
             let c = e.read_n(inst, src, 2, Ty::Float);
             let t = e.tmp();
             e.line_cat(&["vec2 ", &t, " = ", &c, ";"]);
-            format!("vec3({t}.x, 0.5, roundEven({t}.y))")
+            cat!("vec3(", t, ".x, 0.5, roundEven(", t, ".y))")
         }
         Dim::Tex2DArray => {
             let c = e.read_n(inst, src, 3, Ty::Float);
             let t = e.tmp();
             e.line_cat(&["vec3 ", &t, " = ", &c, ";"]);
-            format!("vec3({t}.xy, roundEven({t}.z))")
+            cat!("vec3(", t, ".xy, roundEven(", t, ".z))")
         }
         Dim::CubeArray => {
             let c = e.read_n(inst, src, 4, Ty::Float);
             let t = e.tmp();
             e.line_cat(&["vec4 ", &t, " = ", &c, ";"]);
-            format!("vec4({t}.xyz, roundEven({t}.w))")
+            cat!("vec4(", t, ".xyz, roundEven(", t, ".w))")
         }
         _ => e.read_n(inst, src, dim.glsl_components(), Ty::Float),
     }
@@ -122,52 +120,60 @@ fn axes_swizzle(dim: Dim) -> &'static str {
     ["x", "xy", "xyz"][dim.axes() - 1]
 }
 
-/// The instruction's operands past the sampler, read once.
-struct Inputs {
+/// The instruction's operands past the sampler, read once (borrowed from
+/// the caller, which holds them for the whole sample).
+struct Inputs<'a> {
     op: Op,
     /// `sample_l`'s LOD, `sample_b`'s bias or `sample_c*`'s reference.
-    scalar: String,
+    scalar: &'a str,
     /// `sample_d`'s gradients over the addressed axes.
-    grads: Option<(String, String)>,
+    grads: Option<(&'a str, &'a str)>,
     /// The offset literal for the `…Offset` forms (None on cubes).
-    offset: Option<String>,
+    offset: Option<&'a str>,
     /// Whether the stage has derivatives (implicit LOD).
     implicit: bool,
     /// The coordinate before mirror once, whose derivatives D3D takes
     /// (None: the hardware coordinate itself).
-    raw: Option<String>,
+    raw: Option<&'a str>,
+    /// A `_cl` form's minimum-LOD clamp, read (None: no clamp).
+    min_lod: Option<&'a str>,
 }
 
-impl Inputs {
-    fn off(&self, name: &'static str) -> Cow<'static, str> {
-        if self.offset.is_some() {
-            Cow::Owned(cat(&[name, "Offset"]))
-        } else {
-            Cow::Borrowed(name)
+impl Inputs<'_> {
+    /// What a call's name takes for the `…Offset` form: `Offset` when the
+    /// instruction has an offset.
+    fn off(&self) -> &'static str {
+        if self.offset.is_some() { "Offset" } else { "" }
+    }
+
+    /// The `, offset` a call's arguments end with, if any.
+    fn tail(&self) -> Tail<'_> {
+        Tail(self.offset)
+    }
+}
+
+/// `, offset` when there is one, as a piece.
+#[derive(Clone, Copy)]
+struct Tail<'a>(Option<&'a str>);
+
+impl Piece for Tail<'_> {
+    fn push_to(&self, out: &mut String) {
+        if let Some(o) = self.0 {
+            out.push_str(", ");
+            out.push_str(o);
         }
     }
-
-    fn tail(&self) -> Cow<'_, str> {
-        match &self.offset {
-            Some(o) => Cow::Owned(cat(&[", ", o])),
-            None => Cow::Borrowed(""),
-        }
-    }
 }
 
-/// `clamp(MipLODBias, -16, 15.99)` of sampler `smp`.
-fn sampler_bias(smp: u32) -> String {
-    cat(&["clamp(", &lod_name(smp), ".x, -16.0, 15.99)"])
-}
+/// `clamp(MipLODBias, -16, 15.99)` of a sampler, as a piece: every sample
+/// names it, most once in the middle of a longer expression.
+#[derive(Clone, Copy)]
+struct SamplerBias(u32);
 
-/// The pieces joined in one allocation of the exact size (the sampling
-/// paths run for every sample; format! was a visible share of them).
-fn cat(parts: &[&str]) -> String {
-    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for p in parts {
-        s.push_str(p);
+impl Piece for SamplerBias {
+    fn push_to(&self, out: &mut String) {
+        cat!(out; "clamp(", lod_name(self.0), ".x, -16.0, 15.99)");
     }
-    s
 }
 
 /// `min_lod` is a `_cl` instruction's per-sample minimum-LOD clamp (other
@@ -217,36 +223,47 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
         let dy = e.read_n(inst, &inst.operands[5], dim.axes(), Ty::Float);
         (dx, dy)
     });
-    let mut inputs = Inputs {
+    let implicit = e.stage == ProgramType::Pixel;
+    let inputs = |raw| Inputs {
         op: inst.op,
-        scalar,
-        grads,
-        offset,
-        implicit: e.stage == ProgramType::Pixel,
-        raw: None,
+        scalar: &scalar,
+        grads: grads.as_ref().map(|(x, y)| (x.as_str(), y.as_str())),
+        offset: offset.as_deref(),
+        implicit,
+        raw,
+        min_lod: None,
     };
     let ty = if compare { Ty::Float } else { ctx.res.ty };
     if let Some(clamp) = min_lod {
         let mn = e.read_scalar(inst, clamp, Ty::Float);
         let ct = e.tmp();
         e.line_cat(&[vec_name(dim.glsl_components()), " ", &ct, " = ", &c, ";"]);
-        inputs.raw = Some(ct.clone());
-        let v = emulated(e, inst, ctx, smp, &ct, &inputs, Some(&mn));
+        let mut inputs = inputs(Some(&ct));
+        inputs.min_lod = Some(&mn);
+        let mut v = e.take_buf();
+        emulated(e, inst, ctx, smp, &ct, &inputs, &mut v);
         assign_result(e, inst, ctx, &v, ty);
+        e.give_buf(v);
         return;
     }
     if !emulates_addressing(dim) {
-        let v = hardware(e, ctx, smp, &c, &inputs);
+        let mut v = e.take_buf();
+        hardware(e, ctx, smp, &c, &inputs(None), &mut v);
         assign_result(e, inst, ctx, &v, ty);
+        e.give_buf(v);
         return;
     }
     let ct = e.tmp();
     e.line_cat(&[vec_name(dim.glsl_components()), " ", &ct, " = ", &c, ";"]);
-    let mirrored = mirror_once(e, &ct, dim, smp);
-    inputs.raw = Some(ct.clone());
+    let mut mirrored = e.take_buf();
+    mirror_once(e, &ct, dim, smp, &mut mirrored);
+    let inputs = inputs(Some(&ct));
     if e.options.skip_border_emulation {
-        let v = hardware(e, ctx, smp, &mirrored, &inputs);
+        let mut v = e.take_buf();
+        hardware(e, ctx, smp, &mirrored, &inputs, &mut v);
         assign_result(e, inst, ctx, &v, ty);
+        e.give_buf(v);
+        e.give_buf(mirrored);
         return;
     }
     // Offsets move the texels before the mirror, which abs(u) cannot do.
@@ -259,104 +276,78 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx, min_lod: Opti
     // Min/max reduction filters floats; comparisons and integer formats
     // ignore it.
     let reduce = !compare && ctx.res.ty == Ty::Float;
-    let cond = emulation_condition(smp, dim, moved, bias, reduce);
-    e.line_cat(&["if (", &cond, ") {"]);
+    let mut cond = e.take_buf();
+    emulation_condition(&mut cond, smp, dim, moved, bias, reduce);
+    e.line(("if (", cond.as_str(), ") {"));
+    e.give_buf(cond);
     e.indent();
-    let v = emulated(e, inst, ctx, smp, &ct, &inputs, None);
+    // Both calls are built in one buffer from the emitter's pool.
+    let mut v = e.take_buf();
+    emulated(e, inst, ctx, smp, &ct, &inputs, &mut v);
     e.line_cat(&[&r, " = ", &v, ";"]);
     e.dedent();
     e.line("} else {");
     e.indent();
-    let v = hardware(e, ctx, smp, &mirrored, &inputs);
+    v.clear();
+    hardware(e, ctx, smp, &mirrored, &inputs, &mut v);
     e.line_cat(&[&r, " = ", &v, ";"]);
+    e.give_buf(v);
+    e.give_buf(mirrored);
     e.dedent();
     e.line("}");
     assign_result(e, inst, ctx, &r, ty);
 }
 
-/// The coordinate with `hlslcc_mirrorOnce` on each addressed axis.
-fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32) -> String {
+/// The coordinate with `hlslcc_mirrorOnce` on each addressed axis, pushed
+/// onto `s`.
+fn mirror_once(e: &mut Emitter, ct: &str, dim: Dim, smp: u32, s: &mut String) {
     e.helpers
         .use_custom_static("hlslcc_mirrorOnce", MIRROR_ONCE);
     let m = mode_name(smp);
     let n = dim.glsl_components();
-    let mut s = String::with_capacity(8 + n * (ct.len() + m.len() + 28));
-    s.push_str("vec");
-    push_u64(&mut s, n as u64);
-    s.push('(');
+    cat!(s; "vec", n, '(');
     for (i, a) in ["x", "y", "z"][..n].iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
         if i < dim.axes() {
-            for p in [
-                "hlslcc_mirrorOnce(",
-                ct,
-                ".",
-                a,
-                ", ",
-                m.as_str(),
-                ".",
-                a,
-                ")",
-            ] {
-                s.push_str(p);
-            }
+            cat!(s; "hlslcc_mirrorOnce(", ct, '.', a, ", ", m, '.', a, ')');
         } else {
-            for p in [ct, ".", a] {
-                s.push_str(p);
-            }
+            cat!(s; ct, '.', a);
         }
     }
     s.push(')');
-    s
 }
 
-/// When the emulated path runs: a border mode on an addressed axis; when
-/// `moved` (a non-zero offset), mirror once; when `bias` (vk450
-/// comparisons, which cannot take it in hardware), a MipLODBias other
-/// than 0; when `reduce`, a min/max reduction (neither WebGL2 nor wgpu
-/// samplers have one).
-fn emulation_condition(smp: u32, dim: Dim, moved: bool, bias: bool, reduce: bool) -> String {
+/// When the emulated path runs, pushed onto `c`: a border mode on an
+/// addressed axis; when `moved` (a non-zero offset), mirror once; when
+/// `bias` (vk450 comparisons, which cannot take it in hardware), a
+/// MipLODBias other than 0; when `reduce`, a min/max reduction (neither
+/// WebGL2 nor wgpu samplers have one).
+fn emulation_condition(c: &mut String, smp: u32, dim: Dim, moved: bool, bias: bool, reduce: bool) {
     let m = mode_name(smp);
     let n = dim.axes();
-    // One String pushed to, rather than a format! per alternative.
     let has = |c: &mut String, v: u32| {
         if n == 1 {
-            c.push_str(&m);
-            c.push_str(".x == ");
+            cat!(c; m, ".x == ", v);
         } else {
-            for p in ["any(equal(", m.as_str(), ".", axes_swizzle(dim), ", ivec"] {
-                c.push_str(p);
-            }
-            push_u64(c, n as u64);
-            c.push('(');
-        }
-        push_u64(c, v.into());
-        if n != 1 {
-            c.push_str(")))");
+            cat!(c; "any(equal(", m, '.', axes_swizzle(dim), ", ivec", n, '(', v, ")))");
         }
     };
-    let mut c = String::with_capacity(160);
-    has(&mut c, 4);
+    has(c, 4);
     if moved {
         c.push_str(" || ");
-        has(&mut c, 5);
+        has(c, 5);
     }
     if bias {
-        c.push_str(" || ");
-        c.push_str(&lod_name(smp));
-        c.push_str(".x != 0.0");
+        cat!(c; " || ", lod_name(smp), ".x != 0.0");
     }
     if reduce {
-        c.push_str(" || ");
-        c.push_str(&filter_name(smp));
-        c.push_str(".w != 0");
+        cat!(c; " || ", filter_name(smp), ".w != 0");
     }
-    c
 }
 
-/// The call into the emulated path.
+/// The call into the emulated path, pushed onto `s`.
 fn emulated(
     e: &mut Emitter,
     inst: &Instruction,
@@ -364,135 +355,132 @@ fn emulated(
     smp: u32,
     ct: &str,
     inputs: &Inputs,
-    min_lod: Option<&str>,
-) -> String {
+    s: &mut String,
+) {
+    let min_lod = inputs.min_lod;
     let compare = matches!(inputs.op, Op::SampleC | Op::SampleCLz);
     if compare && ctx.res.ty != Ty::Float {
         // The reference compares no integer texel: zeros.
-        return "vec4(0.0)".into();
+        s.push_str("vec4(0.0)");
+        return;
     }
     let dim = ctx.res.dim;
-    let pad = |g: String| match dim.axes() {
-        1 => cat(&["vec3(", &g, ", 0.0, 0.0)"]),
-        2 => cat(&["vec3(", &g, ", 0.0)"]),
-        _ => g,
+    // Where the gradients come from: none (zero), the instruction's, or
+    // the coordinate's own derivatives.
+    enum Grads<'a> {
+        Zero,
+        Given(&'a str, &'a str),
+        Derivs,
+    }
+    let scalar = inputs.scalar;
+    // The LOD argument as (before, value, after): the instruction's LOD
+    // or 0 as they are, its bias held to [-16, 15.99].
+    let given = |l| ("", l, "");
+    let bias = ("clamp(", scalar, ", -16.0, 15.99)");
+    let (grads, l, grad) = match inputs.op {
+        Op::SampleL => (Grads::Zero, given(scalar), false),
+        Op::SampleD => {
+            let (dx, dy) = inputs.grads.unwrap_or_default();
+            (Grads::Given(dx, dy), given("0.0"), true)
+        }
+        Op::SampleCLz => (Grads::Zero, given("0.0"), false),
+        Op::SampleB if inputs.implicit => (Grads::Derivs, bias, true),
+        Op::SampleB => (Grads::Zero, bias, false),
+        _ if inputs.implicit => (Grads::Derivs, given("0.0"), true),
+        _ => (Grads::Zero, given("0.0"), false),
+    };
+    // Gradients are padded to three axes.
+    let (open, close) = match dim.axes() {
+        1 => ("vec3(", ", 0.0, 0.0)"),
+        2 => ("vec3(", ", 0.0)"),
+        _ => ("", ""),
     };
     let a = axes_swizzle(dim);
-    let zero = "vec3(0.0)".to_string();
-    let derivs = || {
-        (
-            pad(cat(&["dFdx(", ct, ".", a, ")"])),
-            pad(cat(&["dFdy(", ct, ".", a, ")"])),
-        )
+    let push_grad = |s: &mut String, given: &str, d: &str| match grads {
+        Grads::Zero => s.push_str("vec3(0.0)"),
+        Grads::Given(..) => cat!(s; open, given, close),
+        Grads::Derivs => cat!(s; open, d, '(', ct, '.', a, ')', close),
     };
-    let bias = || format!("clamp({}, -16.0, 15.99)", inputs.scalar);
-    let (gx, gy, l, grad) = match inputs.op {
-        Op::SampleL => (zero.clone(), zero, inputs.scalar.clone(), false),
-        Op::SampleD => {
-            let (dx, dy) = inputs.grads.clone().unwrap_or_default();
-            (pad(dx), pad(dy), "0.0".into(), true)
-        }
-        Op::SampleCLz => (zero.clone(), zero, "0.0".into(), false),
-        Op::SampleB if inputs.implicit => {
-            let (dx, dy) = derivs();
-            (dx, dy, bias(), true)
-        }
-        Op::SampleB => (zero.clone(), zero, bias(), false),
-        _ if inputs.implicit => {
-            let (dx, dy) = derivs();
-            (dx, dy, "0.0".into(), true)
-        }
-        _ => (zero.clone(), zero, "0.0".into(), false),
+    let (dx, dy) = match grads {
+        Grads::Given(dx, dy) => (dx, dy),
+        _ => ("", ""),
     };
     let o = inst.offsets().unwrap_or([0; 3]);
     let name = emulate::helper(e, ctx, smp, compare, min_lod.is_some());
     // `name(ct, gx, gy, l, grad, ivec3(o)[, reference][, min_lod])`.
-    let mut s = String::with_capacity(
-        name.len() + ct.len() + gx.len() + gy.len() + l.len() + inputs.scalar.len() + 48,
-    );
-    let grad = if grad { "true" } else { "false" };
-    let parts: [&str; 12] = [
-        &name, "(", ct, ", ", &gx, ", ", &gy, ", ", &l, ", ", grad, ", ivec3(",
-    ];
-    for p in parts {
-        s.push_str(p);
-    }
+    cat!(s; name, '(', ct, ", ");
+    push_grad(s, dx, "dFdx");
+    s.push_str(", ");
+    push_grad(s, dy, "dFdy");
+    cat!(s; ", ", l.0, l.1, l.2, ", ", if grad { "true" } else { "false" }, ", ivec3(");
     for (i, &v) in o.iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
-        let v = if i < dim.axes() { v } else { 0 };
-        if v < 0 {
-            s.push('-');
-        }
-        push_u64(&mut s, v.unsigned_abs().into());
+        cat!(s; if i < dim.axes() { v } else { 0 });
     }
     s.push(')');
     if compare {
-        s.push_str(", ");
-        s.push_str(&inputs.scalar);
+        cat!(s; ", ", scalar);
     }
     if let Some(mn) = min_lod {
-        s.push_str(", ");
-        s.push_str(mn);
+        cat!(s; ", ", mn);
     }
     s.push(')');
-    s
 }
 
-/// The hardware call for coordinate `c`, MipLODBias folded in; a
-/// 4-component value (comparisons: `vec4(r)`).
-fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> String {
-    let b = sampler_bias(smp);
+/// The hardware call for coordinate `c`, MipLODBias folded in, pushed
+/// onto `s`; a 4-component value (comparisons: `vec4(r)`).
+fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs, s: &mut String) {
+    let b = SamplerBias(smp);
     let tail = inputs.tail();
-    let off = |n: &'static str| inputs.off(n);
+    let off = inputs.off();
     match inputs.op {
         Op::SampleC | Op::SampleCLz => {
-            let v = shadow_call(e, ctx, smp, c, inputs);
-            format!("vec4({v})")
+            s.push_str("vec4(");
+            shadow_call(s, e, ctx, smp, c, inputs);
+            s.push(')');
         }
         Op::SampleL => {
-            let s = combined(e, ctx, smp);
-            format!(
-                "{}({s}, {c}, {} + {b}{tail})",
-                off("textureLod"),
-                inputs.scalar
-            )
+            cat!(s; "textureLod", off, '(');
+            push_combined(s, e, ctx, smp);
+            cat!(s; ", ", c, ", ", inputs.scalar, " + ", b, tail, ')');
         }
         Op::SampleD => {
-            let (dx, dy) = inputs.grads.clone().unwrap_or_default();
-            let (dx, dy) = match ctx.res.dim {
-                Dim::Tex1D | Dim::Tex1DArray => {
-                    (format!("vec2({dx}, 0.0)"), format!("vec2({dy}, 0.0)"))
-                }
-                _ => (dx, dy),
+            let (dx, dy) = inputs.grads.unwrap_or_default();
+            let (open, close) = match ctx.res.dim {
+                Dim::Tex1D | Dim::Tex1DArray => ("vec2(", ", 0.0)"),
+                _ => ("", ""),
             };
             let x = e.tmp();
-            e.line(format_args!("float {x} = exp2({b});"));
-            let s = combined(e, ctx, smp);
-            format!(
-                "{}({s}, {c}, {dx} * {x}, {dy} * {x}{tail})",
-                off("textureGrad")
-            )
+            e.line(("float ", &x, " = exp2(", b, ");"));
+            cat!(s; "textureGrad", off, '(');
+            push_combined(s, e, ctx, smp);
+            cat!(s; ", ", c, ", ", open, dx, close, " * ", x, ", ", open, dy, close, " * ", x, tail, ')');
         }
         op => {
-            let lod = if op == Op::SampleB {
-                cat(&["clamp(", &inputs.scalar, ", -16.0, 15.99) + ", &b])
-            } else {
-                b
-            };
-            let s = combined(e, ctx, smp);
-            if inputs.implicit {
-                cat(&[&off("texture"), "(", &s, ", ", c, &tail, ", ", &lod, ")"])
-            } else {
-                cat(&[&off("textureLod"), "(", &s, ", ", c, ", ", &lod, &tail, ")"])
+            let implicit = inputs.implicit;
+            cat!(s; if implicit { "texture" } else { "textureLod" }, off, '(');
+            push_combined(s, e, ctx, smp);
+            cat!(s; ", ", c);
+            if implicit {
+                cat!(s; tail);
             }
+            s.push_str(", ");
+            if op == Op::SampleB {
+                cat!(s; "clamp(", inputs.scalar, ", -16.0, 15.99) + ");
+            }
+            cat!(s; b);
+            if !implicit {
+                cat!(s; tail);
+            }
+            s.push(')');
         }
     }
 }
 
 /// `sample_c` / `sample_c_lz` through the comparison sampler, MipLODBias
-/// `b` folded in where the dialect allows.
+/// `b` folded in where the dialect allows; the call is pushed onto `out`.
 ///
 /// es300 (ES 3.00 offers, per shadow sampler type):
 ///
@@ -516,21 +504,31 @@ fn hardware(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> S
 /// explicit LOD on it, so `sample_c_lz` takes the implicit LOD too: level 0
 /// where that LOD is at most 0 or the texture has one level (and the min
 /// and mag filters agree).
-fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -> String {
+fn shadow_call(out: &mut String, e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) {
     let dim = ctx.res.dim;
     if dim == Dim::CubeArray {
         let s = combined_shadow(e, ctx, smp);
-        return format!("texture({s}, {c}, {})", inputs.scalar);
+        cat!(out; "texture(", s, ", ", c, ", ", inputs.scalar, ')');
+        return;
     }
-    let b = sampler_bias(smp);
+    let b = SamplerBias(smp);
     let tail = inputs.tail();
-    let off = |n: &'static str| inputs.off(n);
+    let off = inputs.off();
     let n = dim.glsl_components() + 1;
-    let tx = format!("txVec{}", e.textures.next_txvec);
+    let tx = cat!("txVec", e.textures.next_txvec);
     e.textures.next_txvec += 1;
-    e.line(format_args!(
-        "vec{n} {tx} = vec{n}({c}, {});",
-        inputs.scalar
+    e.line((
+        "vec",
+        n,
+        ' ',
+        &tx,
+        " = vec",
+        n,
+        '(',
+        c,
+        ", ",
+        inputs.scalar,
+        ");",
     ));
     let s = combined_shadow(e, ctx, smp);
     let es = e.dialect == Dialect::Es300;
@@ -543,60 +541,105 @@ fn shadow_call(e: &mut Emitter, ctx: &Ctx, smp: u32, c: &str, inputs: &Inputs) -
         // level 0: only the implicit LOD and level 0 are available, exact
         // for MipLODBias 0; other biases take the emulated path (see
         // `emulation_condition`).
-        return if !lz {
-            format!("{}({s}, {tx}{tail})", off("texture"))
+        if !lz {
+            cat!(out; "texture", off, '(', s, ", ", tx, tail, ')');
         } else if array {
-            format!(
-                "{}({s}, {tx}, vec2(0.0), vec2(0.0){tail})",
-                off("textureGrad")
-            )
+            cat!(out; "textureGrad", off, '(', s, ", ", tx, ", vec2(0.0), vec2(0.0)", tail, ')');
         } else {
-            format!("{}({s}, {tx}, 0.0{tail})", off("textureLod"))
-        };
+            cat!(out; "textureLod", off, '(', s, ", ", tx, ", 0.0", tail, ')');
+        }
+        return;
     }
     if !lz {
         if !array {
-            return format!("{}({s}, {tx}{tail}, {b})", off("texture"));
+            cat!(out; "texture", off, '(', s, ", ", tx, tail, ", ", b, ')');
+            return;
         }
         // The unmirrored coordinate's derivatives: abs(u) folds them where
         // a quad straddles 0.
-        let d = match &inputs.raw {
-            Some(raw) => format!("{raw}.xy"),
-            None => format!("{tx}.xy"),
-        };
+        let d = inputs.raw.unwrap_or(&tx);
         let x = e.tmp();
-        e.line(format_args!("float {x} = exp2({b});"));
-        return format!(
-            "{}({s}, {tx}, dFdx({d}) * {x}, dFdy({d}) * {x}{tail})",
-            off("textureGrad")
-        );
+        e.line(("float ", &x, " = exp2(", b, ");"));
+        cat!(out; "textureGrad", off, '(', s, ", ", tx, ", dFdx(", d, ".xy) * ", x, ", dFdy(", d, ".xy) * ", x, tail, ')');
+        return;
     }
     if !array && !cube {
-        return format!("{}({s}, {tx}, {b}{tail})", off("textureLod"));
+        cat!(out; "textureLod", off, '(', s, ", ", tx, ", ", b, tail, ')');
+        return;
     }
     // Gradient length in texels: exp2(b), or 0 (LOD −∞, clamped up to
     // MinLOD by the hardware) when b ≤ 0, where D3D's LOD b magnifies level
     // 0 just the same.
     // (textureSize through the comparison sampler itself: no plain view.)
     let bt = e.tmp();
-    e.line(format_args!("float {bt} = {b};"));
+    e.line(("float ", &bt, " = ", b, ';'));
     let g = e.tmp();
     if cube {
         e.helpers
             .use_custom_static("hlslcc_cubeLodGradient", CUBE_LOD_GRADIENT);
-        e.line(format_args!(
-            "float {g} = {bt} > 0.0 ? exp2({bt}) * 2.0 / float(textureSize({s}, 0).x) : 0.0;"
+        e.line((
+            "float ",
+            &g,
+            " = ",
+            &bt,
+            " > 0.0 ? exp2(",
+            &bt,
+            ") * 2.0 / float(textureSize(",
+            &s,
+            ", 0).x) : 0.0;",
         ));
-        return format!(
-            "textureGrad({s}, {tx}, hlslcc_cubeLodGradient({tx}.xyz, {g}, 0), \
-             hlslcc_cubeLodGradient({tx}.xyz, {g}, 1))"
+        cat!(out; "textureGrad(", s, ", ", tx, ", hlslcc_cubeLodGradient(", tx, ".xyz, ", g, ", 0), \
+             hlslcc_cubeLodGradient(", tx, ".xyz, ", g, ", 1))");
+        return;
+    }
+    e.line((
+        "vec2 ",
+        &g,
+        " = ",
+        &bt,
+        " > 0.0 ? exp2(",
+        &bt,
+        ") / vec2(textureSize(",
+        &s,
+        ", 0).xy) : vec2(0.0);",
+    ));
+    cat!(out; "textureGrad", off, '(', s, ", ", tx, ", vec2(", g, ".x, 0.0), vec2(0.0, ", g, ".y)", tail, ')');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pieces of a hardware call: the offset tail is `, offset` or
+    /// nothing; the sampler's MipLODBias is read clamped to D3D's
+    /// [-16, 15.99].
+    #[test]
+    fn call_pieces() {
+        assert_eq!(
+            cat!("f(c", Tail(Some("ivec2(1, -2)")), ')'),
+            "f(c, ivec2(1, -2))"
+        );
+        assert_eq!(cat!("f(c", Tail(None), ')'), "f(c)");
+        assert_eq!(
+            cat!(SamplerBias(2)),
+            "clamp(hlslcc_samplerLod_s2.x, -16.0, 15.99)"
+        );
+        // Two addressed axes, a border test (4), then mirror once (5) when
+        // an offset moves the texels, then the min/max reduction.
+        let mut c = String::new();
+        emulation_condition(&mut c, 1, Dim::Tex2D, true, false, true);
+        assert_eq!(
+            c,
+            "any(equal(hlslcc_samplerMode_s1.xy, ivec2(4))) || \
+             any(equal(hlslcc_samplerMode_s1.xy, ivec2(5))) || \
+             hlslcc_samplerFilter_s1.w != 0"
+        );
+        // One axis (1D): a scalar test, and the vk450 comparison's bias.
+        c.clear();
+        emulation_condition(&mut c, 0, Dim::Tex1D, false, true, false);
+        assert_eq!(
+            c,
+            "hlslcc_samplerMode_s0.x == 4 || hlslcc_samplerLod_s0.x != 0.0"
         );
     }
-    e.line(format_args!(
-        "vec2 {g} = {bt} > 0.0 ? exp2({bt}) / vec2(textureSize({s}, 0).xy) : vec2(0.0);"
-    ));
-    format!(
-        "{}({s}, {tx}, vec2({g}.x, 0.0), vec2(0.0, {g}.y){tail})",
-        off("textureGrad")
-    )
 }
