@@ -184,6 +184,61 @@ thread_local! {
     static SPARE: RefCell<Vec<(String, Vec<u32>)>> = const { RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// Expression buffers of emitters finished on this thread ([`Scratch`]).
+    static SPARE_SCRATCH: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Expression buffers an emitter lends itself while building statements,
+/// kept on the thread between translations as section buffers are: a
+/// shader needs a handful, and each allocated afresh (and freed after the
+/// join) cost more than most of its statements.
+#[derive(Debug, Default)]
+pub struct Scratch(Vec<String>);
+
+/// Most expression buffers kept, and the largest.
+const SCRATCH_MAX: usize = 16;
+const SCRATCH_BYTES: usize = 1 << 12;
+
+impl Scratch {
+    /// The buffers left by the last emitter on this thread, if any.
+    pub fn new() -> Scratch {
+        Scratch(
+            SPARE_SCRATCH
+                .try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
+                .ok()
+                .and_then(Result::ok)
+                .unwrap_or_default(),
+        )
+    }
+
+    /// An empty buffer, reused when one was given back.
+    pub fn take(&mut self) -> String {
+        self.0.pop().unwrap_or_else(|| String::with_capacity(128))
+    }
+
+    /// Gives a buffer back, emptied.
+    pub fn give(&mut self, mut s: String) {
+        s.clear();
+        self.0.push(s);
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let mut bufs = std::mem::take(&mut self.0);
+        bufs.retain(|b| b.capacity() <= SCRATCH_BYTES);
+        bufs.truncate(SCRATCH_MAX);
+        let _ = SPARE_SCRATCH.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut()
+                && s.len() < bufs.len()
+            {
+                *s = bufs;
+            }
+        });
+    }
+}
+
 /// Most buffers kept: more than one translation's sections.
 const SPARE_MAX: usize = 32;
 /// A buffer larger than this is freed, not kept, so one huge shader does
@@ -489,6 +544,29 @@ mod tests {
                 assert_eq!(count_newlines(&text), plain, "len {len}, every {every}");
             }
         }
+    }
+
+    /// An emitter's scratch buffers outlive it on the thread, emptied;
+    /// a large one is freed instead.
+    #[test]
+    fn scratch_buffers_are_kept_emptied() {
+        let mut a = Scratch::new();
+        let mut b = a.take();
+        b.push_str("expression");
+        let cap = b.capacity();
+        a.give(b);
+        let mut big = a.take();
+        big.reserve(SCRATCH_BYTES + 1);
+        let mut c = a.take();
+        c.push_str("x");
+        a.give(c);
+        a.give(big);
+        drop(a);
+        let mut a = Scratch::new();
+        let b = a.take();
+        assert!(b.is_empty());
+        assert_eq!(b.capacity(), cap.max(128));
+        assert!(a.0.is_empty(), "one buffer was kept");
     }
 
     /// A section made after another was dropped reuses its buffers, and

@@ -8,7 +8,7 @@ use super::helpers::{Helpers, Scalar};
 use super::manifest::Manifest;
 use super::support::{Support, support};
 use super::texture::Textures;
-use super::writer::{LineText, Section, cat};
+use super::writer::{LineText, Scratch, Section, cat};
 use super::{Diagnostic, Dialect, Options, Reason, Refused, Translation};
 use super::{alu, decl, flow, texture};
 use crate::dxbc::analysis::{Analysis, Check};
@@ -78,7 +78,7 @@ pub struct Emitter<'a> {
     pub y_flip: bool,
     next_tmp: u32,
     /// Expression buffers given back for reuse ([`Emitter::take_buf`]).
-    bufs: Vec<String>,
+    bufs: Scratch,
     /// Whether the body function has been opened.
     in_function: bool,
 }
@@ -166,7 +166,7 @@ pub fn translate(shader: &Shader, options: &Options) -> Result<Translation, Refu
         y_flip: options.dialect == Dialect::Es300
             && (program.kind == ProgramType::Vertex || options.capture.is_some()),
         next_tmp: 0,
-        bufs: Vec::new(),
+        bufs: Scratch::new(),
         in_function: false,
     };
     // Sized from the instruction count (a comment line and a statement or

@@ -488,15 +488,12 @@ impl Emitter<'_> {
     /// given back: statements are built in reused buffers, not a fresh
     /// `String` per operand.
     pub fn take_buf(&mut self) -> String {
-        self.bufs
-            .pop()
-            .unwrap_or_else(|| String::with_capacity(128))
+        self.bufs.take()
     }
 
     /// Gives a buffer from [`Emitter::take_buf`] back, emptied.
-    pub fn give_buf(&mut self, mut s: String) {
-        s.clear();
-        self.bufs.push(s);
+    pub fn give_buf(&mut self, s: String) {
+        self.bufs.give(s);
     }
 }
 
