@@ -50,7 +50,7 @@ pub fn decode_program(data: &[u8], base: usize, shex: bool) -> Result<Program> {
     // Reserving the exact count avoids re-copying the (large, inline-operand)
     // instructions as the Vec grows, and over-reserving (a guess from the
     // dword count) allocated about twice the memory the program needs.
-    let mut instructions = Vec::with_capacity(count_instructions(words, declared));
+    let mut instructions = super::ir::instruction_storage(count_instructions(words, declared));
     let mut pos = 2;
     while pos < declared {
         pos += decode_instruction(words, pos, base, &mut instructions)?;
@@ -647,4 +647,35 @@ fn decode_shader_message(data: Vec<u32>, offset: usize) -> Result<CustomData> {
         operands,
         raw: data,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dxbc::opcodes::Op;
+
+    /// `ps_5_0` with `rets` `ret` instructions (opcode 62, length 1).
+    fn rets(n: usize) -> Vec<u8> {
+        let mut words = vec![0x0000_0050u32, n as u32 + 2];
+        words.extend(std::iter::repeat_n(0x0100_003e, n));
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// A program decoded into the storage a dropped one left holds only
+    /// its own instructions, whether the storage was larger or smaller.
+    #[test]
+    fn reused_storage_holds_only_the_new_program() {
+        for (first, second) in [(3, 1), (1, 3), (2, 2), (0, 5)] {
+            let a = decode_program(&rets(first), 0, true).expect("decodes");
+            assert_eq!(a.instructions.len(), first);
+            drop(a);
+            let b = decode_program(&rets(second), 0, true).expect("decodes");
+            assert_eq!(b.instructions.len(), second, "{first} then {second}");
+            for (i, inst) in b.instructions.iter().enumerate() {
+                assert_eq!(inst.op, Op::Ret);
+                // Dword 2 onward, one dword each, in bytes.
+                assert_eq!(inst.offset as usize, 8 + 4 * i);
+            }
+        }
+    }
 }
