@@ -674,7 +674,7 @@ mod tests {
             for (i, inst) in b.instructions.iter().enumerate() {
                 assert_eq!(inst.op, Op::Ret);
                 // Dword 2 onward, one dword each, in bytes.
-                assert_eq!(inst.offset as usize, 8 + 4 * i);
+                assert_eq!(inst.offset, 8 + 4 * i);
             }
         }
     }

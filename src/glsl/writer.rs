@@ -558,7 +558,7 @@ mod tests {
         let mut big = a.take();
         big.reserve(SCRATCH_BYTES + 1);
         let mut c = a.take();
-        c.push_str("x");
+        c.push('x');
         a.give(c);
         a.give(big);
         drop(a);
