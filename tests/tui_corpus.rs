@@ -112,10 +112,14 @@ fn a_100x30_terminal_reaches_the_inputs_and_outputs_with_keys() {
     let s = tmux.wait_for("inputs");
     assert!(s.contains("v1 TEXCOORD0"), "{s}");
     assert!(s.contains("o0 SV_TARGET"), "{s}");
-    // Home scrolls back to the temps.
+    // Home scrolls back to the temps. The DXBC pane shows `dcl_temps`
+    // all along, so the wait is for the register pane's redraw: the
+    // outputs gone and r0 back.
     keys(&tmux, &["Home"]);
-    let s = tmux.wait_for("temps");
-    assert!(!s.contains("o0 SV_TARGET"), "{s}");
+    let s = tmux.wait_until("the register pane back at the temps", |s| {
+        !s.contains("o0 SV_TARGET") && s.contains("r0 ")
+    });
+    assert!(s.contains("temps"), "{s}");
     keys(&tmux, &["q"]);
     tmux.wait_for("exit=0");
 }

@@ -64,6 +64,24 @@ impl Tmux {
         self.wait_for_within(what, Duration::from_secs(20))
     }
 
+    /// Waits until the screen satisfies `ready`, described by `what` in
+    /// the failure: for a redraw that removes text, or changes text that
+    /// another pane also shows, which `wait_for` would find at once.
+    pub fn wait_until(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let (start, limit) = (Instant::now(), Duration::from_secs(20));
+        loop {
+            let s = self.screen();
+            if ready(&s) {
+                return s;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "timed out waiting for {what}; screen:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Waits up to `limit` until the screen shows `what`.
     pub fn wait_for_within(&self, what: &str, limit: Duration) -> String {
         let start = Instant::now();
