@@ -216,20 +216,6 @@ impl ValueType {
     }
 }
 
-impl Piece for ValueType {
-    fn push_to(&self, out: &mut String) {
-        self.spell(out);
-    }
-}
-
-impl fmt::Display for ValueType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = FmtSpell { f, result: Ok(()) };
-        self.spell(&mut out);
-        out.result
-    }
-}
-
 /// Where a type's spelling is written: a `String` (as a piece) or a
 /// formatter (`Display`, for the manifest's JSON and messages).
 trait Spell {
@@ -339,19 +325,26 @@ impl OpaqueType {
     }
 }
 
-impl Piece for OpaqueType {
-    fn push_to(&self, out: &mut String) {
-        self.spell(out);
-    }
-}
+/// `Piece` and `Display` of the types that spell themselves (`spell`):
+/// one spelling, pushed onto a String or written to a formatter.
+macro_rules! spelled {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            fn push_to(&self, out: &mut String) {
+                self.spell(out);
+            }
+        }
 
-impl fmt::Display for OpaqueType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = FmtSpell { f, result: Ok(()) };
-        self.spell(&mut out);
-        out.result
-    }
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let mut out = FmtSpell { f, result: Ok(()) };
+                self.spell(&mut out);
+                out.result
+            }
+        }
+    )*};
 }
+spelled!(ValueType, OpaqueType);
 
 /// Appends a float literal that reproduces `bits` exactly: the shortest decimal that
 /// reads back to the same value for normal numbers and zero, and

@@ -237,36 +237,14 @@ fn resource(e: &mut Emitter, inst: &Instruction, slot: u32) {
     // The pairs are walked by position (the next sampler after the last
     // one done) rather than collected: declaring them writes to `e`,
     // which holds the sets.
-    let mut next = Some(0);
-    while let Some(s) = nth_pair(&e.textures.plain_pairs, slot, &mut next) {
-        let name = match e.dialect {
-            Dialect::Es300 => {
-                let name = cat!('t', slot, "TEX_with_SMPs", s);
-                e.decl_line(("uniform highp ", sampler_ty, ' ', &name, ';'));
-                name
-            }
-            Dialect::Vk450 => cat!(sampler_ty, "(t", slot, ", s", s, ')'),
-        };
-        combined_entry(e, name, sampler_ty, slot, s);
-    }
+    combined_pairs(e, slot, sampler_ty);
     if e.dialect == Dialect::Es300 && compared && res.dim != Dim::Tex3D {
         e.decl_line(("uniform highp ", shadow_ty, " hlslcc_zcmpt", slot, ';'));
     }
     // es300 declares no comparison sampler for a 3D texture (sample_c
     // refuses one).
     if e.dialect == Dialect::Vk450 || res.dim != Dim::Tex3D {
-        let mut next = Some(0);
-        while let Some(s) = nth_pair(&e.textures.shadow_pairs, slot, &mut next) {
-            let name = match e.dialect {
-                Dialect::Es300 => {
-                    let name = cat!("hlslcc_zcmpt", slot, "TEX_with_SMPs", s);
-                    e.decl_line(("uniform highp ", shadow_ty, ' ', &name, ';'));
-                    name
-                }
-                Dialect::Vk450 => cat!(shadow_ty, "(t", slot, ", s", s, ')'),
-            };
-            combined_entry(e, name, shadow_ty, slot, s);
-        }
+        combined_pairs(e, slot, shadow_ty);
     }
 }
 
@@ -288,6 +266,33 @@ fn nth_pair(
     let s = set.range((slot, (*from)?)..=(slot, u32::MAX)).next()?.1;
     *from = s.checked_add(1);
     Some(s)
+}
+
+/// Texture `slot`'s combined samplers of type `ty` (the plain pairs, or
+/// the shadow pairs for a shadow type): es300 declares each as a uniform,
+/// vk450 names the combination; the manifest lists both.
+fn combined_pairs(e: &mut Emitter, slot: u32, ty: OpaqueType) {
+    let prefix = if ty.shadow { "hlslcc_zcmpt" } else { "t" };
+    let mut next = Some(0);
+    loop {
+        let pairs = if ty.shadow {
+            &e.textures.shadow_pairs
+        } else {
+            &e.textures.plain_pairs
+        };
+        let Some(s) = nth_pair(pairs, slot, &mut next) else {
+            break;
+        };
+        let name = match e.dialect {
+            Dialect::Es300 => {
+                let name = cat!(prefix, slot, "TEX_with_SMPs", s);
+                e.decl_line(("uniform highp ", ty, ' ', &name, ';'));
+                name
+            }
+            Dialect::Vk450 => cat!(ty, "(t", slot, ", s", s, ')'),
+        };
+        combined_entry(e, name, ty, slot, s);
+    }
 }
 
 fn combined_entry(e: &mut Emitter, name: String, ty: OpaqueType, t: u32, s: u32) {
