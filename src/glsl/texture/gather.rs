@@ -163,22 +163,27 @@ pub(crate) fn emit(e: &mut Emitter, inst: &Instruction, ctx: &Ctx) {
     e.give_buf(call);
 }
 
-/// The 2D / 2D-array helper for `(tex, smp)`; returns its name.
-fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> String {
-    let t = ctx.slot;
-    let array = ctx.res.dim == Dim::Tex2DArray;
+/// An emulated gather helper's name, one per texture, sampler, shape
+/// (``, `Array`, `Cube`, `CubeArray`) and comparison.
+fn helper_name(compare: bool, shape: &str, t: u32, smp: u32) -> String {
     let variant = if compare { "Cmp" } else { "" };
-    let suffix = if array { "Array" } else { "" };
-    let name = cat!(
+    cat!(
         "hlslcc_textureGather4",
         variant,
         "Emulated",
-        suffix,
+        shape,
         "_t",
         t,
         "_s",
         smp
-    );
+    )
+}
+
+/// The 2D / 2D-array helper for `(tex, smp)`; returns its name.
+fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> String {
+    let t = ctx.slot;
+    let array = ctx.res.dim == Dim::Tex2DArray;
+    let name = helper_name(compare, if array { "Array" } else { "" }, t, smp);
     // Written already (with its tap, requested just before it): every
     // gather of this pair after the first needs only the name.
     if e.helpers.has_custom(&name) {
@@ -271,19 +276,8 @@ fn helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> St
 fn cube_helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) -> String {
     let t = ctx.slot;
     e.helpers.use_custom_static("hlslcc_cubeTexelDir", CUBE_DIR);
-    let variant = if compare { "Cmp" } else { "" };
     let array = ctx.res.dim == Dim::CubeArray;
-    let shape = if array { "CubeArray" } else { "Cube" };
-    let name = cat!(
-        "hlslcc_textureGather4",
-        variant,
-        "Emulated",
-        shape,
-        "_t",
-        t,
-        "_s",
-        smp
-    );
+    let name = helper_name(compare, if array { "CubeArray" } else { "Cube" }, t, smp);
     // Written already: every gather of this pair after the first needs
     // only the name.
     if e.helpers.has_custom(&name) {
@@ -313,35 +307,19 @@ fn cube_helper(e: &mut Emitter, ctx: &Ctx, smp: u32, compare: bool, flip: bool) 
             "ij",
         ];
         let tap = |out: &mut String, ij: &str| {
-            let dir = |out: &mut String| {
-                cat!(out; "hlslcc_cubeTexelDir(face, ", ij, ", n)");
+            // The call, what opens its coordinate, and what follows the
+            // texel's direction.
+            let (call, open, close) = match (compare, array) {
+                // The only samplerCubeArrayShadow form (see the module
+                // notes).
+                (true, true) => ("texture(", ", vec4(", ", layer), ref)"),
+                // Zero gradients: LOD 0 on samplerCubeShadow in both
+                // dialects.
+                (true, false) => ("textureGrad(", ", vec4(", ", ref), vec3(0.0), vec3(0.0))"),
+                (false, true) => ("textureLod(", ", vec4(", ", layer), 0.0)"),
+                (false, false) => ("textureLod(", ", ", ", 0.0)"),
             };
-            match (compare, array) {
-                (true, true) => {
-                    // The only samplerCubeArrayShadow form (see the module
-                    // notes).
-                    cat!(out; "texture(", s, ", vec4(");
-                    dir(out);
-                    out.push_str(", layer), ref)");
-                }
-                (true, false) => {
-                    // Zero gradients: LOD 0 on samplerCubeShadow in both
-                    // dialects.
-                    cat!(out; "textureGrad(", s, ", vec4(");
-                    dir(out);
-                    out.push_str(", ref), vec3(0.0), vec3(0.0))");
-                }
-                (false, true) => {
-                    cat!(out; "textureLod(", s, ", vec4(");
-                    dir(out);
-                    out.push_str(", layer), 0.0)");
-                }
-                (false, false) => {
-                    cat!(out; "textureLod(", s, ", ");
-                    dir(out);
-                    out.push_str(", 0.0)");
-                }
-            }
+            cat!(out; call, s, open, "hlslcc_cubeTexelDir(face, ", ij, ", n)", close);
         };
         let mut text = String::with_capacity(2048);
         cat!(&mut text;
