@@ -205,11 +205,18 @@ pub fn diff_command(
         })
         .collect();
     let bar = progress_bar(list.len());
-    let results = harness::suite::run_all(&list, &renderers, &options, |r| {
+    // Each case's pictures are written as soon as it is compared and then
+    // dropped, so a run holds one slice's pixels, not the suite's.
+    let mut pictures: Result<(), String> = Ok(());
+    let results = harness::suite::run_all_shedding(&list, &renderers, &options, |r| {
         bar.set_message(r.name.clone());
         bar.inc(1);
+        if let (Some(dir), Ok(())) = (outputs.report, &pictures) {
+            pictures = harness::report::write_case_pictures(dir, r);
+        }
     });
     bar.finish_and_clear();
+    pictures.map_err(anyhow::Error::msg)?;
     let mut doc = harness::results::Results::from_run(info, names, all.len(), &indices, &results);
     print!("{}", harness::report::summary_table(&doc));
     for (r, rec) in results.iter().zip(&doc.cases).filter(|(r, _)| !r.passed()) {
@@ -237,7 +244,7 @@ pub fn diff_command(
         }
     }
     if let Some(dir) = outputs.report {
-        harness::report::write_pictures(dir, &results, &mut doc).map_err(anyhow::Error::msg)?;
+        harness::report::link_pictures(&results, &mut doc);
         let page = harness::report::write_html(dir, &doc).map_err(anyhow::Error::msg)?;
         println!("report: {}", page.display());
     }

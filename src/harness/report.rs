@@ -211,30 +211,57 @@ fn picture_names(case: &str, backend: &str, i: usize) -> (String, String) {
 /// (backend | CPU | heat map, and the heat map alone) and names them, by
 /// paths relative to `dir`, in `doc`, whose cases are `results`' in order.
 pub fn write_pictures(dir: &Path, results: &[CaseResult], doc: &mut Results) -> Result<(), String> {
+    for r in results {
+        write_case_pictures(dir, r)?;
+    }
+    link_pictures(results, doc);
+    Ok(())
+}
+
+/// Writes one case's pictures (see [`write_pictures`]) into `dir/img`:
+/// what a run that drops each case's pixels once compared
+/// (`suite::run_all_shedding`) does case by case; [`link_pictures`] names
+/// them in the document afterwards. A case whose pixels were already
+/// dropped gets none.
+pub fn write_case_pictures(dir: &Path, r: &CaseResult) -> Result<(), String> {
+    if !r.has_pixels() {
+        return Ok(());
+    }
     let img_dir = dir.join("img");
     std::fs::create_dir_all(&img_dir)
         .map_err(|e| format!("{}: cannot create: {e}", img_dir.display()))?;
+    for b in &r.backends {
+        for (i, (c, t)) in r.cpu.iter().zip(&b.targets).enumerate() {
+            let (name, heat_name) = picture_names(&r.name, b.backend.name(), i);
+            let heat = heat_map(&t.diff);
+            write_png(
+                &side_by_side(&[&preview(&t.image), &preview(c), &heat]),
+                &img_dir.join(&name),
+            )?;
+            write_png(&side_by_side(&[&heat]), &img_dir.join(&heat_name))?;
+        }
+    }
+    Ok(())
+}
+
+/// Names in `doc` the pictures [`write_case_pictures`] wrote for
+/// `results` (the document's cases, in order), by paths relative to the
+/// report's folder.
+pub fn link_pictures(results: &[CaseResult], doc: &mut Results) {
     for (r, rec) in results.iter().zip(&mut doc.cases) {
         for (b, brec) in r.backends.iter().zip(&mut rec.backends) {
-            for ((i, c), (t, trec)) in r
+            for ((i, _), (_, trec)) in r
                 .cpu
                 .iter()
                 .enumerate()
                 .zip(b.targets.iter().zip(&mut brec.targets))
             {
                 let (name, heat_name) = picture_names(&r.name, b.backend.name(), i);
-                let heat = heat_map(&t.diff);
-                write_png(
-                    &side_by_side(&[&preview(&t.image), &preview(c), &heat]),
-                    &img_dir.join(&name),
-                )?;
-                write_png(&side_by_side(&[&heat]), &img_dir.join(&heat_name))?;
                 trec.picture = Some(format!("img/{name}"));
                 trec.heat = Some(format!("img/{heat_name}"));
             }
         }
     }
-    Ok(())
 }
 
 /// Writes `index.html` into `dir` from the document (its pictures are

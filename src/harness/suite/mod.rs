@@ -362,6 +362,42 @@ impl CaseResult {
         self.failures.is_empty()
     }
 
+    /// Drops the pictures (the emulator's and each backend's images, the
+    /// diffs' per-pixel errors), keeping their sizes, every statistic,
+    /// worst pixel, failing pixel and probe. [`CaseResult::has_pixels`]
+    /// says which.
+    pub fn shed_pixels(&mut self) {
+        // A failing diff keeps which pixels fail (a byte a pixel), which
+        // the results document lists.
+        let diff = |d: &mut Diff| {
+            d.errors = Vec::new();
+            if d.failing == 0 {
+                d.pass = Vec::new();
+            }
+        };
+        for img in &mut self.cpu {
+            img.pixels = Vec::new();
+        }
+        self.cpu_golden.iter_mut().flatten().for_each(diff);
+        for b in &mut self.backends {
+            for t in &mut b.targets {
+                t.image.pixels = Vec::new();
+                diff(&mut t.diff);
+                t.golden.iter_mut().for_each(diff);
+            }
+        }
+    }
+
+    /// Whether the pictures are still here (not shed).
+    pub fn has_pixels(&self) -> bool {
+        let whole = |i: &Image| i.pixels.len() == i.width as usize * i.height as usize;
+        self.cpu.iter().all(whole)
+            && self
+                .backends
+                .iter()
+                .all(|b| b.targets.iter().all(|t| whole(&t.image)))
+    }
+
     /// The backend's result, if the case ran on it.
     pub fn backend(&self, b: Backend) -> Option<&BackendResult> {
         self.backends.iter().find(|r| r.backend == b)
@@ -538,9 +574,12 @@ pub fn run_case(
         .unwrap_or_else(|| load(path, name).result)
 }
 
-/// Runs cases on every renderer (each draws its whole batch at once, so
-/// the WebGL2 backend starts one browser for the suite), then the CPU,
-/// diffs, goldens and probes case by case, calling `progress` after each.
+/// Runs cases on the emulator and every renderer, a slice of cases at a
+/// time (see [`SLICE_TEXELS`]), then diffs, goldens and probes case by
+/// case, calling `progress` with each case as soon as its slice is
+/// compared (its pictures still in it), and last bisects the failures.
+/// Every case's pictures are kept in the results; a run over many or
+/// large cases that needs only their numbers uses [`run_all_shedding`].
 pub fn run_all(
     cases: &[(PathBuf, String)],
     renderers: &[&dyn Renderer],
@@ -549,7 +588,53 @@ pub fn run_all(
 ) -> Vec<CaseResult> {
     let pool = pool(options);
     let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| load(p, n));
-    run_loaded(loaded, pool.as_ref(), renderers, options, progress)
+    run_loaded(loaded, pool.as_ref(), renderers, options, progress, false)
+}
+
+/// [`run_all`], each case's pictures dropped once `each` has seen it
+/// (it writes them where they are wanted): what the run holds is then
+/// one slice's pictures, not the suite's. The results keep every
+/// statistic, worst pixel and probe ([`CaseResult::shed_pixels`]).
+pub fn run_all_shedding(
+    cases: &[(PathBuf, String)],
+    renderers: &[&dyn Renderer],
+    options: &RunOptions,
+    each: impl FnMut(&CaseResult),
+) -> Vec<CaseResult> {
+    let pool = pool(options);
+    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| load(p, n));
+    run_loaded(loaded, pool.as_ref(), renderers, options, each, true)
+}
+
+/// How many texels (summed over a slice's cases and their render
+/// targets) one slice of a run may draw before it is compared and, in
+/// [`run_all_shedding`], its pictures dropped: 4 Mi texels is about 200 MB
+/// with the emulator's image, one backend's and the diff, and thirteen
+/// 640x480 cases. Cases are loaded (parsed, shaders read) all at once;
+/// only their pictures are bounded.
+pub const SLICE_TEXELS: u64 = 4 << 20;
+
+/// The cases of `loaded` cut into slices of at most [`SLICE_TEXELS`]
+/// (each at least `min` cases, or one case larger than that alone).
+fn slices(loaded: &[Loaded], min: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut texels) = (0, 0u64);
+    for (k, l) in loaded.iter().enumerate() {
+        let t = l.input.as_ref().map_or(0, |(case, shaders)| {
+            let targets = cpu::targets(&shaders.pixel).len().max(1) as u64;
+            u64::from(case.width) * u64::from(case.height) * targets
+        });
+        if k > start && k - start >= min && texels + t > SLICE_TEXELS {
+            out.push(start..k);
+            start = k;
+            texels = 0;
+        }
+        texels += t;
+    }
+    if start < loaded.len() {
+        out.push(start..loaded.len());
+    }
+    out
 }
 
 /// Runs cases already parsed (each with its name), as [`run_all`] runs
@@ -564,7 +649,7 @@ pub fn run_parsed(
 ) -> Vec<CaseResult> {
     let pool = pool(options);
     let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases, |(c, n)| check(c, &n));
-    run_loaded(loaded, pool.as_ref(), renderers, options, progress)
+    run_loaded(loaded, pool.as_ref(), renderers, options, progress, false)
 }
 
 fn pool(options: &RunOptions) -> Option<rayon::ThreadPool> {
@@ -586,7 +671,36 @@ fn run_loaded(
     renderers: &[&dyn Renderer],
     options: &RunOptions,
     mut progress: impl FnMut(&CaseResult),
+    shed: bool,
 ) -> Vec<CaseResult> {
+    let ranges = slices(&loaded, options.jobs.max(1));
+    let mut loaded = loaded.into_iter();
+    let mut compared = Vec::new();
+    let mut inputs = Vec::new();
+    for range in ranges {
+        let slice: Vec<Loaded> = loaded.by_ref().take(range.len()).collect();
+        for (mut result, input) in run_slice(slice, pool, renderers, options) {
+            progress(&result);
+            if shed {
+                result.shed_pixels();
+            }
+            compared.push(result);
+            inputs.push(input);
+        }
+    }
+    // On the calling thread, after every comparison: a bisection draws on
+    // the renderer again, which is not for sharing between threads.
+    bisection::bisect_failures(&mut compared, &inputs, renderers, options);
+    compared
+}
+
+/// One slice of a run: the emulator, every renderer, the comparisons.
+fn run_slice(
+    loaded: Vec<Loaded>,
+    pool: Option<&rayon::ThreadPool>,
+    renderers: &[&dyn Renderer],
+    options: &RunOptions,
+) -> Vec<(CaseResult, Option<(Case, CaseShaders)>)> {
     // The emulator first: a shader that runs past its instruction budget
     // would not end on a GPU either, and a draw that never finishes hangs
     // the renderer (lavapipe and SwiftShader have no watchdog), so such a
@@ -669,7 +783,7 @@ fn run_loaded(
             (l, run, backends)
         })
         .collect();
-    let compared = map_jobs(pool, per_case, |(l, run, backends)| {
+    map_jobs(pool, per_case, |(l, run, backends)| {
         let mut result = l.result;
         if let Some((case, _)) = &l.input {
             let run = run.expect("a loaded case has its CPU run");
@@ -685,15 +799,7 @@ fn run_loaded(
         }
         result.failures = all;
         (result, l.input)
-    });
-    let (mut compared, inputs): (Vec<CaseResult>, Vec<_>) = compared.into_iter().unzip();
-    // On the calling thread, after every comparison: a bisection draws on
-    // the renderer again, which is not for sharing between threads.
-    bisection::bisect_failures(&mut compared, &inputs, renderers, options);
-    for r in &compared {
-        progress(r);
-    }
-    compared
+    })
 }
 
 /// `f` over `items`, on the pool's threads when there is one, in the

@@ -1,21 +1,17 @@
-//! Running the browser: one headless Chromium per batch, loading a page
-//! from a private temporary folder and printing its DOM once the page has
-//! loaded (`--dump-dom`). The browser runs in its own process group, which
-//! is always killed afterwards — on success, on error and on time-out — so
-//! no browser, GPU or renderer process outlives a run.
-//!
-//! The page announces each scene on the console before drawing it, and
-//! the browser prints its console to stderr as it comes: that is how a run
-//! knows which case it is on when a draw never ends or the browser dies
-//! ([`Failure::scene`]).
+//! Running the browser: one headless Chromium, its profile in a private
+//! temporary folder, opening the page the loopback server serves
+//! (`server`). The browser runs in its own process group, which is always
+//! killed when the [`Browser`] is dropped — on success, on error, on
+//! time-out and on panic — so no browser, GPU or renderer process outlives
+//! a run.
 
-use std::io::{BufRead, BufReader, Read};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::Mutex;
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
 
 use super::WebGl2Error;
 
@@ -131,184 +127,161 @@ fn kill_group(pid: u32) {
     }
 }
 
-/// A browser run that gave no DOM, and the scene it was on.
-#[derive(Debug)]
-pub(super) struct Failure {
-    pub error: WebGl2Error,
-    /// The page's index of the scene announced last, when the page had
-    /// started one and not announced the end: the case the browser was
-    /// drawing when it stalled or died.
-    pub scene: Option<usize>,
+/// How many of the browser's last log lines are kept for an error
+/// message: its log grows with the run, the tail is what explains a
+/// failure.
+const LOG_TAIL: usize = 8;
+
+/// A running browser with the page open. Dropping it ends every process
+/// it started.
+pub(super) struct Browser {
+    child: Child,
+    exe: PathBuf,
+    log: Arc<Mutex<VecDeque<String>>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+    // Dropped after the processes are ended (fields drop after `drop`).
+    _dir: TempDir,
 }
 
-impl From<WebGl2Error> for Failure {
-    fn from(error: WebGl2Error) -> Failure {
-        Failure { error, scene: None }
-    }
-}
-
-/// The page's progress lines in the browser's log:
-/// `… "dxbc-dbg-webgl2: scene N" …` and `… "dxbc-dbg-webgl2: done" …`.
-const PROGRESS: &str = "dxbc-dbg-webgl2: ";
-
-/// What a progress line says: `Some(Some(N))` scene N started,
-/// `Some(None)` the page is done, `None` not a progress line.
-fn progress(line: &str) -> Option<Option<usize>> {
-    let rest = &line[line.find(PROGRESS)? + PROGRESS.len()..];
-    if rest.starts_with("done") {
-        return Some(None);
-    }
-    let digits: String = rest
-        .strip_prefix("scene ")?
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok().map(Some)
-}
-
-/// Loads `page` in the browser and returns the DOM it dumps. `timeout`
-/// bounds each step separately: starting up to the first scene, each
-/// scene, and the end: a batch of many cases may take long, but no one
-/// case may stall it.
-pub(super) fn dump_dom(
-    exe: &Path,
-    angle: Angle,
-    page: &str,
-    timeout: Duration,
-) -> Result<String, Failure> {
-    let err = |m: String| WebGl2Error::Browser(m);
-    let dir = TempDir::new().map_err(|e| err(format!("creating a temporary folder: {e}")))?;
-    let file = dir.0.join("page.html");
-    std::fs::write(&file, page).map_err(|e| err(format!("{}: {e}", file.display())))?;
-    // To look at a failing draw by hand: the page is kept where asked.
-    if let Some(keep) = std::env::var_os("DXBC_DBG_KEEP_PAGE") {
-        let _ = std::fs::write(&keep, page);
-    }
-    let mut cmd = Command::new(exe);
-    cmd.args([
-        "--headless",
-        "--no-sandbox",
-        "--ignore-gpu-blocklist",
-        "--disable-gpu-watchdog",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-extensions",
-        "--mute-audio",
-    ])
-    .args(angle.flags())
-    .arg(format!(
-        "--user-data-dir={}",
-        dir.0.join("profile").display()
-    ))
-    .arg("--dump-dom")
-    .arg(format!("file://{}", file.display()))
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .process_group(0);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| WebGl2Error::NoBrowser(format!("{}: cannot start: {e}", exe.display())))?;
-    let pid = child.id();
-    // Read both pipes on threads so a full pipe never stalls the browser.
-    let mut out = child.stdout.take();
-    let mut errp = child.stderr.take();
-    let reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        if let Some(o) = out.as_mut() {
-            let _ = o.read_to_end(&mut s);
-        }
-        s
-    });
-    // The scene the page is on, and since when (the run's start before
-    // the first).
-    let at: std::sync::Arc<Mutex<(Option<usize>, Instant)>> =
-        std::sync::Arc::new(Mutex::new((None, Instant::now())));
-    let at_reader = at.clone();
-    let err_reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        if let Some(o) = errp.take() {
-            let mut lines = BufReader::new(o);
-            let mut line = Vec::new();
-            while matches!(lines.read_until(b'\n', &mut line), Ok(n) if n > 0) {
-                if let Some(p) = progress(&String::from_utf8_lossy(&line)) {
-                    *at_reader.lock().unwrap_or_else(|e| e.into_inner()) = (p, Instant::now());
+impl Browser {
+    /// Starts the browser on `url`.
+    pub fn start(exe: &Path, angle: Angle, url: &str) -> Result<Browser, WebGl2Error> {
+        let err = |m: String| WebGl2Error::Browser(m);
+        let dir = TempDir::new().map_err(|e| err(format!("creating a temporary folder: {e}")))?;
+        let mut cmd = Command::new(exe);
+        cmd.args([
+            "--headless",
+            "--no-sandbox",
+            "--ignore-gpu-blocklist",
+            "--disable-gpu-watchdog",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--mute-audio",
+            // The page waits on the harness between cases: a page in the
+            // background must not be slowed down for it.
+            "--disable-background-timer-throttling",
+            "--disable-renderer-backgrounding",
+            // Loopback only, and never through a proxy.
+            "--no-proxy-server",
+        ])
+        .args(angle.flags())
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.0.join("profile").display()
+        ))
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0);
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| WebGl2Error::NoBrowser(format!("{}: cannot start: {e}", exe.display())))?;
+        // The log is read on a thread so that a full pipe never stalls the
+        // browser; only its tail is kept.
+        let log = Arc::new(Mutex::new(VecDeque::new()));
+        let reader = child.stderr.take().map(|e| {
+            let log = log.clone();
+            std::thread::spawn(move || {
+                let mut lines = BufReader::new(e);
+                let mut line = Vec::new();
+                while matches!(lines.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+                    let mut l = log.lock().unwrap_or_else(|e| e.into_inner());
+                    if l.len() == LOG_TAIL {
+                        l.pop_front();
+                    }
+                    l.push_back(String::from_utf8_lossy(&line).trim_end().to_string());
+                    line.clear();
                 }
-                s.append(&mut line);
-            }
-        }
-        s
-    });
-    let since = || *at.lock().unwrap_or_else(|e| e.into_inner());
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if since().1.elapsed() > timeout => break None,
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => {
-                kill_group(pid);
-                let _ = child.wait();
-                return Err(err(format!("{}: waiting for the browser: {e}", exe.display())).into());
-            }
-        }
-    };
-    // The browser's helpers (GPU, renderer, zygote) share its group: end
-    // them whether or not the browser itself has exited.
-    kill_group(pid);
-    let _ = child.wait();
-    let stdout = reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let scene = since().0;
-    let Some(status) = status else {
-        let what = if scene.is_some() {
-            "this case's draw"
-        } else {
-            "the browser"
-        };
-        return Err(Failure {
-            error: err(format!(
-                "{what} did not finish within {} s; the browser was ended",
-                timeout.as_secs()
-            )),
-            scene,
+            })
         });
-    };
-    if !status.success() && stdout.is_empty() {
-        let tail: String = String::from_utf8_lossy(&stderr)
-            .lines()
+        Ok(Browser {
+            child,
+            exe: exe.to_path_buf(),
+            log,
+            reader,
+            _dir: dir,
+        })
+    }
+
+    /// Why the browser is gone, if it has exited: its status and the
+    /// tail of its log.
+    pub fn exited(&mut self) -> Option<String> {
+        let status = match self.child.try_wait() {
+            Ok(None) => return None,
+            Ok(Some(s)) => s.to_string(),
+            Err(e) => format!("(cannot wait for it: {e})"),
+        };
+        // What it printed last, once the pipe has drained.
+        kill_group(self.child.id());
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+        let tail: Vec<String> = self
+            .log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
             .rev()
             .take(5)
-            .collect::<Vec<_>>()
-            .into_iter()
             .rev()
-            .collect::<Vec<_>>()
-            .join(" | ");
-        return Err(Failure {
-            error: err(format!("{} exited with {status}: {tail}", exe.display())),
-            scene,
-        });
+            .cloned()
+            .collect();
+        Some(format!(
+            "{} exited with {status}: {}",
+            self.exe.display(),
+            tail.join(" | ")
+        ))
     }
-    Ok(String::from_utf8_lossy(&stdout).into_owned())
+
+    /// Kills the page's renderer processes (the browser's children of
+    /// `--type=renderer`), leaving the browser: the fault a test injects
+    /// to see a crashed renderer fail its case alone. Returns how many.
+    pub fn kill_renderers(&self) -> usize {
+        let group = self.child.id() as i64;
+        let mut killed = 0;
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            return 0;
+        };
+        for entry in dir.flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse::<i32>().ok()) else {
+                continue;
+            };
+            // The group is field 5 of `stat`, counted after the command
+            // name's closing parenthesis (the name may hold spaces).
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            let in_group = stat
+                .rfind(')')
+                .and_then(|at| stat[at + 1..].split_whitespace().nth(2))
+                .and_then(|g| g.parse::<i64>().ok())
+                == Some(group);
+            let renderer = std::fs::read(entry.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("--type=renderer"));
+            if in_group && renderer {
+                // SAFETY: kill(2) on a process of our browser's group.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+                killed += 1;
+            }
+        }
+        killed
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn progress_lines_are_read_from_the_browser_log() {
-        let line = r#"[1202/105229.031657:INFO:CONSOLE:2] "dxbc-dbg-webgl2: scene 12", source: file:///x/page.html (2)"#;
-        assert_eq!(progress(line), Some(Some(12)));
-        assert_eq!(
-            progress(r#"[…:INFO:CONSOLE:9] "dxbc-dbg-webgl2: done", source: …"#),
-            Some(None)
-        );
-        assert_eq!(
-            progress("[…:ERROR:gpu_process_host.cc] GPU process exited"),
-            None
-        );
-        assert_eq!(progress("dxbc-dbg-webgl2: scene x"), None);
+impl Drop for Browser {
+    fn drop(&mut self) {
+        // The browser's helpers (GPU, renderer, zygote) share its group:
+        // end them whether or not the browser itself has exited.
+        kill_group(self.child.id());
+        let _ = self.child.wait();
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
     }
 }

@@ -11,10 +11,10 @@
 //! How many draw buffers the context has is known only in the page: the
 //! translation first assumes [`DRAW_BUFFERS`], and a context with fewer
 //! says how many it has, so that case is translated again for them and
-//! drawn in a second run.
+//! drawn again.
 
 use super::scene::{self, CaptureJob, Target};
-use super::{SceneResult, WebGl2, WebGl2Error, unbase64};
+use super::{SceneResult, WebGl2, WebGl2Error};
 use crate::glsl::{self, capture};
 use crate::harness::case::{Case, CaseShaders};
 use crate::harness::image::TargetKind;
@@ -29,8 +29,8 @@ pub const DRAW_BUFFERS: u32 = 8;
 pub type CaptureRequest<'a> = (&'a Case, &'a CaseShaders, (u32, u32));
 
 impl WebGl2 {
-    /// The capture words (header and records) of each request, drawn in
-    /// one browser run where nothing fails badly (see `render_all`), the
+    /// The capture words (header and records) of each request, drawn one
+    /// after another in the run's browser (see `render_all`), the
     /// translation made with `options` (fault injections included;
     /// `capture` and `capture_outputs` are set here).
     pub fn capture_all(
@@ -38,56 +38,31 @@ impl WebGl2 {
         jobs: &[CaptureRequest],
         options: &glsl::Options,
     ) -> Vec<Result<Vec<u32>, WebGl2Error>> {
-        let mut out: Vec<Option<Result<Vec<u32>, WebGl2Error>>> =
-            jobs.iter().map(|_| None).collect();
-        let mut buffers = vec![DRAW_BUFFERS; jobs.len()];
+        jobs.iter().map(|job| self.capture_one(job, options)).collect()
+    }
+
+    fn capture_one(
+        &self,
+        job: &CaptureRequest,
+        options: &glsl::Options,
+    ) -> Result<Vec<u32>, WebGl2Error> {
+        let case = job.0;
+        let mut buffers = DRAW_BUFFERS;
         // At most two rounds: the second for contexts with fewer buffers.
         for _ in 0..2 {
-            let mut scenes = Vec::new();
-            let mut which = Vec::new();
-            for (k, job) in jobs.iter().enumerate() {
-                if out[k].is_some() {
-                    continue;
+            let sc = capture_scene(job, options, buffers)?;
+            let r = self.draw(&sc, &case.path)?;
+            match r.max_draw_buffers {
+                Some(max) if max < buffers && capture::es300_records_per_draw(max) > 0 => {
+                    buffers = max;
                 }
-                match capture_scene(job, options, buffers[k]) {
-                    Ok(sc) => {
-                        scenes.push(sc);
-                        which.push(k);
-                    }
-                    Err(e) => out[k] = Some(Err(e)),
-                }
-            }
-            if scenes.is_empty() {
-                break;
-            }
-            let paths: Vec<&std::path::Path> =
-                which.iter().map(|&k| jobs[k].0.path.as_path()).collect();
-            for (k, r) in which.into_iter().zip(self.run_scenes(&scenes, &paths)) {
-                let case = jobs[k].0;
-                match r {
-                    Ok(r) => match r.max_draw_buffers {
-                        Some(max)
-                            if max < buffers[k] && capture::es300_records_per_draw(max) > 0 =>
-                        {
-                            buffers[k] = max;
-                        }
-                        _ => out[k] = Some(words(case, &r)),
-                    },
-                    Err(e) => out[k] = Some(Err(e)),
-                }
+                _ => return words(case, &r),
             }
         }
-        out.into_iter()
-            .zip(jobs)
-            .map(|(r, job)| {
-                r.unwrap_or_else(|| {
-                    Err(WebGl2Error::Case(format!(
-                        "{}: the capture was not drawn",
-                        job.0.path.display()
-                    )))
-                })
-            })
-            .collect()
+        Err(WebGl2Error::Case(format!(
+            "{}: the capture was not drawn",
+            case.path.display()
+        )))
     }
 
     /// One capture (see [`WebGl2::capture_all`]).
@@ -163,7 +138,6 @@ fn words(case: &Case, r: &SceneResult) -> Result<Vec<u32>, WebGl2Error> {
     let bytes = r
         .capture
         .as_deref()
-        .and_then(unbase64)
         .ok_or_else(|| fail("the page gave no capture words back".into()))?;
     if bytes.len() % 4 != 0 || bytes.len() < 4 * capture::HEADER_WORDS {
         return Err(fail(format!(

@@ -7,19 +7,26 @@
 //!   uniform blocks by member name, the documented uniforms, targets);
 //! * `browser`: finding and running the browser, always ending every
 //!   process it started;
+//! * `server`: the loopback HTTP server the page talks to;
+//! * `session`: one browser serving a run, case by case, and what happens
+//!   when a case stalls, loses the context or takes the renderer down;
 //! * `runner.js`: the page's script, which does what an application using
 //!   the translation does.
 //!
-//! One browser start serves a whole batch: every case's scene goes into one
-//! page, drawn in order while it loads; the results come back through the
-//! dumped DOM. A case that loses the context, stalls or kills the browser
-//! fails alone: the cases after it go to a new browser run.
+//! One browser serves a whole run: the page asks for one scene at a time
+//! and posts each case's pixels back as soon as they are drawn, so memory
+//! does not grow with the suite. A case that loses the context, stalls or
+//! kills the renderer fails alone, with the reason: the cases after it go
+//! to a fresh browser.
 
 mod browser;
 mod capture;
 mod scene;
+mod server;
+mod session;
 
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -31,6 +38,8 @@ use crate::vm::texture::Format;
 
 pub use browser::Angle;
 pub use capture::{CaptureRequest, DRAW_BUFFERS};
+pub use session::KILL_RENDERER_AT;
+use session::{SceneResult, Session};
 
 #[derive(Debug, thiserror::Error)]
 pub enum WebGl2Error {
@@ -70,10 +79,14 @@ impl Default for Config {
     }
 }
 
-/// A found browser, ready to run batches.
+/// A found browser, ready to draw. It is started on the first case and
+/// serves every later one; dropping this ends it.
 pub struct WebGl2 {
     exe: PathBuf,
     config: Config,
+    /// The running browser and its server, once a case has asked for
+    /// them (locked by the one caller drawing at a time).
+    session: Mutex<Option<Session>>,
 }
 
 /// One case's pictures and draw time.
@@ -110,47 +123,12 @@ pub struct Checked {
     pub linked: Vec<Result<(), String>>,
 }
 
-#[derive(Deserialize)]
-struct PageResult {
-    error: Option<String>,
-    info: Option<PageInfo>,
-    scenes: Option<Vec<SceneResult>>,
-    check: Option<CheckResult>,
-}
-
 #[derive(Deserialize, Debug, Clone)]
 pub struct PageInfo {
     pub version: String,
     pub renderer: String,
     pub color_buffer_float: bool,
     pub float_linear: bool,
-}
-
-#[derive(Deserialize)]
-struct SceneResult {
-    ok: bool,
-    /// The context was lost while drawing this scene; the page drew no
-    /// more.
-    #[serde(default)]
-    lost: bool,
-    /// How block-compressed textures went up (compressed or decoded).
-    notes: Option<Vec<String>>,
-    error: Option<String>,
-    ms: Option<f64>,
-    targets: Option<Vec<TargetResult>>,
-    /// The depth buffer, drawn into an `R32F` target: 16 bytes a texel.
-    depth: Option<String>,
-    /// A register capture's words (header and records), base64.
-    capture: Option<String>,
-    /// A capture that needed more draw buffers than the context has: how
-    /// many it has.
-    max_draw_buffers: Option<u32>,
-}
-
-#[derive(Deserialize)]
-struct TargetResult {
-    location: u32,
-    data: String,
 }
 
 #[derive(Deserialize)]
@@ -170,7 +148,11 @@ impl WebGl2 {
     /// install) when there is none.
     pub fn new(config: Config) -> Result<WebGl2, WebGl2Error> {
         let exe = browser::find(config.browser.as_deref())?;
-        Ok(WebGl2 { exe, config })
+        Ok(WebGl2 {
+            exe,
+            config,
+            session: Mutex::new(None),
+        })
     }
 
     /// The browser and ANGLE back end, for reports.
@@ -185,128 +167,65 @@ impl WebGl2 {
         )
     }
 
-    /// Draws each case through its es300 translation, all in one browser
-    /// run while none loses the context, stalls or ends the browser (then
-    /// that case fails and a new run takes the rest). A case that cannot be
-    /// drawn gets its own error; a browser that fails before drawing any
-    /// case fails every case left with the same message.
+    /// Draws each case through its es300 translation, one at a time in
+    /// the run's browser (started on the first). A case that cannot be
+    /// drawn gets its own error naming it; one that stalls, loses the
+    /// context or takes the renderer down fails with the reason and the
+    /// rest are drawn in a fresh browser.
     pub fn render_all(
         &self,
         jobs: &[(&Case, &CaseShaders)],
         options: &glsl::Options,
     ) -> Vec<Result<Drawn, WebGl2Error>> {
-        let mut out: Vec<Option<Result<Drawn, WebGl2Error>>> = Vec::new();
-        let mut scenes = Vec::new();
-        let mut which = Vec::new();
-        let mut targets = Vec::new();
-        for (k, (case, shaders)) in jobs.iter().enumerate() {
-            let built =
-                scene::translate(case, shaders, options).and_then(|st| scene::build(case, &st));
-            match built {
-                Ok(sc) => {
-                    targets.push((sc.targets.clone(), sc.notes.clone()));
-                    scenes.push(sc);
-                    which.push(k);
-                    out.push(None);
-                }
-                Err(e) => out.push(Some(Err(e))),
-            }
-        }
-        let paths: Vec<&std::path::Path> =
-            which.iter().map(|&k| jobs[k].0.path.as_path()).collect();
-        let results = self.run_scenes(&scenes, &paths);
-        for (n, r) in results.into_iter().enumerate() {
-            let k = which[n];
-            let case = jobs[k].0;
-            out[k] = Some(match r {
-                Ok(r) => to_drawn(case, &r, &targets[n].0).map(|mut d| {
-                    d.notes.splice(0..0, targets[n].1.iter().cloned());
+        jobs.iter()
+            .map(|(case, shaders)| {
+                let sc = scene::translate(case, shaders, options)
+                    .and_then(|st| scene::build(case, &st))?;
+                let r = self.draw(&sc, &case.path)?;
+                to_drawn(case, &r, &sc.targets).map(|mut d| {
+                    d.notes.splice(0..0, sc.notes.iter().cloned());
                     d
-                }),
-                Err(e) => Err(e),
-            });
-        }
-        out.into_iter()
-            .map(|r| r.unwrap_or_else(|| Err(WebGl2Error::Browser("not drawn".into()))))
-            .collect()
-    }
-
-    /// Draws the scenes (of the cases at `paths`) in as few browser runs
-    /// as the page allows: each run takes them in order and ends after
-    /// the last, or early at a scene that lost the context (the page stops
-    /// there) or that stalled or killed the browser (ended by `browser`).
-    /// That scene gets the failure and the rest go to a new run, so every
-    /// run settles one scene at least and the loop ends. A browser that
-    /// fails before drawing any scene fails every scene left alike.
-    fn run_scenes(
-        &self,
-        scenes: &[scene::Scene],
-        paths: &[&std::path::Path],
-    ) -> Vec<Result<SceneResult, WebGl2Error>> {
-        let mut pending: Vec<usize> = (0..scenes.len()).collect();
-        let mut results: Vec<Option<Result<SceneResult, WebGl2Error>>> =
-            scenes.iter().map(|_| None).collect();
-        while !pending.is_empty() {
-            let batch: Vec<&scene::Scene> = pending.iter().map(|&n| &scenes[n]).collect();
-            let job = serde_json::json!({ "scenes": batch });
-            match self.run(&job) {
-                Ok(r) => {
-                    let got = r.scenes.unwrap_or_default();
-                    let lost = got.last().is_some_and(|r| r.lost);
-                    let drawn = got.len().min(pending.len());
-                    for (n, r) in pending.iter().zip(got) {
-                        results[*n] = Some(Ok(r));
-                    }
-                    pending.drain(..drawn);
-                    if !lost {
-                        break;
-                    }
-                }
-                Err(browser::Failure {
-                    error,
-                    scene: Some(k),
-                }) if k < pending.len() => {
-                    let n = pending.remove(k);
-                    results[n] = Some(Err(WebGl2Error::Case(format!(
-                        "{}: {error}{}",
-                        paths[n].display(),
-                        if pending.is_empty() {
-                            ""
-                        } else {
-                            " (the batch's other cases were drawn in a new one)"
-                        }
-                    ))));
-                }
-                Err(f) => {
-                    let msg = f.error.to_string();
-                    for n in pending.drain(..) {
-                        results[n] = Some(Err(WebGl2Error::Browser(msg.clone())));
-                    }
-                }
-            }
-        }
-        results
-            .into_iter()
-            .zip(paths)
-            .map(|(r, p)| {
-                r.unwrap_or_else(|| {
-                    Err(WebGl2Error::Browser(format!(
-                        "{}: the page returned no result for this case",
-                        p.display()
-                    )))
                 })
             })
             .collect()
     }
 
-    /// Compiles each shader and links each pair in WebGL2, in one
-    /// browser run.
+    /// Draws one scene of the case at `path` in the run's browser. A
+    /// browser that cannot start fails the case naming it.
+    fn draw(&self, sc: &scene::Scene, path: &std::path::Path) -> Result<SceneResult, WebGl2Error> {
+        self.with_session(|s| s.draw(sc, path))
+            .map_err(|e| match e {
+                WebGl2Error::Browser(m) => {
+                    WebGl2Error::Browser(format!("{}: {m}", path.display()))
+                }
+                e => e,
+            })
+    }
+
+    /// `f` on the run's session, made on first use.
+    fn with_session<T>(
+        &self,
+        f: impl FnOnce(&mut Session) -> Result<T, WebGl2Error>,
+    ) -> Result<T, WebGl2Error> {
+        let mut guard = self.session.lock().unwrap_or_else(|e| e.into_inner());
+        let session = match guard.as_mut() {
+            Some(s) => s,
+            None => guard.insert(Session::new(
+                &self.exe,
+                self.config.angle,
+                self.config.timeout,
+            )?),
+        };
+        f(session)
+    }
+
+    /// Compiles each shader and links each pair in WebGL2, in the run's
+    /// browser.
     pub fn check(&self, shaders: &[Compile], pairs: &[Pair]) -> Result<Checked, WebGl2Error> {
-        let job = serde_json::json!({ "compile": { "shaders": shaders, "pairs": pairs } });
-        let r = self.run(&job).map_err(|f| f.error)?;
-        let c = r
-            .check
-            .ok_or_else(|| WebGl2Error::Browser("the page checked nothing".into()))?;
+        let job = serde_json::json!({ "shaders": shaders, "pairs": pairs });
+        let body = self.with_session(|s| s.check(job))?;
+        let c: CheckResult = serde_json::from_slice(&body)
+            .map_err(|e| WebGl2Error::Browser(format!("the page's check: {e}")))?;
         let conv = |v: Vec<Outcome>| {
             v.into_iter()
                 .map(|o| {
@@ -327,64 +246,8 @@ impl WebGl2 {
     /// The WebGL2 implementation the browser gives (version, renderer,
     /// extensions this backend uses).
     pub fn info(&self) -> Result<PageInfo, WebGl2Error> {
-        let job = serde_json::json!({ "scenes": [] });
-        self.run(&job)
-            .map_err(|f| f.error)?
-            .info
-            .ok_or_else(|| WebGl2Error::Browser("the page reported no WebGL2 context".into()))
+        self.with_session(Session::info)
     }
-
-    fn run(&self, job: &serde_json::Value) -> Result<PageResult, browser::Failure> {
-        let text = serde_json::to_string(job)
-            .map_err(|e| WebGl2Error::Browser(format!("encoding the page: {e}")))?;
-        let page = page(&text);
-        let dom = browser::dump_dom(&self.exe, self.config.angle, &page, self.config.timeout)?;
-        Ok(Self::read_results(&dom)?)
-    }
-
-    /// The results the page left in the dumped DOM.
-    fn read_results(dom: &str) -> Result<PageResult, WebGl2Error> {
-        let encoded = between(dom, "<pre id=\"results\">", "</pre>").ok_or_else(|| {
-            WebGl2Error::Browser(format!(
-                "the page left no results (the browser printed {} bytes{})",
-                dom.len(),
-                if dom.is_empty() {
-                    "; it may have crashed"
-                } else {
-                    ""
-                }
-            ))
-        })?;
-        if encoded.trim().is_empty() {
-            return Err(WebGl2Error::Browser(
-                "the page's script did not finish (no results)".into(),
-            ));
-        }
-        let bytes = unbase64(encoded.trim())
-            .ok_or_else(|| WebGl2Error::Browser("the page's results are not base64".into()))?;
-        let r: PageResult = serde_json::from_slice(&bytes)
-            .map_err(|e| WebGl2Error::Browser(format!("the page's results: {e}")))?;
-        if let Some(e) = &r.error {
-            return Err(WebGl2Error::Browser(format!("WebGL2: {e}")));
-        }
-        Ok(r)
-    }
-}
-
-/// The page: the job as JSON (with `<` escaped so no string in it can end
-/// the element early), an empty results element, the runner.
-fn page(job_json: &str) -> String {
-    let job = job_json.replace('<', "\\u003c");
-    format!(
-        "<!doctype html>\n<html><head><meta charset=\"utf-8\"></head><body>\n<script id=\"job\" type=\"application/json\">{job}</script>\n<pre id=\"results\"></pre>\n<script>\n{}\n</script>\n</body></html>\n",
-        include_str!("runner.js")
-    )
-}
-
-fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
-    let a = s.find(start)? + start.len();
-    let b = s[a..].find(end)? + a;
-    Some(&s[a..b])
 }
 
 /// One scene's read-back as images in `SV_TargetN` order: float targets
@@ -397,15 +260,15 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
     if !r.ok {
         return Err(fail(r.error.clone().unwrap_or_else(|| "failed".into())));
     }
-    let got = r.targets.as_deref().unwrap_or(&[]);
+    let got = &r.targets;
     let mut sorted: Vec<&scene::Target> = targets.iter().collect();
     sorted.sort_by_key(|t| t.location);
     let mut images = Vec::new();
     for t in sorted {
         let data = got
             .iter()
-            .find(|g| g.location == t.location)
-            .and_then(|g| unbase64(&g.data))
+            .find(|g| g.0 == t.location)
+            .map(|g| &g.1)
             .ok_or_else(|| fail(format!("no read-back for location {}", t.location)))?;
         let (w, h) = (case.width, case.height);
         // `readPixels` gives RGBA bytes for the normalized 8-bit formats,
@@ -455,7 +318,6 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
         let data = r
             .depth
             .as_deref()
-            .and_then(unbase64)
             .filter(|d| d.len() == (w * h * 16) as usize)
             .ok_or_else(|| fail("no read-back of the depth buffer".into()))?;
         let mut img = Image::new(w, h);
@@ -467,14 +329,15 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
     Ok(Drawn {
         images,
         ms: r.ms.unwrap_or(0.0),
-        notes: r.notes.clone().unwrap_or_default(),
+        notes: r.notes.clone(),
     })
 }
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/// Standard base64 with padding: how bytes travel into and out of the page
-/// (`atob`/`btoa` there).
+/// Standard base64 with padding: how a scene's bytes (textures,
+/// vertices) travel into the page inside its JSON (`atob` there). Results
+/// come back as binary.
 fn base64(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -495,26 +358,6 @@ fn base64(bytes: &[u8]) -> String {
     s
 }
 
-fn unbase64(s: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len() / 4 * 3);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for c in s.bytes() {
-        if c == b'=' {
-            break;
-        }
-        let v = B64.iter().position(|&x| x == c)? as u32;
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -526,14 +369,5 @@ mod tests {
         assert_eq!(base64(b"fo"), "Zm8=");
         assert_eq!(base64(b"foo"), "Zm9v");
         assert_eq!(base64(&[0xff, 0xfe, 0x00, 0x3f]), "//4APw==");
-        let all: Vec<u8> = (0..=255).collect();
-        assert_eq!(unbase64(&base64(&all)), Some(all));
-        assert_eq!(unbase64("Zm9v!"), None);
-    }
-
-    #[test]
-    fn the_page_cannot_be_closed_by_a_string_in_the_job() {
-        let p = page(r#"{"fs":"</script><b>"}"#);
-        assert_eq!(p.matches("</script>").count(), 2, "{p}");
     }
 }

@@ -1,11 +1,13 @@
-// The page the WebGL2 backend loads in headless Chromium. It reads the job
-// (scenes to draw, or shaders to compile and link) from the JSON element
-// `job`, runs everything synchronously while the page loads, and leaves the
-// results, base64-encoded JSON, in the element `results`, which the harness
-// reads back from the dumped DOM. It does only what an application using
-// the translation would do: upload textures, create sampler objects from
-// the hardware sampler state the harness computed, fill uniform blocks at
-// the offsets GL reports, set the documented uniforms, draw, read back.
+// The page the WebGL2 backend loads in headless Chromium, from the
+// harness's loopback server. It greets the server with what the context
+// offers, then takes one instruction at a time (a scene to draw, or
+// shaders to compile and link) as the answer to its last post, and posts
+// each scene's results as one binary body: a little-endian length, that
+// many bytes of JSON, then the pixels the JSON lists (docs/harness.md,
+// "WebGL2 transport"). It does only what an application using the
+// translation would do: upload textures, create sampler objects from the
+// hardware sampler state the harness computed, fill uniform blocks at the
+// offsets GL reports, set the documented uniforms, draw, read back.
 "use strict";
 
 function b64bytes(s) {
@@ -13,19 +15,6 @@ function b64bytes(s) {
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
-}
-
-function bytesb64(u8) {
-  let s = "";
-  const chunk = 0x8000;
-  for (let i = 0; i < u8.length; i += chunk) {
-    s += String.fromCharCode.apply(null, u8.subarray(i, i + chunk));
-  }
-  return btoa(s);
-}
-
-function utf8b64(text) {
-  return bytesb64(new TextEncoder().encode(text));
 }
 
 // Whether the context is gone. A GPU process that dies (a draw ANGLE gives
@@ -388,7 +377,7 @@ function drawScene(gl, sc) {
       gl.readBuffer(gl.COLOR_ATTACHMENT0 + t.location);
       gl.readPixels(0, 0, sc.width, sc.height, glEnum(gl, t.read_format),
         glEnum(gl, t.read_type), px);
-      out.push({ location: t.location, data: bytesb64(new Uint8Array(px.buffer)) });
+      out.push({ location: t.location, data: new Uint8Array(px.buffer) });
     }
     check(gl, "reading back");
     const result = { ok: true, ms: performance.now() - start, targets: out, notes };
@@ -483,7 +472,7 @@ function captureDraws(gl, sc, prog, made) {
     const n = Math.min(c.per_draw, count - first);
     for (let i = 4; i < 4 + 8 * n; i++) words.push(all[at + i]);
   }
-  return { ok: true, capture: bytesb64(new Uint8Array(Uint32Array.from(words).buffer)), draws };
+  return { ok: true, capture: new Uint8Array(Uint32Array.from(words).buffer), draws };
 }
 
 // The depth buffer read back by drawing it: a full-target triangle whose
@@ -521,7 +510,7 @@ function readDepth(gl, sc, made) {
     gl.readBuffer(gl.COLOR_ATTACHMENT0);
     gl.readPixels(0, 0, sc.width, sc.height, gl.RGBA, gl.FLOAT, px);
     check(gl, "reading the depth buffer back");
-    return bytesb64(new Uint8Array(px.buffer));
+    return new Uint8Array(px.buffer);
   } finally {
     gl.bindVertexArray(null);
     gl.deleteVertexArray(vao);
@@ -557,13 +546,13 @@ function compileCheck(gl, job) {
   return { compiled, linked };
 }
 
-function run() {
-  const job = JSON.parse(document.getElementById("job").textContent);
+// The context, and what it offers the harness.
+function setup() {
   const canvas = document.createElement("canvas");
   canvas.width = 1;
   canvas.height = 1;
   const gl = canvas.getContext("webgl2", { antialias: false, preserveDrawingBuffer: false });
-  if (!gl) return { error: "no WebGL2 context" };
+  if (!gl) throw new Error("no WebGL2 context");
   const info = { version: gl.getParameter(gl.VERSION) };
   const dbg = gl.getExtension("WEBGL_debug_renderer_info");
   info.renderer = dbg ? gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
@@ -573,41 +562,83 @@ function run() {
   info.float_linear = !!gl.getExtension("OES_texture_float_linear");
   gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
   gl.pixelStorei(gl.PACK_ALIGNMENT, 1);
-  if (job.compile) return { info, check: compileCheck(gl, job.compile) };
-  // Each scene is announced on the console before it is drawn: the harness
-  // reads the browser's log as it comes, so when a draw never ends it
-  // knows which case to blame, ends the browser and starts a new one for
-  // the rest (docs/harness.md, "WebGL2 backend").
-  const scenes = [];
-  for (let i = 0; i < job.scenes.length; i++) {
-    console.log("dxbc-dbg-webgl2: scene " + i);
+  return { gl, info };
+}
+
+// A scene's result as one body: its JSON without the pixels, which follow
+// as raw bytes in the order `blobs` lists them — no base64, no JSON of
+// floats, so a 640x480 RGBA32F target is its 4.9 MB and no more.
+function encodeResult(r) {
+  const meta = Object.assign({}, r);
+  delete meta.targets;
+  delete meta.depth;
+  delete meta.capture;
+  meta.blobs = [];
+  const parts = [];
+  for (const t of r.targets || []) {
+    meta.blobs.push({ kind: "target", location: t.location, bytes: t.data.byteLength });
+    parts.push(t.data);
+  }
+  for (const kind of ["depth", "capture"]) {
+    if (r[kind]) {
+      meta.blobs.push({ kind, bytes: r[kind].byteLength });
+      parts.push(r[kind]);
+    }
+  }
+  const json = new TextEncoder().encode(JSON.stringify(meta));
+  const len = new DataView(new ArrayBuffer(4));
+  len.setUint32(0, json.byteLength, true);
+  return new Blob([len.buffer, json, ...parts]);
+}
+
+// Every path the server answers starts with the page's own (its token).
+const BASE = location.pathname.replace(/\/page$/, "");
+
+// Posts `body` and returns the server's answer: the next instruction.
+async function post(path, body) {
+  const r = await fetch(BASE + path, { method: "POST", body, cache: "no-store" });
+  if (!r.ok) throw new Error(path + ": HTTP " + r.status);
+  return r.json();
+}
+
+async function main() {
+  let gl = null;
+  let hello;
+  try {
+    const s = setup();
+    gl = s.gl;
+    hello = { info: s.info };
+  } catch (e) {
+    hello = { error: String(e.message || e) };
+  }
+  let next = await post("/hello", JSON.stringify(hello));
+  while (next && !next.done) {
+    const n = next.serial;
+    if (next.compile) {
+      next = await post("/checked/" + n, JSON.stringify(compileCheck(gl, next.compile)));
+      continue;
+    }
+    // The watch: a request the server leaves open while the scene is
+    // drawn. Its response has begun once fetch resolves, so the browser
+    // holds the connection; if this page's renderer dies, the browser
+    // drops it and the harness knows at once which case did it.
+    await fetch(BASE + "/watch/" + n, { cache: "no-store" });
     let r;
     try {
-      r = drawScene(gl, job.scenes[i]);
+      r = drawScene(gl, next.scene);
     } catch (e) {
       r = { ok: false, error: String(e.message || e) };
     }
+    next.scene = null;
     if (contextLost(gl)) {
       // What this scene read back (zeros, or a log-less failure) is the
       // loss's doing, not the shader's; the scenes after it need a new
-      // context, which the harness gets by starting a new browser.
-      scenes.push({ ok: false, lost: true, error: "the WebGL2 context was lost while drawing " +
-        "this case (" + (r.ok ? "its read-back is void" : r.error) + ")" });
-      break;
+      // context, which the harness gets by starting a fresh browser.
+      r = { ok: false, lost: true, error: "the WebGL2 context was lost while drawing " +
+        "this case (" + (r.ok ? "its read-back is void" : r.error) + ")" };
     }
-    scenes.push(r);
+    next = await post("/result/" + n, encodeResult(r));
   }
-  console.log("dxbc-dbg-webgl2: done");
-  return { info, scenes };
 }
 
-let result;
-try {
-  result = run();
-} catch (e) {
-  result = { error: String(e.message || e) };
-}
-// The job is large and the dump would echo it: drop it first.
-document.getElementById("job").remove();
-if (document.currentScript) document.currentScript.remove();
-document.getElementById("results").textContent = utf8b64(JSON.stringify(result));
+main().catch((e) => console.error("dxbc-dbg-webgl2: " + String(e.message || e)));
