@@ -106,7 +106,11 @@ fn cases_of(json: &Path) -> Vec<(String, bool, Vec<String>)> {
             );
             let failures = web["failures"]
                 .as_array()
-                .map(|f| f.iter().map(|s| s.as_str().unwrap_or("").to_string()).collect())
+                .map(|f| {
+                    f.iter()
+                        .map(|s| s.as_str().unwrap_or("").to_string())
+                        .collect()
+                })
                 .unwrap_or_default();
             (
                 c["name"].as_str().unwrap_or("").to_string(),
@@ -168,7 +172,10 @@ fn a_renderer_killed_mid_run_fails_that_case_alone_in_every_document() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("24 cases, the renderer killed at {crashed}: {:.1} s wall", wall.as_secs_f64());
+    println!(
+        "24 cases, the renderer killed at {crashed}: {:.1} s wall",
+        wall.as_secs_f64()
+    );
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
     let results = cases_of(&json);
     assert_eq!(results.len(), 24);
@@ -176,12 +183,17 @@ fn a_renderer_killed_mid_run_fails_that_case_alone_in_every_document() {
         if name == crashed {
             assert!(!passed, "{name} passed though its renderer was killed");
             assert!(
-                failures.iter().any(|f| f.contains(crashed)
-                    && f.contains("renderer ended while drawing this case")),
+                failures
+                    .iter()
+                    .any(|f| f.contains(crashed)
+                        && f.contains("renderer ended while drawing this case")),
                 "{name}: {failures:?}"
             );
         } else {
-            assert!(passed, "{name} failed beside the crashed case: {failures:?}");
+            assert!(
+                passed,
+                "{name} failed beside the crashed case: {failures:?}"
+            );
         }
     }
     assert!(stdout.contains("23 passed, 1 failed"), "{stdout}");
@@ -189,7 +201,9 @@ fn a_renderer_killed_mid_run_fails_that_case_alone_in_every_document() {
     let at = junit
         .find(&format!("name=\"{crashed} [webgl2]\""))
         .expect("the crashed case in the JUnit XML");
-    let testcase = &junit[at..junit[at..].find("</testcase>").map_or(junit.len(), |e| at + e)];
+    let testcase = &junit[at..junit[at..]
+        .find("</testcase>")
+        .map_or(junit.len(), |e| at + e)];
     assert!(
         testcase.contains("<failure") && testcase.contains("renderer ended"),
         "{testcase}"

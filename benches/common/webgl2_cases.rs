@@ -9,8 +9,13 @@
 //! 640x480 and 1920x1080 no pixel centre falls on a texel edge or centre
 //! line (where point sampling and gather pick their texels): `(x + 0.5)
 //! * 4 / W` is never a whole or half number for these W, and the same for
-//! heights. A pixel that lands between two texels therefore picks the
-//! same one on both sides whatever the rounding of the interpolation.
+//! heights. At 640x480 the nearest centre is 1/320 of a texel from an
+//! edge, more than the 1/256 to which D3D lets a sampler round texel
+//! coordinates (8 bits of sub-texel precision; SwiftShader does), so
+//! both sides pick the same texel. At 1920x1080 it is 1/960 of a texel,
+//! inside that rounding, so the large cases draw only the families that
+//! pick no texel in the sampler: the ALU one, and gather, which the es300
+//! translation computes in the shader at full float precision.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -23,14 +28,20 @@ fn quad(z: f32) -> String {
     )
 }
 
-/// A case of shader family `k % 5`, its constants varied by `k`.
-fn case(k: usize, width: u32, height: u32, project: &Path) -> String {
+/// A case of shader family `family` (0..5), its constants varied by `k`.
+fn case(k: usize, family: usize, width: u32, height: u32, project: &Path) -> String {
     let mut c = String::new();
     let seed = 1000 + k;
     let addresses = ["clamp", "wrap", "mirror"];
-    let compares = ["less", "less_equal", "greater", "greater_equal", "not_equal"];
+    let compares = [
+        "less",
+        "less_equal",
+        "greater",
+        "greater_equal",
+        "not_equal",
+    ];
     let z = 0.125 + (k % 7) as f32 * 0.125;
-    match k % 5 {
+    match family {
         // ALU on SV_Position: a gradient over the target, a product and
         // a fractional part; 2 ULP covers a fused multiply-add.
         0 => {
@@ -105,15 +116,23 @@ pub fn write_cases(dir: &Path, count: usize, large: usize, project: &Path) -> Ve
     std::fs::create_dir_all(dir).expect("the cases' folder");
     let total = count + large;
     // The large ones spread through the run, not bunched at one end.
-    let every = if large == 0 { usize::MAX } else { total / large };
+    let every = if large == 0 {
+        usize::MAX
+    } else {
+        total / large
+    };
     let mut paths = Vec::new();
     let mut made_large = 0;
     for k in 0..total {
         let big = made_large < large && k % every == every / 2;
         made_large += usize::from(big);
-        let (w, h) = if big { (1920, 1080) } else { (640, 480) };
+        let (w, h, family) = if big {
+            (1920, 1080, [0, 2][made_large % 2])
+        } else {
+            (640, 480, k % 5)
+        };
         let path = dir.join(format!("case_{k:04}.case"));
-        std::fs::write(&path, case(k, w, h, project)).expect("writing a case");
+        std::fs::write(&path, case(k, family, w, h, project)).expect("writing a case");
         paths.push(path);
     }
     paths

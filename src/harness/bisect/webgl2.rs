@@ -1,9 +1,9 @@
 //! `bisect` on WebGL2: the emulator's path beside the capture of the es300
 //! translation, drawn window by window in headless Chromium
 //! (`harness::webgl2`, "The capture" in docs/bisect.md). Many bisections
-//! share one browser run ([`webgl2_all`]), which is what makes a sweep
-//! over the cases affordable: a browser start costs more than most
-//! captures.
+//! share the backend's one browser ([`webgl2_all`]), which is what makes
+//! a sweep over the cases affordable: a browser start costs more than
+//! most captures.
 
 use super::{BisectError, Bisection, Path, Paths, compare, emulator_path, gpu_path};
 use crate::glsl::{self, Dialect};
@@ -28,9 +28,9 @@ pub fn webgl2(
         .unwrap_or_else(|| Err(BisectError::Other("no bisection came back".into())))
 }
 
-/// [`webgl2`] for many (case, pixel) pairs, every capture in one browser
-/// run unless one of them stalls or ends it (then the others go on in a
-/// new one, as `WebGl2::render_all` does).
+/// [`webgl2`] for many (case, pixel) pairs, every capture in the
+/// backend's one browser unless one of them stalls or ends it (then the
+/// others go on in a fresh one, as `WebGl2::render_all` does).
 pub fn webgl2_all(
     webgl2: &WebGl2,
     jobs: &[CaptureRequest],

@@ -1,8 +1,8 @@
 //! One backend drawn on several devices at once: `diff --jobs N` opens N
 //! Vulkan devices and each thread takes the next case from a shared
 //! counter (cases differ widely in cost, so a fixed split would leave
-//! threads idle). Only for renderers that draw case by case: the WebGL2
-//! backend draws its batch in one browser page.
+//! threads idle). Only for Vulkan: the WebGL2 backend draws case by case
+//! in the one browser of the run.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

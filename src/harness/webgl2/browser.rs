@@ -247,7 +247,11 @@ impl Browser {
             return 0;
         };
         for entry in dir.flatten() {
-            let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse::<i32>().ok()) else {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|p| p.parse::<i32>().ok())
+            else {
                 continue;
             };
             // The group is field 5 of `stat`, counted after the command

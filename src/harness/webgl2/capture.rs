@@ -38,7 +38,9 @@ impl WebGl2 {
         jobs: &[CaptureRequest],
         options: &glsl::Options,
     ) -> Vec<Result<Vec<u32>, WebGl2Error>> {
-        jobs.iter().map(|job| self.capture_one(job, options)).collect()
+        jobs.iter()
+            .map(|job| self.capture_one(job, options))
+            .collect()
     }
 
     fn capture_one(

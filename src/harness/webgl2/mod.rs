@@ -64,8 +64,8 @@ pub struct Config {
     /// ANGLE's back end.
     pub angle: Angle,
     /// The longest one case's draw (or the browser's start) may take
-    /// before the browser is ended; the batch's other cases go on in a new
-    /// run.
+    /// before the browser is ended; the run's other cases go on in a fresh
+    /// one.
     pub timeout: Duration,
 }
 
@@ -195,9 +195,7 @@ impl WebGl2 {
     fn draw(&self, sc: &scene::Scene, path: &std::path::Path) -> Result<SceneResult, WebGl2Error> {
         self.with_session(|s| s.draw(sc, path))
             .map_err(|e| match e {
-                WebGl2Error::Browser(m) => {
-                    WebGl2Error::Browser(format!("{}: {m}", path.display()))
-                }
+                WebGl2Error::Browser(m) => WebGl2Error::Browser(format!("{}: {m}", path.display())),
                 e => e,
             })
     }

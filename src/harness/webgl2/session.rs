@@ -171,9 +171,11 @@ impl Session {
         let browser = self.browser.insert(browser);
         let since = Instant::now();
         loop {
-            if let Some(mut req) = self.server.accept(self.timeout).map_err(|e| {
-                WebGl2Error::Browser(format!("taking the page's request: {e}"))
-            })? {
+            if let Some(mut req) = self
+                .server
+                .accept(self.timeout)
+                .map_err(|e| WebGl2Error::Browser(format!("taking the page's request: {e}")))?
+            {
                 match (req.method.as_str(), req.path.as_deref()) {
                     ("GET", Some("/page")) => {
                         let _ = server::respond(
@@ -246,7 +248,8 @@ impl Session {
         self.serial += 1;
         let serial = self.serial;
         rest["serial"] = serial.into();
-        let text = serde_json::to_vec(&rest).map_err(|e| format!("encoding the page's work: {e}"))?;
+        let text =
+            serde_json::to_vec(&rest).map_err(|e| format!("encoding the page's work: {e}"))?;
         let mut waiting = self
             .waiting
             .take()
