@@ -7,9 +7,9 @@
 //!
 //! Textures are 4x4 and the quad maps them onto the whole target, so at
 //! 640x480 and 1920x1080 no pixel centre falls on a texel edge or centre
-//! line (where point sampling and gather pick their texels): `(x + 0.5)
-//! * 4 / W` is never a whole or half number for these W, and the same for
-//! heights. At 640x480 the nearest centre is 1/320 of a texel from an
+//! line (where point sampling and gather pick their texels): for these
+//! sizes `(x + 0.5) * 4 / W` and `(y + 0.5) * 4 / H` are never whole or
+//! half numbers. At 640x480 the nearest centre is 1/320 of a texel from an
 //! edge, more than the 1/256 to which D3D lets a sampler round texel
 //! coordinates (8 bits of sub-texel precision; SwiftShader does), so
 //! both sides pick the same texel. At 1920x1080 it is 1/960 of a texel,
@@ -116,11 +116,7 @@ pub fn write_cases(dir: &Path, count: usize, large: usize, project: &Path) -> Ve
     std::fs::create_dir_all(dir).expect("the cases' folder");
     let total = count + large;
     // The large ones spread through the run, not bunched at one end.
-    let every = if large == 0 {
-        usize::MAX
-    } else {
-        total / large
-    };
+    let every = total.checked_div(large).unwrap_or(usize::MAX);
     let mut paths = Vec::new();
     let mut made_large = 0;
     for k in 0..total {
