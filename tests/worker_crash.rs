@@ -200,3 +200,76 @@ fn bisect_reports_a_crash_as_unable_to_run() {
         stderr(&out)
     );
 }
+
+/// The library's two ways of drawing agree bit for bit: a worker's
+/// pictures, UAVs (words and counter) and depth come back through the pipe
+/// as the in-process `Gpu` draws them, and after a crash the next draw
+/// goes to a fresh worker.
+#[test]
+fn a_worker_draws_what_the_in_process_gpu_draws_and_recovers_from_a_crash() {
+    use dxbc_dbg::glsl;
+    use dxbc_dbg::harness::case::Case;
+    use dxbc_dbg::harness::gpu::isolated::{Isolated, WorkerCommand};
+    use dxbc_dbg::harness::gpu::{DEFAULT_DRAW_TIMEOUT, Draw, Gpu, GpuError};
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The switch goes into the worker's environment alone (through
+    // env(1)): this process's other tests run beside this one.
+    let command = WorkerCommand {
+        program: "env".into(),
+        args: vec![
+            format!("{SWITCH}=abort:point_less").into(),
+            env!("CARGO_BIN_EXE_dxbc-dbg").into(),
+            WorkerCommand::SUBCOMMAND.into(),
+        ],
+    };
+    let isolated = Isolated::open(command, DEFAULT_DRAW_TIMEOUT).expect("a worker opens");
+    let gpu = Gpu::new().expect("a Vulkan adapter");
+    assert_eq!(isolated.adapter_name(), gpu.adapter_name());
+    let options = glsl::Options::new(glsl::Dialect::Vk450);
+    let bits = |images: &[dxbc_dbg::harness::image::Image]| -> Vec<(u32, u32, Vec<u32>)> {
+        images
+            .iter()
+            .map(|i| {
+                let words = i.pixels.iter().flatten().map(|f| f.to_bits()).collect();
+                (i.width, i.height, words)
+            })
+            .collect()
+    };
+    for case in [
+        "tests/cases/pcf/point_less.case",
+        "tests/cases/buffers/structured_store.case",
+        "tests/cases/depth/less_d32.case",
+        "tests/cases/pcf/point_equal.case",
+    ] {
+        let case = Case::load(&root.join(case)).expect("case");
+        let shaders = case.shaders().expect("shaders");
+        let crashes = case.path.file_name() == Some("point_less.case".as_ref());
+        let ours = isolated.draw(&case, &shaders, &options);
+        if crashes {
+            match ours {
+                Err(GpuError::Crashed { status, .. }) => assert_eq!(status, "signal 6, SIGABRT"),
+                Err(e) => panic!("{}: {e}", case.path.display()),
+                Ok(_) => panic!(
+                    "{}: the switch did not crash the worker",
+                    case.path.display()
+                ),
+            }
+            continue;
+        }
+        let ours = ours.unwrap_or_else(|e| panic!("{}: {e}", case.path.display()));
+        let theirs = gpu
+            .draw(&case, &shaders, &options)
+            .expect("in-process draw");
+        assert!(!ours.images.is_empty(), "{}", case.path.display());
+        assert_eq!(
+            bits(&ours.images),
+            bits(&theirs.images),
+            "{}",
+            case.path.display()
+        );
+        assert_eq!(ours.uavs.len(), case.uavs.len(), "{}", case.path.display());
+        assert_eq!(ours.uavs, theirs.uavs, "{}", case.path.display());
+        assert_eq!(ours.notes, theirs.notes, "{}", case.path.display());
+    }
+}
