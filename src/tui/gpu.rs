@@ -194,7 +194,10 @@ fn vulkan(source: &GpuCase, pixel: (u32, u32), stage: &Stage) -> Result<Paths, S
             &in_process
         }
     };
-    enter(stage, "the driver compiles and draws");
+    enter(
+        stage,
+        "drawing with the capture (the driver compiles first)",
+    );
     bisect::vulkan_paths(gpu, &source.case, &source.shaders, pixel, &source.options)
         .map_err(|e| format!("{}: {e}", source.case.path.display()))
 }
