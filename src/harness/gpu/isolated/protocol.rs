@@ -26,8 +26,9 @@ const MAX_PAYLOAD: u64 = 1 << 32;
 const MAX_PAYLOADS: u32 = 1024;
 
 /// From the parent. `Refuses` and `Draw` carry the case as payloads:
-/// its path, its text, the pixel shader's container and, when the case
-/// has one, the vertex shader's (`dxbc::write::shader_container`).
+/// its path, its text, then for the pixel shader and, when the case has
+/// one, the vertex shader its container (`dxbc::write::shader_container`)
+/// and its instructions' byte offsets in the original as `u32`s.
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Request {
     /// Opens the device; the first request a worker gets.

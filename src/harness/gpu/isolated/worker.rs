@@ -103,28 +103,42 @@ fn failure(e: GpuError) -> Failure {
 
 /// The case and shaders of a `Refuses` or `Draw` request's payloads.
 fn job(payloads: &[Vec<u8>]) -> Result<(Case, CaseShaders), String> {
-    let [path, text, pixel, rest @ ..] = payloads else {
+    let [path, text, pixel, pixel_offsets, rest @ ..] = payloads else {
         return Err(format!(
-            "a draw request with {} payloads, not 3 or 4",
+            "a draw request with {} payloads, not 4 or 6",
             payloads.len()
         ));
     };
     let path = PathBuf::from(std::ffi::OsStr::from_bytes(path));
     let text = std::str::from_utf8(text).map_err(|e| format!("the case text: {e}"))?;
     let case = Case::parse(text, &path).map_err(|e| e.to_string())?;
-    let parse = |bytes: &[u8]| {
-        crate::dxbc::Shader::parse(bytes, crate::dxbc::ParseOptions::default())
-            .map_err(|e| format!("{}: the shader sent to the worker: {e}", path.display()))
+    let bad = |e: String| format!("{}: the shader sent to the worker: {e}", path.display());
+    let parse = |bytes: &[u8], offsets: &[u8]| {
+        let mut shader = crate::dxbc::Shader::parse(bytes, crate::dxbc::ParseOptions::default())
+            .map_err(|e| bad(e.to_string()))?;
+        // Messages name instructions by their offsets in the original.
+        let offsets = protocol::words_from(offsets).map_err(bad)?;
+        if offsets.len() != shader.program.instructions.len() {
+            return Err(bad(format!(
+                "{} offsets for {} instructions",
+                offsets.len(),
+                shader.program.instructions.len()
+            )));
+        }
+        for (i, at) in shader.program.instructions.iter_mut().zip(offsets) {
+            i.offset = at as usize;
+        }
+        Ok(shader)
     };
     let vertex = match rest {
         [] => None,
-        [v] => Some(parse(v)?),
+        [v, offsets] => Some(parse(v, offsets)?),
         _ => return Err("a draw request with more than two shaders".into()),
     };
     Ok((
         case,
         CaseShaders {
-            pixel: parse(pixel)?,
+            pixel: parse(pixel, pixel_offsets)?,
             vertex,
         },
     ))
