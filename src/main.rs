@@ -270,6 +270,13 @@ enum Command {
         #[arg(long)]
         no_verify: bool,
     },
+    /// The worker process `diff`, `bisect` and `step` draw on Vulkan
+    /// through, so a crashing driver takes only it down (docs/harness.md,
+    /// "Crash isolation"). It speaks a binary protocol on its standard
+    /// input and output; not for use by hand.
+    #[cfg(feature = "gpu")]
+    #[command(name = "gpu-worker", hide = true)]
+    GpuWorker,
 }
 
 #[derive(Subcommand)]
@@ -543,7 +550,8 @@ fn run(cli: Cli) -> Result<Outcome> {
                 .with_context(|| file.display().to_string())?;
             app.gpu.source = target
                 .drawn
-                .map(|(case, shaders)| tui::gpu::GpuCase::new(case, shaders));
+                .map(|(case, shaders)| isolate(tui::gpu::GpuCase::new(case, shaders)))
+                .transpose()?;
             app.hlsl.attach(source);
             if let Some(why) = tui::terminal::unavailable() {
                 anyhow::bail!("{why}");
@@ -646,6 +654,10 @@ fn run(cli: Cli) -> Result<Outcome> {
                 None => print!("{text}"),
             }
         }
+        #[cfg(feature = "gpu")]
+        Command::GpuWorker => {
+            harness::gpu::isolated::worker::serve_stdio().context("the Vulkan worker")?;
+        }
         Command::Info { file, no_verify } => {
             let shader = load(&file, no_verify)?;
             print!(
@@ -655,6 +667,21 @@ fn run(cli: Cli) -> Result<Outcome> {
         }
     }
     Ok(Outcome::Done)
+}
+
+/// `G` in `step` draws in a worker process: a driver crash is then a
+/// message in the debugger, not its end.
+#[cfg(feature = "gpu")]
+fn isolate(mut source: tui::gpu::GpuCase) -> Result<tui::gpu::GpuCase> {
+    let command = harness::gpu::isolated::WorkerCommand::this_executable()
+        .context("finding this executable to start the Vulkan worker")?;
+    source.worker = Some(command);
+    Ok(source)
+}
+
+#[cfg(not(feature = "gpu"))]
+fn isolate(source: tui::gpu::GpuCase) -> Result<tui::gpu::GpuCase> {
+    Ok(source)
 }
 
 fn main() -> ExitCode {

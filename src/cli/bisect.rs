@@ -90,7 +90,12 @@ fn vulkan(
     shaders: &harness::case::CaseShaders,
     pixel: (u32, u32),
 ) -> Result<(Ran, Bisection), String> {
-    let gpu = harness::gpu::Gpu::new().map_err(|e| {
+    use harness::gpu::Draw;
+    use harness::gpu::isolated::{Isolated, WorkerCommand};
+    // A worker process draws, so a driver crash is reported as such.
+    let command = WorkerCommand::this_executable()
+        .map_err(|e| format!("the vulkan backend: cannot find this executable: {e}"))?;
+    let gpu = Isolated::open(command, harness::gpu::DEFAULT_DRAW_TIMEOUT).map_err(|e| {
         format!("the vulkan backend: {e}; install a Vulkan driver (Mesa's lavapipe without a GPU)")
     })?;
     let options = glsl::Options::new(glsl::Dialect::Vk450);

@@ -35,7 +35,11 @@ fn open_vulkan(
     timeout: std::time::Duration,
     devices: usize,
 ) -> Result<Result<Box<dyn harness::suite::Renderer>, Outcome>> {
-    let open = || harness::gpu::Gpu::new().map(|g| g.with_timeout(timeout));
+    // Each device is a worker process of this binary, so a driver crash
+    // fails one case and the run goes on (`harness::gpu::isolated`).
+    let command = harness::gpu::isolated::WorkerCommand::this_executable()
+        .context("finding this executable to start the Vulkan worker")?;
+    let open = || harness::gpu::isolated::Isolated::open(command.clone(), timeout);
     let opened = if devices > 1 {
         (0..devices)
             .map(|_| open().map(|g| Box::new(g) as Box<dyn harness::suite::Renderer + Send>))

@@ -507,6 +507,44 @@ pub fn write_features(features: &ShaderFeatures) -> Vec<u8> {
     features.flags.to_le_bytes().to_vec()
 }
 
+/// A whole container rebuilt from a parsed shader: RDEF, the signatures,
+/// the program, STAT, SFI0 and `LSTY`, in the order fxc writes them, with
+/// a correct hash. `Shader::parse` of it gives back the same structures
+/// (each writer is its parser's inverse, `encode` is `decode`'s), which is
+/// what lets a shader cross a process boundary as bytes when only its
+/// parsed form is at hand (the Vulkan worker, `harness::gpu::isolated`).
+/// Chunks the parser does not read are not carried, and the chunks' places
+/// may differ, so the instructions' byte offsets (`Instruction::offset`)
+/// are the new container's: a reader that reports them sets them back.
+pub fn shader_container(shader: &super::shader::Shader) -> Vec<u8> {
+    let mut chunks: Vec<([u8; 4], Vec<u8>)> = Vec::new();
+    if let Some(rdef) = &shader.rdef {
+        chunks.push((*b"RDEF", write_rdef(rdef)));
+    }
+    for sig in &shader.signatures {
+        chunks.push((sig.fourcc, write_signature(sig)));
+    }
+    let name = if shader.program.shex {
+        *b"SHEX"
+    } else {
+        *b"SHDR"
+    };
+    let words = super::encode::encode_program(&shader.program);
+    chunks.push((name, words.iter().flat_map(|w| w.to_le_bytes()).collect()));
+    if let Some(features) = &shader.features {
+        chunks.push((*b"SFI0", write_features(features)));
+    }
+    if let Some(stat) = &shader.stat {
+        chunks.push((*b"STAT", write_stat(stat)));
+    }
+    if let Some(style) = shader.listing_style {
+        use super::disasm::style_chunk;
+        chunks.push((style_chunk::FOURCC, style_chunk::write(style)));
+    }
+    let refs: Vec<(&[u8; 4], &[u8])> = chunks.iter().map(|(f, d)| (f, d.as_slice())).collect();
+    super::container::build_container(&refs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -646,5 +684,42 @@ mod tests {
             flags: 0x8000_0000_0000_0201,
         };
         assert_eq!(ShaderFeatures::parse(&write_features(&f), 0).unwrap(), f);
+    }
+
+    #[test]
+    fn a_parsed_shader_rebuilds_into_a_container_that_parses_the_same() {
+        use crate::dxbc::shader::{ParseOptions, Shader};
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/shadow_pcf.dxbc");
+        let bytes = std::fs::read(path).expect("the shipped shader");
+        let mut shader = Shader::parse(&bytes, ParseOptions::default()).expect("parses");
+        // It has signatures, a program and STAT; the chunks it lacks are
+        // given it, so every chunk the parser reads is written.
+        assert!(shader.stat.is_some() && shader.signatures.len() == 2);
+        shader.rdef = Some(Rdef::parse(&sm5_rdef(), 0).unwrap());
+        shader.features = Some(ShaderFeatures {
+            flags: 0x8000_0000_0000_0201,
+        });
+        let style = crate::dxbc::disasm::Style {
+            upper_cb_decl: true,
+            ..Default::default()
+        };
+        shader.listing_style = Some(style);
+        // The rebuilt container carries a correct hash: the default
+        // options verify it.
+        let again = Shader::parse(&shader_container(&shader), ParseOptions::default())
+            .expect("the rebuilt container parses");
+        assert_eq!(again.rdef, shader.rdef);
+        assert_eq!(again.signatures, shader.signatures);
+        // Equal but for where the program now starts in the container.
+        let mut program = again.program.clone();
+        let shift = shader.program.instructions[0].offset as isize
+            - program.instructions[0].offset as isize;
+        for i in &mut program.instructions {
+            i.offset = (i.offset as isize + shift) as usize;
+        }
+        assert_eq!(program, shader.program);
+        assert_eq!(again.stat, shader.stat);
+        assert_eq!(again.features, shader.features);
+        assert_eq!(again.listing_style, shader.listing_style);
     }
 }

@@ -11,6 +11,7 @@
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::glsl;
@@ -30,6 +31,11 @@ pub struct GpuCase {
     /// The options the capture translates with (each backend sets its
     /// own dialect); tests set the translator's fault injections here.
     pub options: glsl::Options,
+    /// The Vulkan worker process the capture draws in, so a crashing
+    /// driver fails the load instead of ending the debugger (`dxbc-dbg
+    /// step` sets it); `None` draws in this process.
+    #[cfg(feature = "gpu")]
+    pub worker: Option<crate::harness::gpu::isolated::WorkerCommand>,
 }
 
 impl GpuCase {
@@ -38,6 +44,8 @@ impl GpuCase {
             case,
             shaders,
             options: glsl::Options::new(glsl::Dialect::Vk450),
+            #[cfg(feature = "gpu")]
+            worker: None,
         }
     }
 }
@@ -59,7 +67,18 @@ pub struct Job {
     pub pixel: (u32, u32),
     pub lane: usize,
     pub started: Instant,
+    /// What the capture is doing now, set by its thread.
+    stage: Stage,
     rx: Receiver<Result<Paths, String>>,
+}
+
+/// The capture thread's current stage, for the progress line.
+type Stage = Arc<Mutex<&'static str>>;
+
+fn enter(stage: &Stage, what: &'static str) {
+    if let Ok(mut s) = stage.lock() {
+        *s = what;
+    }
 }
 
 pub enum GpuState {
@@ -122,16 +141,22 @@ pub fn lane_pixel((x, y): (u32, u32), lane: usize) -> (u32, u32) {
 
 /// Draws `source` on `backend` with the capture set for `pixel`. Each
 /// backend with a register capture is one arm here.
-fn capture(backend: Backend, source: &GpuCase, pixel: (u32, u32)) -> Result<Paths, String> {
+fn capture(
+    backend: Backend,
+    source: &GpuCase,
+    pixel: (u32, u32),
+    stage: &Stage,
+) -> Result<Paths, String> {
     match backend {
-        Backend::Vulkan => vulkan(source, pixel),
-        Backend::WebGl2 => webgl2(source, pixel),
+        Backend::Vulkan => vulkan(source, pixel, stage),
+        Backend::WebGl2 => webgl2(source, pixel, stage),
     }
 }
 
 /// WebGL2 in headless Chromium (SwiftShader), found as `diff` finds it.
-fn webgl2(source: &GpuCase, pixel: (u32, u32)) -> Result<Paths, String> {
+fn webgl2(source: &GpuCase, pixel: (u32, u32), stage: &Stage) -> Result<Paths, String> {
     use crate::harness::webgl2::{Config, WebGl2, WebGl2Error};
+    enter(stage, "starting the browser");
     let webgl2 = WebGl2::new(Config::default()).map_err(|e| match e {
         WebGl2Error::NoBrowser(why) => format!(
             "the webgl2 backend: no browser ({why}); it needs headless Chromium (Debian's \
@@ -140,6 +165,7 @@ fn webgl2(source: &GpuCase, pixel: (u32, u32)) -> Result<Paths, String> {
         e => format!("the webgl2 backend: {e}"),
     })?;
     let job = (&source.case, &source.shaders, pixel);
+    enter(stage, "drawing in the browser");
     bisect::webgl2_paths_all(&webgl2, &[job], &source.options)
         .pop()
         .unwrap_or_else(|| Err(bisect::BisectError::Other("no capture came back".into())))
@@ -147,16 +173,37 @@ fn webgl2(source: &GpuCase, pixel: (u32, u32)) -> Result<Paths, String> {
 }
 
 #[cfg(feature = "gpu")]
-fn vulkan(source: &GpuCase, pixel: (u32, u32)) -> Result<Paths, String> {
-    let gpu = crate::harness::gpu::Gpu::new().map_err(|e| {
+fn vulkan(source: &GpuCase, pixel: (u32, u32), stage: &Stage) -> Result<Paths, String> {
+    use crate::harness::gpu::{DEFAULT_DRAW_TIMEOUT, Gpu, isolated::Isolated};
+    let no_device = |e: crate::harness::gpu::GpuError| {
         format!("the vulkan backend: {e}; install a Vulkan driver (Mesa's lavapipe without a GPU)")
-    })?;
-    bisect::vulkan_paths(&gpu, &source.case, &source.shaders, pixel, &source.options)
+    };
+    let (in_process, isolated);
+    let gpu: &dyn crate::harness::gpu::Draw = match &source.worker {
+        Some(command) => {
+            enter(stage, "starting the Vulkan worker");
+            // Its standard error would scribble over the screen; it is
+            // kept for the message should the driver crash.
+            isolated =
+                Isolated::open_quiet(command.clone(), DEFAULT_DRAW_TIMEOUT).map_err(no_device)?;
+            &isolated
+        }
+        None => {
+            enter(stage, "opening the Vulkan device");
+            in_process = Gpu::new().map_err(no_device)?;
+            &in_process
+        }
+    };
+    enter(
+        stage,
+        "drawing with the capture (the driver compiles first)",
+    );
+    bisect::vulkan_paths(gpu, &source.case, &source.shaders, pixel, &source.options)
         .map_err(|e| format!("{}: {e}", source.case.path.display()))
 }
 
 #[cfg(not(feature = "gpu"))]
-fn vulkan(_source: &GpuCase, _pixel: (u32, u32)) -> Result<Paths, String> {
+fn vulkan(_source: &GpuCase, _pixel: (u32, u32), _stage: &Stage) -> Result<Paths, String> {
     Err("the vulkan backend is not built in (build with the `gpu` feature)".into())
 }
 
@@ -190,14 +237,16 @@ impl App {
             self.pick_pixel(pixel.0, pixel.1);
         }
         let (tx, rx) = mpsc::channel();
+        let stage: Stage = Arc::new(Mutex::new("starting"));
+        let stage_of_thread = Arc::clone(&stage);
         let spawned = std::thread::Builder::new()
             .name(CAPTURE_THREAD.into())
             .spawn(move || {
-                let result =
-                    std::panic::catch_unwind(AssertUnwindSafe(|| capture(backend, &source, pixel)))
-                        .unwrap_or_else(|p| {
-                            Err(format!("the capture panicked: {}", panic_text(&*p)))
-                        });
+                let stage = stage_of_thread;
+                let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    capture(backend, &source, pixel, &stage)
+                }))
+                .unwrap_or_else(|p| Err(format!("the capture panicked: {}", panic_text(&*p))));
                 // The receiver is gone when the load was dropped meanwhile.
                 let _ = tx.send(result);
             });
@@ -213,6 +262,7 @@ impl App {
             pixel,
             lane: self.lane,
             started: Instant::now(),
+            stage,
             rx,
         });
         // The status bar's progress line says what runs.
@@ -228,11 +278,12 @@ impl App {
     pub fn gpu_progress(&self) -> Option<String> {
         match &self.gpu.state {
             GpuState::Loading(job) => Some(format!(
-                "capturing pixel ({},{}) on {}: {:.1} s",
+                "capturing pixel ({},{}) on {}: {:.1} s, {}",
                 job.pixel.0,
                 job.pixel.1,
                 job.backend.name(),
-                job.started.elapsed().as_secs_f32()
+                job.started.elapsed().as_secs_f32(),
+                job.stage.lock().map_or("running", |s| *s)
             )),
             _ => None,
         }

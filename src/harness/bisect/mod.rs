@@ -153,10 +153,11 @@ pub fn gpu_path(program: &Program, words: &[u32]) -> Result<Path, String> {
 
 /// Bisects `case` at pixel `(x, y)` on Vulkan: the emulator's path beside
 /// the capture of the vk450 translation made with `options` (its fault
-/// injections included; `dialect` and `capture` are set here).
+/// injections included; `dialect` and `capture` are set here), drawn by
+/// `gpu` in this process or in a worker (`harness::gpu::Draw`).
 #[cfg(feature = "gpu")]
 pub fn vulkan(
-    gpu: &super::gpu::Gpu,
+    gpu: &(impl super::gpu::Draw + ?Sized),
     case: &super::case::Case,
     shaders: &super::case::CaseShaders,
     pixel: (u32, u32),
@@ -168,7 +169,7 @@ pub fn vulkan(
 /// [`vulkan`], keeping both sides' paths.
 #[cfg(feature = "gpu")]
 pub fn vulkan_paths(
-    gpu: &super::gpu::Gpu,
+    gpu: &(impl super::gpu::Draw + ?Sized),
     case: &super::case::Case,
     shaders: &super::case::CaseShaders,
     pixel: (u32, u32),
@@ -194,7 +195,7 @@ pub fn vulkan_paths(
         x: pixel.0,
         y: pixel.1,
     });
-    let drawing = gpu.render_with_uavs(case, shaders, &options)?;
+    let drawing = gpu.draw(case, shaders, &options)?;
     let words = drawing
         .capture
         .ok_or_else(|| BisectError::Other("the draw gave no capture buffer back".into()))?;

@@ -142,6 +142,11 @@ pub struct Case {
     /// Sampler slots whose section sets `compare`: D3D's comparison
     /// samplers, the only ones a `_c` instruction may use.
     pub comparison_samplers: Vec<u32>,
+    /// The text this case was parsed from. A case is never changed after
+    /// parsing, so its text and `path` are the whole case: the Vulkan
+    /// worker process (`harness::gpu::isolated`) receives these and parses
+    /// the same case again rather than a serialised copy of every field.
+    pub source: std::sync::Arc<str>,
 }
 
 /// One section of a case file. A case has at most one of each (one per
@@ -418,6 +423,7 @@ impl Case {
             requires: Vec::new(),
             sections: Vec::new(),
             comparison_samplers: Vec::new(),
+            source: std::sync::Arc::from(text),
         };
         let mut budget = texture::Budget::default();
         // Split into sections; shader sections keep their raw lines.

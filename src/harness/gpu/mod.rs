@@ -16,12 +16,15 @@
 //!   and the UAVs read back after the draw; shaders with storage are
 //!   compiled by glslangValidator through `harness::spirv`;
 //! * `passthrough`: those with image atomics handed to the driver as
-//!   SPIR-V without naga, their bindings renumbered for wgpu's layout.
+//!   SPIR-V without naga, their bindings renumbered for wgpu's layout;
+//! * `isolated`: the same draws in a worker process, so a driver that
+//!   aborts or faults fails one case instead of the whole run.
 
 mod bindings;
 mod capture;
 mod device;
 mod fullscreen;
+pub mod isolated;
 mod msaa;
 mod passthrough;
 mod shaders;
@@ -53,9 +56,48 @@ pub enum GpuError {
         .0.as_secs()
     )]
     Timeout(Duration),
+    /// The worker process drawing for [`isolated::Isolated`] died: killed
+    /// by a signal or exited mid-draw (a driver abort or segfault).
+    /// `status` says how (`signal 11, SIGSEGV`, `exit status 134`);
+    /// `last_words` is the last line it wrote to standard error, if any
+    /// (glibc's `*** stack smashing detected ***` and the like).
+    #[error(
+        "the Vulkan driver crashed ({status}){}",
+        .last_words.as_ref().map(|w| format!("; it said: {w}")).unwrap_or_default()
+    )]
+    Crashed {
+        status: String,
+        last_words: Option<String>,
+    },
+    /// The worker process could not be started or spoke out of turn.
+    #[error("the Vulkan worker process: {0}")]
+    Worker(String),
     /// Anything else, with the case file and what failed.
     #[error("{0}")]
     Other(String),
+}
+
+/// What draws a case on Vulkan: [`Gpu`] in this process, or
+/// [`isolated::Isolated`] through a worker process. The bisection's
+/// Vulkan entry points and the suite's renderer take either.
+pub trait Draw {
+    /// The adapter's name, for reports.
+    fn adapter_name(&self) -> String;
+    /// [`Gpu::render_with_uavs`].
+    fn draw(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        options: &glsl::Options,
+    ) -> Result<Drawing, GpuError>;
+    /// [`suite::Renderer::refuses`]: a device limit or capability the
+    /// case's storage exceeds.
+    fn refusal(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        options: &glsl::Options,
+    ) -> Option<String>;
 }
 
 /// How long one case's draw may take by default. lavapipe compiles a
@@ -113,7 +155,7 @@ impl Gpu {
         let r = self.r.borrow();
         r.notes.borrow_mut().clear();
         let scope = r.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let result = self.draw(&r, case, shaders, options);
+        let result = self.draw_on(&r, case, shaders, options);
         if let Err(GpuError::Timeout(_)) = result {
             // The device is still busy with this draw, and would be for
             // every later one: it is left to finish on its own (dropping
@@ -131,11 +173,14 @@ impl Gpu {
                 case.path.display(),
                 describe(&e)
             ))),
-            (Ok(drawing), None) => Ok(drawing),
+            (Ok(mut drawing), None) => {
+                drawing.notes = std::mem::take(&mut *r.notes.borrow_mut());
+                Ok(drawing)
+            }
         }
     }
 
-    fn draw(
+    fn draw_on(
         &self,
         r: &Renderer,
         case: &Case,
@@ -373,6 +418,7 @@ impl Gpu {
             images,
             uavs,
             capture,
+            notes: Vec::new(),
         })
     }
 }
@@ -386,6 +432,10 @@ pub struct Drawing {
     /// With `glsl::Options::capture`: the capture buffer's header and
     /// records (`glsl::capture` gives the layout).
     pub capture: Option<Vec<u32>>,
+    /// How the draw went where it could go more than one way (a
+    /// block-compressed texture uploaded compressed or decoded), for the
+    /// report ([`suite::Rendered::notes`]).
+    pub notes: Vec<String>,
 }
 
 /// Waits for everything submitted (the draw and the copies mapped for
@@ -452,16 +502,21 @@ fn buffer(r: &Renderer, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer
     b
 }
 
-impl suite::Renderer for Gpu {
-    fn backend(&self) -> Backend {
-        Backend::Vulkan
+impl Draw for Gpu {
+    fn adapter_name(&self) -> String {
+        Gpu::adapter_name(self)
     }
 
-    fn name(&self) -> String {
-        self.adapter_name()
+    fn draw(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        options: &glsl::Options,
+    ) -> Result<Drawing, GpuError> {
+        self.render_with_uavs(case, shaders, options)
     }
 
-    fn refuses(
+    fn refusal(
         &self,
         case: &Case,
         shaders: &CaseShaders,
@@ -479,6 +534,25 @@ impl suite::Renderer for Gpu {
         }
         storage::refusal(&self.r.borrow(), &storage::with_stages(&manifests))
     }
+}
+
+impl suite::Renderer for Gpu {
+    fn backend(&self) -> Backend {
+        Backend::Vulkan
+    }
+
+    fn name(&self) -> String {
+        self.adapter_name()
+    }
+
+    fn refuses(
+        &self,
+        case: &Case,
+        shaders: &CaseShaders,
+        options: &glsl::Options,
+    ) -> Option<String> {
+        self.refusal(case, shaders, options)
+    }
 
     fn captures_registers(&self) -> bool {
         true
@@ -489,12 +563,7 @@ impl suite::Renderer for Gpu {
         jobs: &[super::suite::BisectJob],
         options: &glsl::Options,
     ) -> Vec<Result<super::bisect::Bisection, String>> {
-        jobs.iter()
-            .map(|(case, shaders, pixel)| {
-                super::bisect::vulkan(self, case, shaders, *pixel, options)
-                    .map_err(|e| e.to_string())
-            })
-            .collect()
+        bisect_all(self, jobs, options)
     }
 
     fn render_all(
@@ -502,22 +571,42 @@ impl suite::Renderer for Gpu {
         jobs: &[(&Case, &CaseShaders)],
         options: &glsl::Options,
     ) -> Vec<Result<Rendered, String>> {
-        jobs.iter()
-            .map(|(case, shaders)| {
-                let start = Instant::now();
-                let drawing = self
-                    .render_with_uavs(case, shaders, options)
-                    .map_err(|e| e.to_string())?;
-                let notes = std::mem::take(&mut *self.r.borrow().notes.borrow_mut());
-                Ok(Rendered {
-                    images: drawing.images,
-                    uavs: drawing.uavs,
-                    ms: elapsed_ms(start),
-                    notes,
-                })
-            })
-            .collect()
+        render_all(self, jobs, options)
     }
+}
+
+/// [`suite::Renderer::render_all`] for either kind of [`Draw`]: one draw
+/// after another, each failure that case's alone.
+fn render_all(
+    d: &impl Draw,
+    jobs: &[(&Case, &CaseShaders)],
+    options: &glsl::Options,
+) -> Vec<Result<Rendered, String>> {
+    jobs.iter()
+        .map(|(case, shaders)| {
+            let start = Instant::now();
+            let drawing = d.draw(case, shaders, options).map_err(|e| e.to_string())?;
+            Ok(Rendered {
+                images: drawing.images,
+                uavs: drawing.uavs,
+                ms: elapsed_ms(start),
+                notes: drawing.notes,
+            })
+        })
+        .collect()
+}
+
+/// [`suite::Renderer::bisect_all`] for either kind of [`Draw`].
+fn bisect_all(
+    d: &impl Draw,
+    jobs: &[super::suite::BisectJob],
+    options: &glsl::Options,
+) -> Vec<Result<super::bisect::Bisection, String>> {
+    jobs.iter()
+        .map(|(case, shaders, pixel)| {
+            super::bisect::vulkan(d, case, shaders, *pixel, options).map_err(|e| e.to_string())
+        })
+        .collect()
 }
 
 #[cfg(test)]
