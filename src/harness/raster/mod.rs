@@ -463,4 +463,14 @@ mod front_face_tests {
         let m = "vertex 1 1 0 1\nvertex -1 1 0 1\nvertex 1 -1 0 1\nvertex -1 -1 0 1\n";
         assert_eq!(mask(m), 0);
     }
+
+    #[test]
+    fn a_triangle_reaching_behind_the_eye_faces_as_its_visible_part_winds() {
+        // The bottom corners behind the eye (w = -1): what is drawn is the
+        // top of the quad, wound as the quad's corners are on screen.
+        let q = "vertex -1 1 0.5 1\nvertex 1 1 0.5 1\nvertex -1 -3 -0.5 -1\nvertex 1 -3 -0.5 -1\n";
+        assert_eq!(mask(q), u32::MAX);
+        let m = "vertex 1 1 0.5 1\nvertex -1 1 0.5 1\nvertex 1 -3 -0.5 -1\nvertex -1 -3 -0.5 -1\n";
+        assert_eq!(mask(m), 0);
+    }
 }
