@@ -304,6 +304,7 @@ fn settled_record(index: usize, blob: &Blob, v: Verdict) -> CaseRecord {
         worst_pixel: None,
         blessed: Vec::new(),
         verdict: Some(v),
+        warnings: Vec::new(),
     }
 }
 

@@ -282,8 +282,10 @@ fn the_same_seed_gives_the_same_case_and_another_seed_another() {
     assert_eq!(case.textures.len(), 3);
     assert_eq!(case.constant_buffers[0].1.len(), 2);
     assert_eq!(case.comparison_samplers, vec![1]);
-    case.check_bindings(&[&s])
+    let warnings = case
+        .check_bindings(&[&s])
         .expect("matches the declarations");
+    assert!(warnings.is_empty(), "{warnings:?}");
 }
 
 #[test]
