@@ -6,6 +6,7 @@
 //! draws case files through. Each shader then gets a verdict, and each
 //! backend one inside it ([`results::verdict`]).
 
+use super::generate::tolerance;
 use std::path::{Path, PathBuf};
 
 use super::case::Case;
@@ -21,7 +22,6 @@ use crate::glsl;
 use crate::vm::VmError;
 
 pub mod inputs;
-pub mod tolerance;
 
 pub use inputs::{Blob, collect};
 
@@ -153,7 +153,7 @@ fn prepare(blob: &Blob, opts: &Options) -> Prepared {
         shader: &shader,
         path: &shader_line,
     };
-    let mut text = match generate::case_text(&[input], &gen_opts) {
+    let text = match generate::case_text(&[input], &gen_opts) {
         Ok(t) => t,
         Err(r) => {
             return settled(
@@ -164,20 +164,9 @@ fn prepare(blob: &Blob, opts: &Options) -> Prepared {
             );
         }
     };
-    let ops: Vec<_> = shader.program.instructions.iter().map(|i| i.op).collect();
-    // The generated textures filtered samples read: SNORM spans [-1, 1],
-    // every other filtered one [0, 1].
-    let textures = tolerance::Textures {
-        range: if text.contains("format rgba8_snorm") {
-            2.0
-        } else {
-            1.0
-        },
-        normalized: text.contains("format rgba8_snorm") || text.contains("format rgba8_unorm"),
-    };
-    let derived = tolerance::derive(&ops, textures);
-    text.push('\n');
-    text.push_str(&derived.section());
+    // The text holds the `[tolerance]` `case new` writes; the same
+    // derivation gives its figures (and causes) for the verdict.
+    let derived = tolerance::for_generated(&[&shader], &text);
     let case = match Case::parse(&text, &at) {
         Ok(c) => c,
         Err(e) => {
@@ -479,8 +468,8 @@ fn verdict(
             .map_or((0, 0), |w| (w.x, w.y));
         let blob_arg = crate::harness::suite::shell_quote(&blob.path.display().to_string());
         v.recreate = Some(format!(
-            "recreate: dxbc-dbg case new {blob_arg} --seed {} -o {stem}.case, then append \
-             `[tolerance]` `abs {}` `ulp {}`; step: {}",
+            "recreate: dxbc-dbg case new {blob_arg} --seed {} -o {stem}.case (its \
+             `[tolerance]` is abs {} ulp {}); step: {}",
             opts.seed,
             derived.abs,
             derived.ulp,
