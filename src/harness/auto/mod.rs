@@ -69,6 +69,8 @@ fn settled(blob: &Blob, kind: Kind, reason: String, bug: bool) -> Prepared {
 
 /// Where a blob's case is written (or, not written, where it is taken to
 /// be: beside the blob, so it names the blob by its file name).
+/// With `--write-cases`, [`run`] has checked first that every blob's path
+/// here lies inside DIR (`inputs::case_files`).
 pub fn case_path(blob: &Blob, write_cases: Option<&Path>) -> PathBuf {
     match write_cases {
         Some(dir) => dir.join(format!("{}.case", blob.name)),
@@ -215,11 +217,17 @@ pub fn run(
     opts: &Options,
     mut info: RunInfo,
     progress: impl FnMut(&CaseResult),
-) -> Run {
+) -> Result<Run, String> {
     info.auto = Some(AutoInfo {
         version: AUTO_VERSION,
         seed: opts.seed,
     });
+    // Every case file stays under --write-cases DIR, one blob a file:
+    // checked for the whole slice before anything is written.
+    if let Some(dir) = &opts.write_cases {
+        let listed: Vec<Blob> = blobs.iter().map(|(_, b)| b.clone()).collect();
+        inputs::case_files(&listed, dir)?;
+    }
     let prepared: Vec<Prepared> = blobs.iter().map(|(_, b)| prepare(b, opts)).collect();
     let mut to_draw = Vec::new();
     for (p, (_, b)) in prepared.iter().zip(blobs) {
@@ -255,7 +263,7 @@ pub fn run(
             name: r.name(),
         })
         .collect();
-    Run {
+    Ok(Run {
         doc: Results {
             version: results::FORMAT_VERSION,
             options: info,
@@ -265,7 +273,7 @@ pub fn run(
             cases,
         },
         drawn,
-    }
+    })
 }
 
 fn settled_record(index: usize, blob: &Blob, v: Verdict) -> CaseRecord {
