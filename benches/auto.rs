@@ -48,7 +48,8 @@ fn shaders_per_second(c: &mut Criterion) {
         };
         group.bench_function(format!("emulator jobs {jobs}"), |b| {
             b.iter(|| {
-                let run = auto::run(&list, blobs.len(), &[], &opts, info.clone(), |_| {});
+                let run = auto::run(&list, blobs.len(), &[], &opts, info.clone(), |_| {})
+                    .expect("no --write-cases, nothing to check");
                 assert!(run.doc.cases.iter().all(|c| {
                     c.verdict
                         .as_ref()

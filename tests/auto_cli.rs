@@ -193,3 +193,93 @@ fn a_missing_path_is_named() {
     assert!(stderr(&out).contains("gone.dxbc"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every file a path under `dir` holds, relative to it.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).expect("under").to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `--write-cases DIR` with a manifest of absolute paths: each case is
+/// written under DIR, named by the blob's path relative to the manifest's
+/// directory (or, outside it, by its own path without the root), and
+/// nothing is written anywhere else — not beside the blobs, where a name
+/// like `/abs/path/ps` joined to DIR used to land. Two blobs on one case
+/// file are an error before anything is written.
+#[test]
+fn write_cases_writes_only_under_its_directory() {
+    let root = temp_dir("write-cases-abs");
+    let blobs = root.join("blobs");
+    std::fs::create_dir_all(blobs.join("sub")).expect("dir");
+    assemble(&blobs.join("sub"), "ps", PS_ADD);
+    let lists = root.join("lists");
+    std::fs::create_dir_all(&lists).expect("dir");
+    let blob = blobs.join("sub/ps.dxbc").canonicalize().expect("blob");
+    let manifest = lists.join("abs.list");
+    std::fs::write(&manifest, format!("{}\n", blob.display())).expect("manifest");
+    let out_dir = root.join("out");
+    let before = files_under(&root);
+    let out = dxbc_dbg(&[
+        "diff",
+        "--auto",
+        manifest.to_str().expect("UTF-8"),
+        "--write-cases",
+        out_dir.to_str().expect("UTF-8"),
+        "--backend",
+        "none",
+    ]);
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    // The blob lies outside the manifest's directory: its name is its
+    // absolute path without the root.
+    let rel = blob
+        .strip_prefix("/")
+        .expect("absolute")
+        .with_extension("case");
+    let written = files_under(&out_dir);
+    assert_eq!(written, vec![rel.clone()], "{written:?}");
+    let mut after: Vec<PathBuf> = files_under(&root)
+        .into_iter()
+        .filter(|p| !p.starts_with("out"))
+        .collect();
+    after.sort();
+    assert_eq!(after, before, "files written outside --write-cases");
+    // The written case loads and passes with the ordinary diff.
+    let case = out_dir.join(&rel);
+    let out = dxbc_dbg(&["diff", case.to_str().expect("UTF-8"), "--backend", "none"]);
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+
+    // The same blob listed twice (once absolute, once relative): one case
+    // file for two blobs is refused, and nothing is written.
+    let twice = blobs.join("twice.list");
+    std::fs::write(&twice, format!("{}\nsub/ps.dxbc\n", blob.display())).expect("manifest");
+    let out_twice = root.join("out_twice");
+    let out = dxbc_dbg(&[
+        "diff",
+        "--auto",
+        twice.to_str().expect("UTF-8"),
+        "--write-cases",
+        out_twice.to_str().expect("UTF-8"),
+        "--backend",
+        "none",
+    ]);
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("would both write"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!out_twice.exists() || files_under(&out_twice).is_empty());
+    let _ = std::fs::remove_dir_all(&root);
+}

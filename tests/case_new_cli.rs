@@ -141,3 +141,47 @@ fn a_picture_for_a_comparison_slot_is_refused() {
     let err = stderr(&out);
     assert!(err.contains("t0 is read with a comparison"), "{err}");
 }
+
+/// A pixel shader that copies a filtered texel: the translation is right,
+/// so the generated case passes on every backend as written. It carries
+/// the `[tolerance]` `diff --auto` derives for `sample` (8-bit filter
+/// weights): without it lavapipe's weights put the image 3.6e-3 off the
+/// emulator's and the case fails. Where no backend can draw (no adapter or
+/// browser: exit 3 or 4) only the emulator's run is checked.
+#[test]
+fn a_generated_texture_copy_case_passes_unedited() {
+    let dir = temp_dir("copy");
+    let shader = dir.join("copy.asm");
+    std::fs::write(
+        &shader,
+        "ps_4_0\ndcl_sampler s0, mode_default\n\
+         dcl_resource_texture2d (float,float,float,float) t0\n\
+         dcl_input_ps linear v1.xy\ndcl_output o0.xyzw\n.semantic v1 TEXCOORD 0\n\
+         sample o0.xyzw, v1.xyxx, t0.xyzw, s0\nret\n",
+    )
+    .expect("write");
+    let case = dir.join("copy.case");
+    let (shader_s, case_s) = (
+        shader.to_str().expect("UTF-8 temp path"),
+        case.to_str().expect("UTF-8 temp path"),
+    );
+    let out = dxbc_dbg(&["case", "new", shader_s, "-o", case_s]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&case).expect("written");
+    assert!(
+        text.contains("[tolerance]") && text.contains("abs 0.0078125"),
+        "{text}"
+    );
+    let out = dxbc_dbg(&["diff", case_s, "--backend", "all"]);
+    let out = match out.status.code() {
+        Some(3 | 4) => {
+            eprintln!("no GPU backend here: {}", stderr(&out));
+            dxbc_dbg(&["diff", case_s, "--backend", "none"])
+        }
+        _ => out,
+    };
+    let summary = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{summary}{}", stderr(&out));
+    assert!(summary.contains("1 passed, 0 failed"), "{summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -278,3 +278,38 @@ fn a_run_without_a_runtime_dir_prints_no_window_system_noise() {
     assert!(!stderr.contains("XDG_RUNTIME_DIR"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A case that binds slots its shader does not declare is legal D3D: it
+/// draws and passes, and the summary and the HTML report carry one
+/// warning per unused slot, naming the case file and the section's line.
+#[test]
+fn unused_bindings_draw_and_are_warned_of_in_the_summary_and_report() {
+    let dir = temp_dir("unused-bindings");
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/io/unused_bindings.case");
+    let out = Command::new(env!("CARGO_BIN_EXE_dxbc-dbg"))
+        .arg("diff")
+        .arg(&case)
+        .args(["--backend", "none", "--report"])
+        .arg(dir.join("report"))
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
+    for (line, what) in [
+        (57, "[texture 3]: the pixel shader declares no t3"),
+        (61, "[sampler 5]: the pixel shader declares no s5"),
+        (64, "[constant buffer 2]: the pixel shader declares no cb2"),
+        (67, "[buffer 4]: the pixel shader declares no buffer t4"),
+        (71, "[uav 1]: the pixel shader declares no buffer u1"),
+    ] {
+        let want = format!("unused_bindings.case:{line}: warning: {what}");
+        assert!(stdout.contains(&want), "`{want}` missing from\n{stdout}");
+    }
+    let html = std::fs::read_to_string(dir.join("report/index.html")).expect("report");
+    assert!(
+        html.contains("unused_bindings.case:61: warning: [sampler 5]"),
+        "{html}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

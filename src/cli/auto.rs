@@ -32,7 +32,8 @@ pub fn auto_command(
     let run = harness::auto::run(&list, all.len(), &renderers, &opts, info, |r| {
         bar.set_message(r.name.clone());
         bar.inc(1);
-    });
+    })
+    .map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
     let mut doc = run.doc;
     print!("{}", verdict::summary(&doc));

@@ -155,6 +155,13 @@ pub fn summary_table(doc: &Results) -> String {
     for line in &over {
         let _ = writeln!(s, "{line}");
     }
+    // Warnings from loading the cases (bound slots no shader declares):
+    // the case drew, but the file may not say what its author meant.
+    for r in results {
+        for w in &r.warnings {
+            let _ = writeln!(s, "{}: {w}", r.name);
+        }
+    }
     // How textures went up where a backend had a choice (compressed or
     // decoded blocks), so a pass says what it exercised.
     for r in results {
@@ -354,6 +361,9 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
                 );
             }
             h.push_str(&bisection::section(&case_from_report, &r.backends));
+        }
+        for w in &r.warnings {
+            let _ = writeln!(h, "<p class=\"warning\">{}</p>", escape(w));
         }
         for b in r.backends.iter().filter(|b| !b.notes.is_empty()) {
             let _ = writeln!(
@@ -634,6 +644,7 @@ mod tests {
                 backends,
                 probe_pixel: None,
                 blessed: vec![],
+                warnings: vec![],
             }
         };
         let mut na = backend(Backend::WebGl2, target(&a, &a), vec![]);

@@ -1,6 +1,12 @@
 //! The blobs a `diff --auto` run reads: files, directories searched for
 //! `*.dxbc`, and manifests (`*.list`: a blob path a line, `#` comments,
 //! paths relative to the manifest).
+//!
+//! A blob's name is also where `--write-cases DIR` writes its case
+//! (`DIR/NAME.case`), so a name is only ever plain relative components:
+//! the path relative to its input root (the directory searched, or the
+//! manifest's directory), an absolute path outside that root written
+//! without its root, and `..` written `__`. No name can leave DIR.
 
 use std::path::{Path, PathBuf};
 
@@ -8,9 +14,10 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Blob {
     pub path: PathBuf,
-    /// The path relative to the directory it was found under (or as the
-    /// manifest writes it), without `.dxbc`; a file given directly is
-    /// named by its stem.
+    /// The path relative to the directory it was found under (or the
+    /// manifest's directory), without `.dxbc`, in plain components only
+    /// (see the module's comment); a file given directly is named by its
+    /// stem.
     pub name: String,
 }
 
@@ -72,8 +79,20 @@ fn manifest(path: &Path, out: &mut Vec<Blob>) -> Result<(), String> {
                 blob.display()
             ));
         }
+        // An absolute line is named from the manifest's directory when it
+        // lies under it, else by its own components without the root.
+        let listed = Path::new(line);
+        let rel = if listed.is_absolute() {
+            let under = match (dir.canonicalize(), blob.canonicalize()) {
+                (Ok(d), Ok(b)) => b.strip_prefix(&d).map(Path::to_path_buf).ok(),
+                _ => None,
+            };
+            under.unwrap_or_else(|| listed.to_path_buf())
+        } else {
+            listed.to_path_buf()
+        };
         out.push(Blob {
-            name: slash_name(&Path::new(line).with_extension("")),
+            name: slash_name(&rel.with_extension("")),
             path: blob,
         });
     }
@@ -86,11 +105,52 @@ fn stem(p: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// `rel`'s plain components joined with `/`: a root or drive prefix and
+/// `.` are left out and `..` is written `__`, so the name, joined to a
+/// directory, stays inside it.
 fn slash_name(rel: &Path) -> String {
+    use std::path::Component;
     rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+            Component::ParentDir => Some("__".to_string()),
+            Component::RootDir | Component::Prefix(_) | Component::CurDir => None,
+        })
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// Where `--write-cases DIR` writes each blob's case, checked before
+/// anything is written: every path inside DIR (a name is plain relative
+/// components, [`slash_name`]), and no two blobs on one file. A collision
+/// is an error naming both blobs.
+pub fn case_files(blobs: &[Blob], dir: &Path) -> Result<Vec<PathBuf>, String> {
+    use std::path::Component;
+    let mut seen: std::collections::HashMap<PathBuf, &Blob> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for b in blobs {
+        let name = Path::new(&b.name);
+        if b.name.is_empty() || !name.components().all(|c| matches!(c, Component::Normal(_))) {
+            return Err(format!(
+                "{}: its name `{}` cannot be a file under {}",
+                b.path.display(),
+                b.name,
+                dir.display()
+            ));
+        }
+        let at = dir.join(format!("{}.case", b.name));
+        if let Some(first) = seen.get(&at) {
+            return Err(format!(
+                "{} and {} would both write {}: name them apart (one manifest or directory per set)",
+                first.path.display(),
+                b.path.display(),
+                at.display()
+            ));
+        }
+        seen.insert(at.clone(), b);
+        out.push(at);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -124,5 +184,22 @@ mod tests {
         let e = collect(&[dir.join("nope")], None).expect_err("missing");
         assert!(e.contains("nope: no such"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn names_are_plain_relative_components() {
+        assert_eq!(slash_name(Path::new("/abs/path/x")), "abs/path/x");
+        assert_eq!(slash_name(Path::new("../up/./x")), "__/up/x");
+        let blob = |name: &str| Blob {
+            path: PathBuf::from(format!("{name}.dxbc")),
+            name: name.to_string(),
+        };
+        let out = Path::new("out");
+        let files = case_files(&[blob("a/b"), blob("c")], out).expect("apart");
+        assert_eq!(files, [out.join("a/b.case"), out.join("c.case")]);
+        let e = case_files(&[blob("a"), blob("a")], out).expect_err("collision");
+        assert!(e.contains("would both write"), "{e}");
+        let e = case_files(&[blob("/etc/x")], out).expect_err("absolute");
+        assert!(e.contains("cannot be a file under"), "{e}");
     }
 }

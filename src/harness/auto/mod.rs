@@ -6,6 +6,7 @@
 //! draws case files through. Each shader then gets a verdict, and each
 //! backend one inside it ([`results::verdict`]).
 
+use super::generate::tolerance;
 use std::path::{Path, PathBuf};
 
 use super::case::Case;
@@ -21,7 +22,6 @@ use crate::glsl;
 use crate::vm::VmError;
 
 pub mod inputs;
-pub mod tolerance;
 
 pub use inputs::{Blob, collect};
 
@@ -69,6 +69,8 @@ fn settled(blob: &Blob, kind: Kind, reason: String, bug: bool) -> Prepared {
 
 /// Where a blob's case is written (or, not written, where it is taken to
 /// be: beside the blob, so it names the blob by its file name).
+/// With `--write-cases`, [`run`] has checked first that every blob's path
+/// here lies inside DIR (`inputs::case_files`).
 pub fn case_path(blob: &Blob, write_cases: Option<&Path>) -> PathBuf {
     match write_cases {
         Some(dir) => dir.join(format!("{}.case", blob.name)),
@@ -153,7 +155,7 @@ fn prepare(blob: &Blob, opts: &Options) -> Prepared {
         shader: &shader,
         path: &shader_line,
     };
-    let mut text = match generate::case_text(&[input], &gen_opts) {
+    let text = match generate::case_text(&[input], &gen_opts) {
         Ok(t) => t,
         Err(r) => {
             return settled(
@@ -164,20 +166,9 @@ fn prepare(blob: &Blob, opts: &Options) -> Prepared {
             );
         }
     };
-    let ops: Vec<_> = shader.program.instructions.iter().map(|i| i.op).collect();
-    // The generated textures filtered samples read: SNORM spans [-1, 1],
-    // every other filtered one [0, 1].
-    let textures = tolerance::Textures {
-        range: if text.contains("format rgba8_snorm") {
-            2.0
-        } else {
-            1.0
-        },
-        normalized: text.contains("format rgba8_snorm") || text.contains("format rgba8_unorm"),
-    };
-    let derived = tolerance::derive(&ops, textures);
-    text.push('\n');
-    text.push_str(&derived.section());
+    // The text holds the `[tolerance]` `case new` writes; the same
+    // derivation gives its figures (and causes) for the verdict.
+    let derived = tolerance::for_generated(&[&shader], &text);
     let case = match Case::parse(&text, &at) {
         Ok(c) => c,
         Err(e) => {
@@ -226,11 +217,17 @@ pub fn run(
     opts: &Options,
     mut info: RunInfo,
     progress: impl FnMut(&CaseResult),
-) -> Run {
+) -> Result<Run, String> {
     info.auto = Some(AutoInfo {
         version: AUTO_VERSION,
         seed: opts.seed,
     });
+    // Every case file stays under --write-cases DIR, one blob a file:
+    // checked for the whole slice before anything is written.
+    if let Some(dir) = &opts.write_cases {
+        let listed: Vec<Blob> = blobs.iter().map(|(_, b)| b.clone()).collect();
+        inputs::case_files(&listed, dir)?;
+    }
     let prepared: Vec<Prepared> = blobs.iter().map(|(_, b)| prepare(b, opts)).collect();
     let mut to_draw = Vec::new();
     for (p, (_, b)) in prepared.iter().zip(blobs) {
@@ -266,7 +263,7 @@ pub fn run(
             name: r.name(),
         })
         .collect();
-    Run {
+    Ok(Run {
         doc: Results {
             version: results::FORMAT_VERSION,
             options: info,
@@ -276,7 +273,7 @@ pub fn run(
             cases,
         },
         drawn,
-    }
+    })
 }
 
 fn settled_record(index: usize, blob: &Blob, v: Verdict) -> CaseRecord {
@@ -304,6 +301,7 @@ fn settled_record(index: usize, blob: &Blob, v: Verdict) -> CaseRecord {
         worst_pixel: None,
         blessed: Vec::new(),
         verdict: Some(v),
+        warnings: Vec::new(),
     }
 }
 
@@ -478,8 +476,8 @@ fn verdict(
             .map_or((0, 0), |w| (w.x, w.y));
         let blob_arg = crate::harness::suite::shell_quote(&blob.path.display().to_string());
         v.recreate = Some(format!(
-            "recreate: dxbc-dbg case new {blob_arg} --seed {} -o {stem}.case, then append \
-             `[tolerance]` `abs {}` `ulp {}`; step: {}",
+            "recreate: dxbc-dbg case new {blob_arg} --seed {} -o {stem}.case (its \
+             `[tolerance]` is abs {} ulp {}); step: {}",
             opts.seed,
             derived.abs,
             derived.ulp,

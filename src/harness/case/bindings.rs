@@ -6,11 +6,12 @@
 //! it. So the case is refused before anything is drawn, naming the section
 //! and the slot, on every path alike.
 //!
-//! A binding the shaders never declare is refused too: it can only be a
-//! typo for another slot, and drawing without it would hide that.
+//! A binding the shaders never declare is legal D3D (an application binds
+//! a material's whole set whatever the shader reads) and is drawn, with a
+//! warning naming the section: it may be a typo for another slot.
 
 use super::texture::dimension_name;
-use super::{Case, CaseError, Section};
+use super::{Case, CaseError, CaseWarning, Section};
 use crate::dxbc::Shader;
 use crate::dxbc::analysis::Linkage;
 use crate::dxbc::analysis::ResourceUse;
@@ -58,8 +59,10 @@ fn returns(kind: NumericKind, declared: ReturnType) -> bool {
 impl Case {
     /// Checks the case's textures, samplers and constant buffers against
     /// the declarations of `shaders` (the pixel shader, and the vertex
-    /// shader when there is one); the error names the section's line.
-    pub fn check_bindings(&self, shaders: &[&Shader]) -> Result<(), CaseError> {
+    /// shader when there is one); the error names the section's line. A
+    /// slot no shader declares is a warning, also naming the line.
+    pub fn check_bindings(&self, shaders: &[&Shader]) -> Result<Vec<CaseWarning>, CaseError> {
+        let mut warnings = Vec::new();
         let stages: Vec<Stage> = shaders
             .iter()
             .map(|s| Stage {
@@ -93,9 +96,13 @@ impl Case {
                 }
             }
             if !declared {
-                return Err(
-                    self.section_error(section, format!("the {} declares no t{slot}", names()))
-                );
+                warnings.push(self.section_warning(
+                    section,
+                    format!(
+                        "the {} declares no t{slot}; it is bound and unused",
+                        names()
+                    ),
+                ));
             }
         }
         for (slot, _) in &self.samplers {
@@ -125,9 +132,13 @@ impl Case {
                 }
             }
             if !declared {
-                return Err(
-                    self.section_error(section, format!("the {} declares no s{slot}", names()))
-                );
+                warnings.push(self.section_warning(
+                    section,
+                    format!(
+                        "the {} declares no s{slot}; it is bound and unused",
+                        names()
+                    ),
+                ));
             }
         }
         for (slot, _) in &self.constant_buffers {
@@ -135,21 +146,30 @@ impl Case {
                 .iter()
                 .any(|s| s.uses.constant_buffers.declared.contains_key(slot))
             {
-                return Err(self.section_error(
+                warnings.push(self.section_warning(
                     Section::ConstantBuffer(*slot),
-                    format!("the {} declares no cb{slot}", names()),
+                    format!(
+                        "the {} declares no cb{slot}; it is bound and unused",
+                        names()
+                    ),
                 ));
             }
         }
-        self.check_buffers(&stages, &names())?;
-        self.check_interfaces(&stages, &names())
+        self.check_buffers(&stages, &names(), &mut warnings)?;
+        self.check_interfaces(&stages, &names())?;
+        Ok(warnings)
     }
 
     /// Each `[buffer N]` and `[uav N]` against a `dcl_resource_raw`/
     /// `_structured` (`tN`) or `dcl_uav_raw`/`_structured` (`uN`): the
     /// layout must be the declared one and a structured stride equal the
     /// declared stride (D3D's runtime refuses a mismatched view).
-    fn check_buffers(&self, stages: &[Stage], names: &str) -> Result<(), CaseError> {
+    fn check_buffers(
+        &self,
+        stages: &[Stage],
+        names: &str,
+        warnings: &mut Vec<CaseWarning>,
+    ) -> Result<(), CaseError> {
         use crate::dxbc::opcodes::Op;
         use crate::vm::memory::Layout;
         let views = [
@@ -243,9 +263,11 @@ impl Case {
                     }
                 }
                 if !declared {
-                    return Err(self.section_error(
+                    warnings.push(self.section_warning(
                         section,
-                        format!("the {names} declares no buffer {prefix}{slot}"),
+                        format!(
+                            "the {names} declares no buffer {prefix}{slot}; it is bound and unused"
+                        ),
                     ));
                 }
             }
@@ -400,6 +422,16 @@ impl Case {
     }
 
     /// An error at the line of `section`'s title.
+    fn section_warning(&self, section: Section, message: String) -> CaseWarning {
+        let e = self.section_error(section, message);
+        CaseWarning {
+            file: e.file,
+            line: e.line,
+            message: e.message,
+            section,
+        }
+    }
+
     fn section_error(&self, section: Section, message: String) -> CaseError {
         let line = self
             .sections

@@ -35,6 +35,24 @@ pub struct CaseError {
     pub message: String,
 }
 
+/// Something D3D accepts that is likely not what the case meant (a slot
+/// bound that no shader declares): the case is drawn and the warning shown
+/// with the run's results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseWarning {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+    /// The section bound to no declared slot.
+    pub section: Section,
+}
+
+impl std::fmt::Display for CaseWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: warning: {}", self.file, self.line, self.message)
+    }
+}
+
 /// A shader given inline or by path (relative to the case file).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ShaderSource {
@@ -287,6 +305,37 @@ pub struct CaseShaders {
 }
 
 impl Case {
+    /// Drops the buffer and UAV sections `warnings` found no shader
+    /// declares. D3D leaves such a view unused, so nothing the shaders see
+    /// changes; dropping them keeps a backend from comparing a UAV it never
+    /// bound, and a case whose only buffers are unused needs no `buffers`.
+    pub fn unbind_unused_buffers(&mut self, warnings: &[CaseWarning]) {
+        for w in warnings {
+            match w.section {
+                Section::Buffer(slot) => {
+                    self.buffers.retain(|(s, _)| *s != slot);
+                    // A typed buffer SRV is held as a texture.
+                    self.textures.retain(|(s, t)| {
+                        *s != slot || t.dimension() != crate::vm::texture::Dimension::Buffer
+                    });
+                }
+                Section::Uav(slot) => self.uavs.retain(|(s, _)| *s != slot),
+                _ => {}
+            }
+        }
+        let bound = |s: &Section| match *s {
+            Section::Buffer(slot) => {
+                self.buffers.iter().any(|(b, _)| *b == slot)
+                    || self.textures.iter().any(|(t, _)| *t == slot)
+            }
+            Section::Uav(slot) => self.uavs.iter().any(|(u, _)| *u == slot),
+            _ => false,
+        };
+        if !self.sections.iter().any(|(s, _)| bound(s)) {
+            self.requires.retain(|r| r.feature != Feature::Buffers);
+        }
+    }
+
     /// The viewport the quad is drawn through: the `viewport` line's, or
     /// the whole target with depth 0 to 1.
     pub fn viewport(&self) -> Viewport {

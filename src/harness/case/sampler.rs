@@ -42,7 +42,6 @@ pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<(Sampler, bool),
     let mut s = Sampler::default();
     let mut comparison = false;
     let mut once = Once::default();
-    let mut lod_at = [0usize; 2];
     let mut anisotropy: Option<(usize, u32)> = None;
     for (l, t) in lines {
         let toks: Vec<&str> = t.split_whitespace().collect();
@@ -120,27 +119,16 @@ pub(super) fn parse_sampler(ctx: &Ctx, lines: &Lines) -> Result<(Sampler, bool),
             }
             ["min_lod", v] => {
                 s.min_lod = ctx.f32(*l, v)?;
-                lod_at[0] = *l;
             }
             ["max_lod", v] => {
                 s.max_lod = ctx.f32(*l, v)?;
-                lod_at[1] = *l;
             }
             _ => return Err(ctx.err(*l, format!("unknown sampler setting `{t}`"))),
         }
     }
-    // D3D11 refuses a sampler whose MaxLOD is below its MinLOD (the
-    // defaults, -f32::MAX and f32::MAX, are in order).
-    if s.min_lod.is_nan() || s.max_lod.is_nan() || s.max_lod < s.min_lod {
-        let line = lod_at[0].max(lod_at[1]);
-        return Err(ctx.err(
-            line,
-            format!(
-                "min_lod {} and max_lod {} are not an LOD range (D3D11 needs min_lod <= max_lod)",
-                s.min_lod, s.max_lod
-            ),
-        ));
-    }
+    // Any MinLOD and MaxLOD are taken, as D3D11's CreateSamplerState takes
+    // them: MinLOD above MaxLOD samples at MinLOD and a NaN is no limit
+    // (docs/emulator.md, "Sampler LOD range").
     if let Some((l, n)) = anisotropy {
         // MaxAnisotropy means something only to the anisotropic filter;
         // a value the draw would ignore is a mistake in the case.

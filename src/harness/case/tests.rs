@@ -405,8 +405,17 @@ fn buffers_and_uavs_match_their_declarations() {
         e.message
             .contains("u2 is structured, stride 4, but the pixel shader declares it raw")
     );
-    let e = check("[buffer 1]\nstride 8\nsize 2\n[uav 3]\nraw\nsize 4\n").unwrap_err();
-    assert!(e.message.contains("declares no buffer u3"), "{}", e.message);
+    // A UAV no shader declares is legal D3D: drawn, with a warning at its
+    // title (line 11).
+    let w = check("[buffer 1]\nstride 8\nsize 2\n[uav 3]\nraw\nsize 4\n").expect("draws");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].line, 11);
+    assert!(w[0].message.contains("declares no buffer u3"), "{}", w[0]);
+    assert!(
+        w[0].to_string().contains("t.case:11: warning: "),
+        "{}",
+        w[0]
+    );
 }
 
 #[test]

@@ -214,6 +214,7 @@ mod tests {
             worst_pixel: None,
             blessed: vec![],
             verdict: None,
+            warnings: vec![],
         }
     }
 

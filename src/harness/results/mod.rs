@@ -103,6 +103,10 @@ pub struct CaseRecord {
     /// The shader's verdict in a `diff --auto` run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<verdict::Verdict>,
+    /// Warnings from loading the case, each naming its file and line
+    /// (absent from documents without any, which read as before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// What one backend did with a case.
@@ -277,6 +281,7 @@ impl CaseRecord {
             worst_pixel: r.worst_pixel().map(|(x, y)| [x, y]),
             blessed: r.blessed.iter().map(|p| p.display().to_string()).collect(),
             verdict: None,
+            warnings: r.warnings.clone(),
         }
     }
 }

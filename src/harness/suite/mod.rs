@@ -355,6 +355,9 @@ pub struct CaseResult {
     pub probe_pixel: Option<(u32, u32)>,
     /// Goldens written by `--bless`.
     pub blessed: Vec<PathBuf>,
+    /// What loading the case warned of (a bound slot no shader declares),
+    /// each naming the case file and line.
+    pub warnings: Vec<String>,
 }
 
 impl CaseResult {
@@ -522,12 +525,13 @@ fn empty_result(path: &Path, name: &str) -> CaseResult {
         backends: Vec::new(),
         probe_pixel: None,
         blessed: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 
 /// A parsed case checked the way every run checks it: its shaders load,
 /// its bindings match them, its render targets fit the outputs.
-fn check(case: Case, name: &str) -> Loaded {
+fn check(mut case: Case, name: &str) -> Loaded {
     let path = case.path.clone();
     let mut result = empty_result(&path, name);
     if let Some(ShaderSource::File(f)) = &case.pixel_shader {
@@ -536,16 +540,22 @@ fn check(case: Case, name: &str) -> Loaded {
     let checked = case.shaders().and_then(|s| {
         let stages: Vec<&crate::dxbc::Shader> =
             std::iter::once(&s.pixel).chain(s.vertex.as_ref()).collect();
-        case.check_bindings(&stages)?;
-        Ok(s)
+        let warnings = case.check_bindings(&stages)?;
+        Ok((s, warnings))
     });
+    if let Ok((_, warnings)) = &checked {
+        case.unbind_unused_buffers(warnings);
+    }
     // The render targets' formats and clears against the shader's outputs,
     // before any renderer sees the case (each would refuse it alike, after
     // the others had drawn). The message names the case file and line.
-    let checked = checked.map_err(|e| e.to_string()).and_then(|s| {
-        cpu::plan_targets(&case, &cpu::targets(&s.pixel))?;
-        Ok(s)
-    });
+    let checked = checked
+        .map_err(|e| e.to_string())
+        .and_then(|(s, warnings)| {
+            cpu::plan_targets(&case, &cpu::targets(&s.pixel))?;
+            result.warnings = warnings.iter().map(|w| w.to_string()).collect();
+            Ok(s)
+        });
     match checked {
         Ok(s) => Loaded {
             result,

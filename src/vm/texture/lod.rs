@@ -72,7 +72,12 @@ pub(crate) fn gradient_lod(tex: &Texture, geom: &Geom, ddx: [f32; 3], ddy: [f32;
 
 /// The LOD after the instruction's and the sampler's biases, clamped to
 /// [MinLOD, MaxLOD]: what decides magnification. A NaN LOD takes MinLOD,
-/// as D3D's `max` returns its non-NaN operand.
+/// as D3D's `max` returns its non-NaN operand; a NaN MinLOD or MaxLOD is
+/// no limit, as the GPU backends are given it. MaxLOD is applied first and
+/// MinLOD last, so a sampler with MinLOD above MaxLOD (which D3D11's
+/// runtime accepts) samples at MinLOD, as D3D11 implementations do; the
+/// GPU backends get the same through `runtime::hardware_sampler`, which
+/// raises MaxLOD to MinLOD.
 pub(crate) fn sampler_lod(tex: &Texture, smp: &Sampler, geom: &Geom, lod: &Lod) -> f64 {
     let base = match *lod {
         Lod::FromGradients { ddx, ddy, bias } => {
@@ -82,7 +87,17 @@ pub(crate) fn sampler_lod(tex: &Texture, smp: &Sampler, geom: &Geom, lod: &Lod) 
         Lod::Zero => 0.0,
     };
     let l = base + clamp_bias(smp.mip_lod_bias);
-    l.max(f64::from(smp.min_lod)).min(f64::from(smp.max_lod))
+    // A NaN bound is no limit (`f64::min`/`max` return the other operand).
+    let (min, max) = (f64::from(smp.min_lod), f64::from(smp.max_lod));
+    if l.is_nan() {
+        if min.is_nan() {
+            f64::from(-f32::MAX)
+        } else {
+            min
+        }
+    } else {
+        l.min(max).max(min)
+    }
 }
 
 /// The mip levels a sampling operation reads and how it filters them.
@@ -276,6 +291,12 @@ mod tests {
         // MinLOD lifts even an explicit LOD 0 (sample_c_lz) and a NaN LOD.
         assert_eq!(levels(&smp, Lod::Zero), (false, vec![(3, 1.0)]));
         assert_eq!(levels(&smp, Lod::Explicit(f32::NAN)).1, vec![(3, 1.0)]);
+        // MinLOD above MaxLOD: MinLOD, whatever the LOD.
+        smp.min_lod = 2.0;
+        smp.max_lod = 0.0;
+        assert_eq!(levels(&smp, Lod::Zero), (false, vec![(2, 1.0)]));
+        assert_eq!(levels(&smp, Lod::Explicit(5.0)).1, vec![(2, 1.0)]);
+        assert_eq!(levels(&smp, Lod::Explicit(f32::NAN)).1, vec![(2, 1.0)]);
     }
 
     #[test]

@@ -10,7 +10,26 @@
 //! can legitimately exceed them. Such a shader shows as a differ whose
 //! worst pixel is then stepped by hand.
 
+use crate::dxbc::Shader;
 use crate::dxbc::opcodes::{LodFrom, Op, TexelRead};
+
+/// The tolerance of a generated case: the instructions of every shader it
+/// draws, with the textures its text generates (`case_text` writes this
+/// section and `diff --auto` draws with it, so both use this one rule).
+pub fn for_generated(shaders: &[&Shader], text: &str) -> Derived {
+    let ops: Vec<Op> = shaders
+        .iter()
+        .flat_map(|s| s.program.instructions.iter().map(|i| i.op))
+        .collect();
+    // The generated textures filtered samples read: SNORM spans [-1, 1],
+    // every other filtered one [0, 1].
+    let snorm = text.contains("format rgba8_snorm");
+    let textures = Textures {
+        range: if snorm { 2.0 } else { 1.0 },
+        normalized: snorm || text.contains("format rgba8_unorm"),
+    };
+    derive(&ops, textures)
+}
 
 /// One ULP of a float in [1, 2): relative errors below are given in it.
 const ULP: f64 = 1.0 / 8_388_608.0; // 2^-23

@@ -19,6 +19,8 @@
 //! inputs (and `SV_Position` declared `sample`) evaluated at that sample's
 //! position and `SV_SampleIndex` set to the sample's number.
 
+mod triangle;
+
 use super::case::{Case, Viewport};
 use crate::dxbc::Shader;
 use crate::dxbc::enums::{Interpolation, SystemValue};
@@ -33,75 +35,17 @@ enum Interp {
     Linear,
 }
 
-struct Window {
-    /// Window x and y; z still `z/w` (the viewport maps it after
-    /// interpolation, once clipping has used it).
-    pos: [f64; 3],
-    inv_w: f64,
-}
-
-fn to_window(clip: [f32; 4], vp: &Viewport) -> Window {
-    let w = clip[3] as f64;
-    let inv_w = if w == 0.0 { 0.0 } else { 1.0 / w };
-    let (x, y, z) = (
-        clip[0] as f64 * inv_w,
-        clip[1] as f64 * inv_w,
-        clip[2] as f64 * inv_w,
-    );
-    Window {
-        pos: [
-            vp.x as f64 + (x + 1.0) * 0.5 * vp.width as f64,
-            vp.y as f64 + (1.0 - y) * 0.5 * vp.height as f64,
-            z,
-        ],
-        inv_w,
-    }
-}
-
-/// Screen-space barycentrics of `p` in triangle `t` (None if degenerate).
-fn barycentric(t: [&Window; 3], p: [f64; 2]) -> Option<[f64; 3]> {
-    let [a, b, c] = t.map(|w| w.pos);
-    let area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-    if area.abs() < 1e-12 {
-        return None;
-    }
-    let w0 = ((b[0] - p[0]) * (c[1] - p[1]) - (b[1] - p[1]) * (c[0] - p[0])) / area;
-    let w1 = ((c[0] - p[0]) * (a[1] - p[1]) - (c[1] - p[1]) * (a[0] - p[0])) / area;
-    Some([w0, w1, 1.0 - w0 - w1])
-}
-
 const TRIANGLES: [[usize; 3]; 2] = [[0, 1, 2], [1, 3, 2]];
 
-/// Rounding allowance for a barycentric that is zero in exact arithmetic.
-const ON_EDGE: f64 = 1e-9;
+use triangle::{ON_EDGE, Triangle, Weights};
 
-/// Whether triangle `t` owns the point with barycentrics `b`: inside it,
-/// or on one of its edges that D3D's top-left rule gives it. A point on
-/// an edge two triangles share (a quad's diagonal) belongs to one of them
-/// only, the one for which the edge is a top edge (exactly horizontal,
-/// the third corner below it) or a left edge (not horizontal, the third
-/// corner to its right); it matters for `constant` inputs, which take the
-/// owning triangle's first corner.
-fn owns(t: [&Window; 3], b: [f64; 3]) -> bool {
-    (0..3).all(|k| {
-        if b[k] > ON_EDGE {
-            return true;
-        }
-        if b[k] < -ON_EDGE {
-            return false;
-        }
-        // On the edge opposite corner k, from corner i to corner j.
-        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        let (a, e, c) = (t[i].pos, t[j].pos, t[k].pos);
-        let dy = e[1] - a[1];
-        if dy == 0.0 {
-            // y grows downwards: a top edge has the triangle below it.
-            c[1] > a[1]
-        } else {
-            let x_at = a[0] + (c[1] - a[1]) * (e[0] - a[0]) / dy;
-            x_at < c[0]
-        }
-    })
+/// The case's two triangles, set up for the case's viewport.
+fn triangles(case: &Case, vp: &Viewport) -> Vec<Triangle> {
+    let clip: Vec<[f32; 4]> = case.quad.iter().map(|v| v.position).collect();
+    TRIANGLES
+        .iter()
+        .map(|&t| Triangle::new(&clip, t, vp))
+        .collect()
 }
 
 /// Everything a run of the quad holding `pixel` reads from a case: the
@@ -128,18 +72,12 @@ pub fn runs_per_sample(shader: &Shader) -> bool {
             .any(|r| r.interpolation.is_some_and(|i| i.is_sample()))
 }
 
-/// Which samples of pixel `(px, py)` any of `triangles` covers (bit `i`
-/// for sample `i` of the target's standard pattern). D3D clips to the
-/// viewport's rectangle and to 0 <= z/w <= 1, so a sample outside either
-/// is not covered.
-fn covered_samples(
-    win: &[Window],
-    vp: &Viewport,
-    samples: u32,
-    px: u32,
-    py: u32,
-    triangles: &[[usize; 3]],
-) -> u32 {
+/// Which samples of pixel `(px, py)` triangle `tri` covers (bit `i` for
+/// sample `i` of the target's standard pattern). D3D clips to the view
+/// volume: a sample outside the viewport's rectangle, whose z/w leaves
+/// [0, 1], or (for a triangle reaching behind the eye) whose ray meets the
+/// triangle behind the eye is not covered.
+fn covered_samples(tri: &Triangle, vp: &Viewport, samples: u32, px: u32, py: u32) -> u32 {
     let pattern = crate::vm::texture::standard_pattern(samples).unwrap_or(&[[0, 0]]);
     let mut mask = 0;
     for (i, [dx, dy]) in pattern.iter().enumerate() {
@@ -151,17 +89,12 @@ fn covered_samples(
             && p[0] < vp.x as f64 + vp.width as f64
             && p[1] >= vp.y as f64
             && p[1] < vp.y as f64 + vp.height as f64;
+        // The same allowance the edge test has for rounding in the
+        // barycentrics (a constant z = 1 may sum to 1 + 1e-16).
         let inside = in_viewport
-            && triangles.iter().any(|tri| {
-                barycentric([&win[tri[0]], &win[tri[1]], &win[tri[2]]], p).is_some_and(|b| {
-                    let z: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
-                    // The same allowance the edge test has for rounding in
-                    // the barycentrics (a constant z = 1 may sum to
-                    // 1 + 1e-16).
-                    owns([&win[tri[0]], &win[tri[1]], &win[tri[2]]], b)
-                        && (-ON_EDGE..=1.0 + ON_EDGE).contains(&z)
-                })
-            });
+            && tri
+                .weights(p)
+                .is_some_and(|b| tri.owns(&b) && (-ON_EDGE..=1.0 + ON_EDGE).contains(&b.z_ndc));
         if inside {
             mask |= 1 << i;
         }
@@ -186,14 +119,9 @@ pub const TRIANGLE_COUNT: usize = TRIANGLES.len();
 /// (the pixel itself is then a helper), else the first.
 pub fn owning_triangle(case: &Case, pixel: PixelChoice) -> usize {
     let vp = case.viewport();
-    let win: Vec<Window> = case
-        .quad
-        .iter()
-        .map(|v| to_window(v.position, &vp))
-        .collect();
-    let covers = |t: usize, (px, py): (u32, u32)| {
-        covered_samples(&win, &vp, case.samples, px, py, &TRIANGLES[t..=t]) != 0
-    };
+    let tris = triangles(case, &vp);
+    let covers =
+        |t: usize, (px, py): (u32, u32)| covered_samples(&tris[t], &vp, case.samples, px, py) != 0;
     let lanes = pixel.lane_pixels();
     (0..TRIANGLE_COUNT)
         .find(|&t| covers(t, (pixel.x, pixel.y)))
@@ -233,7 +161,7 @@ pub fn quad_raster(
 pub struct QuadRaster<'a> {
     case: &'a Case,
     vp: Viewport,
-    win: Vec<Window>,
+    triangles: Vec<Triangle>,
     /// Per input register (up to `count`): how it is interpolated, and
     /// whether a sample-frequency run evaluates it at the sample.
     modes: Vec<Interp>,
@@ -308,11 +236,7 @@ impl<'a> QuadRaster<'a> {
         QuadRaster {
             case,
             vp,
-            win: case
-                .quad
-                .iter()
-                .map(|v| to_window(v.position, &vp))
-                .collect(),
+            triangles: triangles(case, &vp),
             modes,
             sampled,
             corners,
@@ -341,7 +265,7 @@ impl<'a> QuadRaster<'a> {
         triangle: usize,
         always: bool,
     ) -> Option<[f32; LANES]> {
-        let (case, vp, win) = (self.case, &self.vp, &self.win);
+        let (case, vp) = (self.case, &self.vp);
         setup.sample_count = case.samples;
         let mut depths = [0f32; LANES];
         let offset = sample.map_or([0.0; 2], |s| {
@@ -349,8 +273,7 @@ impl<'a> QuadRaster<'a> {
             [o[0] as f64, o[1] as f64]
         });
         let at_sample = |r: u32| sample.is_some() && self.sampled.get(r as usize) == Some(&true);
-        let tri = TRIANGLES[triangle];
-        let corners = [&win[tri[0]], &win[tri[1]], &win[tri[2]]];
+        let tri = &self.triangles[triangle];
         let lanes = pixel.lane_pixels();
         // Coverage first: a quad the triangle misses is not interpolated.
         // A degenerate triangle (no barycentrics, whatever the point)
@@ -358,7 +281,7 @@ impl<'a> QuadRaster<'a> {
         // sample or lies outside the target, barycentrics or not.
         let mut runs = [0u32; LANES];
         for (lane, &(px, py)) in lanes.iter().enumerate().take(LANES) {
-            let covered = covered_samples(win, vp, case.samples, px, py, &[tri]);
+            let covered = covered_samples(tri, vp, case.samples, px, py);
             runs[lane] = match sample {
                 Some(s) => covered & (1u32 << s),
                 None => covered,
@@ -368,15 +291,18 @@ impl<'a> QuadRaster<'a> {
         if !always && setup.helper.iter().all(|h| *h) {
             return None;
         }
-        let mut chosen = [None; LANES];
+        let mut chosen: [Option<Weights>; LANES] = [None; LANES];
         for (lane, &(px, py)) in lanes.iter().enumerate().take(LANES) {
-            chosen[lane] = barycentric(corners, [px as f64 + 0.5, py as f64 + 0.5]);
+            chosen[lane] = tri.weights([px as f64 + 0.5, py as f64 + 0.5]);
             setup.coverage[lane] = if chosen[lane].is_some() {
                 runs[lane]
             } else {
                 1
             };
         }
+        let depth_of = |b: &Weights| {
+            vp.min_depth as f64 + b.z_ndc * (vp.max_depth as f64 - vp.min_depth as f64)
+        };
         for (lane, &(px, py)) in lanes.iter().enumerate().take(LANES) {
             let p = [px as f64 + 0.5, py as f64 + 0.5];
             let ps = [p[0] + offset[0], p[1] + offset[1]];
@@ -386,31 +312,28 @@ impl<'a> QuadRaster<'a> {
             let Some(b) = chosen[lane] else {
                 continue;
             };
-            let z_ndc: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
-            let z_window =
-                vp.min_depth as f64 + z_ndc * (vp.max_depth as f64 - vp.min_depth as f64);
-            depths[lane] = z_window as f32;
-            // Barycentrics at the sample, in the same triangle's plane.
-            let bs = barycentric(corners, ps).unwrap_or(b);
+            depths[lane] = depth_of(&b) as f32;
+            // Weights at the sample, in the same triangle's plane.
+            let bs = tri.weights(ps).unwrap_or(b);
             for (r, slot) in regs.iter_mut().enumerate() {
-                let b = if at_sample(r as u32) { bs } else { b };
-                let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
+                let b = if at_sample(r as u32) { &bs } else { &b };
+                let persp_den = b.persp_den();
                 let mode = self.modes[r];
                 // The three corners' values, looked up once per register
                 // rather than per component.
-                let attr = tri.map(|k| self.corners[k][r]);
+                let attr = tri.corners.map(|k| self.corners[k][r]);
                 *slot = match mode {
-                    // The provoking vertex is the triangle's first.
+                    // The provoking vertex is the triangle's first, clipped
+                    // or not.
                     Interp::Constant => attr[0],
                     _ => {
                         let mut out = [0u32; 4];
                         for (c, o) in out.iter_mut().enumerate() {
                             let v = |k: usize| f32::from_bits(attr[k][c]) as f64;
                             let value = if mode == Interp::Linear || persp_den == 0.0 {
-                                (0..3).map(|k| b[k] * v(k)).sum::<f64>()
+                                (0..3).map(|k| b.screen[k] * v(k)).sum::<f64>()
                             } else {
-                                (0..3).map(|k| b[k] * v(k) * win[tri[k]].inv_w).sum::<f64>()
-                                    / persp_den
+                                (0..3).map(|k| b.persp[k] * v(k)).sum::<f64>() / persp_den
                             };
                             *o = (value as f32).to_bits();
                         }
@@ -421,11 +344,7 @@ impl<'a> QuadRaster<'a> {
             if let Some((r, c)) = self.front_face
                 && let Some(slot) = regs.get_mut(r as usize)
             {
-                // D3D's default front face winds clockwise on screen (y
-                // down): a positive signed area here.
-                let [a, b2, c2] = tri.map(|k| win[k].pos);
-                let area = (b2[0] - a[0]) * (c2[1] - a[1]) - (b2[1] - a[1]) * (c2[0] - a[0]);
-                slot[c] = if area > 0.0 { u32::MAX } else { 0 };
+                slot[c] = if tri.front { u32::MAX } else { 0 };
             }
             if let Some((r, c)) = self.sample_index
                 && let Some(slot) = regs.get_mut(r as usize)
@@ -435,10 +354,9 @@ impl<'a> QuadRaster<'a> {
             if let Some(r) = self.position_reg
                 && let Some(slot) = regs.get_mut(r as usize)
             {
-                let (b, p) = if at_sample(r) { (bs, ps) } else { (b, p) };
-                let persp_den: f64 = (0..3).map(|k| b[k] * win[tri[k]].inv_w).sum();
-                let z_ndc: f64 = (0..3).map(|k| b[k] * win[tri[k]].pos[2]).sum();
-                let z = vp.min_depth as f64 + z_ndc * (vp.max_depth as f64 - vp.min_depth as f64);
+                let (b, p) = if at_sample(r) { (&bs, ps) } else { (&b, p) };
+                let persp_den = b.persp_den();
+                let z = depth_of(b);
                 let w = if persp_den == 0.0 {
                     0.0
                 } else {
@@ -543,6 +461,16 @@ mod front_face_tests {
         assert_eq!(mask(q), u32::MAX);
         // Mirrored left to right: counter-clockwise, the back face.
         let m = "vertex 1 1 0 1\nvertex -1 1 0 1\nvertex 1 -1 0 1\nvertex -1 -1 0 1\n";
+        assert_eq!(mask(m), 0);
+    }
+
+    #[test]
+    fn a_triangle_reaching_behind_the_eye_faces_as_its_visible_part_winds() {
+        // The bottom corners behind the eye (w = -1): what is drawn is the
+        // top of the quad, wound as the quad's corners are on screen.
+        let q = "vertex -1 1 0.5 1\nvertex 1 1 0.5 1\nvertex -1 -3 -0.5 -1\nvertex 1 -3 -0.5 -1\n";
+        assert_eq!(mask(q), u32::MAX);
+        let m = "vertex 1 1 0.5 1\nvertex -1 1 0.5 1\nvertex 1 -3 -0.5 -1\nvertex -1 -3 -0.5 -1\n";
         assert_eq!(mask(m), 0);
     }
 }
