@@ -413,6 +413,9 @@ fn run(cli: Cli) -> Result<Outcome> {
                 let opts = harness::auto::Options {
                     seed,
                     write_cases,
+                    // The report's step commands name the cases of the
+                    // shaders that do not agree: they are written beside it.
+                    failing_cases: report.as_ref().map(|d| d.join("cases")),
                     run: options,
                 };
                 return cli::auto::auto_command(selection, opts, outputs, backends);

@@ -167,16 +167,6 @@ impl Selection<'_> {
     }
 }
 
-/// The progress bar a run draws while its cases (or shaders) finish.
-pub fn progress_bar(len: usize) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(len as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar
-}
-
 pub fn diff_command(
     selection: Selection,
     options: harness::suite::RunOptions,
@@ -204,12 +194,9 @@ pub fn diff_command(
             name: r.name(),
         })
         .collect();
-    let bar = progress_bar(list.len());
-    let results = harness::suite::run_all(&list, &renderers, &options, |r| {
-        bar.set_message(r.name.clone());
-        bar.inc(1);
-    });
-    bar.finish_and_clear();
+    let bar = super::progress::Bar::new();
+    let results = harness::suite::run_all(&list, &renderers, &options, &bar);
+    bar.finish();
     let mut doc = harness::results::Results::from_run(info, names, all.len(), &indices, &results);
     print!("{}", harness::report::summary_table(&doc));
     for (r, rec) in results.iter().zip(&doc.cases).filter(|(r, _)| !r.passed()) {

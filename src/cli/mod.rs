@@ -12,6 +12,7 @@ pub mod auto;
 pub mod bisect;
 pub mod case_new;
 pub mod diff;
+pub mod progress;
 pub mod runtime_dir;
 
 /// Reads a shader from a container, or assembles it when the file is text.

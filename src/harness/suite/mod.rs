@@ -13,6 +13,7 @@ use super::case::{Case, CaseShaders, ShaderSource};
 use super::cpu;
 use super::diff::Diff;
 use super::image::Image;
+use super::progress::Progress;
 use super::webgl2::WebGl2;
 use crate::glsl;
 
@@ -533,22 +534,29 @@ pub fn run_case(
     options: &RunOptions,
 ) -> CaseResult {
     let cases = [(path.to_path_buf(), name.to_string())];
-    run_all(&cases, renderers, options, |_| {})
+    run_all(&cases, renderers, options, &())
         .pop()
         .unwrap_or_else(|| load(path, name).result)
 }
 
 /// Runs cases on every renderer (each draws its whole batch at once, so
 /// the WebGL2 backend starts one browser for the suite), then the CPU,
-/// diffs, goldens and probes case by case, calling `progress` after each.
+/// diffs, goldens and probes case by case, telling `progress` of each
+/// stage (loading, the emulator, each backend's batch, comparing,
+/// bisecting) and of the cases as they finish.
 pub fn run_all(
     cases: &[(PathBuf, String)],
     renderers: &[&dyn Renderer],
     options: &RunOptions,
-    progress: impl FnMut(&CaseResult),
+    progress: &dyn Progress,
 ) -> Vec<CaseResult> {
     let pool = pool(options);
-    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| load(p, n));
+    progress.stage("loading cases", cases.len());
+    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| {
+        let l = load(p, n);
+        progress.advance(1, n);
+        l
+    });
     run_loaded(loaded, pool.as_ref(), renderers, options, progress)
 }
 
@@ -560,10 +568,15 @@ pub fn run_parsed(
     cases: Vec<(Case, String)>,
     renderers: &[&dyn Renderer],
     options: &RunOptions,
-    progress: impl FnMut(&CaseResult),
+    progress: &dyn Progress,
 ) -> Vec<CaseResult> {
     let pool = pool(options);
-    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases, |(c, n)| check(c, &n));
+    progress.stage("checking cases", cases.len());
+    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases, |(c, n)| {
+        let l = check(c, &n);
+        progress.advance(1, &n);
+        l
+    });
     run_loaded(loaded, pool.as_ref(), renderers, options, progress)
 }
 
@@ -585,13 +598,15 @@ fn run_loaded(
     pool: Option<&rayon::ThreadPool>,
     renderers: &[&dyn Renderer],
     options: &RunOptions,
-    mut progress: impl FnMut(&CaseResult),
+    progress: &dyn Progress,
 ) -> Vec<CaseResult> {
     // The emulator first: a shader that runs past its instruction budget
     // would not end on a GPU either, and a draw that never finishes hangs
     // the renderer (lavapipe and SwiftShader have no watchdog), so such a
     // case is not sent to the backends.
+    progress.stage("emulator", loaded.len());
     let cpu: Vec<Option<CpuRun>> = map_jobs(pool, loaded.iter().collect(), |l: &Loaded| {
+        let _done = Advance(progress, &l.result.name);
         l.input.as_ref().map(|(case, shaders)| {
             let start = Instant::now();
             let drawn = cpu::render_with_uavs(case, shaders);
@@ -645,7 +660,10 @@ fn run_loaded(
             jobs.push((case, shaders));
             index.push(k);
         }
-        for (k, res) in index.into_iter().zip(r.render_all(&jobs, &options.glsl)) {
+        progress.stage(&format!("drawing on {}", backend.name()), jobs.len());
+        let rendered = r.render_all(&jobs, &options.glsl);
+        progress.advance(jobs.len(), "");
+        for (k, res) in index.into_iter().zip(rendered) {
             per[k] = Some(res);
         }
         drawn.push(per);
@@ -669,7 +687,10 @@ fn run_loaded(
             (l, run, backends)
         })
         .collect();
+    progress.stage("comparing", per_case.len());
     let compared = map_jobs(pool, per_case, |(l, run, backends)| {
+        let name = l.result.name.clone();
+        let _done = Advance(progress, &name);
         let mut result = l.result;
         if let Some((case, _)) = &l.input {
             let run = run.expect("a loaded case has its CPU run");
@@ -689,11 +710,18 @@ fn run_loaded(
     let (mut compared, inputs): (Vec<CaseResult>, Vec<_>) = compared.into_iter().unzip();
     // On the calling thread, after every comparison: a bisection draws on
     // the renderer again, which is not for sharing between threads.
-    bisection::bisect_failures(&mut compared, &inputs, renderers, options);
-    for r in &compared {
-        progress(r);
-    }
+    bisection::bisect_failures(&mut compared, &inputs, renderers, options, progress);
     compared
+}
+
+/// Reports one item of the stage done when dropped: at the end of the
+/// closure that did it, whichever way that closure ends.
+struct Advance<'a>(&'a dyn Progress, &'a str);
+
+impl Drop for Advance<'_> {
+    fn drop(&mut self) {
+        self.0.advance(1, self.1);
+    }
 }
 
 /// `f` over `items`, on the pool's threads when there is one, in the

@@ -423,7 +423,7 @@ fn failures_are_bisected_at_the_worst_pixel_up_to_the_limit() {
         bisect_limit: 2,
         ..RunOptions::default()
     };
-    let rs = run_all(&cases, &[&r], &options, |_| {});
+    let rs = run_all(&cases, &[&r], &options, &());
     assert_eq!(*r.asked.borrow(), [(3, 2), (3, 2)]);
     let outcome = |i: usize| rs[i].backends[0].bisect.clone().map(|b| b.outcome);
     assert!(matches!(outcome(0), Some(Bisected::Ran(_))));
@@ -447,7 +447,7 @@ fn failures_are_bisected_at_the_worst_pixel_up_to_the_limit() {
 
     // The limit 0 (`diff --no-bisect`): none.
     r.asked.borrow_mut().clear();
-    let rs = run_all(&cases, &[&r], &RunOptions::default(), |_| {});
+    let rs = run_all(&cases, &[&r], &RunOptions::default(), &());
     assert!(r.asked.borrow().is_empty());
     assert!(rs.iter().all(|c| c.backends[0].bisect.is_none()));
 
@@ -455,7 +455,7 @@ fn failures_are_bisected_at_the_worst_pixel_up_to_the_limit() {
     let fake = Fake {
         poke: Some((1, 1, [0.0; 4])),
     };
-    let rs = run_all(&cases, &[&fake], &options, |_| {});
+    let rs = run_all(&cases, &[&fake], &options, &());
     for c in &rs {
         let b = c.backends[0].bisect.as_ref().expect("recorded");
         assert_eq!(b.pixel, (1, 1));
