@@ -533,6 +533,9 @@ fn run(cli: Cli) -> Result<Outcome> {
             hlsl,
             no_verify,
         } => {
+            // Without --case, the shader's own case beside it, if any.
+            let beside = case.is_none().then(|| cli::case_beside(&file)).flatten();
+            let case = case.or_else(|| beside.clone());
             let target = cli::debug_target(&file, case.as_deref(), no_verify)?;
             let source = tui::hlsl::locate(&target.shader_file, hlsl.as_deref())
                 .map_err(|e| anyhow::anyhow!("--hlsl {e}"))?;
@@ -548,6 +551,12 @@ fn run(cli: Cli) -> Result<Outcome> {
                 .drawn
                 .map(|(case, shaders)| tui::gpu::GpuCase::new(case, shaders));
             app.hlsl.attach(source);
+            if let Some(b) = &beside {
+                app.event = format!(
+                    "inputs from {}, the case beside the shader (--case takes another)",
+                    b.display()
+                );
+            }
             if let Some(why) = tui::terminal::unavailable() {
                 anyhow::bail!("{why}");
             }

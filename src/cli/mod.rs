@@ -110,6 +110,22 @@ pub fn debug_target(file: &Path, case: Option<&Path>, no_verify: bool) -> Result
     })
 }
 
+/// The case `step` takes for a shader given without `--case`: the file
+/// of the same name with the `.case` extension beside it
+/// (`shaders/shadow_pcf.dxbc` → `shaders/shadow_pcf.case`), when there is
+/// one. A case file given as the shader brings its own inputs, so it has
+/// none.
+pub fn case_beside(file: &Path) -> Option<std::path::PathBuf> {
+    if file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("case"))
+    {
+        return None;
+    }
+    let beside = file.with_extension("case");
+    beside.is_file().then_some(beside)
+}
+
 /// How a command ended, when it did not end in an error (exit 1).
 pub enum Outcome {
     Done,
