@@ -493,3 +493,36 @@ fn a_probe_failure_alone_is_not_bisected() {
     assert!(r.asked.borrow().is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A run tells its progress of every stage, with its size, and of every
+/// item in it, before it returns: what the binary's bar draws.
+#[test]
+fn progress_reports_each_stage_and_every_case() {
+    use crate::harness::progress::record::Recorder;
+    let dir = temp_dir("progress");
+    let cases: Vec<(PathBuf, String)> = ["a", "b", "c"]
+        .iter()
+        .map(|n| {
+            let p = dir.join(format!("{n}.case"));
+            std::fs::write(&p, CASE).expect("write");
+            (p, n.to_string())
+        })
+        .collect();
+    let fake = Fake {
+        poke: Some((1, 1, [1.0; 4])),
+    };
+    let recorder = Recorder::default();
+    let results = run_all(&cases, &[&fake], &RunOptions::default(), &recorder);
+    assert_eq!(results.len(), 3);
+    let stage = |name: &str| (name.to_string(), 3, 3);
+    assert_eq!(
+        recorder.stages(),
+        [
+            stage("loading cases"),
+            stage("emulator"),
+            stage("drawing on vulkan"),
+            stage("comparing"),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
