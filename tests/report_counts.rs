@@ -49,12 +49,10 @@ fn blobs(dir: &Path) -> Vec<PathBuf> {
     assemble("shaders/control_flow_vs.asm", &dir.join("vertex.dxbc"));
     assemble("shaders/debugger/refused_cs.asm", &dir.join("compute.dxbc"));
     std::fs::write(dir.join("garbage.dxbc"), b"not a container at all").expect("write");
-    [
-        "agrees", "differs", "vertex", "compute", "garbage",
-    ]
-    .iter()
-    .map(|n| dir.join(format!("{n}.dxbc")))
-    .collect()
+    ["agrees", "differs", "vertex", "compute", "garbage"]
+        .iter()
+        .map(|n| dir.join(format!("{n}.dxbc")))
+        .collect()
 }
 
 /// A stand-in GPU: the emulator's image, with pixel (1, 1) changed for
@@ -157,7 +155,10 @@ fn counts_line(text: &str) -> Counts {
         })
         .collect();
     assert!(!found.is_empty(), "no counts in:\n{text}");
-    assert!(found.iter().all(|c| *c == found[0]), "{found:?} in:\n{text}");
+    assert!(
+        found.iter().all(|c| *c == found[0]),
+        "{found:?} in:\n{text}"
+    );
     found[0]
 }
 
@@ -213,7 +214,11 @@ fn step_cases(text: &str, base: &Path) -> Vec<PathBuf> {
 
 fn assert_all_exist(what: &str, cases: &[PathBuf]) {
     for c in cases {
-        assert!(c.is_file(), "{what} names {}, which does not exist", c.display());
+        assert!(
+            c.is_file(),
+            "{what} names {}, which does not exist",
+            c.display()
+        );
     }
 }
 
@@ -277,7 +282,11 @@ fn a_mixed_auto_run_counts_alike_everywhere_and_names_cases_that_exist() {
     // What the binary prints and writes, from the same calls.
     let terminal = verdict::summary(&doc) + &verdict::differ_list(&doc);
     let mut drawn = Results {
-        cases: run.drawn.iter().map(|(i, _)| doc.cases[*i].clone()).collect(),
+        cases: run
+            .drawn
+            .iter()
+            .map(|(i, _)| doc.cases[*i].clone())
+            .collect(),
         ..doc.clone()
     };
     let results: Vec<_> = run.drawn.iter().map(|(_, r)| r.clone()).collect();
@@ -359,10 +368,7 @@ fn without_a_report_the_differing_shader_gets_a_command_that_writes_its_case() {
     let (write, step) = recreate
         .split_once("; ")
         .expect("a write, then a step command");
-    let write = write
-        .split_once("dxbc-dbg ")
-        .expect("a dxbc-dbg command")
-        .1;
+    let write = write.split_once("dxbc-dbg ").expect("a dxbc-dbg command").1;
     let words: Vec<String> = write
         .split_whitespace()
         .map(|w| w.trim_matches('\'').to_string())
@@ -407,7 +413,11 @@ fn the_binary_s_auto_outputs_agree() {
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");
     // Not a terminal: no progress on standard error.
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     check_outputs(&text, &json, &report_dir, &junit, [4, 1, 0, 3]);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -468,7 +478,10 @@ fn a_case_file_run_counts_alike_everywhere_and_names_cases_that_exist() {
     let from_html = step_cases(&html, &report_dir);
     assert!(!from_html.is_empty(), "{html}");
     assert_all_exist("the HTML", &from_html);
-    let from_json = step_cases(&std::fs::read_to_string(&json).expect("json"), Path::new(""));
+    let from_json = step_cases(
+        &std::fs::read_to_string(&json).expect("json"),
+        Path::new(""),
+    );
     assert!(!from_json.is_empty());
     assert_all_exist("the JSON", &from_json);
     let _ = std::fs::remove_dir_all(&dir);
@@ -494,7 +507,11 @@ fn the_binary_s_diff_outputs_agree() {
         .expect("runs");
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     check_outputs(&text, &json, &report_dir, &junit, [2, 1, 1, 0]);
     let printed = step_cases(&text, &dir);
     assert!(!printed.is_empty(), "{text}");

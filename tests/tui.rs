@@ -398,7 +398,10 @@ fn help_overlay_lists_the_key_table() {
     let t = text(&screen(&mut app));
     assert!(t.contains("keys: rows 1-43 of 47"), "{t}");
     assert!(t.contains("↓ 4 more"), "{t}");
-    assert!(t.contains("close a prompt or help") && !t.contains("q / Ctrl-c"), "{t}");
+    assert!(
+        t.contains("close a prompt or help") && !t.contains("q / Ctrl-c"),
+        "{t}"
+    );
     app.key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
     let t = text(&screen(&mut app));
     assert!(t.contains("keys: rows 5-47 of 47"), "{t}");

@@ -356,7 +356,8 @@ fn real_terminal_messages_and_help_are_read_whole_at_100x30_and_160x50() {
             // 16 temps and the inputs and outputs do not fit: the
             // register pane says how many rows are below.
             assert!(
-                s.lines().any(|l| l.contains("━ ↓ ") && l.contains(" more ")),
+                s.lines()
+                    .any(|l| l.contains("━ ↓ ") && l.contains(" more ")),
                 "{s}"
             );
         }

@@ -144,7 +144,11 @@ fn webgl2(
     let bar = super::progress::Bar::new();
     let b = harness::bisect::webgl2_reporting(&webgl2, &[(case, shaders, pixel)], &options, &bar)
         .pop()
-        .unwrap_or_else(|| Err(harness::bisect::BisectError::Other("no bisection came back".into())))
+        .unwrap_or_else(|| {
+            Err(harness::bisect::BisectError::Other(
+                "no bisection came back".into(),
+            ))
+        })
         .map(|p| p.bisection)
         .map_err(|e| format!("{}: {e}", case.path.display()))?;
     bar.finish();

@@ -480,12 +480,7 @@ pub fn junit(doc: &Results) -> String {
     let _ = writeln!(
         x,
         "<testsuites tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{total:.3}\">\n  <testsuite name=\"dxbc-dbg diff\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{total:.3}\">",
-        counts.tests,
-        counts.failed,
-        counts.skipped,
-        counts.tests,
-        counts.failed,
-        counts.skipped
+        counts.tests, counts.failed, counts.skipped, counts.tests, counts.failed, counts.skipped
     );
     for t in &tests {
         let _ = write!(

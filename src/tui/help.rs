@@ -67,10 +67,7 @@ pub fn draw(frame: &mut Frame, app: &mut App, area: Rect) {
     let widest = unwrapped.iter().map(Line::width).max().unwrap_or(0) as u16 + 2;
     let width = widest.max(title_room).min(area.width);
     let inner = usize::from(width.saturating_sub(2)).max(1);
-    let lines: Vec<Line> = unwrapped
-        .into_iter()
-        .flat_map(|l| wrap(l, inner))
-        .collect();
+    let lines: Vec<Line> = unwrapped.into_iter().flat_map(|l| wrap(l, inner)).collect();
     let total = lines.len();
     let room = usize::from(area.height.saturating_sub(2)).max(1);
     let shown = total.min(room);
@@ -109,11 +106,7 @@ fn wrap(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
         return vec![line];
     }
     let style = line.spans.last().map(|s| s.style).unwrap_or_default();
-    let text: Vec<char> = line
-        .spans
-        .iter()
-        .flat_map(|s| s.content.chars())
-        .collect();
+    let text: Vec<char> = line.spans.iter().flat_map(|s| s.content.chars()).collect();
     let indent = 24.min(width / 2);
     let mut out = vec![Line::styled(
         text[..width].iter().collect::<String>(),

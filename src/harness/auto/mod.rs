@@ -427,12 +427,7 @@ fn backend_verdict(b: &BackendResult, shader: &Shader) -> BackendVerdict {
     v
 }
 
-fn verdict(
-    blob: &Blob,
-    r: &CaseResult,
-    shader: &Shader,
-    derived: &tolerance::Derived,
-) -> Verdict {
+fn verdict(blob: &Blob, r: &CaseResult, shader: &Shader, derived: &tolerance::Derived) -> Verdict {
     let mut v = Verdict {
         kind: Kind::Agree,
         reasons: Vec::new(),
