@@ -17,6 +17,16 @@ pub trait Progress: Sync {
 /// Reports to no one.
 impl Progress for () {}
 
+/// Reports one item of the current stage done when dropped: at the end
+/// of the closure or loop body that did it, whichever way that ends.
+pub(crate) struct Done<'a>(pub &'a dyn Progress, pub &'a str);
+
+impl Drop for Done<'_> {
+    fn drop(&mut self) {
+        self.0.advance(1, self.1);
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod record {
     use std::sync::Mutex;

@@ -240,6 +240,9 @@ pub fn write_pictures(dir: &Path, results: &[CaseResult], doc: &mut Results) -> 
 }
 
 fn backends_line(renderers: &[(&str, &str)]) -> String {
+    if renderers.is_empty() {
+        return "none (the emulator alone)".into();
+    }
     renderers
         .iter()
         .map(|(b, n)| format!("{b}: {n}"))

@@ -69,7 +69,7 @@ pub fn webgl2_reporting(
     let mut ready: Vec<(usize, Path, glsl::SourceMap)> = Vec::new();
     progress.stage("emulator path", jobs.len());
     for (k, (case, shaders, pixel)) in jobs.iter().enumerate() {
-        let _done = Advance(progress);
+        let _done = crate::harness::progress::Done(progress, "");
         match prepare(case, shaders, *pixel, &options) {
             Ok((path, map)) => {
                 ready.push((k, path, map));
@@ -111,15 +111,6 @@ pub fn webgl2_reporting(
     out.into_iter()
         .map(|r| r.unwrap_or_else(|| Err(BisectError::Other("not bisected".into()))))
         .collect()
-}
-
-/// Reports one item done when dropped, whichever way the loop goes on.
-struct Advance<'a>(&'a dyn crate::harness::progress::Progress);
-
-impl Drop for Advance<'_> {
-    fn drop(&mut self) {
-        self.0.advance(1, "");
-    }
 }
 
 /// What a bisection needs before the draw: the case applicable on WebGL2,

@@ -13,7 +13,7 @@ use super::case::{Case, CaseShaders, ShaderSource};
 use super::cpu;
 use super::diff::Diff;
 use super::image::Image;
-use super::progress::Progress;
+use super::progress::{Done, Progress};
 use super::webgl2::WebGl2;
 use crate::glsl;
 
@@ -606,7 +606,7 @@ fn run_loaded(
     // case is not sent to the backends.
     progress.stage("emulator", loaded.len());
     let cpu: Vec<Option<CpuRun>> = map_jobs(pool, loaded.iter().collect(), |l: &Loaded| {
-        let _done = Advance(progress, &l.result.name);
+        let _done = Done(progress, &l.result.name);
         l.input.as_ref().map(|(case, shaders)| {
             let start = Instant::now();
             let drawn = cpu::render_with_uavs(case, shaders);
@@ -690,7 +690,7 @@ fn run_loaded(
     progress.stage("comparing", per_case.len());
     let compared = map_jobs(pool, per_case, |(l, run, backends)| {
         let name = l.result.name.clone();
-        let _done = Advance(progress, &name);
+        let _done = Done(progress, &name);
         let mut result = l.result;
         if let Some((case, _)) = &l.input {
             let run = run.expect("a loaded case has its CPU run");
@@ -712,16 +712,6 @@ fn run_loaded(
     // the renderer again, which is not for sharing between threads.
     bisection::bisect_failures(&mut compared, &inputs, renderers, options, progress);
     compared
-}
-
-/// Reports one item of the stage done when dropped: at the end of the
-/// closure that did it, whichever way that closure ends.
-struct Advance<'a>(&'a dyn Progress, &'a str);
-
-impl Drop for Advance<'_> {
-    fn drop(&mut self) {
-        self.0.advance(1, self.1);
-    }
 }
 
 /// `f` over `items`, on the pool's threads when there is one, in the
