@@ -33,6 +33,7 @@ fn shaders_per_second(c: &mut Criterion) {
         let opts = auto::Options {
             seed: 0,
             write_cases: None,
+            failing_cases: None,
             run: RunOptions {
                 jobs,
                 ..RunOptions::default()
@@ -48,7 +49,7 @@ fn shaders_per_second(c: &mut Criterion) {
         };
         group.bench_function(format!("emulator jobs {jobs}"), |b| {
             b.iter(|| {
-                let run = auto::run(&list, blobs.len(), &[], &opts, info.clone(), |_| {})
+                let run = auto::run(&list, blobs.len(), &[], &opts, info.clone(), &())
                     .expect("no --write-cases, nothing to check");
                 assert!(run.doc.cases.iter().all(|c| {
                     c.verdict

@@ -22,7 +22,7 @@ fn cases_per_second(c: &mut Criterion) {
         };
         group.bench_function(format!("emulator jobs {jobs}"), |b| {
             b.iter(|| {
-                let results = suite::run_all(&cases, &[], &options, |_| {});
+                let results = suite::run_all(&cases, &[], &options, &());
                 assert!(results.iter().all(|r| r.passed()));
                 results
             })

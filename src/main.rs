@@ -420,6 +420,9 @@ fn run(cli: Cli) -> Result<Outcome> {
                 let opts = harness::auto::Options {
                     seed,
                     write_cases,
+                    // The report's step commands name the cases of the
+                    // shaders that do not agree: they are written beside it.
+                    failing_cases: report.as_ref().map(|d| d.join("cases")),
                     run: options,
                 };
                 return cli::auto::auto_command(selection, opts, outputs, backends);
@@ -537,6 +540,9 @@ fn run(cli: Cli) -> Result<Outcome> {
             hlsl,
             no_verify,
         } => {
+            // Without --case, the shader's own case beside it, if any.
+            let beside = case.is_none().then(|| cli::case_beside(&file)).flatten();
+            let case = case.or_else(|| beside.clone());
             let target = cli::debug_target(&file, case.as_deref(), no_verify)?;
             let source = tui::hlsl::locate(&target.shader_file, hlsl.as_deref())
                 .map_err(|e| anyhow::anyhow!("--hlsl {e}"))?;
@@ -553,6 +559,12 @@ fn run(cli: Cli) -> Result<Outcome> {
                 .map(|(case, shaders)| isolate(tui::gpu::GpuCase::new(case, shaders)))
                 .transpose()?;
             app.hlsl.attach(source);
+            if let Some(b) = &beside {
+                app.event = format!(
+                    "inputs from {}, the case beside the shader (--case takes another)",
+                    b.display()
+                );
+            }
             if let Some(why) = tui::terminal::unavailable() {
                 anyhow::bail!("{why}");
             }

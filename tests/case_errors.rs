@@ -1148,7 +1148,7 @@ fn apply(old: &str, new: &str) -> (String, usize) {
 fn run(path: &Path) -> (dxbc_dbg::harness::suite::CaseResult, usize) {
     let counting = Counting { jobs: Cell::new(0) };
     let cases = [(path.to_path_buf(), "variant".to_string())];
-    let mut results = run_all(&cases, &[&counting], &RunOptions::default(), |_| {});
+    let mut results = run_all(&cases, &[&counting], &RunOptions::default(), &());
     (results.remove(0), counting.jobs.get())
 }
 

@@ -171,7 +171,7 @@ fn more_storage_buffers_than_the_adapter_binds_are_refused_by_name() {
         vec![(case, "all_slots".into())],
         &[&gpu],
         &RunOptions::default(),
-        |_| {},
+        &(),
     );
     let r = &results[0];
     let b = &r.backends[0];

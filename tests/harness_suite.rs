@@ -100,7 +100,7 @@ fn run(renderers: &[&dyn Renderer], glsl: glsl::Options) -> Vec<CaseResult> {
         goldens: Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("goldens")),
         ..RunOptions::default()
     };
-    suite::run_all(&cases, renderers, &options, |_| {})
+    suite::run_all(&cases, renderers, &options, &())
 }
 
 /// The cases that fail on `backend`.

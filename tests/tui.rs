@@ -393,14 +393,27 @@ fn help_overlay_lists_the_key_table() {
         assert!(t.contains(&dxbc_dbg::tui::keys::keys_text(b)));
     }
     assert!(t.contains(" inputs: documented defaults"), "{t}");
-    // On 45 rows the last rows give way to a line saying they are cut:
-    // 43 inside the border, 42 bindings and the note of 5 more rows.
+    // On 45 rows, 43 inside the border: the title says which rows are
+    // shown and the border how many are below; End scrolls to the last.
     let t = text(&screen(&mut app));
+    assert!(t.contains("keys: rows 1-43 of 47"), "{t}");
+    assert!(t.contains("↓ 4 more"), "{t}");
     assert!(
-        t.contains("… 5 more rows: a taller terminal shows them"),
+        t.contains("close a prompt or help") && !t.contains("q / Ctrl-c"),
         "{t}"
     );
-    assert!(t.contains("show/hide this help") && !t.contains("close a prompt or help"));
+    app.key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+    let t = text(&screen(&mut app));
+    assert!(t.contains("keys: rows 5-47 of 47"), "{t}");
+    assert!(t.contains("↑ 4 more"), "{t}");
+    assert!(t.contains("q / Ctrl-c"), "{t}");
+    assert!(!t.contains("step back one instruction"), "{t}");
+    // The scroll keys move the help, not the listing cursor.
+    let cursor = app.cursor;
+    app.key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE));
+    let t = text(&screen(&mut app));
+    assert!(t.contains("keys: rows 4-46 of 47"), "{t}");
+    assert_eq!(app.cursor, cursor);
     app.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert_eq!(app.overlay, Overlay::None);
 }

@@ -72,14 +72,14 @@ fn the_detail_line_shows_a_long_texture_instruction_in_full() {
     assert_eq!(app.machine.pc(), 8);
     let buf = draw(&mut app, 160, 50);
     // The listing's half (78 columns inside its border, 2 of them the
-    // breakpoint and cursor marks, 9 "▶ [   8] ") keeps 67 of the fetch's
-    // 117 characters, cut as the issue reports it ...
+    // breakpoint and cursor marks, 9 "▶ [   8] ") keeps 66 of the fetch's
+    // 117 characters and a `…` saying the row is cut ...
     let listing = rows(&buf, inner(app.areas.listing));
     let row = listing
         .iter()
         .find(|r| r.contains("[   8]"))
         .expect("row 8");
-    assert!(row.ends_with("(texture2d)(float,float,float,fl"), "{row}");
+    assert!(row.ends_with("(texture2d)(float,float,float,f…"), "{row}");
     // ... the detail line, the full 160 columns, shows it whole, with
     // the input's semantic (the shader's signature names v1 TEXCOORD1).
     assert_eq!(
@@ -169,11 +169,12 @@ fn keys_change_the_split_and_the_bottom_pane_s_height() {
     assert_eq!((app.areas.listing.width, app.areas.glsl.width), (104, 56));
     assert_eq!(app.event, "listing 65% of the width");
     insta::assert_snapshot!("split_65", text(&buf));
-    // 102 columns inside: 102 - 2 - 9 = 91 of the fetch's characters,
-    // through its second source operand and the next one's first letter.
+    // 102 columns inside: 102 - 2 - 9 = 91, 90 of the fetch's characters
+    // (through its second source operand and the space after it) and the
+    // `…` that says the row is cut.
     let listing = rows(&buf, inner(app.areas.listing));
     let row = listing.iter().find(|r| r.contains("[   8]")).unwrap();
-    assert!(row.ends_with("r0.xyzw, v1.xyxx, t"), "{row}");
+    assert!(row.ends_with("r0.xyzw, v1.xyxx, …"), "{row}");
     // Down to the limit: 20% of 160 = 32; one more `<` says so.
     for _ in 0..9 {
         press(&mut app, KeyCode::Char('<'));
@@ -294,6 +295,147 @@ fn real_terminal_100x30_scrolls_to_the_inputs_and_outputs_with_keys() {
     let s = tmux.wait_for("focus: listing");
     assert!(shows(&s, "r0") && !shows(&s, "o1"), "{s}");
     assert!(s.lines().next().unwrap_or("").starts_with("┏"), "{s}");
+    tmux.cmd(&["send-keys", "-t", "dbg", "q"]);
+    let s = tmux.wait_for("exit=");
+    assert!(s.contains("exit=0"), "{s}");
+}
+
+/// The values after register `name` on a screen's rows (registers may
+/// share a row; a semantic after the name is passed over).
+fn screen_cell(screen: &str, name: &str) -> Option<Vec<String>> {
+    screen.lines().find_map(|row| {
+        let words: Vec<&str> = row
+            .split(|c: char| c.is_whitespace() || c == '│' || c == '┃')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let at = words.iter().position(|w| *w == name)?;
+        let x = at + words[at..].iter().position(|w| *w == "x:")?;
+        Some(
+            words[x..]
+                .chunks(2)
+                .take(4)
+                .map(|pair| pair.get(1).unwrap_or(&"").to_string())
+                .collect(),
+        )
+    })
+}
+
+/// The screen's text with runs of spaces and line breaks as one space
+/// and the borders left out, so a message wrapped over rows reads as one.
+fn flowing(screen: &str) -> String {
+    screen
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c.is_whitespace() || "│┃".contains(c)))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `G` on a shader without a case says what to do in a message longer
+/// than either screen's status line, ending in a command: it is read
+/// whole, wrapped under the status line; and at 100x30, where the help
+/// overlay is taller than the screen, every row of it is reached by
+/// scrolling while the title says which rows are shown. A pane with
+/// rows out of view says how many.
+#[test]
+fn real_terminal_messages_and_help_are_read_whole_at_100x30_and_160x50() {
+    use dxbc_dbg::tui::keys::{BINDINGS, keys_text};
+    const MESSAGE: &str = "no case to draw on the GPU: a shader alone runs on the debugger's \
+        default inputs; make a case with `dxbc-dbg case new SHADER -o X.case` and run \
+        `dxbc-dbg step X.case`";
+    let bin = env!("CARGO_BIN_EXE_dxbc-dbg");
+    for (width, height) in [(100u16, 30u16), (160, 50)] {
+        let tmux = Tmux::new(&format!("fits-{width}"));
+        let script =
+            format!("'{bin}' step shaders/debugger/many_temps.asm; echo \"exit=$?\"; sleep 60");
+        tmux.start_sized(&root(), &script, width, height);
+        let s = tmux.wait_for("instr 8/15");
+        if width == 100 {
+            // 16 temps and the inputs and outputs do not fit: the
+            // register pane says how many rows are below.
+            assert!(
+                s.lines()
+                    .any(|l| l.contains("━ ↓ ") && l.contains(" more ")),
+                "{s}"
+            );
+        }
+        tmux.cmd(&["send-keys", "-t", "dbg", "G"]);
+        let s = tmux.wait_for("no case to draw");
+        assert!(flowing(&s).contains(MESSAGE), "{width}x{height}:\n{s}");
+        // Every message row is inside the screen, under the status line.
+        let status = s
+            .lines()
+            .position(|l| l.contains("instr 8/15"))
+            .expect("status line");
+        assert!(
+            s.lines().skip(status + 1).any(|l| l.contains("X.case`")),
+            "{s}"
+        );
+
+        // The help: every binding's keys and text, by scrolling.
+        tmux.cmd(&["send-keys", "-t", "dbg", "?"]);
+        let mut seen = tmux.wait_for("Esc closes");
+        let scrolls = seen.contains("keys: rows 1-");
+        assert_eq!(scrolls, width == 100, "{seen}");
+        for _ in 0..BINDINGS.len() {
+            if !scrolls || seen.contains("inputs: documented defaults") {
+                break;
+            }
+            tmux.cmd(&["send-keys", "-t", "dbg", "PgDn"]);
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            seen.push_str(&tmux.screen());
+        }
+        for b in BINDINGS {
+            let row = format!("{:<22}{}", keys_text(b), b.help);
+            let row = row.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                flowing(&seen).contains(&row),
+                "{width}x{height}: help row `{row}` never shown:\n{seen}"
+            );
+        }
+        assert!(seen.contains("inputs: documented defaults"), "{seen}");
+        if scrolls {
+            // Home goes back to the first row.
+            tmux.cmd(&["send-keys", "-t", "dbg", "Home"]);
+            tmux.wait_for("keys: rows 1-");
+        }
+        // Esc alone (followed at once by `q` it would read as Alt-q).
+        tmux.cmd(&["send-keys", "-t", "dbg", "Escape"]);
+        tmux.wait_until("the help closed", |s| !s.contains("Esc closes"));
+        tmux.cmd(&["send-keys", "-t", "dbg", "q"]);
+        let s = tmux.wait_for("exit=");
+        assert!(s.contains("exit=0"), "{s}");
+    }
+}
+
+/// The README's first command opens on the shipped case beside the
+/// shader (`shaders/shadow_pcf.case`), not on zeros: v1 at pixel (0,0) is
+/// (0.1875, 0.1875, 0.5, 1) and, run to the end, o0 is 1.375 * cb0[0] =
+/// (1.375, 0.6875, 0.34375, 1.375) (the case's comments work each tap).
+#[test]
+fn real_terminal_shadow_pcf_opens_on_its_case_s_values() {
+    let bin = env!("CARGO_BIN_EXE_dxbc-dbg");
+    let tmux = Tmux::new("pcf-case");
+    let script = format!("'{bin}' step shaders/shadow_pcf.dxbc; echo \"exit=$?\"; sleep 60");
+    tmux.start_sized(&root(), &script, 160, 50);
+    let s = tmux.wait_for("instr 7/13");
+    assert!(
+        flowing(&s).contains("inputs from shaders/shadow_pcf.case"),
+        "{s}"
+    );
+    let v1 = screen_cell(&s, "v1").expect("v1 shown");
+    assert_eq!(v1, ["0.1875", "0.1875", "0.5", "1.0"], "{s}");
+    // After the sample_c_lz: two of its four taps pass, weights 0.5625
+    // and 0.0625.
+    tmux.cmd(&["send-keys", "-t", "dbg", "n"]);
+    let s = tmux.wait_for("step 1 ");
+    assert_eq!(screen_cell(&s, "r0").expect("r0")[0], "0.625", "{s}");
+    tmux.cmd(&["send-keys", "-t", "dbg", "r"]);
+    let s = tmux.wait_for("finished");
+    let o0 = screen_cell(&s, "o0").expect("o0 shown");
+    assert_eq!(o0, ["1.375", "0.6875", "0.34375", "1.375"], "{s}");
     tmux.cmd(&["send-keys", "-t", "dbg", "q"]);
     let s = tmux.wait_for("exit=");
     assert!(s.contains("exit=0"), "{s}");

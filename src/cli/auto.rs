@@ -7,7 +7,7 @@ use dxbc_dbg::harness;
 use dxbc_dbg::harness::results::verdict::{self, Kind};
 
 use super::Outcome;
-use super::diff::{Outputs, Selection, progress_bar, write_documents};
+use super::diff::{Outputs, Selection, write_documents};
 
 pub fn auto_command(
     selection: Selection,
@@ -27,14 +27,11 @@ pub fn auto_command(
     let renderers: Vec<&dyn harness::suite::Renderer> =
         backends.iter().map(|b| b.as_ref()).collect();
     let info = selection.run_info(&renderers, false);
-    let bar = progress_bar(list.len());
+    let bar = super::progress::Bar::new();
     let start = std::time::Instant::now();
-    let run = harness::auto::run(&list, all.len(), &renderers, &opts, info, |r| {
-        bar.set_message(r.name.clone());
-        bar.inc(1);
-    })
-    .map_err(anyhow::Error::msg)?;
-    bar.finish_and_clear();
+    let run = harness::auto::run(&list, all.len(), &renderers, &opts, info, &bar)
+        .map_err(anyhow::Error::msg)?;
+    bar.finish();
     let mut doc = run.doc;
     print!("{}", verdict::summary(&doc));
     print_details(&doc);

@@ -8,6 +8,9 @@ use anyhow::Result;
 use dxbc_dbg::dxbc::numfmt;
 use dxbc_dbg::harness::bisect::{Bisection, Divergence, Kind};
 use dxbc_dbg::harness::case::Case;
+// `0.500000 (0x3f000000)`, `-inf (0xff800000)`: the one formatter the
+// HTML report's bisection also uses.
+use dxbc_dbg::harness::results::bisect::value;
 use dxbc_dbg::vm::state::Reg;
 use dxbc_dbg::{glsl, harness};
 use serde_json::{Value, json};
@@ -99,8 +102,11 @@ fn vulkan(
         format!("the vulkan backend: {e}; install a Vulkan driver (Mesa's lavapipe without a GPU)")
     })?;
     let options = glsl::Options::new(glsl::Dialect::Vk450);
-    let b = harness::bisect::vulkan(&gpu, case, shaders, pixel, &options)
+    let bar = super::progress::Bar::new();
+    let b = harness::bisect::vulkan_reporting(&gpu, case, shaders, pixel, &options, &bar)
+        .map(|p| p.bisection)
         .map_err(|e| format!("{}: {e}", case.path.display()))?;
+    bar.finish();
     let ran = Ran {
         backend: "vulkan",
         title: "Vulkan",
@@ -140,23 +146,23 @@ fn webgl2(
         e => e.to_string(),
     })?;
     let options = glsl::Options::new(glsl::Dialect::Es300);
-    let b = harness::bisect::webgl2(&webgl2, case, shaders, pixel, &options)
+    let bar = super::progress::Bar::new();
+    let b = harness::bisect::webgl2_reporting(&webgl2, &[(case, shaders, pixel)], &options, &bar)
+        .pop()
+        .unwrap_or_else(|| {
+            Err(harness::bisect::BisectError::Other(
+                "no bisection came back".into(),
+            ))
+        })
+        .map(|p| p.bisection)
         .map_err(|e| format!("{}: {e}", case.path.display()))?;
+    bar.finish();
     let ran = Ran {
         backend: "webgl2",
         title: "WebGL2",
         adapter: webgl2.name(),
     };
     Ok((ran, b))
-}
-
-/// `0.500000 (0x3f000000)`, as `trace` prints a component.
-fn value(bits: u32) -> String {
-    if f32::from_bits(bits).is_nan() {
-        format!("NaN (0x{bits:08x})")
-    } else {
-        dxbc_dbg::vm::trace::value(bits)
-    }
 }
 
 fn reg_text(r: Option<Reg>) -> String {

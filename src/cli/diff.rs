@@ -171,16 +171,6 @@ impl Selection<'_> {
     }
 }
 
-/// The progress bar a run draws while its cases (or shaders) finish.
-pub fn progress_bar(len: usize) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(len as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar
-}
-
 pub fn diff_command(
     selection: Selection,
     options: harness::suite::RunOptions,
@@ -208,18 +198,16 @@ pub fn diff_command(
             name: r.name(),
         })
         .collect();
-    let bar = progress_bar(list.len());
+    let bar = super::progress::Bar::new();
     // Each case's pictures are written as soon as it is compared and then
     // dropped, so a run holds one slice's pixels, not the suite's.
     let mut pictures: Result<(), String> = Ok(());
-    let results = harness::suite::run_all_shedding(&list, &renderers, &options, |r| {
-        bar.set_message(r.name.clone());
-        bar.inc(1);
+    let results = harness::suite::run_all_shedding(&list, &renderers, &options, &bar, |r| {
         if let (Some(dir), Ok(())) = (outputs.report, &pictures) {
             pictures = harness::report::write_case_pictures(dir, r);
         }
     });
-    bar.finish_and_clear();
+    bar.finish();
     pictures.map_err(anyhow::Error::msg)?;
     let mut doc = harness::results::Results::from_run(info, names, all.len(), &indices, &results);
     print!("{}", harness::report::summary_table(&doc));

@@ -12,6 +12,7 @@ pub mod auto;
 pub mod bisect;
 pub mod case_new;
 pub mod diff;
+pub mod progress;
 pub mod runtime_dir;
 
 /// Reads a shader from a container, or assembles it when the file is text.
@@ -107,6 +108,22 @@ pub fn debug_target(file: &Path, case: Option<&Path>, no_verify: bool) -> Result
         drawn,
         shader_file,
     })
+}
+
+/// The case `step` takes for a shader given without `--case`: the file
+/// of the same name with the `.case` extension beside it
+/// (`shaders/shadow_pcf.dxbc` → `shaders/shadow_pcf.case`), when there is
+/// one. A case file given as the shader brings its own inputs, so it has
+/// none.
+pub fn case_beside(file: &Path) -> Option<std::path::PathBuf> {
+    if file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("case"))
+    {
+        return None;
+    }
+    let beside = file.with_extension("case");
+    beside.is_file().then_some(beside)
 }
 
 /// How a command ended, when it did not end in an error (exit 1).

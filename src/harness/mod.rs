@@ -15,6 +15,7 @@ pub mod golden;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod image;
+pub mod progress;
 pub mod quad;
 pub mod raster;
 pub mod render_targets;

@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::diff::{heat_map, preview, side_by_side, write_png};
+use super::results::tally::{self, Counts, Outcome};
 use super::results::{BackendRecord, CaseRecord, DiffFigures, Results};
 use super::suite::{CaseResult, step_command};
 
@@ -170,6 +171,7 @@ pub fn summary_table(doc: &Results) -> String {
         }
     }
     let _ = writeln!(s, "{} passed, {} failed", results.len() - failed, failed);
+    let _ = writeln!(s, "{}", Counts::of(doc).line(doc));
     s
 }
 
@@ -271,6 +273,17 @@ pub fn link_pictures(results: &[CaseResult], doc: &mut Results) {
     }
 }
 
+fn backends_line(renderers: &[(&str, &str)]) -> String {
+    if renderers.is_empty() {
+        return "none (the emulator alone)".into();
+    }
+    renderers
+        .iter()
+        .map(|(b, n)| format!("{b}: {n}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// Writes `index.html` into `dir` from the document (its pictures are
 /// where the document's paths, relative to `dir`, say); returns the
 /// page's path.
@@ -285,20 +298,28 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
     let failed = results.iter().filter(|r| !r.passed).count();
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>dxbc-dbg diff report</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em}\ntable{border-collapse:collapse;margin:.5em 0}\ntd,th{border:1px solid #bbb;padding:.2em .5em;text-align:left}\n.pass{color:#060}.fail{color:#b00;font-weight:bold}\nimg{image-rendering:pixelated;border:1px solid #888}\ncode{background:#eee;padding:.1em .3em}\n</style>\n</head>\n<body>\n");
-    let _ = writeln!(
-        h,
-        "<h1>dxbc-dbg diff report</h1>\n<p>{} cases: {} passed, {} failed. Backends: {}.</p>",
-        results.len(),
-        results.len() - failed,
-        failed,
-        escape(
-            &renderers
-                .iter()
-                .map(|(b, n)| format!("{b}: {n}"))
-                .collect::<Vec<_>>()
-                .join("; ")
-        )
-    );
+    let counts = Counts::of(doc);
+    if doc.options.auto.is_some() {
+        // A generated-case run counts by verdict, as its terminal summary
+        // does: the same table, from the same document.
+        let _ = writeln!(
+            h,
+            "<h1>dxbc-dbg diff report</h1>\n<p>{}. Backends: {}.</p>\n<pre>{}</pre>",
+            escape(&counts.line(doc)),
+            escape(&backends_line(&renderers)),
+            escape(&super::results::verdict::summary(doc))
+        );
+    } else {
+        let _ = writeln!(
+            h,
+            "<h1>dxbc-dbg diff report</h1>\n<p>{} cases: {} passed, {} failed; {}. Backends: {}.</p>",
+            results.len(),
+            results.len() - failed,
+            failed,
+            escape(&counts.line(doc)),
+            escape(&backends_line(&renderers))
+        );
+    }
     h.push_str("<h2>Summary</h2>\n<table>\n<tr><th>case</th><th>backend</th><th>result</th><th>draw ms</th><th>CPU ms</th><th>max abs</th><th>max ulp</th></tr>\n");
     for r in results {
         // (backend, verdict, draw ms, (max abs, max ulp))
@@ -347,20 +368,28 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
             if r.passed { "pass" } else { "FAIL" },
             escape(&r.path)
         );
+        // Commands name the case only where it exists: a generated case
+        // that was not written has no step command, only `recreate`.
+        let has_case = r.verdict.is_none() || r.step.is_some();
         if !r.failures.is_empty() {
             h.push_str("<ul>\n");
             for f in &r.failures {
                 let _ = writeln!(h, "<li><pre>{}</pre></li>", escape(f));
             }
             h.push_str("</ul>\n");
-            if let Some([x, y]) = r.worst_pixel {
+            if let Some([x, y]) = r.worst_pixel.filter(|_| has_case) {
                 let _ = writeln!(
                     h,
                     "<p>Step the worst pixel (from this report's folder): <code>{}</code></p>",
                     escape(&step_command(&case_from_report, x, y))
                 );
             }
-            h.push_str(&bisection::section(&case_from_report, &r.backends));
+            if has_case {
+                h.push_str(&bisection::section(&case_from_report, &r.backends));
+            }
+        }
+        if let Some(cmd) = r.verdict.as_ref().and_then(|v| v.recreate.as_ref()) {
+            let _ = writeln!(h, "<p><code>{}</code></p>", escape(cmd));
         }
         for w in &r.warnings {
             let _ = writeln!(h, "<p class=\"warning\">{}</p>", escape(w));
@@ -427,7 +456,7 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
             h.push_str("</table>\n");
             // Every pixel the heat map shows beyond tolerance, each with
             // the command that steps it.
-            for b in &drawn {
+            for b in drawn.iter().filter(|_| has_case) {
                 let d = &b.targets[i].diff;
                 if d.failing_pixels.is_empty() {
                     continue;
@@ -474,87 +503,59 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
     Ok(page)
 }
 
-/// JUnit XML: one `testcase` per case and backend (`name [backend]`); a
-/// failing one carries its reasons and the step command in a `failure`
-/// element, a not-applicable one is `skipped` with the reason. A case that
-/// never reached a backend is one test.
+/// JUnit XML: one `testcase` per test of [`tally::tests`] (a case on a
+/// backend, `name [backend]`, or a generated-case run's shader); a failing
+/// one carries its reasons and the step command in a `failure` element, a
+/// skipped one (not applicable, or a shader not compared) is `skipped`
+/// with the reason. The attributes are [`Counts`], as every output counts.
 pub fn junit(doc: &Results) -> String {
-    let results = &doc.cases;
-    struct Test<'a> {
-        name: String,
-        r: &'a CaseRecord,
-        secs: f64,
-        failures: Vec<String>,
-        skipped: Option<&'a str>,
-        bisect: Option<&'a super::results::bisect::BisectRecord>,
-    }
-    let mut tests = Vec::new();
-    for r in results {
-        let cpu = r.cpu_ms.unwrap_or(0.0);
-        if r.backends.is_empty() {
-            tests.push(Test {
-                name: r.name.clone(),
-                r,
-                secs: cpu / 1000.0,
-                failures: r.failures.clone(),
-                skipped: None,
-                bisect: None,
-            });
-        }
-        for b in &r.backends {
-            let mut failures = r.case_failures.clone();
-            if b.not_applicable.is_none() {
-                failures.extend(b.failures.iter().cloned());
-            } else {
-                failures.clear();
-            }
-            tests.push(Test {
-                name: format!("{} [{}]", r.name, b.backend),
-                r,
-                secs: (b.ms.unwrap_or(0.0) + cpu) / 1000.0,
-                failures,
-                skipped: b.not_applicable.as_deref(),
-                bisect: b.bisect.as_ref(),
-            });
-        }
-    }
-    let failed = tests.iter().filter(|t| !t.failures.is_empty()).count();
-    let skipped = tests.iter().filter(|t| t.skipped.is_some()).count();
-    let total: f64 = tests.iter().map(|t| t.secs).sum();
+    let tests = tally::tests(doc);
+    let counts = Counts::of(doc);
+    let secs = |t: &tally::Test| {
+        let cpu = t.case.cpu_ms.unwrap_or(0.0);
+        (t.backend.and_then(|b| b.ms).unwrap_or(0.0) + cpu) / 1000.0
+    };
+    let total: f64 = tests.iter().map(secs).sum();
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         x,
-        "<testsuites tests=\"{}\" failures=\"{failed}\" time=\"{total:.3}\">\n  <testsuite name=\"dxbc-dbg diff\" tests=\"{}\" failures=\"{failed}\" errors=\"0\" skipped=\"{skipped}\" time=\"{total:.3}\">",
-        tests.len(),
-        tests.len()
+        "<testsuites tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{total:.3}\">\n  <testsuite name=\"dxbc-dbg diff\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{total:.3}\">",
+        counts.tests, counts.failed, counts.skipped, counts.tests, counts.failed, counts.skipped
     );
     for t in &tests {
         let _ = write!(
             x,
             "    <testcase classname=\"dxbc-dbg.diff\" name=\"{}\" file=\"{}\" time=\"{:.3}\"",
             escape(&t.name),
-            escape(&t.r.path),
-            t.secs
+            escape(&t.case.path),
+            secs(t)
         );
-        if let Some(why) = t.skipped {
-            let _ = writeln!(
-                x,
-                ">\n      <skipped message=\"{}\"/>\n    </testcase>",
-                escape(why)
-            );
-            continue;
-        }
-        if t.failures.is_empty() {
-            x.push_str("/>\n");
-            continue;
-        }
+        let failures = match &t.outcome {
+            Outcome::Passed => {
+                x.push_str("/>\n");
+                continue;
+            }
+            Outcome::Skipped(why) => {
+                let _ = writeln!(
+                    x,
+                    ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                    escape(why)
+                );
+                continue;
+            }
+            Outcome::Failed(f) => f,
+        };
         x.push_str(">\n");
-        let mut body = t.failures.join("\n");
-        if let Some(cmd) = &t.r.step {
+        let mut body = failures.join("\n");
+        if let Some(cmd) = &t.case.step {
             body.push_str("\nstep the worst pixel: ");
             body.push_str(cmd);
         }
-        if let Some(b) = t.bisect {
+        if let Some(r) = t.case.verdict.as_ref().and_then(|v| v.recreate.as_ref()) {
+            body.push('\n');
+            body.push_str(r);
+        }
+        if let Some(b) = t.backend.and_then(|b| b.bisect.as_ref()) {
             let [px, py] = b.pixel;
             let _ = write!(
                 body,
@@ -565,7 +566,7 @@ pub fn junit(doc: &Results) -> String {
         let _ = writeln!(
             x,
             "      <failure message=\"{}\">{}</failure>\n    </testcase>",
-            escape(t.failures.first().map(String::as_str).unwrap_or("failed")),
+            escape(failures.first().map(String::as_str).unwrap_or("failed")),
             escape(&body)
         );
     }

@@ -278,6 +278,10 @@ pub struct App {
     pub layout: super::layout::Layout,
     /// Rows a page key moves (the listing's height at the last draw).
     pub page: usize,
+    /// The help overlay's first row shown, and the rows a page key moves
+    /// it (its height at the last draw) (`help.rs`).
+    pub help_top: usize,
+    pub help_page: usize,
     /// The GPU's values for the lane shown (`G`, `D`).
     pub gpu: GpuValues,
     /// The texture-read section (`fetch.rs`).
@@ -348,6 +352,8 @@ impl App {
             areas: Areas::default(),
             layout: super::layout::Layout::default(),
             page: 20,
+            help_top: 0,
+            help_page: 10,
             gpu: GpuValues::default(),
             fetch: super::fetch::FetchPane::new(shader),
             watches: Vec::new(),
@@ -399,6 +405,9 @@ impl App {
                 KeyCode::Char(c) => text.push(c),
                 _ => {}
             }
+            return;
+        }
+        if self.overlay == Overlay::Help && self.help_key(key.code) {
             return;
         }
         if let Some(action) = super::keys::action_for(&key) {
@@ -548,6 +557,7 @@ impl App {
                 self.overlay = if self.overlay == Overlay::Help {
                     Overlay::None
                 } else {
+                    self.help_top = 0;
                     Overlay::Help
                 }
             }

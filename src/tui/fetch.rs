@@ -139,6 +139,15 @@ pub fn draw(frame: &mut Frame, app: &mut App, area: Rect) -> Rect {
         None => " texture read ".into(),
     };
     let heading = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+    // Rows past the section's half of the pane are counted on its border
+    // (`+` makes the pane taller).
+    let total = rows.len();
+    let block = super::layout::with_more(
+        Block::bordered().title(title),
+        0,
+        usize::from(height.saturating_sub(2)).min(total),
+        total,
+    );
     let lines: Vec<Line> = rows
         .into_iter()
         .enumerate()
@@ -150,10 +159,7 @@ pub fn draw(frame: &mut Frame, app: &mut App, area: Rect) -> Rect {
             }
         })
         .collect();
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(title)),
-        top,
-    );
+    frame.render_widget(Paragraph::new(lines).block(block), top);
     rest
 }
 

@@ -258,10 +258,19 @@ pub fn draw(frame: &mut Frame, app: &mut App, area: Rect) {
     let lines: Vec<Line> = (top..n.min(top + height))
         .map(|i| {
             let text = format!("{:>digits$} │ {}", i + 1, source.line(i));
-            Line::raw(text.chars().take(width).collect::<String>())
+            // A cut line ends in `…`, as the other panes' do.
+            let text = if text.chars().count() > width {
+                let mut t: String = text.chars().take(width.saturating_sub(1)).collect();
+                t.push('…');
+                t
+            } else {
+                text
+            };
+            Line::raw(text)
         })
         .collect();
     app.hlsl.top = top;
+    let block = super::layout::with_more(block, top, height.min(n), n);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 

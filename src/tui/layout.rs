@@ -80,10 +80,13 @@ pub struct Geometry {
 
 impl Layout {
     /// Splits `area` (at least the smallest screen the debugger draws)
-    /// for a detail text of `detail_rows` rows. The bottom pane's height
-    /// is settled to what fits, and stored so further keys start from it.
-    pub fn geometry(&mut self, area: Rect, detail_rows: usize) -> Geometry {
-        let body = area.height.saturating_sub(1);
+    /// for a detail text of `detail_rows` rows and a status area of
+    /// `status_rows` (the status line, and a long message's rows). The
+    /// bottom pane's height is settled to what fits, and stored so
+    /// further keys start from it.
+    pub fn geometry(&mut self, area: Rect, detail_rows: usize, status_rows: usize) -> Geometry {
+        let status_rows = (status_rows.max(1) as u16).min(area.height / 4).max(1);
+        let body = area.height.saturating_sub(status_rows);
         let detail = (detail_rows.clamp(1, DETAIL_MAX_ROWS) as u16).min(body / 4);
         let base = i32::from(body * 2 / 5);
         let most = i32::from(body.saturating_sub(detail + CODE_MIN).max(BOTTOM_MIN));
@@ -93,7 +96,7 @@ impl Layout {
             Constraint::Min(CODE_MIN),
             Constraint::Length(detail),
             Constraint::Length(height as u16),
-            Constraint::Length(1),
+            Constraint::Length(status_rows),
         ])
         .areas(area);
         let [listing, glsl] = Split::horizontal([
@@ -108,6 +111,27 @@ impl Layout {
             bottom,
             status,
         }
+    }
+}
+
+/// What a pane showing rows `top..top + shown` of `total` says on its
+/// bottom border when that is not all of them (`↑ 3 · ↓ 12 more`), so
+/// no pane cuts rows without saying so.
+pub fn more_note(top: usize, shown: usize, total: usize) -> Option<String> {
+    let below = total.saturating_sub(top + shown);
+    match (top, below) {
+        (0, 0) => None,
+        (0, b) => Some(format!(" ↓ {b} more ")),
+        (a, 0) => Some(format!(" ↑ {a} more ")),
+        (a, b) => Some(format!(" ↑ {a} · ↓ {b} more ")),
+    }
+}
+
+/// `block` with [`more_note`] on its bottom border, right-aligned.
+pub fn with_more(block: Block<'static>, top: usize, shown: usize, total: usize) -> Block<'static> {
+    match more_note(top, shown, total) {
+        Some(note) => block.title_bottom(ratatui::text::Line::from(note).right_aligned()),
+        None => block,
     }
 }
 
@@ -202,7 +226,7 @@ mod tests {
         // 160 columns at 50%: 80 each; 50 rows less the status line are 49,
         // two fifths of which (19) go to the bottom pane, 1 to the detail
         // line, the remaining 29 to the code panes.
-        let g = Layout::default().geometry(rect(160, 50), 1);
+        let g = Layout::default().geometry(rect(160, 50), 1, 1);
         assert_eq!((g.listing.width, g.glsl.width), (80, 80));
         assert_eq!(g.glsl.x, 80);
         assert_eq!((g.listing.height, g.detail.height), (29, 1));
@@ -218,19 +242,19 @@ mod tests {
         };
         // 20 rows: body 19, detail 1 (19/4 = 4 allows it), code 3, so the
         // bottom pane takes 15 and the stored growth is settled to 15 - 7.
-        let g = l.geometry(rect(80, 20), 1);
+        let g = l.geometry(rect(80, 20), 1, 1);
         assert_eq!((g.listing.height, g.bottom.height), (3, 15));
         assert_eq!(l.bottom, 15 - 7);
         l.bottom = -1000;
-        assert_eq!(l.geometry(rect(80, 20), 1).bottom.height, BOTTOM_MIN);
+        assert_eq!(l.geometry(rect(80, 20), 1, 1).bottom.height, BOTTOM_MIN);
     }
 
     #[test]
     fn the_detail_line_takes_its_rows_up_to_the_cap() {
         let mut l = Layout::default();
-        assert_eq!(l.geometry(rect(100, 30), 3).detail.height, 3);
-        assert_eq!(l.geometry(rect(100, 30), 9).detail.height, 4);
+        assert_eq!(l.geometry(rect(100, 30), 3, 1).detail.height, 3);
+        assert_eq!(l.geometry(rect(100, 30), 9, 1).detail.height, 4);
         // 20 rows: a quarter of the body (19/4 = 4) at most.
-        assert_eq!(l.geometry(rect(80, 20), 9).detail.height, 4);
+        assert_eq!(l.geometry(rect(80, 20), 9, 1).detail.height, 4);
     }
 }

@@ -13,6 +13,7 @@
 //! `memory.rs` the rows of the bottom pane's two modes (registers, and
 //! buffers and UAVs), `fetch.rs` the texture-read section above them,
 //! `view.rs` the drawing, `layout.rs` the panes' geometry and the focus,
+//! `status.rs` the status line and messages, `help.rs` the help overlay,
 //! `detail.rs` the instruction detail line, `columns.rs` registers side by
 //! side on a wide pane, `terminal.rs` the terminal's set-up and restoration.
 
@@ -22,6 +23,7 @@ pub mod detail;
 pub mod fetch;
 pub mod glsl_jump;
 pub mod gpu;
+pub mod help;
 pub mod hlsl;
 pub mod keys;
 pub mod layout;
@@ -29,6 +31,7 @@ pub mod loops;
 pub mod memory;
 pub mod names;
 pub mod registers;
+pub mod status;
 pub mod terminal;
 pub mod values;
 pub mod view;

@@ -7,15 +7,14 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use super::app::Pane;
 use super::columns::{Item, pack};
-use super::layout::block;
+use super::layout::{block, with_more};
 
-use super::app::{App, Overlay, RegRow, Tone, component_name, shown};
+use super::app::{App, Overlay, RegRow, component_name, shown};
 use super::gpu::lane_pixel;
-use super::keys;
 use super::memory::{MemRow, summary};
 
 /// The smallest terminal the layout fits.
@@ -68,7 +67,9 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
     // The detail line wraps at the full width, so its height is known
     // before the rest is split.
     let detail_rows = super::detail::rows(app, area.width).len();
-    let g = app.layout.geometry(area, detail_rows);
+    // So is the status area: a long message takes rows of its own.
+    let status_lines = super::status::lines(app, area.width);
+    let g = app.layout.geometry(area, detail_rows, status_lines.len());
     let status = g.status;
     app.areas.listing = g.listing;
     app.areas.glsl = g.glsl;
@@ -88,15 +89,27 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
     } else {
         draw_registers(frame, app, bottom);
     }
-    draw_status(frame, app, status);
+    frame.render_widget(
+        Paragraph::new(status_lines).style(Style::new().bg(Color::Black)),
+        status,
+    );
     if app.overlay == Overlay::Help {
-        draw_help(frame, app, area);
+        super::help::draw(frame, app, area);
     }
 }
 
-/// `text` cut or padded to exactly `width` columns.
+/// `text` padded to exactly `width` columns, or cut to them with a `…`
+/// in the last, so a cut line says it is cut (the detail line, or a wider
+/// pane, shows the rest).
 fn fit(text: &str, width: usize) -> String {
-    let mut s: String = text.chars().take(width).collect();
+    if text.chars().count() > width {
+        let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+        if width > 0 {
+            s.push('…');
+        }
+        return s;
+    }
+    let mut s = text.to_string();
     let n = s.chars().count();
     s.extend(std::iter::repeat_n(' ', width - n));
     s
@@ -151,6 +164,7 @@ fn draw_listing(frame: &mut Frame, app: &mut App, area: Rect) {
             ])
         })
         .collect();
+    let block = with_more(block, app.listing_top, height.min(n), n);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
@@ -193,6 +207,7 @@ fn draw_glsl(frame: &mut Frame, app: &mut App, area: Rect) {
             Line::styled(fit(&text, width), style)
         })
         .collect();
+    let block = with_more(block, app.glsl_top, height.min(n), n);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
@@ -317,6 +332,7 @@ fn draw_registers(frame: &mut Frame, app: &mut App, area: Rect) {
     let watch = app.watch_lines(CHANGED, HEADING, DIM);
     let height = height.saturating_sub(watch.len());
     app.regs_top = app.regs_top.min(lines.len().saturating_sub(height));
+    let block = with_more(block, app.regs_top, height.min(lines.len()), lines.len());
     let lines: Vec<Line> = (watch.into_iter())
         .chain(lines.into_iter().skip(app.regs_top).take(height))
         .collect();
@@ -401,110 +417,9 @@ fn draw_memory(frame: &mut Frame, app: &mut App, area: Rect) {
             }
         })
         .collect();
+    let block = with_more(block, top, height.min(pane.len()), pane.len());
     app.mem_top = top;
     frame.render_widget(Paragraph::new(lines).block(block), area);
-}
-
-fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
-    if let Overlay::Prompt(kind, text) = &app.overlay {
-        let line = Line::from(vec![
-            Span::styled(format!(" {}: ", kind.label()), HEADING),
-            Span::raw(text.clone()),
-            Span::styled("█", DIM),
-            Span::styled("   Enter: ok · Esc: cancel", DIM),
-        ]);
-        frame.render_widget(Paragraph::new(line), area);
-        return;
-    }
-    let n = app.listing.len();
-    let mask: String = app
-        .machine
-        .execution_mask()
-        .iter()
-        .map(|&on| if on { '■' } else { '□' })
-        .collect();
-    let tone = match app.tone {
-        Tone::Info => Style::new(),
-        Tone::Warn => Style::new().fg(Color::Yellow),
-        Tone::Error => Style::new().fg(Color::LightRed),
-    };
-    // The shown lane's own pixel, as the register pane's title says it.
-    let (lane_x, lane_y) = lane_pixel(app.pixel, app.lane);
-    let line = Line::from(vec![
-        Span::styled(
-            format!(" instr {}/{n} ", app.machine.pc().min(n)),
-            Style::new().add_modifier(Modifier::REVERSED),
-        ),
-        Span::raw(format!(
-            " step {} · pixel ({},{}) · lane {} · mask {mask} · ",
-            app.machine.position(),
-            lane_x,
-            lane_y,
-            app.lane
-        )),
-        Span::styled(app.event.clone(), tone),
-        Span::styled(
-            match (app.gpu_progress(), app.event.is_empty()) {
-                (Some(p), true) => p,
-                (Some(p), false) => format!(" · {p}"),
-                (None, _) => String::new(),
-            },
-            Style::new().fg(Color::LightBlue),
-        ),
-        Span::styled("  (? keys)", DIM),
-    ]);
-    frame.render_widget(
-        Paragraph::new(line).style(Style::new().bg(Color::Black)),
-        area,
-    );
-}
-
-fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
-    let mut lines: Vec<Line> = keys::BINDINGS
-        .iter()
-        .map(|b| {
-            Line::from(vec![
-                Span::styled(format!(" {:<22}", keys::keys_text(b)), HEADING),
-                Span::raw(b.help),
-            ])
-        })
-        .collect();
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        " mouse wheel: scroll the pane under the pointer",
-        DIM,
-    ));
-    lines.push(Line::styled(
-        format!(" inputs: {}", app.inputs.description),
-        DIM,
-    ));
-    // A screen too short for the table says so on its last row rather
-    // than cutting rows silently.
-    let room = usize::from(area.height.saturating_sub(2));
-    if lines.len() > room && room > 0 {
-        let cut = lines.len() - (room - 1);
-        lines.truncate(room - 1);
-        lines.push(Line::styled(
-            format!(" … {cut} more rows: a taller terminal shows them"),
-            DIM,
-        ));
-    }
-    // As wide as the longest line (a binding's help can be long), within
-    // the screen.
-    let widest = lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 2;
-    let width = widest.max(72).min(area.width);
-    let height = (lines.len() as u16 + 2).min(area.height);
-    let rect = Rect {
-        x: area.x + (area.width - width) / 2,
-        y: area.y + (area.height - height) / 2,
-        width,
-        height,
-    };
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" keys (Esc closes) ")),
-        rect,
-    );
 }
 
 #[cfg(test)]

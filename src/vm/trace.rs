@@ -145,11 +145,19 @@ pub fn typed_view(bits: u32, ty: ValueType) -> String {
 
 /// `1.000000 (0x3f800000)` or `4 (0x00000004)`: the float view when the
 /// bits look like a float, the integer view otherwise, and the exact bits.
-/// For values whose writer is not known (a `bisect` report's sources);
-/// a traced run knows its types and prints [`typed_value`].
+/// NaN and the infinities are floats whatever else they could be read as
+/// (0xff800000 is also -8388608), so every text output says `-inf` where
+/// the JSON and the debugger do. For values whose writer is not known (a
+/// `bisect` report's sources); a traced run knows its types and prints
+/// [`typed_value`].
 pub fn value(bits: u32) -> String {
     use crate::dxbc::numfmt;
-    let view = if numfmt::looks_like_float(bits) || bits == 0 {
+    let f = f32::from_bits(bits);
+    let view = if f.is_nan() {
+        "NaN".to_string()
+    } else if f.is_infinite() {
+        if f > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else if numfmt::looks_like_float(bits) || bits == 0 {
         numfmt::format_float(bits, Default::default())
     } else {
         (bits as i32).to_string()

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use super::case::Case;
 use super::cpu::CpuError;
 use super::generate::{self, ShaderInput, paths};
+use super::progress::Progress;
 use super::results::verdict::{AUTO_VERSION, AutoInfo, BackendVerdict, Kind, Verdict};
 use super::results::{self, CaseRecord, RendererInfo, Results, RunInfo, WorstPixel};
 use super::shard::Shard;
@@ -32,6 +33,11 @@ pub struct Options {
     /// Write each generated case here (named after its blob) and draw it
     /// from there; `None`: the case is drawn as text, beside its blob.
     pub write_cases: Option<PathBuf>,
+    /// Without `write_cases`: write here the case of each drawn shader
+    /// that does not agree (the report folder's `cases/`), so the step
+    /// commands the outputs print name a file that exists. `None`: those
+    /// shaders get a command that regenerates their case instead.
+    pub failing_cases: Option<PathBuf>,
     pub run: RunOptions,
 }
 
@@ -216,7 +222,7 @@ pub fn run(
     renderers: &[&dyn Renderer],
     opts: &Options,
     mut info: RunInfo,
-    progress: impl FnMut(&CaseResult),
+    progress: &dyn Progress,
 ) -> Result<Run, String> {
     info.auto = Some(AutoInfo {
         version: AUTO_VERSION,
@@ -228,7 +234,15 @@ pub fn run(
         let listed: Vec<Blob> = blobs.iter().map(|(_, b)| b.clone()).collect();
         inputs::case_files(&listed, dir)?;
     }
-    let prepared: Vec<Prepared> = blobs.iter().map(|(_, b)| prepare(b, opts)).collect();
+    progress.stage("generating cases", blobs.len());
+    let prepared: Vec<Prepared> = blobs
+        .iter()
+        .map(|(_, b)| {
+            let p = prepare(b, opts);
+            progress.advance(1, &b.name);
+            p
+        })
+        .collect();
     let mut to_draw = Vec::new();
     for (p, (_, b)) in prepared.iter().zip(blobs) {
         if let Prepared::Case { case, .. } = p {
@@ -247,10 +261,11 @@ pub fn run(
                 let r = drawn_results
                     .next()
                     .expect("run_parsed gives one result per case");
-                let v = verdict(blob, &r, &shader, &derived, opts);
+                let v = verdict(blob, &r, &shader, &derived);
                 let mut rec = CaseRecord::from_result(*index, &r);
                 rec.passed = !v.kind.fails();
                 rec.verdict = Some(v);
+                name_an_existing_case(&mut rec, blob, opts);
                 drawn.push((cases.len(), r));
                 cases.push(rec);
             }
@@ -410,13 +425,7 @@ fn backend_verdict(b: &BackendResult, shader: &Shader) -> BackendVerdict {
     v
 }
 
-fn verdict(
-    blob: &Blob,
-    r: &CaseResult,
-    shader: &Shader,
-    derived: &tolerance::Derived,
-    opts: &Options,
-) -> Verdict {
+fn verdict(blob: &Blob, r: &CaseResult, shader: &Shader, derived: &tolerance::Derived) -> Verdict {
     let mut v = Verdict {
         kind: Kind::Agree,
         reasons: Vec::new(),
@@ -466,27 +475,61 @@ fn verdict(
     } else {
         Kind::Agree
     };
-    if v.kind == Kind::Differ && opts.write_cases.is_none() {
-        let stem = blob.name.replace('/', "__");
-        let worst = v
-            .backends
-            .iter()
-            .find(|b| b.kind == Kind::Differ)
-            .and_then(|b| b.worst.as_ref())
-            .map_or((0, 0), |w| (w.x, w.y));
-        let blob_arg = crate::harness::suite::shell_quote(&blob.path.display().to_string());
-        v.recreate = Some(format!(
-            "recreate: dxbc-dbg case new {blob_arg} --seed {} -o {stem}.case (its \
-             `[tolerance]` is abs {} ulp {}); step: {}",
-            opts.seed,
-            derived.abs,
-            derived.ulp,
-            crate::harness::suite::step_command(
-                Path::new(&format!("{stem}.case")),
-                worst.0,
-                worst.1
-            )
-        ));
-    }
     v
+}
+
+/// Leaves `rec`'s commands naming a case that exists. A case written by
+/// `--write-cases` is where its record says. Otherwise the case of a
+/// shader that does not agree is written into `failing_cases` (and the
+/// record pointed at it) when there is such a place; failing that, its
+/// step command is dropped and `recreate` says how to write the case and
+/// step it. An agreeing shader's unwritten case is named by no command.
+fn name_an_existing_case(rec: &mut CaseRecord, blob: &Blob, opts: &Options) {
+    if opts.write_cases.is_some() {
+        return;
+    }
+    let Some(v) = rec.verdict.as_mut() else {
+        return;
+    };
+    let worst = v
+        .backends
+        .iter()
+        .filter(|b| b.kind != Kind::Agree)
+        .find_map(|b| b.worst.as_ref())
+        .map(|w| (w.x, w.y))
+        .or(rec.worst_pixel.map(|[x, y]| (x, y)));
+    if v.kind != Kind::Agree
+        && let Some(dir) = &opts.failing_cases
+    {
+        let again = Options {
+            write_cases: Some(dir.clone()),
+            failing_cases: None,
+            ..opts.clone()
+        };
+        // The same seed gives the same case: only its shader line, now
+        // relative to `dir`, differs from the one drawn.
+        if let Prepared::Case { .. } = prepare(blob, &again) {
+            let at = case_path(blob, Some(dir));
+            rec.path = at.display().to_string();
+            rec.step = worst.map(|(x, y)| suite::step_command(&at, x, y));
+            v.recreate = None;
+            return;
+        }
+    }
+    rec.step = None;
+    v.recreate = (v.kind != Kind::Agree).then(|| {
+        let stem = blob
+            .path
+            .file_stem()
+            .map_or_else(|| "shader".into(), |s| s.to_string_lossy().into_owned());
+        let case = Path::new("auto-cases").join(format!("{stem}.case"));
+        let (x, y) = worst.unwrap_or((0, 0));
+        format!(
+            "recreate the case and step it: dxbc-dbg diff --auto {} --seed {} --backend none \
+             --write-cases auto-cases; {}",
+            suite::shell_quote(&blob.path.display().to_string()),
+            opts.seed,
+            suite::step_command(&case, x, y)
+        )
+    });
 }

@@ -24,7 +24,7 @@ use crate::vm::state::{Loc, Reg};
 pub use compare::{Bisection, Divergence, Kind, Source, compare};
 pub use emulator::emulator_path;
 pub use registers::{Components, Registers, Written, agree};
-pub use webgl2::{webgl2, webgl2_all, webgl2_paths_all};
+pub use webgl2::{webgl2, webgl2_all, webgl2_paths_all, webgl2_reporting};
 
 /// One executed instruction and the registers it wrote (none for flow,
 /// stores and the like; two for an instruction with two destinations).
@@ -175,6 +175,20 @@ pub fn vulkan_paths(
     pixel: (u32, u32),
     options: &crate::glsl::Options,
 ) -> Result<Paths, BisectError> {
+    vulkan_reporting(gpu, case, shaders, pixel, options, &())
+}
+
+/// [`vulkan_paths`], telling `progress` of each stage: the emulator's
+/// path, the capture's draw, the comparison.
+#[cfg(feature = "gpu")]
+pub fn vulkan_reporting(
+    gpu: &(impl super::gpu::Draw + ?Sized),
+    case: &super::case::Case,
+    shaders: &super::case::CaseShaders,
+    pixel: (u32, u32),
+    options: &crate::glsl::Options,
+    progress: &dyn super::progress::Progress,
+) -> Result<Paths, BisectError> {
     let backend = super::suite::Backend::Vulkan;
     if let Some(req) = case.requires.iter().find(|q| !backend.supports(q.feature)) {
         return Err(BisectError::Other(format!(
@@ -183,7 +197,9 @@ pub fn vulkan_paths(
             req.reason
         )));
     }
+    progress.stage("emulator path", 1);
     let emulator = emulator_path(case, shaders, pixel)?;
+    progress.advance(1, "");
     let mut options = options.clone();
     options.dialect = crate::glsl::Dialect::Vk450;
     options.capture = None;
@@ -195,7 +211,9 @@ pub fn vulkan_paths(
         x: pixel.0,
         y: pixel.1,
     });
+    progress.stage("capture on vulkan", 1);
     let drawing = gpu.draw(case, shaders, &options)?;
+    progress.advance(1, "");
     let words = drawing
         .capture
         .ok_or_else(|| BisectError::Other("the draw gave no capture buffer back".into()))?;

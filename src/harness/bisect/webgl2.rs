@@ -49,6 +49,17 @@ pub fn webgl2_paths_all(
     jobs: &[CaptureRequest],
     options: &glsl::Options,
 ) -> Vec<Result<Paths, BisectError>> {
+    webgl2_reporting(webgl2, jobs, options, &())
+}
+
+/// [`webgl2_paths_all`], telling `progress` of each stage: the emulator's
+/// paths, the captures' draws in the browser.
+pub fn webgl2_reporting(
+    webgl2: &WebGl2,
+    jobs: &[CaptureRequest],
+    options: &glsl::Options,
+    progress: &dyn crate::harness::progress::Progress,
+) -> Vec<Result<Paths, BisectError>> {
     let mut options = options.clone();
     options.dialect = Dialect::Es300;
     options.capture = None;
@@ -56,7 +67,9 @@ pub fn webgl2_paths_all(
     // that cannot be bisected is not drawn.
     let mut out: Vec<Option<Result<Paths, BisectError>>> = Vec::new();
     let mut ready: Vec<(usize, Path, glsl::SourceMap)> = Vec::new();
+    progress.stage("emulator path", jobs.len());
     for (k, (case, shaders, pixel)) in jobs.iter().enumerate() {
+        let _done = crate::harness::progress::Done(progress, "");
         match prepare(case, shaders, *pixel, &options) {
             Ok((path, map)) => {
                 ready.push((k, path, map));
@@ -66,7 +79,9 @@ pub fn webgl2_paths_all(
         }
     }
     let requests: Vec<CaptureRequest> = ready.iter().map(|(k, _, _)| jobs[*k]).collect();
+    progress.stage("capture in the browser", requests.len());
     let captured = webgl2.capture_all(&requests, &options);
+    progress.advance(requests.len(), "");
     for ((k, emulator, map), words) in ready.into_iter().zip(captured) {
         let (case, shaders, pixel) = jobs[k];
         out[k] = Some(

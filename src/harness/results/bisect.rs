@@ -180,13 +180,11 @@ fn divergence(d: &Divergence) -> DivergenceRecord {
 }
 
 /// A component as `bisect` prints it: the float (or, for bits that are
-/// not one, the integer) and the hex bits.
+/// not one, the integer) and the hex bits; NaN and the infinities as
+/// floats. The one formatter of `bisect`'s text, the HTML report's
+/// bisection and the summary lines ([`crate::vm::trace::value`]).
 pub fn value(bits: u32) -> String {
-    if f32::from_bits(bits).is_nan() {
-        format!("NaN (0x{bits:08x})")
-    } else {
-        crate::vm::trace::value(bits)
-    }
+    crate::vm::trace::value(bits)
 }
 
 /// Registers by name, or "nothing".
@@ -286,6 +284,36 @@ impl BisectRecord {
 mod tests {
     use super::*;
     use crate::harness::bisect::Source;
+
+    /// NaN and the infinities read as floats in every text output (the
+    /// bits of -inf are also the integer -8388608), and a divergence's
+    /// line and the HTML row both say so.
+    #[test]
+    fn non_finite_components_print_as_floats() {
+        assert_eq!(value(0xff80_0000), "-inf (0xff800000)");
+        assert_eq!(value(0x7f80_0000), "inf (0x7f800000)");
+        assert_eq!(value(0x7fc0_0000), "NaN (0x7fc00000)");
+        assert_eq!(value(0xffc0_0001), "NaN (0xffc00001)");
+        assert_eq!(value(0x3f00_0000), "0.500000 (0x3f000000)");
+        assert_eq!(value(5), "5 (0x00000005)");
+        let record = DivergenceRecord {
+            index: 3,
+            step: Some(2),
+            text: "log r0.x, r1.x".into(),
+            glsl_lines: None,
+            found: Found::Value {
+                register: "r0".into(),
+                component: "x".into(),
+                emulator: 0xff80_0000,
+                gpu: 0x7f80_0000,
+            },
+            sources: vec![],
+        };
+        assert_eq!(
+            record.difference(),
+            "r0.x: emulator -inf (0xff800000), GPU inf (0x7f800000)"
+        );
+    }
 
     /// Every kind survives the document's JSON, and the typed result maps
     /// registers to their names and components to letters.

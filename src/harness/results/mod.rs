@@ -19,6 +19,7 @@ pub mod bisect;
 pub mod float;
 mod merge;
 pub(crate) mod paths;
+pub mod tally;
 pub mod verdict;
 
 pub use merge::merge;
@@ -315,9 +316,22 @@ impl Results {
     }
 
     pub fn to_json(&self) -> String {
+        /// The document with the counts every other output prints
+        /// ([`tally`]), so a reader of the JSON sees the same figures;
+        /// they are worked out again from the cases when read.
+        #[derive(Serialize)]
+        struct WithCounts<'a> {
+            #[serde(flatten)]
+            doc: &'a Results,
+            counts: tally::Counts,
+        }
+        let out = WithCounts {
+            doc: self,
+            counts: tally::Counts::of(self),
+        };
         // Every field is plain data (floats that JSON cannot carry are
         // written as strings), so this cannot fail.
-        serde_json::to_string_pretty(self).expect("results serialise") + "\n"
+        serde_json::to_string_pretty(&out).expect("results serialise") + "\n"
     }
 
     /// Reads a document, refusing another format version.

@@ -172,6 +172,7 @@ pub fn summary(doc: &Results) -> String {
             let _ = writeln!(s, "  {:<14} {n:>5}  {reason}", kind.name());
         }
     }
+    let _ = writeln!(s, "{}", super::tally::Counts::of(doc).line(doc));
     s
 }
 

@@ -61,6 +61,7 @@ pub(super) fn bisect_failures(
     inputs: &[Option<(Case, CaseShaders)>],
     renderers: &[&dyn Renderer],
     options: &RunOptions,
+    progress: &dyn crate::harness::progress::Progress,
 ) {
     let limit = options.bisect_limit;
     if limit == 0 {
@@ -105,7 +106,12 @@ pub(super) fn bisect_failures(
                 Some((case, shaders, pixel))
             })
             .collect();
+        progress.stage(
+            &format!("bisecting on {}", renderer.backend().name()),
+            jobs.len(),
+        );
         let found = renderer.bisect_all(&jobs, &options.glsl);
+        progress.advance(jobs.len(), "");
         for (&(ri, bi, pixel), done) in batch.iter().zip(found) {
             let outcome = match done {
                 Ok(found) => Bisected::Ran(found),

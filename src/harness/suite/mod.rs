@@ -13,6 +13,7 @@ use super::case::{Case, CaseShaders, ShaderSource};
 use super::cpu;
 use super::diff::Diff;
 use super::image::Image;
+use super::progress::{Done, Progress};
 use super::webgl2::WebGl2;
 use crate::glsl;
 
@@ -579,26 +580,32 @@ pub fn run_case(
     options: &RunOptions,
 ) -> CaseResult {
     let cases = [(path.to_path_buf(), name.to_string())];
-    run_all(&cases, renderers, options, |_| {})
+    run_all(&cases, renderers, options, &())
         .pop()
         .unwrap_or_else(|| load(path, name).result)
 }
 
 /// Runs cases on the emulator and every renderer, a slice of cases at a
 /// time (see [`SLICE_TEXELS`]), then diffs, goldens and probes case by
-/// case, calling `progress` with each case as soon as its slice is
-/// compared (its pictures still in it), and last bisects the failures.
-/// Every case's pictures are kept in the results; a run over many or
-/// large cases that needs only their numbers uses [`run_all_shedding`].
+/// case, and last bisects the failures, telling `progress` of each stage
+/// (loading, then per slice the emulator, each backend's draws and the
+/// comparisons, then bisecting) and of the items as they finish. Every
+/// case's pictures are kept in the results; a run over many or large
+/// cases that needs only their numbers uses [`run_all_shedding`].
 pub fn run_all(
     cases: &[(PathBuf, String)],
     renderers: &[&dyn Renderer],
     options: &RunOptions,
-    progress: impl FnMut(&CaseResult),
+    progress: &dyn Progress,
 ) -> Vec<CaseResult> {
     let pool = pool(options);
-    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| load(p, n));
-    run_loaded(loaded, pool.as_ref(), renderers, options, progress, false)
+    progress.stage("loading cases", cases.len());
+    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| {
+        let l = load(p, n);
+        progress.advance(1, n);
+        l
+    });
+    run_loaded(loaded, pool.as_ref(), renderers, options, progress, &mut |_| {}, false)
 }
 
 /// [`run_all`], each case's pictures dropped once `each` has seen it
@@ -609,11 +616,17 @@ pub fn run_all_shedding(
     cases: &[(PathBuf, String)],
     renderers: &[&dyn Renderer],
     options: &RunOptions,
-    each: impl FnMut(&CaseResult),
+    progress: &dyn Progress,
+    mut each: impl FnMut(&CaseResult),
 ) -> Vec<CaseResult> {
     let pool = pool(options);
-    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| load(p, n));
-    run_loaded(loaded, pool.as_ref(), renderers, options, each, true)
+    progress.stage("loading cases", cases.len());
+    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| {
+        let l = load(p, n);
+        progress.advance(1, n);
+        l
+    });
+    run_loaded(loaded, pool.as_ref(), renderers, options, progress, &mut each, true)
 }
 
 /// How many texels (summed over a slice's cases and their render
@@ -655,11 +668,16 @@ pub fn run_parsed(
     cases: Vec<(Case, String)>,
     renderers: &[&dyn Renderer],
     options: &RunOptions,
-    progress: impl FnMut(&CaseResult),
+    progress: &dyn Progress,
 ) -> Vec<CaseResult> {
     let pool = pool(options);
-    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases, |(c, n)| check(c, &n));
-    run_loaded(loaded, pool.as_ref(), renderers, options, progress, false)
+    progress.stage("checking cases", cases.len());
+    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases, |(c, n)| {
+        let l = check(c, &n);
+        progress.advance(1, &n);
+        l
+    });
+    run_loaded(loaded, pool.as_ref(), renderers, options, progress, &mut |_| {}, false)
 }
 
 fn pool(options: &RunOptions) -> Option<rayon::ThreadPool> {
@@ -680,17 +698,32 @@ fn run_loaded(
     pool: Option<&rayon::ThreadPool>,
     renderers: &[&dyn Renderer],
     options: &RunOptions,
-    mut progress: impl FnMut(&CaseResult),
+    progress: &dyn Progress,
+    each: &mut dyn FnMut(&CaseResult),
     shed: bool,
 ) -> Vec<CaseResult> {
     let ranges = slices(&loaded, options.jobs.max(1));
+    let (count, total) = (ranges.len(), loaded.len());
     let mut loaded = loaded.into_iter();
     let mut compared = Vec::new();
     let mut inputs = Vec::new();
     for range in ranges {
+        // A run of one slice names its stages plainly; several say which
+        // cases each stage is working on.
+        let slice_name = (count > 1).then(|| {
+            format!(
+                " (cases {}-{} of {total})",
+                range.start + 1,
+                range.end
+            )
+        });
         let slice: Vec<Loaded> = loaded.by_ref().take(range.len()).collect();
-        for (mut result, input) in run_slice(slice, pool, renderers, options) {
-            progress(&result);
+        let within = Slice {
+            progress,
+            name: slice_name.as_deref().unwrap_or(""),
+        };
+        for (mut result, input) in run_slice(slice, pool, renderers, options, &within) {
+            each(&result);
             if shed {
                 result.shed_pixels();
             }
@@ -700,8 +733,24 @@ fn run_loaded(
     }
     // On the calling thread, after every comparison: a bisection draws on
     // the renderer again, which is not for sharing between threads.
-    bisection::bisect_failures(&mut compared, &inputs, renderers, options);
+    bisection::bisect_failures(&mut compared, &inputs, renderers, options, progress);
     compared
+}
+
+/// A slice's stages as the run's progress sees them: each stage's name
+/// followed by which cases the slice holds.
+struct Slice<'a> {
+    progress: &'a dyn Progress,
+    name: &'a str,
+}
+
+impl Progress for Slice<'_> {
+    fn stage(&self, name: &str, total: usize) {
+        self.progress.stage(&format!("{name}{}", self.name), total);
+    }
+    fn advance(&self, n: usize, item: &str) {
+        self.progress.advance(n, item);
+    }
 }
 
 /// One slice of a run: the emulator, every renderer, the comparisons.
@@ -710,12 +759,15 @@ fn run_slice(
     pool: Option<&rayon::ThreadPool>,
     renderers: &[&dyn Renderer],
     options: &RunOptions,
+    progress: &dyn Progress,
 ) -> Vec<(CaseResult, Option<(Case, CaseShaders)>)> {
     // The emulator first: a shader that runs past its instruction budget
     // would not end on a GPU either, and a draw that never finishes hangs
     // the renderer (lavapipe and SwiftShader have no watchdog), so such a
     // case is not sent to the backends.
+    progress.stage("emulator", loaded.len());
     let cpu: Vec<Option<CpuRun>> = map_jobs(pool, loaded.iter().collect(), |l: &Loaded| {
+        let _done = Done(progress, &l.result.name);
         l.input.as_ref().map(|(case, shaders)| {
             let start = Instant::now();
             let drawn = cpu::render_with_uavs(case, shaders);
@@ -769,7 +821,10 @@ fn run_slice(
             jobs.push((case, shaders));
             index.push(k);
         }
-        for (k, res) in index.into_iter().zip(r.render_all(&jobs, &options.glsl)) {
+        progress.stage(&format!("drawing on {}", backend.name()), jobs.len());
+        let rendered = r.render_all(&jobs, &options.glsl);
+        progress.advance(jobs.len(), "");
+        for (k, res) in index.into_iter().zip(rendered) {
             per[k] = Some(res);
         }
         drawn.push(per);
@@ -793,7 +848,10 @@ fn run_slice(
             (l, run, backends)
         })
         .collect();
+    progress.stage("comparing", per_case.len());
     map_jobs(pool, per_case, |(l, run, backends)| {
+        let name = l.result.name.clone();
+        let _done = Done(progress, &name);
         let mut result = l.result;
         if let Some((case, _)) = &l.input {
             let run = run.expect("a loaded case has its CPU run");

@@ -423,7 +423,7 @@ fn failures_are_bisected_at_the_worst_pixel_up_to_the_limit() {
         bisect_limit: 2,
         ..RunOptions::default()
     };
-    let rs = run_all(&cases, &[&r], &options, |_| {});
+    let rs = run_all(&cases, &[&r], &options, &());
     assert_eq!(*r.asked.borrow(), [(3, 2), (3, 2)]);
     let outcome = |i: usize| rs[i].backends[0].bisect.clone().map(|b| b.outcome);
     assert!(matches!(outcome(0), Some(Bisected::Ran(_))));
@@ -447,7 +447,7 @@ fn failures_are_bisected_at_the_worst_pixel_up_to_the_limit() {
 
     // The limit 0 (`diff --no-bisect`): none.
     r.asked.borrow_mut().clear();
-    let rs = run_all(&cases, &[&r], &RunOptions::default(), |_| {});
+    let rs = run_all(&cases, &[&r], &RunOptions::default(), &());
     assert!(r.asked.borrow().is_empty());
     assert!(rs.iter().all(|c| c.backends[0].bisect.is_none()));
 
@@ -455,7 +455,7 @@ fn failures_are_bisected_at_the_worst_pixel_up_to_the_limit() {
     let fake = Fake {
         poke: Some((1, 1, [0.0; 4])),
     };
-    let rs = run_all(&cases, &[&fake], &options, |_| {});
+    let rs = run_all(&cases, &[&fake], &options, &());
     for c in &rs {
         let b = c.backends[0].bisect.as_ref().expect("recorded");
         assert_eq!(b.pixel, (1, 1));
@@ -491,5 +491,38 @@ fn a_probe_failure_alone_is_not_bisected() {
     assert!(!res.passed());
     assert!(res.backends[0].bisect.is_none());
     assert!(r.asked.borrow().is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A run tells its progress of every stage, with its size, and of every
+/// item in it, before it returns: what the binary's bar draws.
+#[test]
+fn progress_reports_each_stage_and_every_case() {
+    use crate::harness::progress::record::Recorder;
+    let dir = temp_dir("progress");
+    let cases: Vec<(PathBuf, String)> = ["a", "b", "c"]
+        .iter()
+        .map(|n| {
+            let p = dir.join(format!("{n}.case"));
+            std::fs::write(&p, CASE).expect("write");
+            (p, n.to_string())
+        })
+        .collect();
+    let fake = Fake {
+        poke: Some((1, 1, [1.0; 4])),
+    };
+    let recorder = Recorder::default();
+    let results = run_all(&cases, &[&fake], &RunOptions::default(), &recorder);
+    assert_eq!(results.len(), 3);
+    let stage = |name: &str| (name.to_string(), 3, 3);
+    assert_eq!(
+        recorder.stages(),
+        [
+            stage("loading cases"),
+            stage("emulator"),
+            stage("drawing on vulkan"),
+            stage("comparing"),
+        ]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
