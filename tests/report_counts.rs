@@ -266,7 +266,7 @@ fn a_mixed_auto_run_counts_alike_everywhere_and_names_cases_that_exist() {
         bless: false,
         auto: None,
     };
-    let run = auto::run(&list, list.len(), &[&Poking], &opts, info, &());
+    let run = auto::run(&list, list.len(), &[&Poking], &opts, info, &()).expect("no --write-cases");
     let mut doc = run.doc;
     let kinds: Vec<&str> = doc
         .cases
@@ -354,7 +354,9 @@ fn without_a_report_the_differing_shader_gets_a_command_that_writes_its_case() {
         bless: false,
         auto: None,
     };
-    let doc = auto::run(&list, 1, &[&Poking], &opts, info, &()).doc;
+    let doc = auto::run(&list, 1, &[&Poking], &opts, info, &())
+        .expect("no --write-cases")
+        .doc;
     let case = &doc.cases[0];
     assert!(case.step.is_none(), "{:?}", case.step);
     let recreate = case

@@ -605,7 +605,15 @@ pub fn run_all(
         progress.advance(1, n);
         l
     });
-    run_loaded(loaded, pool.as_ref(), renderers, options, progress, &mut |_| {}, false)
+    run_loaded(
+        loaded,
+        pool.as_ref(),
+        renderers,
+        options,
+        progress,
+        &mut |_| {},
+        false,
+    )
 }
 
 /// [`run_all`], each case's pictures dropped once `each` has seen it
@@ -626,7 +634,15 @@ pub fn run_all_shedding(
         progress.advance(1, n);
         l
     });
-    run_loaded(loaded, pool.as_ref(), renderers, options, progress, &mut each, true)
+    run_loaded(
+        loaded,
+        pool.as_ref(),
+        renderers,
+        options,
+        progress,
+        &mut each,
+        true,
+    )
 }
 
 /// How many texels (summed over a slice's cases and their render
@@ -677,7 +693,15 @@ pub fn run_parsed(
         progress.advance(1, &n);
         l
     });
-    run_loaded(loaded, pool.as_ref(), renderers, options, progress, &mut |_| {}, false)
+    run_loaded(
+        loaded,
+        pool.as_ref(),
+        renderers,
+        options,
+        progress,
+        &mut |_| {},
+        false,
+    )
 }
 
 fn pool(options: &RunOptions) -> Option<rayon::ThreadPool> {
@@ -710,13 +734,8 @@ fn run_loaded(
     for range in ranges {
         // A run of one slice names its stages plainly; several say which
         // cases each stage is working on.
-        let slice_name = (count > 1).then(|| {
-            format!(
-                " (cases {}-{} of {total})",
-                range.start + 1,
-                range.end
-            )
-        });
+        let slice_name =
+            (count > 1).then(|| format!(" (cases {}-{} of {total})", range.start + 1, range.end));
         let slice: Vec<Loaded> = loaded.by_ref().take(range.len()).collect();
         let within = Slice {
             progress,
