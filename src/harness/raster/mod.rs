@@ -313,8 +313,13 @@ impl<'a> QuadRaster<'a> {
                 continue;
             };
             depths[lane] = depth_of(&b) as f32;
-            // Weights at the sample, in the same triangle's plane.
-            let bs = tri.weights(ps).unwrap_or(b);
+            // Weights at the sample, in the same triangle's plane (read
+            // only by a sample-frequency run).
+            let bs = if sample.is_some() {
+                tri.weights(ps).unwrap_or(b)
+            } else {
+                b
+            };
             for (r, slot) in regs.iter_mut().enumerate() {
                 let b = if at_sample(r as u32) { &bs } else { &b };
                 let persp_den = b.persp_den();

@@ -57,6 +57,7 @@ fn to_window(clip: [f32; 4], vp: &Viewport) -> Window {
 }
 
 /// Screen-space barycentrics of `p` in triangle `t` (None if degenerate).
+#[inline(always)]
 fn barycentric(t: &[Window; 3], p: [f64; 2]) -> Option<[f64; 3]> {
     let [a, b, c] = t.map(|w| w.pos);
     let area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
@@ -171,6 +172,7 @@ impl Triangle {
     /// The triangle's plane at window point `p`, extrapolated past its
     /// edges (helper lanes read it there); `None` where the triangle is
     /// degenerate and has no plane.
+    #[inline(always)]
     pub fn weights(&self, p: [f64; 2]) -> Option<Weights> {
         match &self.plane {
             Plane::Window(win) => {
@@ -205,6 +207,7 @@ impl Triangle {
     /// horizontal, the third corner below it) or a left edge (not
     /// horizontal, the third corner to its right); it matters for
     /// `constant` inputs, which take the owning triangle's first corner.
+    #[inline(always)]
     pub fn owns(&self, b: &Weights) -> bool {
         match &self.plane {
             Plane::Window(win) => (0..3).all(|k| {
