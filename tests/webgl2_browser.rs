@@ -97,3 +97,42 @@ fn a_browser_that_fails_or_is_missing_is_named() {
     }
     assert_none_left();
 }
+
+#[test]
+fn shaders_are_compiled_and_linked_in_the_page_with_the_log_of_a_failure() {
+    use dxbc_dbg::harness::webgl2::{Compile, Pair};
+    let vs = "#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n";
+    let fs =
+        "#version 300 es\nprecision highp float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n";
+    let bad =
+        "#version 300 es\nprecision highp float;\nout vec4 o;\nvoid main() { o = undeclared; }\n";
+    let shader = |stage, source: &str| Compile {
+        stage,
+        source: source.to_string(),
+    };
+    let checked = browser()
+        .check(
+            &[shader("vertex", vs), shader("fragment", bad)],
+            &[
+                Pair {
+                    vs: vs.into(),
+                    fs: fs.into(),
+                },
+                Pair {
+                    vs: vs.into(),
+                    fs: bad.into(),
+                },
+            ],
+        )
+        .expect("the page checked the shaders");
+    assert_eq!(checked.compiled[0], Ok(()));
+    let log = checked.compiled[1]
+        .clone()
+        .expect_err("an undeclared name compiled");
+    assert!(
+        log.contains("pixel shader does not compile") && log.contains("undeclared"),
+        "{log}"
+    );
+    assert_eq!(checked.linked[0], Ok(()));
+    assert!(checked.linked[1].is_err(), "{:?}", checked.linked);
+}
