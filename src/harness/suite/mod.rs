@@ -13,7 +13,7 @@ use super::case::{Case, CaseShaders, ShaderSource};
 use super::cpu;
 use super::diff::Diff;
 use super::image::Image;
-use super::progress::{Done, Progress};
+use super::progress::Progress;
 use super::webgl2::WebGl2;
 use crate::glsl;
 
@@ -601,22 +601,7 @@ pub fn run_all(
     options: &RunOptions,
     progress: &dyn Progress,
 ) -> Vec<CaseResult> {
-    let pool = pool(options);
-    progress.stage("loading cases", cases.len());
-    let loaded: Vec<Loaded> = map_jobs(pool.as_ref(), cases.iter().collect(), |(p, n)| {
-        let l = load(p, n);
-        progress.advance(1, n);
-        l
-    });
-    run_loaded(
-        loaded,
-        pool.as_ref(),
-        renderers,
-        options,
-        progress,
-        &mut |_| {},
-        false,
-    )
+    run_files(cases, renderers, options, progress, &mut |_| {}, false)
 }
 
 /// [`run_all`], each case's pictures dropped once `each` has seen it
@@ -629,6 +614,18 @@ pub fn run_all_shedding(
     options: &RunOptions,
     progress: &dyn Progress,
     mut each: impl FnMut(&CaseResult),
+) -> Vec<CaseResult> {
+    run_files(cases, renderers, options, progress, &mut each, true)
+}
+
+/// Case files loaded (in parallel when the run has a pool), then run.
+fn run_files(
+    cases: &[(PathBuf, String)],
+    renderers: &[&dyn Renderer],
+    options: &RunOptions,
+    progress: &dyn Progress,
+    each: &mut dyn FnMut(&CaseResult),
+    shed: bool,
 ) -> Vec<CaseResult> {
     let pool = pool(options);
     progress.stage("loading cases", cases.len());
@@ -643,8 +640,8 @@ pub fn run_all_shedding(
         renderers,
         options,
         progress,
-        &mut each,
-        true,
+        each,
+        shed,
     )
 }
 
