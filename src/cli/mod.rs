@@ -65,15 +65,17 @@ pub fn debug_target(file: &Path, case: Option<&Path>, no_verify: bool) -> Result
             .is_some_and(|e| e.eq_ignore_ascii_case("case"))
     };
     let from_case = is_case(file).then(|| Case::load(file)).transpose()?;
+    // The shader is read before a separate case: it is the file the user
+    // named first, so its refusal is the one reported.
+    let shader = match &from_case {
+        Some(c) => c.shaders()?.pixel,
+        None => load(file, no_verify)?,
+    };
     let case_path = case.or(from_case.is_some().then_some(file));
     let case = match (case, from_case.as_ref()) {
         (Some(p), _) => Some(Case::load(p)?),
         (None, Some(c)) => Some(c.clone()),
         (None, None) => None,
-    };
-    let shader = match &from_case {
-        Some(c) => c.shaders()?.pixel,
-        None => load(file, no_verify)?,
     };
     let shader_file = match from_case.as_ref().and_then(|c| c.pixel_shader.as_ref()) {
         Some(dxbc_dbg::harness::case::ShaderSource::File(p)) => {
