@@ -44,7 +44,9 @@ fn a_crashing_worker_is_a_message_and_the_terminal_comes_back() {
     tmux.cmd(&["send-keys", "-t", "dbg", "n"]);
     tmux.wait_for("instr 7/12");
     tmux.cmd(&["send-keys", "-t", "dbg", "q"]);
-    let s = tmux.wait_for("speed");
+    // `stty -a` ends with its local flags (`-extproc` last): wait for
+    // them, not for its first line, so the whole output is on screen.
+    let s = tmux.wait_for("extproc");
     let rest = after_exit(&s);
     assert!(rest.starts_with("exit=0"), "{s}");
     assert!(sane(rest), "{s}");
@@ -87,7 +89,9 @@ fn termination_signals_restore_the_terminal() {
         let pid = debugger_pid(&tmux);
         // SAFETY: a signal to the debugger this test started.
         assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "SIG{name}");
-        let s = tmux.wait_for("speed");
+        // `stty -a` ends with its local flags (`-extproc` last): wait for
+        // them, not for its first line, so the whole output is on screen.
+        let s = tmux.wait_for("extproc");
         let rest = after_exit(&s);
         // The shell reports death by signal N as 128 + N: the handler
         // restores, then lets the signal end the process.
