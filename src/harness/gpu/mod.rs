@@ -536,7 +536,9 @@ impl Draw for Gpu {
     }
 }
 
-impl suite::Renderer for Gpu {
+/// Both kinds of [`Draw`] are the suite's Vulkan renderer alike: one draw
+/// after another, bisections through the register capture.
+impl<D: Draw> suite::Renderer for D {
     fn backend(&self) -> Backend {
         Backend::Vulkan
     }

@@ -30,7 +30,6 @@ use std::time::{Duration, Instant};
 use super::{Draw, Drawing, GpuError};
 use crate::glsl;
 use crate::harness::case::{Case, CaseShaders};
-use crate::harness::suite::{self, Backend, Rendered};
 use protocol::{Failure, Reply, Request};
 
 /// How to start a worker: a program and its arguments.
@@ -425,44 +424,5 @@ impl Draw for Isolated {
             Ok((Reply::Refusal(r), _)) => r,
             _ => None,
         }
-    }
-}
-
-impl suite::Renderer for Isolated {
-    fn backend(&self) -> Backend {
-        Backend::Vulkan
-    }
-
-    fn name(&self) -> String {
-        self.adapter.clone()
-    }
-
-    fn refuses(
-        &self,
-        case: &Case,
-        shaders: &CaseShaders,
-        options: &glsl::Options,
-    ) -> Option<String> {
-        self.refusal(case, shaders, options)
-    }
-
-    fn captures_registers(&self) -> bool {
-        true
-    }
-
-    fn bisect_all(
-        &self,
-        jobs: &[suite::BisectJob],
-        options: &glsl::Options,
-    ) -> Vec<Result<crate::harness::bisect::Bisection, String>> {
-        super::bisect_all(self, jobs, options)
-    }
-
-    fn render_all(
-        &self,
-        jobs: &[(&Case, &CaseShaders)],
-        options: &glsl::Options,
-    ) -> Vec<Result<Rendered, String>> {
-        super::render_all(self, jobs, options)
     }
 }
