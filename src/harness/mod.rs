@@ -25,4 +25,5 @@ pub mod runtime;
 pub mod shard;
 pub mod spirv;
 pub mod suite;
+pub mod translator;
 pub mod webgl2;
