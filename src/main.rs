@@ -252,6 +252,18 @@ enum Command {
         /// not bisected. Default 10; with `--auto` none unless given.
         #[arg(long, value_name = "N")]
         bisect_limit: Option<usize>,
+        /// Also draw an external translator's GLSL on the WebGL2 backend:
+        /// COMMAND (run with `sh -c`) is given a DXBC container's path
+        /// (`{dxbc}`, `{ps}` or `{vs}` where it names one, else appended)
+        /// and prints GLSL ES 3.00. Each case gets a verdict per
+        /// translator (`webgl2/NAME`); repeatable (docs/translators.md).
+        /// Needs the webgl2 backend (exit 4 without it).
+        #[arg(long, value_name = "NAME=COMMAND")]
+        translator: Vec<String>,
+        /// The profile binding translator NAME's text (default: the
+        /// shipped one for `hlslcc` and `dxbc-dbg`); repeatable.
+        #[arg(long, value_name = "NAME=FILE", requires = "translator")]
+        translator_profile: Vec<String>,
     },
     /// Case files: `case new` writes one from a shader's bytecode alone.
     Case {
@@ -382,6 +394,8 @@ fn run(cli: Cli) -> Result<Outcome> {
             draw_timeout,
             no_bisect,
             bisect_limit,
+            translator,
+            translator_profile,
         } => {
             let jobs = jobs.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
@@ -402,10 +416,25 @@ fn run(cli: Cli) -> Result<Outcome> {
                 },
             };
             let timeout = std::time::Duration::from_secs(draw_timeout);
-            let backends = match open_backends(backend, browser, angle, timeout, vulkan_devices)? {
+            let opened = match open_backends(
+                backend,
+                browser,
+                angle,
+                timeout,
+                vulkan_devices,
+                !translator.is_empty(),
+            )? {
                 Ok(b) => b,
                 Err(outcome) => return Ok(outcome),
             };
+            // External translators draw through the run's one browser.
+            let external = match &opened.webgl2 {
+                Some(w) => {
+                    cli::translators::external_renderers(w, &translator, &translator_profile)?
+                }
+                None => Vec::new(),
+            };
+            let renderers = opened.renderers(&external);
             let selection = Selection {
                 cases: &cases,
                 filter: filter.as_deref(),
@@ -425,9 +454,9 @@ fn run(cli: Cli) -> Result<Outcome> {
                     failing_cases: report.as_ref().map(|d| d.join("cases")),
                     run: options,
                 };
-                return cli::auto::auto_command(selection, opts, outputs, backends);
+                return cli::auto::auto_command(selection, opts, outputs, &renderers);
             }
-            return diff_command(selection, options, outputs, backends);
+            return diff_command(selection, options, outputs, &renderers);
         }
         Command::Report {
             command:
@@ -710,6 +739,10 @@ fn main() -> ExitCode {
             eprintln!(
                 "dxbc-dbg: no browser ({why}); the webgl2 backend needs headless Chromium (Debian's chromium-headless-shell) or --browser PATH"
             );
+            ExitCode::from(EXIT_NO_BROWSER)
+        }
+        Ok(Outcome::NoWebGl2(why)) => {
+            eprintln!("dxbc-dbg: {why}");
             ExitCode::from(EXIT_NO_BROWSER)
         }
         Ok(Outcome::Unusable(why)) => {

@@ -13,7 +13,7 @@ pub fn auto_command(
     selection: Selection,
     opts: harness::auto::Options,
     outputs: Outputs,
-    backends: Vec<Box<dyn harness::suite::Renderer>>,
+    renderers: &[&dyn harness::suite::Renderer],
 ) -> Result<Outcome> {
     let all =
         harness::auto::collect(selection.cases, selection.filter).map_err(anyhow::Error::msg)?;
@@ -24,12 +24,10 @@ pub fn auto_command(
     if let Some(shard) = selection.shard {
         println!("slice {shard}: {} of {} shaders", list.len(), all.len());
     }
-    let renderers: Vec<&dyn harness::suite::Renderer> =
-        backends.iter().map(|b| b.as_ref()).collect();
-    let info = selection.run_info(&renderers, false);
+    let info = selection.run_info(renderers, false);
     let bar = super::progress::Bar::new();
     let start = std::time::Instant::now();
-    let run = harness::auto::run(&list, all.len(), &renderers, &opts, info, &bar)
+    let run = harness::auto::run(&list, all.len(), renderers, &opts, info, &bar)
         .map_err(anyhow::Error::msg)?;
     bar.finish();
     let mut doc = run.doc;
@@ -77,7 +75,7 @@ pub fn print_details(doc: &harness::results::Results) {
             Kind::EmulatorError | Kind::DoesNotEnd | Kind::BackendError => {
                 let mut why = v.reasons.clone();
                 for b in v.backends.iter().filter(|b| b.kind == v.kind) {
-                    why.extend(b.reasons.iter().map(|r| format!("{}: {r}", b.backend)));
+                    why.extend(b.reasons.iter().map(|r| format!("{}: {r}", b.key())));
                 }
                 println!(
                     "{}: {}{} ({})",

@@ -72,29 +72,72 @@ fn open_vulkan(
     }))
 }
 
+/// The backends a run draws with, opened. The WebGL2 backend is kept as
+/// itself: external translators' renderers draw through it.
+pub struct Opened {
+    pub vulkan: Option<Box<dyn harness::suite::Renderer>>,
+    pub webgl2: Option<harness::webgl2::WebGl2>,
+}
+
+impl Opened {
+    /// The run's renderers in their order: Vulkan, WebGL2 through
+    /// dxbc-dbg's own text, then each external translator's (`external`,
+    /// drawing through `webgl2`).
+    pub fn renderers<'a>(
+        &'a self,
+        external: &'a [Box<dyn harness::suite::Renderer + 'a>],
+    ) -> Vec<&'a dyn harness::suite::Renderer> {
+        let mut out: Vec<&'a dyn harness::suite::Renderer> = Vec::new();
+        if let Some(v) = &self.vulkan {
+            out.push(v.as_ref());
+        }
+        if let Some(w) = &self.webgl2 {
+            out.push(w);
+        }
+        out.extend(external.iter().map(|e| e.as_ref()));
+        out
+    }
+}
+
 /// The backends to draw with, opened; a backend asked for by name that
 /// cannot be opened ends the command with its own exit status, one merely
-/// absent from the default set is named and left out.
+/// absent from the default set is named and left out. `translators`: the
+/// run draws external translators' text, which needs the WebGL2 backend
+/// (asked for as if by name; a `--backend` leaving it out is refused).
 pub fn open_backends(
     choice: Option<BackendChoice>,
     browser: Option<PathBuf>,
     angle: harness::webgl2::Angle,
     timeout: std::time::Duration,
     vulkan_devices: usize,
-) -> Result<Result<Vec<Box<dyn harness::suite::Renderer>>, Outcome>> {
+    translators: bool,
+) -> Result<Result<Opened, Outcome>> {
     use harness::suite::Backend;
     let wanted: Vec<Backend> = match choice {
         Some(BackendChoice::One(b)) => vec![b],
         Some(BackendChoice::None) => Vec::new(),
         _ => Backend::ALL.to_vec(),
     };
+    if translators && !wanted.contains(&Backend::WebGl2) {
+        let asked = match choice {
+            Some(BackendChoice::One(b)) => b.name(),
+            _ => "none",
+        };
+        return Ok(Err(Outcome::NoWebGl2(format!(
+            "--translator draws external translators' GLSL on the webgl2 backend, \
+             which --backend {asked} leaves out (use --backend webgl2 or all)"
+        ))));
+    }
     let required = choice.is_some();
-    let mut out: Vec<Box<dyn harness::suite::Renderer>> = Vec::new();
+    let mut out = Opened {
+        vulkan: None,
+        webgl2: None,
+    };
     let mut missing = Vec::new();
     for b in wanted {
         match b {
             Backend::Vulkan => match open_vulkan(timeout, vulkan_devices)? {
-                Ok(g) => out.push(g),
+                Ok(g) => out.vulkan = Some(g),
                 Err(absent) if required => return Ok(Err(absent)),
                 Err(absent) => {
                     if let Outcome::NoVulkan { why, .. } = &absent {
@@ -110,8 +153,10 @@ pub fn open_backends(
                     timeout,
                 };
                 match harness::webgl2::WebGl2::new(config) {
-                    Ok(w) => out.push(Box::new(w)),
-                    Err(harness::webgl2::WebGl2Error::NoBrowser(why)) if required => {
+                    Ok(w) => out.webgl2 = Some(w),
+                    Err(harness::webgl2::WebGl2Error::NoBrowser(why))
+                        if required || translators =>
+                    {
                         return Ok(Err(Outcome::NoBrowser(why)));
                     }
                     Err(harness::webgl2::WebGl2Error::NoBrowser(why)) => {
@@ -123,7 +168,8 @@ pub fn open_backends(
             }
         }
     }
-    if out.is_empty()
+    if out.vulkan.is_none()
+        && out.webgl2.is_none()
         && let Some(first) = missing.into_iter().next()
     {
         return Ok(Err(first));
@@ -154,15 +200,16 @@ impl Selection<'_> {
         renderers: &[&dyn harness::suite::Renderer],
         bless: bool,
     ) -> harness::results::RunInfo {
-        for r in renderers {
-            println!("backend {}: {}", r.backend().name(), r.name());
+        let keys: Vec<String> = renderers
+            .iter()
+            .map(|r| harness::results::RendererInfo::of(*r).backend)
+            .collect();
+        for (r, key) in renderers.iter().zip(&keys) {
+            println!("backend {key}: {}", r.name());
         }
         harness::results::RunInfo {
             inputs: self.cases.iter().map(|p| p.display().to_string()).collect(),
-            backends: renderers
-                .iter()
-                .map(|r| r.backend().name().to_string())
-                .collect(),
+            backends: keys,
             filter: self.filter.map(str::to_string),
             shard: self.shard,
             bless,
@@ -175,7 +222,7 @@ pub fn diff_command(
     selection: Selection,
     options: harness::suite::RunOptions,
     outputs: Outputs,
-    backends: Vec<Box<dyn harness::suite::Renderer>>,
+    renderers: &[&dyn harness::suite::Renderer],
 ) -> Result<Outcome> {
     let all =
         harness::suite::collect(selection.cases, selection.filter).map_err(anyhow::Error::msg)?;
@@ -188,21 +235,16 @@ pub fn diff_command(
     if let Some(shard) = selection.shard {
         println!("slice {shard}: {} of {} cases", list.len(), all.len());
     }
-    let renderers: Vec<&dyn harness::suite::Renderer> =
-        backends.iter().map(|b| b.as_ref()).collect();
-    let info = selection.run_info(&renderers, options.bless);
+    let info = selection.run_info(renderers, options.bless);
     let names: Vec<harness::results::RendererInfo> = renderers
         .iter()
-        .map(|r| harness::results::RendererInfo {
-            backend: r.backend().name().to_string(),
-            name: r.name(),
-        })
+        .map(|r| harness::results::RendererInfo::of(*r))
         .collect();
     let bar = super::progress::Bar::new();
     // Each case's pictures are written as soon as it is compared and then
     // dropped, so a run holds one slice's pixels, not the suite's.
     let mut pictures: Result<(), String> = Ok(());
-    let results = harness::suite::run_all_shedding(&list, &renderers, &options, &bar, |r| {
+    let results = harness::suite::run_all_shedding(&list, renderers, &options, &bar, |r| {
         if let (Some(dir), Ok(())) = (outputs.report, &pictures) {
             pictures = harness::report::write_case_pictures(dir, r);
         }
@@ -224,7 +266,7 @@ pub fn diff_command(
                 let [x, y] = bisect.pixel;
                 println!(
                     "  first divergent instruction on {} at ({x}, {y}): {}",
-                    b.backend,
+                    b.key(),
                     bisect.summary()
                 );
             }

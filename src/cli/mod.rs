@@ -14,6 +14,7 @@ pub mod case_new;
 pub mod diff;
 pub mod progress;
 pub mod runtime_dir;
+pub mod translators;
 
 /// Reads a shader from a container, or assembles it when the file is text.
 pub fn load(path: &Path, no_verify: bool) -> Result<Shader> {
@@ -140,6 +141,9 @@ pub enum Outcome {
         fix: &'static str,
     },
     NoBrowser(String),
+    /// External translators were asked for without the WebGL2 backend
+    /// they draw on (exit 4, as for no browser).
+    NoWebGl2(String),
     /// The command could not do its work (a bad case, no adapter, a
     /// helper pixel): for commands whose exit 1 means a finding (`bisect`),
     /// exit 2 with this message.

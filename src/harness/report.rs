@@ -14,11 +14,15 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::diff::{heat_map, preview, side_by_side, write_png};
-use super::results::tally::{self, Counts, Outcome};
+use super::results::tally::Counts;
 use super::results::{BackendRecord, CaseRecord, DiffFigures, Results};
 use super::suite::{CaseResult, step_command};
 
 mod bisection;
+mod junit;
+mod translators;
+
+pub use junit::junit;
 
 /// Escapes text for HTML and XML (element text and attribute values).
 pub fn escape(s: &str) -> String {
@@ -84,15 +88,22 @@ pub fn summary_table(doc: &Results) -> String {
         .max()
         .unwrap_or(4)
         .max(4);
+    // As wide as `webgl2/hlslcc` where an external translator ran.
+    let bw = results
+        .iter()
+        .flat_map(|r| r.backends.iter().map(|b| b.key().len()))
+        .max()
+        .unwrap_or(0)
+        .max(7);
     let mut s = format!(
-        "{:<width$}  {:<7}  {:<6}  {:>9}  {:>9}  {:>11}  {:>10}  worst\n",
+        "{:<width$}  {:<bw$}  {:<6}  {:>9}  {:>9}  {:>11}  {:>10}  worst\n",
         "case", "backend", "result", "draw ms", "cpu ms", "max abs", "max ulp"
     );
     for r in results {
         if r.backends.is_empty() {
             let _ = writeln!(
                 s,
-                "{:<width$}  {:<7}  {:<6}  {:>9}  {:>9}  {:>11}  {:>10}  -",
+                "{:<width$}  {:<bw$}  {:<6}  {:>9}  {:>9}  {:>11}  {:>10}  -",
                 r.name,
                 "-",
                 if r.passed { "pass" } else { "FAIL" },
@@ -111,9 +122,9 @@ pub fn summary_table(doc: &Results) -> String {
                 .map_or("-".to_string(), |w| format!("{},{}", w.x, w.y));
             let _ = writeln!(
                 s,
-                "{:<width$}  {:<7}  {:<6}  {:>9}  {:>9}  {:>11.3e}  {:>10}  {worst}",
+                "{:<width$}  {:<bw$}  {:<6}  {:>9}  {:>9}  {:>11.3e}  {:>10}  {worst}",
                 r.name,
-                b.backend,
+                b.key(),
                 verdict(r, b),
                 ms(b.ms),
                 ms(r.cpu_ms),
@@ -128,10 +139,7 @@ pub fn summary_table(doc: &Results) -> String {
         .flat_map(|r| {
             r.backends.iter().filter_map(move |b| {
                 let why = b.not_applicable.as_ref()?;
-                Some(format!(
-                    "not applicable: {} on {} ({why})",
-                    r.name, b.backend
-                ))
+                Some(format!("not applicable: {} on {} ({why})", r.name, b.key()))
             })
         })
         .collect();
@@ -146,7 +154,7 @@ pub fn summary_table(doc: &Results) -> String {
                 .iter()
                 .filter_map(move |b| match b.bisect.as_ref()?.outcome {
                     super::results::bisect::BisectOutcome::OverLimit { limit } => {
-                        Some((limit, format!("{} on {}", r.name, b.backend)))
+                        Some((limit, format!("{} on {}", r.name, b.key())))
                     }
                     _ => None,
                 })
@@ -167,9 +175,12 @@ pub fn summary_table(doc: &Results) -> String {
     // decoded blocks), so a pass says what it exercised.
     for r in results {
         for b in r.backends.iter().filter(|b| !b.notes.is_empty()) {
-            let _ = writeln!(s, "{} on {}: {}", r.name, b.backend, b.notes.join("; "));
+            let _ = writeln!(s, "{} on {}: {}", r.name, b.key(), b.notes.join("; "));
         }
     }
+    // External translators: each failure's step command and cause, and
+    // the table by family (absent from runs of dxbc-dbg's text alone).
+    s.push_str(&translators::summary_lines(doc));
     let _ = writeln!(s, "{} passed, {} failed", results.len() - failed, failed);
     let _ = writeln!(s, "{}", Counts::of(doc).line(doc));
     s
@@ -207,12 +218,14 @@ fn stats_rows(label: &str, d: &DiffFigures) -> String {
 }
 
 /// The pictures of one backend's render target: `(picture, heat map)`
-/// file names.
-fn picture_names(case: &str, backend: &str, i: usize) -> (String, String) {
+/// file names. `key` is the result's key: the backend, or
+/// `backend/translator` (written `backend_translator`).
+fn picture_names(case: &str, key: &str, i: usize) -> (String, String) {
     let id = slug(case);
+    let key = slug(key);
     (
-        format!("{id}.{backend}.t{i}.png"),
-        format!("{id}.{backend}.t{i}.heat.png"),
+        format!("{id}.{key}.t{i}.png"),
+        format!("{id}.{key}.t{i}.heat.png"),
     )
 }
 
@@ -241,7 +254,7 @@ pub fn write_case_pictures(dir: &Path, r: &CaseResult) -> Result<(), String> {
         .map_err(|e| format!("{}: cannot create: {e}", img_dir.display()))?;
     for b in &r.backends {
         for (i, (c, t)) in r.cpu.iter().zip(&b.targets).enumerate() {
-            let (name, heat_name) = picture_names(&r.name, b.backend.name(), i);
+            let (name, heat_name) = picture_names(&r.name, &b.key(), i);
             let heat = heat_map(&t.diff);
             write_png(
                 &side_by_side(&[&preview(&t.image), &preview(c), &heat]),
@@ -265,7 +278,7 @@ pub fn link_pictures(results: &[CaseResult], doc: &mut Results) {
                 .enumerate()
                 .zip(b.targets.iter().zip(&mut brec.targets))
             {
-                let (name, heat_name) = picture_names(&r.name, b.backend.name(), i);
+                let (name, heat_name) = picture_names(&r.name, &b.key(), i);
                 trec.picture = Some(format!("img/{name}"));
                 trec.heat = Some(format!("img/{heat_name}"));
             }
@@ -354,6 +367,7 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
         }
     }
     h.push_str("</table>\n");
+    h.push_str(&translators::family_html(doc));
     for r in results {
         let id = slug(&r.name);
         // Commands in the page are run from its folder, wherever the run
@@ -385,6 +399,11 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
                 );
             }
             if has_case {
+                h.push_str(&translators::external_html(
+                    &case_from_report,
+                    r.worst_pixel,
+                    &r.backends,
+                ));
                 h.push_str(&bisection::section(&case_from_report, &r.backends));
             }
         }
@@ -479,7 +498,7 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
             }
             let times: Vec<String> = drawn
                 .iter()
-                .map(|b| format!("{} {} ms", b.backend, ms(b.ms)))
+                .map(|b| format!("{} {} ms", b.key(), ms(b.ms)))
                 .collect();
             let _ = writeln!(
                 h,
@@ -501,77 +520,6 @@ pub fn write_html(dir: &Path, doc: &Results) -> Result<PathBuf, String> {
     let page = dir.join("index.html");
     std::fs::write(&page, h).map_err(|e| format!("{}: cannot write: {e}", page.display()))?;
     Ok(page)
-}
-
-/// JUnit XML: one `testcase` per test of [`tally::tests`] (a case on a
-/// backend, `name [backend]`, or a generated-case run's shader); a failing
-/// one carries its reasons and the step command in a `failure` element, a
-/// skipped one (not applicable, or a shader not compared) is `skipped`
-/// with the reason. The attributes are [`Counts`], as every output counts.
-pub fn junit(doc: &Results) -> String {
-    let tests = tally::tests(doc);
-    let counts = Counts::of(doc);
-    let secs = |t: &tally::Test| {
-        let cpu = t.case.cpu_ms.unwrap_or(0.0);
-        (t.backend.and_then(|b| b.ms).unwrap_or(0.0) + cpu) / 1000.0
-    };
-    let total: f64 = tests.iter().map(secs).sum();
-    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        x,
-        "<testsuites tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{total:.3}\">\n  <testsuite name=\"dxbc-dbg diff\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{total:.3}\">",
-        counts.tests, counts.failed, counts.skipped, counts.tests, counts.failed, counts.skipped
-    );
-    for t in &tests {
-        let _ = write!(
-            x,
-            "    <testcase classname=\"dxbc-dbg.diff\" name=\"{}\" file=\"{}\" time=\"{:.3}\"",
-            escape(&t.name),
-            escape(&t.case.path),
-            secs(t)
-        );
-        let failures = match &t.outcome {
-            Outcome::Passed => {
-                x.push_str("/>\n");
-                continue;
-            }
-            Outcome::Skipped(why) => {
-                let _ = writeln!(
-                    x,
-                    ">\n      <skipped message=\"{}\"/>\n    </testcase>",
-                    escape(why)
-                );
-                continue;
-            }
-            Outcome::Failed(f) => f,
-        };
-        x.push_str(">\n");
-        let mut body = failures.join("\n");
-        if let Some(cmd) = &t.case.step {
-            body.push_str("\nstep the worst pixel: ");
-            body.push_str(cmd);
-        }
-        if let Some(r) = t.case.verdict.as_ref().and_then(|v| v.recreate.as_ref()) {
-            body.push('\n');
-            body.push_str(r);
-        }
-        if let Some(b) = t.backend.and_then(|b| b.bisect.as_ref()) {
-            let [px, py] = b.pixel;
-            let _ = write!(
-                body,
-                "\nfirst divergent instruction at pixel ({px}, {py}): {}",
-                b.summary()
-            );
-        }
-        let _ = writeln!(
-            x,
-            "      <failure message=\"{}\">{}</failure>\n    </testcase>",
-            escape(failures.first().map(String::as_str).unwrap_or("failed")),
-            escape(&body)
-        );
-    }
-    x.push_str("  </testsuite>\n</testsuites>\n");
-    x
 }
 
 #[cfg(test)]
@@ -616,6 +564,8 @@ mod tests {
         };
         let backend = |backend, t: TargetResult, failures: Vec<String>| BackendResult {
             backend,
+            translator: crate::harness::translator::BUILT_IN.into(),
+            cause: None,
             not_applicable: None,
             ms: Some(1.0),
             targets: vec![t],

@@ -271,13 +271,7 @@ pub fn run(
             }
         }
     }
-    let renderers = renderers
-        .iter()
-        .map(|r| RendererInfo {
-            backend: r.backend().name().to_string(),
-            name: r.name(),
-        })
-        .collect();
+    let renderers = renderers.iter().map(|r| RendererInfo::of(*r)).collect();
     Ok(Run {
         doc: Results {
             version: results::FORMAT_VERSION,
@@ -346,6 +340,7 @@ fn emulator_reason(e: &CpuError) -> (String, bool) {
 fn backend_verdict(b: &BackendResult, shader: &Shader) -> BackendVerdict {
     let mut v = BackendVerdict {
         backend: b.backend.name().to_string(),
+        translator: b.translator.clone(),
         kind: Kind::Agree,
         reasons: Vec::new(),
         failing: 0,
@@ -384,9 +379,12 @@ fn backend_verdict(b: &BackendResult, shader: &Shader) -> BackendVerdict {
     if b.failures.is_empty() {
         return v;
     }
-    if b.failures
-        .iter()
-        .any(|f| f.contains("cannot be translated"))
+    // dxbc-dbg's own refusals are counted by reason; an external
+    // translator's failure to translate is a backend error with its text.
+    if b.built_in()
+        && b.failures
+            .iter()
+            .any(|f| f.contains("cannot be translated"))
     {
         v.kind = Kind::Refused;
         let mut o = glsl::Options::new(b.backend.dialect());
@@ -512,11 +510,22 @@ fn name_an_existing_case(rec: &mut CaseRecord, blob: &Blob, opts: &Options) {
             let at = case_path(blob, Some(dir));
             rec.path = at.display().to_string();
             rec.step = worst.map(|(x, y)| suite::step_command(&at, x, y));
+            // An external translator's step names the same case, at its
+            // own pixel.
+            for b in &mut rec.backends {
+                b.step = b.step.take().and_then(|_| {
+                    let [x, y] = b.failing_pixel().or(worst.map(|(x, y)| [x, y]))?;
+                    Some(suite::step_command(&at, x, y))
+                });
+            }
             v.recreate = None;
             return;
         }
     }
     rec.step = None;
+    for b in &mut rec.backends {
+        b.step = None;
+    }
     v.recreate = (v.kind != Kind::Agree).then(|| {
         let stem = blob
             .path

@@ -198,6 +198,9 @@ mod tests {
     fn vulkan(rec: BisectRecord) -> BackendRecord {
         BackendRecord {
             backend: "vulkan".into(),
+            translator: "dxbc-dbg".into(),
+            cause: None,
+            step: None,
             dialect: "vk450".into(),
             not_applicable: None,
             ms: None,

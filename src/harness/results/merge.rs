@@ -126,6 +126,9 @@ pub fn merge(slices: Vec<(PathBuf, Results)>, pictures_base: &Path) -> Result<Re
     let mut cases: Vec<CaseRecord> = Vec::new();
     for (path, doc) in &slices {
         for r in &doc.renderers {
+            // `backend` is the result key (`webgl2/hlslcc` for an
+            // external translator's renderer), so each translator keeps
+            // its own line.
             match renderers.iter_mut().find(|m| m.backend == r.backend) {
                 // Slices drawn on different machines may name different
                 // adapters; the report names them all.
@@ -196,6 +199,9 @@ mod tests {
             cpu_golden: vec![None],
             backends: vec![BackendRecord {
                 backend: "vulkan".into(),
+                translator: "dxbc-dbg".into(),
+                cause: None,
+                step: None,
                 dialect: "vk450".into(),
                 not_applicable: None,
                 ms: Some(1.0),

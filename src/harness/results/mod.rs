@@ -16,6 +16,7 @@ use super::shard::Shard;
 use super::suite::{BackendResult, CaseResult};
 
 pub mod bisect;
+pub mod family;
 pub mod float;
 mod merge;
 pub(crate) mod paths;
@@ -53,7 +54,9 @@ pub struct Results {
 pub struct RunInfo {
     /// The case files and directories, as given.
     pub inputs: Vec<String>,
-    /// The backends drawn with, by name (empty: the emulator alone).
+    /// The backends drawn with, by name (empty: the emulator alone), each
+    /// external translator's as `backend/translator` (`webgl2/hlslcc`)
+    /// after them.
     pub backends: Vec<String>,
     pub filter: Option<String>,
     pub shard: Option<Shard>,
@@ -68,8 +71,20 @@ pub struct RunInfo {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RendererInfo {
+    /// The backend, and for an external translator's renderer its name
+    /// after a `/` (`webgl2/hlslcc`): the key its results go by.
     pub backend: String,
     pub name: String,
+}
+
+impl RendererInfo {
+    /// How a run's document records `r`.
+    pub fn of(r: &dyn crate::harness::suite::Renderer) -> RendererInfo {
+        RendererInfo {
+            backend: crate::harness::suite::result_key(r.backend().name(), r.translator()),
+            name: r.name(),
+        }
+    }
 }
 
 /// One case.
@@ -110,10 +125,23 @@ pub struct CaseRecord {
     pub warnings: Vec<String>,
 }
 
-/// What one backend did with a case.
+/// What one backend did with a case, through one translator's GLSL.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BackendRecord {
     pub backend: String,
+    /// Whose GLSL it drew: absent for dxbc-dbg's own (so documents of
+    /// runs without external translators read and write as before), an
+    /// external translator's name otherwise.
+    #[serde(default = "built_in", skip_serializing_if = "is_built_in")]
+    pub translator: String,
+    /// Why an external translation failed, where known without a
+    /// register capture (its compile or link log, the gap detector).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+    /// For an external translation's failure: the command stepping its
+    /// worst pixel on the emulator (the case's when it drew no image).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
     /// The GLSL dialect it draws.
     pub dialect: String,
     pub not_applicable: Option<String>,
@@ -225,19 +253,58 @@ impl From<&Diff> for DiffFigures {
     }
 }
 
+fn built_in() -> String {
+    crate::harness::translator::BUILT_IN.to_string()
+}
+
+fn is_built_in(t: &str) -> bool {
+    t == crate::harness::translator::BUILT_IN
+}
+
 impl BackendRecord {
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
     }
 
-    /// Its name and the dialect it draws, as reports label it.
-    pub fn label(&self) -> String {
-        format!("{} ({})", self.backend, self.dialect)
+    /// Whether it drew dxbc-dbg's own translation.
+    pub fn built_in(&self) -> bool {
+        is_built_in(&self.translator)
     }
 
-    fn from_result(b: &BackendResult) -> Self {
+    /// How tests, failures and pictures name it: `webgl2` for dxbc-dbg's
+    /// own translation, `webgl2/hlslcc` for an external one.
+    pub fn key(&self) -> String {
+        crate::harness::suite::result_key(&self.backend, &self.translator)
+    }
+
+    /// Its name and the dialect it draws, as reports label it.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.key(), self.dialect)
+    }
+
+    /// The worst pixel of the first render target with pixels beyond
+    /// tolerance of the emulator's (`BackendResult::failing_pixel`).
+    pub fn failing_pixel(&self) -> Option<[u32; 2]> {
+        self.targets.iter().find_map(|t| {
+            let w = t.diff.worst.as_ref()?;
+            (!t.diff.size_mismatch && !w.passes).then_some([w.x, w.y])
+        })
+    }
+
+    fn from_result(b: &BackendResult, case: &CaseResult) -> Self {
+        // An external translation's failure steps its own worst pixel;
+        // one that drew no image, the case's.
+        let step = (!b.built_in() && !b.passed() && b.not_applicable.is_none())
+            .then(|| {
+                let (x, y) = b.failing_pixel().or(case.worst_pixel())?;
+                Some(crate::harness::suite::step_command(&case.path, x, y))
+            })
+            .flatten();
         BackendRecord {
             backend: b.backend.name().to_string(),
+            translator: b.translator.clone(),
+            cause: b.cause.clone(),
+            step,
             dialect: b.backend.dialect().name().to_string(),
             not_applicable: b.not_applicable.clone(),
             ms: b.ms,
@@ -277,7 +344,11 @@ impl CaseRecord {
                 .iter()
                 .map(|d| d.as_ref().map(DiffFigures::from))
                 .collect(),
-            backends: r.backends.iter().map(BackendRecord::from_result).collect(),
+            backends: r
+                .backends
+                .iter()
+                .map(|b| BackendRecord::from_result(b, r))
+                .collect(),
             step: r.step_command(),
             worst_pixel: r.worst_pixel().map(|(x, y)| [x, y]),
             blessed: r.blessed.iter().map(|p| p.display().to_string()).collect(),
@@ -319,15 +390,25 @@ impl Results {
         /// The document with the counts every other output prints
         /// ([`tally`]), so a reader of the JSON sees the same figures;
         /// they are worked out again from the cases when read.
+        ///
+        /// A run that drew an external translator's text also gets the
+        /// table by family ([`family`]), worked out likewise.
         #[derive(Serialize)]
         struct WithCounts<'a> {
             #[serde(flatten)]
             doc: &'a Results,
             counts: tally::Counts,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            families: Vec<family::FamilyCount>,
         }
         let out = WithCounts {
             doc: self,
             counts: tally::Counts::of(self),
+            families: if family::has_external(self) {
+                family::counts(self)
+            } else {
+                Vec::new()
+            },
         };
         // Every field is plain data (floats that JSON cannot carry are
         // written as strings), so this cannot fail.

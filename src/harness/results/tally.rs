@@ -4,7 +4,9 @@
 //! [`tests`] and [`Counts`], so no output can call passed what another
 //! calls skipped.
 //!
-//! A case-file run (`diff`) has a test per case and backend (a case that
+//! A case-file run (`diff`) has a test per case, backend and translator
+//! (named `case [webgl2]` for dxbc-dbg's own translation, `case
+//! [webgl2/hlslcc]` for an external one; a case that
 //! reached no backend is one test): a backend the case is not applicable
 //! to is skipped, a failure of the case's own checks fails it on every
 //! backend. A generated-case run (`diff --auto`) has a test per shader,
@@ -47,15 +49,15 @@ pub fn tests(doc: &Results) -> Vec<Test<'_>> {
             } else if v.kind.fails() {
                 let mut why = v.reasons.clone();
                 for b in v.backends.iter().filter(|b| b.kind.fails()) {
-                    why.push(format!("{}: {}", b.backend, b.kind.name()));
-                    why.extend(b.reasons.iter().map(|x| format!("{}: {x}", b.backend)));
+                    why.push(format!("{}: {}", b.key(), b.kind.name()));
+                    why.extend(b.reasons.iter().map(|x| format!("{}: {x}", b.key())));
                 }
                 Outcome::Failed(why)
             } else {
                 let mut why = vec![v.kind.name().to_string()];
                 why.extend(v.reasons.iter().cloned());
                 for b in &v.backends {
-                    why.extend(b.reasons.iter().map(|x| format!("{}: {x}", b.backend)));
+                    why.extend(b.reasons.iter().map(|x| format!("{}: {x}", b.key())));
                 }
                 Outcome::Skipped(why.join("; "))
             };
@@ -92,7 +94,7 @@ pub fn tests(doc: &Results) -> Vec<Test<'_>> {
                 }
             };
             out.push(Test {
-                name: format!("{} [{}]", r.name, b.backend),
+                name: format!("{} [{}]", r.name, b.key()),
                 case: r,
                 backend: Some(b),
                 outcome,

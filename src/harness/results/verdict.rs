@@ -42,6 +42,13 @@ pub enum Kind {
     Skipped,
 }
 
+impl BackendVerdict {
+    /// `webgl2`, or `webgl2/hlslcc` for an external translator's text.
+    pub fn key(&self) -> String {
+        crate::harness::suite::result_key(&self.backend, &self.translator)
+    }
+}
+
 impl Kind {
     pub const ALL: [Kind; 7] = [
         Kind::Agree,
@@ -98,10 +105,17 @@ pub struct Verdict {
     pub recreate: Option<String>,
 }
 
-/// One backend's verdict on one shader.
+/// One backend's verdict on one shader, through one translator's GLSL.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BackendVerdict {
     pub backend: String,
+    /// Whose GLSL it drew: absent for dxbc-dbg's own, as in documents
+    /// written before external translators.
+    #[serde(
+        default = "super::built_in",
+        skip_serializing_if = "super::is_built_in"
+    )]
+    pub translator: String,
     pub kind: Kind,
     pub reasons: Vec<String>,
     /// Pixels outside the tolerance, over every render target.
@@ -122,11 +136,14 @@ pub fn summary(doc: &Results) -> String {
         .collect();
     let mut s = String::new();
     let _ = writeln!(s, "{} shaders", verdicts.len());
-    let mut backends: Vec<&str> = Vec::new();
+    // A column per backend and translator (`webgl2/hlslcc`), as wide as
+    // its name.
+    let mut backends: Vec<String> = Vec::new();
     for v in &verdicts {
         for b in &v.backends {
-            if !backends.contains(&b.backend.as_str()) {
-                backends.push(&b.backend);
+            let key = b.key();
+            if !backends.contains(&key) {
+                backends.push(key);
             }
         }
     }
@@ -146,9 +163,9 @@ pub fn summary(doc: &Results) -> String {
             let n = verdicts
                 .iter()
                 .flat_map(|v| &v.backends)
-                .filter(|x| x.backend == *b && x.kind == kind)
+                .filter(|x| x.key() == *b && x.kind == kind)
                 .count();
-            let _ = write!(s, " {n:>8}");
+            let _ = write!(s, " {n:>w$}", w = b.len().max(8));
         }
         s.push('\n');
     }
@@ -161,7 +178,7 @@ pub fn summary(doc: &Results) -> String {
         for b in &v.backends {
             for r in &b.reasons {
                 *reasons
-                    .entry((b.kind, format!("{}: {r}", b.backend)))
+                    .entry((b.kind, format!("{}: {r}", b.key())))
                     .or_default() += 1;
             }
         }
@@ -171,6 +188,10 @@ pub fn summary(doc: &Results) -> String {
         for ((kind, reason), n) in &reasons {
             let _ = writeln!(s, "  {:<14} {n:>5}  {reason}", kind.name());
         }
+    }
+    // With external translators, the table by family too.
+    if super::family::has_external(doc) {
+        s.push_str(&super::family::table(doc));
     }
     let _ = writeln!(s, "{}", super::tally::Counts::of(doc).line(doc));
     s
@@ -199,7 +220,10 @@ pub fn differ_list(doc: &Results) -> String {
             let _ = writeln!(
                 s,
                 "  {}: {} pixels, max abs {}, max ulp {}{worst}",
-                b.backend, b.failing, b.max_abs, b.max_ulp
+                b.key(),
+                b.failing,
+                b.max_abs,
+                b.max_ulp
             );
         }
         for o in &v.open {
@@ -213,6 +237,15 @@ pub fn differ_list(doc: &Results) -> String {
                 let _ = writeln!(s, "  step the worst pixel: {step}");
             }
             (None, None) => {}
+        }
+        // An external translator's failure at its own worst pixel.
+        for b in c.backends.iter().filter(|b| !b.built_in()) {
+            if let Some(step) = &b.step {
+                let _ = writeln!(s, "  step {}'s worst pixel: {step}", b.key());
+            }
+            if let Some(cause) = &b.cause {
+                let _ = writeln!(s, "  {} cause: {}", b.key(), cause.replace('\n', "; "));
+            }
         }
     }
     s

@@ -3,6 +3,10 @@
 //! docs/bisect.md), so the report names the first instruction at which
 //! the GPU went another way, with both values.
 //!
+//! Only dxbc-dbg's own translations are bisected: an external
+//! translator's text carries no register capture, and its failure is
+//! recorded as not run, saying so ([`not_bisected`]).
+//!
 //! A capture costs a pipeline compile of the instrumented translation
 //! (about 6 s cold on lavapipe for 200 instructions), so a run makes at
 //! most [`RunOptions::bisect_limit`] of them, in the cases' order, and
@@ -80,10 +84,16 @@ pub(super) fn bisect_failures(
             let Some(pixel) = b.failing_pixel() else {
                 continue;
             };
-            let Some(k) = renderers.iter().position(|x| x.backend() == b.backend) else {
+            let Some(k) = renderers
+                .iter()
+                .position(|x| x.backend() == b.backend && x.translator() == b.translator)
+            else {
                 continue;
             };
-            let outcome = if !renderers[k].captures_registers() {
+            let outcome = if !b.built_in() {
+                // Not counted against the limit: nothing is drawn.
+                Bisected::NotRun(not_bisected(&b.translator))
+            } else if !renderers[k].captures_registers() {
                 Bisected::NotRun(cannot_capture(b.backend))
             } else if made >= limit {
                 Bisected::OverLimit(limit)
@@ -107,7 +117,10 @@ pub(super) fn bisect_failures(
             })
             .collect();
         progress.stage(
-            &format!("bisecting on {}", renderer.backend().name()),
+            &format!(
+                "bisecting on {}",
+                super::result_key(renderer.backend().name(), renderer.translator())
+            ),
             jobs.len(),
         );
         let found = renderer.bisect_all(&jobs, &options.glsl);
@@ -125,6 +138,15 @@ pub(super) fn bisect_failures(
 /// A failure in a renderer's batch: the case's and the backend's place
 /// in the results, and the pixel.
 type Slot = (usize, usize, (u32, u32));
+
+/// Why an external translator's failure is not bisected: the register
+/// capture is instrumentation dxbc-dbg writes into its own translation;
+/// another translator's text has none to read back.
+pub fn not_bisected(translator: &str) -> String {
+    format!(
+        "{translator}'s text has no register capture (only dxbc-dbg's own translation carries one)"
+    )
+}
 
 fn cannot_capture(backend: Backend) -> String {
     format!("the {} backend cannot capture registers", backend.name())

@@ -14,6 +14,7 @@ use crate::harness::image::Image;
 /// (with the reason), or drawn (or failed to).
 pub(super) struct Drawn {
     pub(super) backend: Backend,
+    pub(super) translator: String,
     pub(super) not_applicable: Option<String>,
     pub(super) result: Option<Result<Rendered, String>>,
 }
@@ -22,8 +23,11 @@ impl Drawn {
     /// The backend's result before any comparison (its draw failure, or
     /// its time), and what it drew, for the caller to compare.
     pub(super) fn begin(self) -> (BackendResult, Option<Rendered>) {
+        let built_in = self.translator == crate::harness::translator::BUILT_IN;
         let mut b = BackendResult {
             backend: self.backend,
+            translator: self.translator,
+            cause: None,
             not_applicable: self.not_applicable,
             ms: None,
             targets: Vec::new(),
@@ -34,6 +38,11 @@ impl Drawn {
         let drawn = match self.result {
             None => None,
             Some(Err(e)) => {
+                // An external translator's text that WebGL2 does not
+                // compile or link: the browser's log is the cause.
+                if !built_in {
+                    b.cause = compile_cause(&e);
+                }
                 b.failures.push(e);
                 None
             }
@@ -45,6 +54,21 @@ impl Drawn {
         };
         (b, drawn)
     }
+}
+
+/// The compile or link failure in a draw error, from where the page names
+/// it (`fragment shader does not compile: LOG`, `the program does not
+/// link: LOG`) to the end; `None` for any other error.
+pub(super) fn compile_cause(error: &str) -> Option<String> {
+    const COMPILE: &str = " shader does not compile: ";
+    const LINK: &str = "the program does not link: ";
+    let start = if let Some(i) = error.find(COMPILE) {
+        // Back to the stage's name before it (`vertex`, `fragment`).
+        error[..i].rfind(char::is_whitespace).map_or(0, |k| k + 1)
+    } else {
+        error.find(LINK)?
+    };
+    Some(error[start..].trim_end().to_string())
 }
 
 /// The emulator's images of one case, and how long they took.
@@ -199,7 +223,7 @@ pub(super) fn compare(
                 && t.image.height == c.height
             {
                 let all: Vec<&Image> = b.targets.iter().map(|t| &t.image).collect();
-                for (text, pixel) in probe_checks(case, b.backend.name(), &all, &indices) {
+                for (text, pixel) in probe_checks(case, &b.key(), &all, &indices) {
                     result.probe_pixel = result.probe_pixel.or(pixel);
                     b.failures.push(text);
                 }

@@ -14,6 +14,7 @@ use super::cpu;
 use super::diff::Diff;
 use super::image::Image;
 use super::progress::Progress;
+use super::translator;
 use super::webgl2::WebGl2;
 use crate::glsl;
 
@@ -22,7 +23,7 @@ mod compare;
 mod run;
 mod split;
 
-pub use bisection::{BackendBisect, Bisected, DEFAULT_BISECT_LIMIT, bisect_command};
+pub use bisection::{BackendBisect, Bisected, DEFAULT_BISECT_LIMIT, bisect_command, not_bisected};
 pub use run::SLICE_TEXELS;
 pub use split::Split;
 
@@ -157,6 +158,13 @@ pub struct Rendered {
 /// WebGL2 page, or a stand-in in tests.
 pub trait Renderer {
     fn backend(&self) -> Backend;
+    /// Whose GLSL it draws: dxbc-dbg's own translation
+    /// ([`translator::BUILT_IN`]), or an external translator's by its
+    /// name (docs/translators.md). Results are keyed on the backend and
+    /// this together, so several renderers may share a backend.
+    fn translator(&self) -> &str {
+        translator::BUILT_IN
+    }
     /// The adapter or browser, for reports.
     fn name(&self) -> String;
     /// Draws every case, in order. `options.dialect` is ignored: each
@@ -297,10 +305,16 @@ pub struct TargetResult {
     pub golden: Option<Diff>,
 }
 
-/// What one backend did with a case.
+/// What one backend did with a case, through one translator's GLSL.
 #[derive(Debug, Clone)]
 pub struct BackendResult {
     pub backend: Backend,
+    /// Whose GLSL was drawn ([`Renderer::translator`]).
+    pub translator: String,
+    /// Why an external translator's text failed, where that is known
+    /// without a register capture: the browser's compile or link log of
+    /// its text, or what the gap detector finds at the worst pixel.
+    pub cause: Option<String>,
     /// Why the case does not apply to this backend (`[require]`), if so.
     pub not_applicable: Option<String>,
     /// Milliseconds to draw one frame.
@@ -319,6 +333,18 @@ pub struct BackendResult {
 impl BackendResult {
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
+    }
+
+    /// Whether it drew dxbc-dbg's own translation.
+    pub fn built_in(&self) -> bool {
+        self.translator == translator::BUILT_IN
+    }
+
+    /// How failures and reports name it: the backend (`webgl2`) for
+    /// dxbc-dbg's own translation, `backend/translator` (`webgl2/hlslcc`)
+    /// for an external one.
+    pub fn key(&self) -> String {
+        result_key(self.backend.name(), &self.translator)
     }
 
     /// The worst pixel of the first render target with pixels beyond
@@ -405,9 +431,18 @@ impl CaseResult {
                 .all(|b| b.targets.iter().all(|t| whole(&t.image)))
     }
 
-    /// The backend's result, if the case ran on it.
+    /// The backend's result through dxbc-dbg's own translation, if the
+    /// case ran on it.
     pub fn backend(&self, b: Backend) -> Option<&BackendResult> {
-        self.backends.iter().find(|r| r.backend == b)
+        self.result(b, translator::BUILT_IN)
+    }
+
+    /// The result of the backend drawing `translator`'s GLSL, if the case
+    /// ran on it.
+    pub fn result(&self, b: Backend, translator: &str) -> Option<&BackendResult> {
+        self.backends
+            .iter()
+            .find(|r| r.backend == b && r.translator == translator)
     }
 
     /// The pixel to step: the one with the largest backend↔CPU error over
@@ -415,23 +450,40 @@ impl CaseResult {
     /// else the first pixel a probe found wrong (a case whose expected
     /// values no renderer meets, or one run on the emulator alone); else
     /// the pixel with the largest error within tolerance.
+    ///
+    /// dxbc-dbg's own translations are looked at first: an external
+    /// translator's failure (which has its own step command,
+    /// [`BackendResult::failing_pixel`]) names the case's pixel only when
+    /// no built-in one fails.
     pub fn worst_pixel(&self) -> Option<(u32, u32)> {
-        let mut best: Option<&super::diff::Worst> = None;
         let m = |w: &super::diff::Worst| w.error.iter().map(|e| e.abs).fold(0.0f64, f64::max);
-        for t in self.backends.iter().flat_map(|b| &b.targets) {
-            if let Some(w) = &t.diff.worst {
-                let better = match best {
-                    None => true,
-                    Some(b) => (b.passes && !w.passes) || (b.passes == w.passes && m(w) > m(b)),
-                };
-                if better {
-                    best = Some(w);
+        let worst = |built_in: bool| {
+            let mut best: Option<&super::diff::Worst> = None;
+            let targets = self
+                .backends
+                .iter()
+                .filter(|b| b.built_in() == built_in)
+                .flat_map(|b| &b.targets);
+            for t in targets {
+                if let Some(w) = &t.diff.worst {
+                    let better = match best {
+                        None => true,
+                        Some(b) => (b.passes && !w.passes) || (b.passes == w.passes && m(w) > m(b)),
+                    };
+                    if better {
+                        best = Some(w);
+                    }
                 }
             }
-        }
+            best
+        };
+        let best = worst(true);
         match best {
             Some(w) if !w.passes => Some((w.x, w.y)),
-            _ => self.probe_pixel.or(best.map(|w| (w.x, w.y))),
+            _ => match worst(false) {
+                Some(w) if !w.passes => Some((w.x, w.y)),
+                _ => self.probe_pixel.or(best.map(|w| (w.x, w.y))),
+            },
         }
     }
 
@@ -439,6 +491,17 @@ impl CaseResult {
     pub fn step_command(&self) -> Option<String> {
         let (x, y) = self.worst_pixel()?;
         Some(step_command(&self.path, x, y))
+    }
+}
+
+/// How results name a backend drawing a translator's GLSL: the backend
+/// alone for dxbc-dbg's own translation (as every run before external
+/// translators named it), `backend/translator` for an external one.
+pub fn result_key(backend: &str, translator: &str) -> String {
+    if translator == translator::BUILT_IN {
+        backend.to_string()
+    } else {
+        format!("{backend}/{translator}")
     }
 }
 

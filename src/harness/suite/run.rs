@@ -166,7 +166,8 @@ fn run_slice(
             jobs.push((case, shaders));
             index.push(k);
         }
-        progress.stage(&format!("drawing on {}", backend.name()), jobs.len());
+        let key = super::result_key(backend.name(), r.translator());
+        progress.stage(&format!("drawing on {key}"), jobs.len());
         let rendered = r.render_all(&jobs, &options.glsl);
         progress.advance(jobs.len(), "");
         for (k, res) in index.into_iter().zip(rendered) {
@@ -186,6 +187,7 @@ fn run_slice(
                 .enumerate()
                 .map(|(i, r)| Drawn {
                     backend: r.backend(),
+                    translator: r.translator().to_string(),
                     not_applicable: skipped[i][k].take(),
                     result: drawn[i][k].take(),
                 })
@@ -204,11 +206,7 @@ fn run_slice(
         }
         let mut all = result.case_failures.clone();
         for b in &result.backends {
-            all.extend(
-                b.failures
-                    .iter()
-                    .map(|f| format!("{}: {f}", b.backend.name())),
-            );
+            all.extend(b.failures.iter().map(|f| format!("{}: {f}", b.key())));
         }
         result.failures = all;
         (result, l.input)

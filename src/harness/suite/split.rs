@@ -17,19 +17,26 @@ pub struct Split {
     /// for sharing between threads).
     parts: Vec<Mutex<Box<dyn Renderer + Send>>>,
     backend: Backend,
+    translator: String,
     name: String,
 }
 
 impl Split {
-    /// `parts` must all draw for one backend; the first names it.
+    /// `parts` must all draw one translator's GLSL for one backend; the
+    /// first names it.
     pub fn new(parts: Vec<Box<dyn Renderer + Send>>) -> Option<Split> {
         let first = parts.first()?;
         let (backend, name) = (first.backend(), first.name());
-        parts.iter().all(|p| p.backend() == backend).then(|| Split {
-            parts: parts.into_iter().map(Mutex::new).collect(),
-            backend,
-            name,
-        })
+        let translator = first.translator().to_string();
+        parts
+            .iter()
+            .all(|p| p.backend() == backend && p.translator() == translator)
+            .then(|| Split {
+                parts: parts.into_iter().map(Mutex::new).collect(),
+                backend,
+                translator,
+                name,
+            })
     }
 }
 
@@ -40,6 +47,10 @@ impl Renderer for Split {
 
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    fn translator(&self) -> &str {
+        &self.translator
     }
 
     fn refuses(
