@@ -1,6 +1,8 @@
 use super::compare::uav_diff;
 use super::*;
 
+mod translators;
+
 /// A stand-in GPU: the CPU image, optionally with one pixel changed.
 struct Fake {
     poke: Option<(u32, u32, [f32; 4])>,
