@@ -5,6 +5,7 @@
 //! A binary built without the `gpu` feature has no Vulkan backend and says
 //! so the same way (exit 3, "not built"); these tests hold in both builds.
 //! A run without `XDG_RUNTIME_DIR` prints no window-system noise.
+//! `--translator` without the WebGL2 backend exits 4 too.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -44,6 +45,48 @@ fn diff(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
         cmd.env(k, v);
     }
     cmd.output().expect("runs")
+}
+
+/// External translators draw on the WebGL2 backend: asking for them with
+/// a `--backend` that leaves it out, or with no browser to run it in,
+/// exits 4 as a missing browser does, naming why, before anything draws;
+/// a profile without a translator is a usage error.
+#[test]
+fn translators_without_the_webgl2_backend_exit_4() {
+    let dir = temp_dir("translators");
+    std::fs::write(dir.join("flat.case"), CASE).expect("write");
+    for backend in ["vulkan", "none"] {
+        let out = diff(
+            &dir,
+            &["--backend", backend, "--translator", "other=cat"],
+            &[],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{backend}: {stderr}");
+        assert!(
+            stderr.contains(&format!("which --backend {backend} leaves out")),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty(), "nothing ran");
+    }
+    // The default set, with no browser: the translator needs one.
+    let out = diff(
+        &dir,
+        &["--translator", "other=cat"],
+        &[("DXBC_DBG_BROWSER", "none"), ("DXBC_DBG_GPU", "none")],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("no browser"), "{stderr}");
+    let out = diff(
+        &dir,
+        &["--auto", "--backend", "vulkan", "--translator", "other=cat"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(4));
+    let out = diff(&dir, &["--translator-profile", "other=x.profile"], &[]);
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
