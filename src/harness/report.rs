@@ -1,9 +1,13 @@
 //! What a run tells people and CI: a text summary table (one line per case
-//! and backend), an HTML report in a directory (summary table; per case and
-//! render target one picture row per backend — backend | CPU | heat map,
-//! labelled with the dialect drawn —, error statistics, failure reasons
-//! and, for a failing case, the `dxbc-dbg step` command for its worst
-//! pixel) and JUnit XML (one test per case and backend).
+//! and backend — per translator where an external translator's text was
+//! drawn too, `webgl2/hlslcc`), an HTML report in a directory (summary
+//! table; per case and render target one picture row per backend and
+//! translator — backend | CPU | heat map, labelled with the dialect drawn
+//! —, error statistics, failure reasons and, for a failing case, the
+//! `dxbc-dbg step` command for its worst pixel) and JUnit XML (one test per
+//! case, backend and translator, `junit.rs`). What external translators
+//! add — each failure's own step command and cause, the table by case
+//! family — is in `translators.rs`.
 //!
 //! All three are written from the results document alone
 //! ([`super::results::Results`]), so a merged set of slices reports as one
