@@ -252,18 +252,9 @@ enum Command {
         /// not bisected. Default 10; with `--auto` none unless given.
         #[arg(long, value_name = "N")]
         bisect_limit: Option<usize>,
-        /// Also draw an external translator's GLSL on the WebGL2 backend:
-        /// COMMAND (run with `sh -c`) is given a DXBC container's path
-        /// (`{dxbc}`, `{ps}` or `{vs}` where it names one, else appended)
-        /// and prints GLSL ES 3.00. Each case gets a verdict per
-        /// translator (`webgl2/NAME`); repeatable (docs/translators.md).
-        /// Needs the webgl2 backend (exit 4 without it).
-        #[arg(long, value_name = "NAME=COMMAND")]
-        translator: Vec<String>,
-        /// The profile binding translator NAME's text (default: the
-        /// shipped one for `hlslcc` and `dxbc-dbg`); repeatable.
-        #[arg(long, value_name = "NAME=FILE", requires = "translator")]
-        translator_profile: Vec<String>,
+        /// Boxed: the other commands' arguments are much smaller.
+        #[command(flatten)]
+        translators: Box<TranslatorArgs>,
     },
     /// Case files: `case new` writes one from a shader's bytecode alone.
     Case {
@@ -289,6 +280,23 @@ enum Command {
     #[cfg(feature = "gpu")]
     #[command(name = "gpu-worker", hide = true)]
     GpuWorker,
+}
+
+/// `diff`'s external translators (docs/translators.md).
+#[derive(clap::Args)]
+struct TranslatorArgs {
+    /// Also draw an external translator's GLSL on the WebGL2 backend:
+    /// COMMAND (run with `sh -c`) is given a DXBC container's path
+    /// (`{dxbc}`, `{ps}` or `{vs}` where it names one, else appended)
+    /// and prints GLSL ES 3.00. Each case gets a verdict per translator
+    /// (`webgl2/NAME`); repeatable. Needs the webgl2 backend (exit 4
+    /// without it).
+    #[arg(long, value_name = "NAME=COMMAND")]
+    translator: Vec<String>,
+    /// The profile binding translator NAME's text (default: the shipped
+    /// one for `hlslcc` and `dxbc-dbg`); repeatable.
+    #[arg(long, value_name = "NAME=FILE", requires = "translator")]
+    translator_profile: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -394,9 +402,12 @@ fn run(cli: Cli) -> Result<Outcome> {
             draw_timeout,
             no_bisect,
             bisect_limit,
-            translator,
-            translator_profile,
+            translators,
         } => {
+            let TranslatorArgs {
+                translator,
+                translator_profile,
+            } = *translators;
             let jobs = jobs.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
             });

@@ -481,7 +481,7 @@ fn auto_counts_verdicts_per_translator() {
     for n in ["agrees", "differs", "also_agrees"] {
         std::fs::write(dir.join(format!("{n}.dxbc")), &bytes).expect("write");
     }
-    let blobs = auto::collect(&[dir.clone()], None).expect("blobs");
+    let blobs = auto::collect(std::slice::from_ref(&dir), None).expect("blobs");
     let listed = auto::slice(&blobs, None);
     let (own, ext) = renderers();
     let opts = auto::Options {
