@@ -559,3 +559,45 @@ fn auto_counts_verdicts_per_translator() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The cause a draw error gives: the page's compile or link failure with
+/// its log, from the stage's name on; any other error gives none.
+#[test]
+fn compile_and_link_failures_are_causes() {
+    use super::super::compare::compile_cause;
+    assert_eq!(
+        compile_cause("a.case: vertex shader does not compile: ERROR: 0:1: x\n").as_deref(),
+        Some("vertex shader does not compile: ERROR: 0:1: x")
+    );
+    assert_eq!(
+        compile_cause("a.case: the program does not link: Varying vs_TEXCOORD0 not written")
+            .as_deref(),
+        Some("the program does not link: Varying vs_TEXCOORD0 not written")
+    );
+    assert_eq!(
+        compile_cause("a.case: the draw took longer than 300 s"),
+        None
+    );
+}
+
+/// Devices drawing a batch between them are one renderer: parts drawing
+/// different translators' text are not.
+#[test]
+fn a_split_takes_parts_of_one_translator() {
+    let (own, ext) = renderers();
+    let same: Vec<Box<dyn Renderer + Send>> = vec![
+        Box::new(WebGl2Fake {
+            translator: "fake-tl",
+        }),
+        Box::new(ext),
+    ];
+    let split = Split::new(same).expect("one backend and translator");
+    assert_eq!(split.translator(), "fake-tl");
+    let mixed: Vec<Box<dyn Renderer + Send>> = vec![
+        Box::new(own),
+        Box::new(WebGl2Fake {
+            translator: "fake-tl",
+        }),
+    ];
+    assert!(Split::new(mixed).is_none());
+}
