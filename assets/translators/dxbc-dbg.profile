@@ -18,6 +18,7 @@ constant-buffer ConstantBuffer{slot}.data
 sampler         t{t}TEX_with_SMPs{s}
 sampler-compare hlslcc_zcmpt{t}TEX_with_SMPs{s}
 texture         t{t}
+texture         hlslcc_zcmpt{t}
 
 # The runtime values.
 uniform hlslcc_YFlip               y-flip

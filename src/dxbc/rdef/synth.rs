@@ -2,7 +2,9 @@
 //! without one (every hand-written case). Translators that bind by
 //! reflection names read RDEF and nothing else — HLSLcc crashes on a
 //! container without it — so the harness hands them this one: constant
-//! buffer `cbN` holding one variable `cbN` of type `float4[rows]`,
+//! buffer N holding one variable `cbN` of type `float4[rows]`, the buffer
+//! at slot 0 named `$Globals` as fxc names the buffer of a shader's
+//! global variables (always at cb0), the others `cbN`;
 //! textures `tN`, samplers `sN`, with the shapes, return types and
 //! sampler modes the declarations give. The names are the registers', so a
 //! translator's text names what the case's sections set.
@@ -18,6 +20,9 @@ use crate::dxbc::opcodes::Op;
 /// The creator string of a made-up RDEF, so a listing of the blob says
 /// where its reflection came from.
 pub const SYNTHESIZED_CREATOR: &str = "dxbc-dbg (reflection from declarations)";
+
+/// fxc's name for the constant buffer of global variables.
+pub const GLOBALS: &str = "$Globals";
 
 /// D3D_SRV_DIMENSION of a declared resource dimension (RDEF's numbering
 /// differs from the declaration token's).
@@ -115,6 +120,11 @@ pub fn synthesize(program: &Program) -> Rdef {
             Op::DclConstantBuffer => {
                 let rows = size.unwrap_or(1).max(1);
                 let name = format!("cb{slot}");
+                let buffer = if slot == 0 {
+                    GLOBALS.to_string()
+                } else {
+                    format!("cb{slot}")
+                };
                 let ty = Type {
                     class: class::VECTOR,
                     base: super::base::FLOAT,
@@ -133,7 +143,7 @@ pub fn synthesize(program: &Program) -> Rdef {
                 buffers.push((
                     slot,
                     ConstantBuffer {
-                        name: name.clone(),
+                        name: buffer,
                         kind: CbufferKind::CBuffer,
                         size: bytes,
                         flags: 0,
@@ -266,5 +276,7 @@ mod tests {
         let v = &rdef.constant_buffers[0].variables[0];
         assert_eq!((v.ty.elements, v.size), (0, 16));
         assert_eq!(rdef.target.profile(), "ps_5_0");
+        assert_eq!(rdef.constant_buffers[0].name, GLOBALS);
+        assert_eq!(v.name, "cb0");
     }
 }

@@ -248,6 +248,15 @@ pub fn run(
             signal_name(sig)
         )));
     }
+    // `sh` reports a command that died of signal N as status 128 + N.
+    if let Some(sig) = status.code().filter(|c| (129..=128 + 64).contains(c)) {
+        return Err(fail(format!(
+            "the {} shader's translation died of {} (the shell's status {}){last}",
+            stage.word(),
+            signal_name(sig - 128),
+            sig
+        )));
+    }
     if !status.success() {
         return Err(fail(format!(
             "the {} shader's translation exited with status {}{last}",
