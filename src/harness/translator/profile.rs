@@ -308,7 +308,7 @@ impl Profile {
                 }
             };
             let pattern =
-                |text: &str, holes: &[Hole]| Pattern::parse(text, holes).map_err(|e| err(e));
+                |text: &str, holes: &[Hole]| Pattern::parse(text, holes).map_err(&err);
             const SIG: &[Hole] = &[Hole::Semantic, Hole::Index];
             match key {
                 "pixel-input" | "vertex-input" | "vertex-output" => {

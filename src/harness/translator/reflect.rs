@@ -193,13 +193,11 @@ fn preprocess(text: &str) -> Result<Vec<Tok>, ReflectError> {
                     top.0 = top.2 && !top.1;
                     top.1 = true;
                 }
-                "endif" => {
-                    if stack.pop().is_none() {
-                        return Err(ReflectError {
-                            line: n,
-                            why: "#endif without #if".into(),
-                        });
-                    }
+                "endif" if stack.pop().is_none() => {
+                    return Err(ReflectError {
+                        line: n,
+                        why: "#endif without #if".into(),
+                    });
                 }
                 "define" if outer => {
                     let name_end = rest
