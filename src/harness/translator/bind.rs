@@ -661,3 +661,179 @@ fn texture_entry(d: &Decl, t: u32, res: &Resources, glsl_type: OpaqueType) -> Te
         compared: false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shader(text: &str) -> Shader {
+        crate::dxbc::asm::test_shader(text)
+    }
+
+    const PS: &str = "ps_5_0
+dcl_constantbuffer cb0[2], immediateIndexed
+dcl_sampler s3, mode_default
+dcl_resource_texture2d (float,float,float,float) t1
+dcl_input_ps linear v1.zw
+dcl_output o0.xyzw
+.semantic v1 TEXCOORD 2
+sample o0.xyzw, v1.zwzz, t1.xyzw, s3
+add o0.x, o0.x, cb0[1].y
+ret
+";
+
+    fn hlslcc() -> Profile {
+        Profile::shipped("hlslcc").unwrap()
+    }
+
+    /// HLSLcc's names resolve to the case's registers: the varying to its
+    /// signature element (components and all), the texture's one sampler
+    /// uniform to t1 read with s3, the constant to cb0's bytes, the
+    /// output to render target 0.
+    #[test]
+    fn hlslcc_names_resolve_to_registers() {
+        let text = "#version 300 es
+layout(std140) uniform PGlobals { vec4 cb0[2]; };
+uniform mediump sampler2D t1;
+in highp vec2 vs_TEXCOORD2;
+layout(location = 0) out highp vec4 SV_Target0;
+void main() { SV_Target0 = texture(t1, vs_TEXCOORD2) + cb0[1].yyyy; }
+";
+        let b = bind("hlslcc", text, &shader(PS), &hlslcc()).unwrap();
+        let m = &b.manifest;
+        let i = &m.inputs[0];
+        assert_eq!(
+            (i.register, i.mask.as_str(), i.glsl_name.as_str()),
+            (1, "zw", "vs_TEXCOORD2")
+        );
+        let c = &m.combined_samplers[0];
+        assert_eq!(
+            (c.name.as_str(), c.texture, c.sampler, c.shadow),
+            ("t1", 1, 3, false)
+        );
+        assert_eq!(
+            b.constants,
+            [NamedConstant {
+                name: "cb0".into(),
+                block: Some("PGlobals".into()),
+                slot: 0,
+                offset: 0,
+                size: 32,
+            }]
+        );
+        assert_eq!((m.outputs[0].location, m.outputs[0].register), (Some(0), 0));
+        assert!(!b.has_y_flip());
+    }
+
+    /// What no rule names is refused by name, as is a varying with no
+    /// signature element and a texture whose one uniform would need two
+    /// sampler states.
+    #[test]
+    fn unbindable_names_are_refused_by_name() {
+        let cases = [
+            ("uniform vec4 mystery;", "uniform `mystery` (line 1)"),
+            (
+                "in vec4 vs_COLOR0;",
+                "input `vs_COLOR0` (line 1): no signature element matches",
+            ),
+            (
+                "in vec4 vs_TEXCOORD2;",
+                "declared vec4 but TEXCOORD2 has only the components zw",
+            ),
+            ("layout(location = 3) out vec4 x;", "render target 3"),
+            ("uniform sampler1D t1;", "sampler1D"),
+        ];
+        for (text, want) in cases {
+            let e = bind("hlslcc", text, &shader(PS), &hlslcc()).unwrap_err();
+            assert!(matches!(e, TranslatorError::Bind { .. }), "{e:?}");
+            let s = e.to_string();
+            assert!(s.starts_with("hlslcc: cannot bind pixel shader"), "{s}");
+            assert!(s.contains(want), "{text}: {s}");
+        }
+        let two = shader(
+            "ps_5_0
+dcl_sampler s0, mode_default
+dcl_sampler s1, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_output o0.xyzw
+dcl_temps 1
+sample r0.xyzw, l(0.5, 0.5, 0, 0), t0.xyzw, s0
+sample o0.xyzw, l(0.5, 0.5, 0, 0), t0.xyzw, s1
+ret
+",
+        );
+        let e = bind("hlslcc", "uniform sampler2D t0;", &two, &hlslcc())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("t0 is read with the samplers s0, s1"), "{e}");
+    }
+
+    /// dxbc-dbg's own text bound by its shipped profile gives the
+    /// emitter's own manifest back: the same combined samplers, bare
+    /// textures, constant buffers and runtime values by role.
+    #[test]
+    fn the_self_profile_reproduces_the_emitters_manifest() {
+        let s = shader(
+            "ps_5_0
+dcl_constantbuffer cb0[2], immediateIndexed
+dcl_sampler s0, mode_default
+dcl_sampler s1, mode_comparison
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_resource_texture2d (float,float,float,float) t2
+dcl_input_ps linear v1.xy
+dcl_output o0.xyzw
+dcl_temps 1
+.semantic v1 TEXCOORD 0
+sample r0.xyzw, v1.xyxx, t0.xyzw, s0
+sample_c r0.y, v1.xyxx, t2.xxxx, s1, cb0[1].x
+resinfo_uint r0.zw, l(0), t0.zwxy
+add o0.xyzw, r0.xyzw, cb0[0].xyzw
+ret
+",
+        );
+        let t = crate::glsl::translate(&s, &crate::glsl::Options::new(Dialect::Es300)).unwrap();
+        let p = Profile::shipped("dxbc-dbg").unwrap();
+        let b = bind("self", &t.source, &s, &p).unwrap();
+        let key_c = |m: &Manifest| {
+            let mut v: Vec<_> = m
+                .combined_samplers
+                .iter()
+                .map(|c| (c.name.clone(), c.texture, c.sampler, c.shadow))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(key_c(&b.manifest), key_c(&t.manifest));
+        let key_t = |m: &Manifest| {
+            let mut v: Vec<_> = m
+                .textures
+                .iter()
+                .map(|t| (t.glsl_name.clone(), t.slot))
+                .collect();
+            v.sort();
+            v
+        };
+        // The bare shadow uniform of a compared texture, which the
+        // emitter leaves out of its manifest, is bound to its texture too.
+        let mut want = key_t(&t.manifest);
+        want.push(("hlslcc_zcmpt2".to_string(), 2));
+        want.sort();
+        assert_eq!(key_t(&b.manifest), want);
+        let key_u = |m: &Manifest| {
+            let mut v: Vec<_> = m
+                .uniforms
+                .iter()
+                .map(|u| (u.name.clone(), u.block.clone(), format!("{:?}", u.role)))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(key_u(&b.manifest), key_u(&t.manifest));
+        let cb = &b.manifest.constant_buffers[0];
+        assert_eq!(
+            (cb.slot, cb.block.as_str(), cb.vec4_count),
+            (0, "ConstantBuffer0", 2)
+        );
+        assert!(b.constants.is_empty());
+    }
+}

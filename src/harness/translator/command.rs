@@ -284,3 +284,165 @@ pub fn run(
     }
     Ok(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shaders() -> CaseShaders {
+        CaseShaders {
+            pixel: crate::dxbc::asm::test_shader(
+                "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.xyzw\nmov o0.xyzw, cb0[0].xyzw\nret\n",
+            ),
+            vertex: None,
+        }
+    }
+
+    fn go(command: &str, limit: Duration) -> Result<String, TranslatorError> {
+        let blobs = Blobs::write("t", &shaders()).unwrap();
+        run(
+            "t",
+            &Template {
+                command: command.into(),
+            },
+            Stage::Pixel,
+            &blobs,
+            limit,
+        )
+    }
+
+    fn why(r: Result<String, TranslatorError>) -> String {
+        match r {
+            Err(TranslatorError::Command { translator, why }) => {
+                assert_eq!(translator, "t");
+                why
+            }
+            other => panic!("expected a command error, got {other:?}"),
+        }
+    }
+
+    const LIMIT: Duration = Duration::from_secs(20);
+
+    #[test]
+    fn the_blob_has_a_made_up_rdef_and_the_folder_goes_with_it() {
+        let blobs = Blobs::write("t", &shaders()).unwrap();
+        let bytes = std::fs::read(&blobs.pixel).unwrap();
+        let parsed = Shader::parse(&bytes, crate::dxbc::ParseOptions::default()).unwrap();
+        let rdef = parsed.rdef.expect("RDEF");
+        assert_eq!(rdef.constant_buffers[0].variables[0].name, "cb0");
+        let dir = blobs.pixel.parent().unwrap().to_path_buf();
+        drop(blobs);
+        assert!(!dir.exists(), "{} left behind", dir.display());
+    }
+
+    #[test]
+    fn placeholders_are_replaced_or_the_path_appended() {
+        let out = go("printf '%s|' {ps}", LIMIT).unwrap();
+        assert!(out.ends_with("ps.dxbc|"), "{out}");
+        let out = go("printf '%s|' stage=$DXBC_DBG_STAGE", LIMIT).unwrap();
+        assert!(
+            out.starts_with("stage=pixel|") && out.ends_with("ps.dxbc|"),
+            "{out}"
+        );
+        // The blob is read through the quoted path.
+        let out = go("head -c 4 {dxbc}", LIMIT).unwrap();
+        assert_eq!(out, "DXBC");
+    }
+
+    #[test]
+    fn a_segfault_is_named() {
+        // Killed directly (the shell replaced by the command) and through
+        // the shell, which reports 128 + the signal.
+        let w = why(go("exec sh -c 'kill -SEGV $$'", LIMIT));
+        assert!(w.contains("died of SIGSEGV"), "{w}");
+        let w = why(go("sh -c 'kill -SEGV $$'; exit $?", LIMIT));
+        assert!(w.contains("died of SIGSEGV") && w.contains("139"), "{w}");
+    }
+
+    #[test]
+    fn an_error_status_gives_the_last_stderr_line() {
+        let w = why(go(
+            "echo first >&2; echo 'bad blob' >&2; echo out; exit 1",
+            LIMIT,
+        ));
+        assert!(w.ends_with("exited with status 1: bad blob"), "{w}");
+    }
+
+    #[test]
+    fn no_output_is_an_error() {
+        let w = why(go("echo only-stderr >&2; true", LIMIT));
+        assert!(w.contains("printed nothing: only-stderr"), "{w}");
+        let w = why(go("printf '\\n\\n'", LIMIT));
+        assert!(w.contains("printed nothing"), "{w}");
+    }
+
+    fn alive(pid: i32) -> bool {
+        // A zombie is dead: its state is Z.
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    }
+
+    #[test]
+    fn a_command_past_the_limit_is_stopped_with_its_children() {
+        let dir = std::env::temp_dir().join(format!("dxbc-dbg-cmd-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pidfile = dir.join("pid");
+        let start = Instant::now();
+        let w = why(go(
+            &format!(
+                ": {{dxbc}}; sleep 30 & echo $! > {}; sleep 30",
+                shell_quote(&pidfile.to_string_lossy())
+            ),
+            Duration::from_secs(1),
+        ));
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(w.contains("ran past") && w.contains("stopped"), "{w}");
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let gone = (0..200).any(|_| {
+            std::thread::sleep(Duration::from_millis(10));
+            !alive(pid)
+        });
+        assert!(gone, "the command's child {pid} was left running");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_background_child_is_ended_when_the_command_succeeds() {
+        let dir = std::env::temp_dir().join(format!("dxbc-dbg-cmd-bg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pidfile = dir.join("pid");
+        let out = go(
+            &format!(
+                ": {{dxbc}}; sleep 30 & echo $! > {}; echo text",
+                shell_quote(&pidfile.to_string_lossy())
+            ),
+            LIMIT,
+        )
+        .unwrap();
+        assert_eq!(out.trim(), "text");
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let gone = (0..200).any(|_| {
+            std::thread::sleep(Duration::from_millis(10));
+            !alive(pid)
+        });
+        assert!(gone, "the command's child {pid} was left running");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

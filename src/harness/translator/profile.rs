@@ -307,8 +307,7 @@ impl Profile {
                     Ok(())
                 }
             };
-            let pattern =
-                |text: &str, holes: &[Hole]| Pattern::parse(text, holes).map_err(&err);
+            let pattern = |text: &str, holes: &[Hole]| Pattern::parse(text, holes).map_err(&err);
             const SIG: &[Hole] = &[Hole::Semantic, Hole::Index];
             match key {
                 "pixel-input" | "vertex-input" | "vertex-output" => {

@@ -642,3 +642,166 @@ mod tests {
         assert!(e.why.contains("array size"), "{e}");
     }
 }
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+
+    /// HLSLcc's header and declarations as it writes them (uniform
+    /// buffers off and on): its macros are followed, so `UNITY_UNIFORM`
+    /// and `UNITY_LOCATION(0)` expand as the compiler would read them.
+    #[test]
+    fn hlslcc_style_text() {
+        let text = "#version 300 es
+#ifdef GL_EXT_shader_texture_lod
+#extension GL_EXT_shader_texture_lod : enable
+#endif
+precision highp float;
+#define HLSLCC_ENABLE_UNIFORM_BUFFERS 1
+#if HLSLCC_ENABLE_UNIFORM_BUFFERS
+#define UNITY_UNIFORM
+#else
+#define UNITY_UNIFORM uniform
+#endif
+#define UNITY_SUPPORTS_UNIFORM_LOCATION 1
+#if UNITY_SUPPORTS_UNIFORM_LOCATION
+#define UNITY_LOCATION(x) layout(location = x)
+#else
+#define UNITY_LOCATION(x)
+#endif
+uniform \tvec4 rcpFrame;
+uniform \tvec4 hlslcc_mtx4x4World[4];
+UNITY_LOCATION(0) uniform mediump sampler2D inputTexture;
+uniform mediump sampler2DShadow hlslcc_zcmpshadowMap;
+#if HLSLCC_ENABLE_UNIFORM_BUFFERS
+layout(std140) uniform PGlobals {
+#endif
+\tUNITY_UNIFORM vec4 cb0[3];
+\tUNITY_UNIFORM float gain;
+#if HLSLCC_ENABLE_UNIFORM_BUFFERS
+};
+#endif
+in highp vec2 vs_TEXCOORD0;
+flat in highp uvec4 vs_TEXCOORD1;
+layout(location = 0) out highp vec4 SV_TARGET0;
+vec4 u_xlat0;
+struct S { vec4 a; };
+void main()
+{
+    u_xlat0 = texture(inputTexture, vs_TEXCOORD0.xy);
+    SV_TARGET0 = u_xlat0 * rcpFrame;
+    return;
+}
+";
+        let d = declarations(text).unwrap();
+        let got: Vec<(&str, Storage, &str, Option<u32>, Option<&str>)> = d
+            .iter()
+            .map(|d| {
+                (
+                    d.name.as_str(),
+                    d.storage,
+                    d.ty.as_str(),
+                    d.array,
+                    d.block.as_deref(),
+                )
+            })
+            .collect();
+        use Storage::*;
+        assert_eq!(
+            got,
+            [
+                ("rcpFrame", Uniform, "vec4", None, None),
+                ("hlslcc_mtx4x4World", Uniform, "vec4", Some(4), None),
+                ("inputTexture", Uniform, "sampler2D", None, None),
+                (
+                    "hlslcc_zcmpshadowMap",
+                    Uniform,
+                    "sampler2DShadow",
+                    None,
+                    None
+                ),
+                ("cb0", Uniform, "vec4", Some(3), Some("PGlobals")),
+                ("gain", Uniform, "float", None, Some("PGlobals")),
+                ("vs_TEXCOORD0", In, "vec2", None, None),
+                ("vs_TEXCOORD1", In, "uvec4", None, None),
+                ("SV_TARGET0", Out, "vec4", None, None),
+            ]
+        );
+        assert_eq!(d[2].location, Some(0), "UNITY_LOCATION(0) expanded");
+        assert_eq!(d[2].precision.as_deref(), Some("mediump"));
+        assert!(d[7].flat && !d[6].flat);
+        assert_eq!(d[8].location, Some(0));
+        assert_eq!(d[0].line, 18);
+    }
+
+    /// dxbc-dbg's own es300 text, as the emitter writes it.
+    #[test]
+    fn dxbc_dbg_style_text() {
+        let shader = crate::dxbc::asm::test_shader(
+            "ps_5_0
+dcl_constantbuffer cb0[2], immediateIndexed
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps constant v1.xy
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+.semantic v1 TEXCOORD 0
+sample_l o0.xyzw, v1.xyxx, t0.xyzw, s0, cb0[1].x
+ld o1.xyzw, l(0, 0, 0, 0), t0.xyzw
+ret
+",
+        );
+        let t = crate::glsl::translate(
+            &shader,
+            &crate::glsl::Options::new(crate::glsl::Dialect::Es300),
+        )
+        .unwrap();
+        let d = declarations(&t.source).unwrap();
+        let find = |n: &str| {
+            d.iter()
+                .find(|d| d.name == n)
+                .unwrap_or_else(|| panic!("{n} in {d:#?}"))
+        };
+        let data = find("data");
+        assert_eq!(
+            (data.block.as_deref(), data.array),
+            (Some("ConstantBuffer0"), Some(2))
+        );
+        assert_eq!(find("t0TEX_with_SMPs0").ty, "sampler2D");
+        assert_eq!(find("t0").ty, "sampler2D");
+        let mode = find("hlslcc_samplerMode_s0");
+        assert_eq!(
+            (mode.ty.as_str(), mode.block.as_deref()),
+            ("ivec4", Some("hlslcc_SamplerState"))
+        );
+        let input = find("vs_TEXCOORD0");
+        assert!(input.flat && input.storage == Storage::In);
+        assert_eq!(find("SV_Target1").location, Some(1));
+        // Nothing of the bodies is listed: every name is an interface.
+        assert!(d.iter().all(|d| d.name != "r0" && d.name != "o0"), "{d:#?}");
+    }
+
+    /// Hostile text: unbalanced directives and braces, a runaway macro,
+    /// stray bytes — an error or a list, never a panic.
+    #[test]
+    fn hostile_text_never_panics() {
+        for text in [
+            "#endif\n",
+            "#else\n",
+            "#define A A B\nuniform A x;\n",
+            "#define F(x) F(x)\nF(1) uniform vec4 y;\n",
+            "uniform vec4 x[99999999999];",
+            "uniform { vec4 a; }",
+            "layout(location = ) out vec4",
+            "in",
+            "\u{0}\u{ff}é uniform é;",
+            "uniform vec4 a,",
+            "void main() { { }",
+            "/* unterminated",
+        ] {
+            let _ = declarations(text);
+        }
+        let big = "uniform vec4 a;\n".repeat(MAX_DECLS + 2);
+        assert!(declarations(&big).is_err());
+    }
+}
