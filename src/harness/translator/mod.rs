@@ -294,3 +294,72 @@ impl Renderer for ExternalRenderer<'_> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn specs(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn specs_give_each_stage_its_command_and_profile() {
+        let t = Translator::from_specs(
+            &specs(&["hlslcc=hlslcc_batch --print", "me=a {ps}", "me=b {vs} {ps}"]),
+            &specs(&["me=@dxbc-dbg"]),
+        )
+        .unwrap();
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0].name, "hlslcc");
+        assert_eq!(t[0].pixel.command, "hlslcc_batch --print");
+        assert_eq!(
+            t[0].vertex.as_ref().unwrap().command,
+            "hlslcc_batch --print"
+        );
+        assert_eq!(t[0].profile.name, "hlslcc");
+        assert_eq!(t[1].pixel.command, "a {ps}");
+        assert_eq!(t[1].vertex.as_ref().unwrap().command, "b {vs} {ps}");
+        assert_eq!(t[1].profile.name, "dxbc-dbg");
+        let only_ps = Translator::from_specs(&specs(&["dxbc-dbg=x {ps}"]), &[]).unwrap();
+        assert!(only_ps[0].vertex.is_none());
+    }
+
+    #[test]
+    fn bad_specs_are_named() {
+        let cases: [(&[&str], &[&str], &str); 8] = [
+            (&["hlslcc"], &[], "expected NAME=COMMAND"),
+            (&["hlslcc="], &[], "no COMMAND after `hlslcc=`"),
+            (&["a b=x"], &[], "the name `a b`"),
+            (
+                &["other=x"],
+                &[],
+                "no profile: give --translator-profile other=FILE",
+            ),
+            (
+                &["h=x {vs}"],
+                &["h=@hlslcc"],
+                "only a vertex-shader command",
+            ),
+            (
+                &["h=x {ps}", "h=y {ps}"],
+                &["h=@hlslcc"],
+                "a second pixel-shader command",
+            ),
+            (&["h=x"], &["g=@hlslcc"], "no --translator is called `g`"),
+            (&["h=x"], &["h=@nope"], "no shipped profile `nope`"),
+        ];
+        for (s, p, want) in cases {
+            let e = Translator::from_specs(&specs(s), &specs(p)).unwrap_err();
+            assert!(matches!(e, TranslatorError::Spec { .. }), "{e:?}");
+            assert!(e.to_string().contains(want), "{s:?} {p:?}: {e}");
+        }
+        let e = Translator::from_specs(&specs(&["h=x"]), &specs(&["h=/no/such.profile"]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("/no/such.profile: cannot read the profile"),
+            "{e}"
+        );
+    }
+}
