@@ -694,7 +694,8 @@ void main()
 }
 ";
         let d = declarations(text).unwrap();
-        let got: Vec<(&str, Storage, &str, Option<u32>, Option<&str>)> = d
+        type Row<'a> = (&'a str, Storage, &'a str, Option<u32>, Option<&'a str>);
+        let got: Vec<Row> = d
             .iter()
             .map(|d| {
                 (
