@@ -248,8 +248,9 @@ pub fn run(
             signal_name(sig)
         )));
     }
+    let exit = status.code(); // layering-ok: a process's exit status, not a D3D number
     // `sh` reports a command that died of signal N as status 128 + N.
-    if let Some(sig) = status.code().filter(|c| (129..=128 + 64).contains(c)) {
+    if let Some(sig) = exit.filter(|c| (129..=128 + 64).contains(c)) {
         return Err(fail(format!(
             "the {} shader's translation died of {} (the shell's status {}){last}",
             stage.word(),
@@ -261,7 +262,7 @@ pub fn run(
         return Err(fail(format!(
             "the {} shader's translation exited with status {}{last}",
             stage.word(),
-            status.code().unwrap_or(-1)
+            exit.unwrap_or(-1)
         )));
     }
     if over {
