@@ -193,6 +193,8 @@ fn preprocess(text: &str) -> Result<Vec<Tok>, ReflectError> {
                     top.0 = top.2 && !top.1;
                     top.1 = true;
                 }
+                // The guard pops the closed `#if`; only an `#endif`
+                // with none open gets here.
                 "endif" if stack.pop().is_none() => {
                     return Err(ReflectError {
                         line: n,
