@@ -11,9 +11,11 @@
 use super::error::{DxbcError, Result};
 use super::reader::Reader;
 
+mod synth;
 mod target;
 mod types;
 
+pub use synth::{SYNTHESIZED_CREATOR, synthesize};
 pub use target::{ProgramType, Target};
 pub use types::{MAX_TYPE_DEPTH, MAX_TYPE_NODES, Member, Type, base, base_type_name, class};
 

@@ -18,9 +18,21 @@
 //!   `glsl::Manifest` the WebGL2 scene already reads, plus constants bound
 //!   by name.
 
+pub mod bind;
+pub mod command;
 pub mod profile;
+pub mod reflect;
 
+use std::time::Duration;
+
+pub use bind::{Binding, NamedConstant};
+pub use command::Stage;
 pub use profile::Profile;
+
+use super::case::{Case, CaseShaders};
+use super::suite::{Backend, Rendered, Renderer};
+use super::webgl2::WebGl2;
+use crate::glsl;
 
 /// The name dxbc-dbg's built-in translation goes by in results.
 pub const BUILT_IN: &str = "dxbc-dbg";
@@ -68,4 +80,286 @@ pub enum TranslatorError {
         what: String,
         why: String,
     },
+}
+
+/// One stage of an external translation: the text and its binding.
+#[derive(Debug, Clone)]
+pub struct StageTranslation {
+    pub text: String,
+    pub binding: Binding,
+}
+
+/// A case's shaders as an external translator gives them: the pixel
+/// shader, and the vertex shader when the case has one and the translator
+/// a vertex command (otherwise the harness's pass-through feeds the pixel
+/// shader).
+#[derive(Debug, Clone)]
+pub struct Translated {
+    pub pixel: StageTranslation,
+    pub vertex: Option<StageTranslation>,
+}
+
+/// Whether a name is usable in results and file names.
+fn good_name(n: &str) -> bool {
+    !n.is_empty()
+        && n.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+impl Translator {
+    /// The translators the `--translator NAME=COMMAND` specs and the
+    /// `--translator-profile NAME=FILE` specs describe, in the order their
+    /// names first appear. A command naming `{vs}` is the vertex command,
+    /// one naming `{ps}` the pixel command, and one naming neither both;
+    /// two specs of one name set its two stages. Without a profile, the
+    /// names `hlslcc` and `dxbc-dbg` take the shipped ones; a FILE of
+    /// `@hlslcc` or `@dxbc-dbg` names a shipped profile for another name.
+    pub fn from_specs(
+        specs: &[String],
+        profiles: &[String],
+    ) -> Result<Vec<Translator>, TranslatorError> {
+        let split = |spec: &str, what: &str| -> Result<(String, String), TranslatorError> {
+            let bad = |why: String| TranslatorError::Spec {
+                spec: spec.to_string(),
+                why,
+            };
+            let (name, rest) = spec
+                .split_once('=')
+                .ok_or_else(|| bad(format!("expected NAME={what}")))?;
+            let name = name.trim();
+            if !good_name(name) {
+                return Err(bad(format!(
+                    "the name `{name}` is not letters, digits, `-`, `_` and `.`"
+                )));
+            }
+            if rest.trim().is_empty() {
+                return Err(bad(format!("no {what} after `{name}=`")));
+            }
+            Ok((name.to_string(), rest.trim().to_string()))
+        };
+        let mut out: Vec<Translator> = Vec::new();
+        for spec in specs {
+            let (name, command) = split(spec, "COMMAND")?;
+            let (vs, ps) = (command.contains("{vs}"), command.contains("{ps}"));
+            let bad = |why: &str| TranslatorError::Spec {
+                spec: spec.clone(),
+                why: why.to_string(),
+            };
+            let (pixel, vertex) = match (vs, ps) {
+                // `{ps}` in a vertex command is the pixel shader it feeds.
+                (true, _) => (false, true),
+                (false, true) => (true, false),
+                (false, false) => (true, true),
+            };
+            let template = Template { command };
+            let t = match out.iter_mut().find(|t| t.name == name) {
+                Some(t) => t,
+                None => {
+                    out.push(Translator {
+                        name: name.clone(),
+                        pixel: Template {
+                            command: String::new(),
+                        },
+                        vertex: None,
+                        profile: Profile::default(),
+                    });
+                    out.last_mut().expect("just pushed")
+                }
+            };
+            if pixel {
+                if !t.pixel.command.is_empty() {
+                    return Err(bad("a second pixel-shader command for this name"));
+                }
+                t.pixel = template.clone();
+            }
+            if vertex {
+                if t.vertex.is_some() {
+                    return Err(bad("a second vertex-shader command for this name"));
+                }
+                t.vertex = Some(template);
+            }
+        }
+        for t in &out {
+            if t.pixel.command.is_empty() {
+                return Err(TranslatorError::Spec {
+                    spec: t.name.clone(),
+                    why: "only a vertex-shader command ({vs}); a pixel-shader one is needed too"
+                        .into(),
+                });
+            }
+        }
+        let mut given: Vec<String> = Vec::new();
+        for spec in profiles {
+            let (name, file) = split(spec, "FILE")?;
+            let bad = |why: String| TranslatorError::Spec {
+                spec: spec.clone(),
+                why,
+            };
+            if given.contains(&name) {
+                return Err(bad(format!("a second profile for `{name}`")));
+            }
+            let t = out
+                .iter_mut()
+                .find(|t| t.name == name)
+                .ok_or_else(|| bad(format!("no --translator is called `{name}`")))?;
+            t.profile = match file.strip_prefix('@') {
+                Some(shipped) => Profile::shipped(shipped).ok_or_else(|| {
+                    bad(format!(
+                        "no shipped profile `{shipped}` (there are {})",
+                        profile::SHIPPED.map(|(n, _)| n).join(", ")
+                    ))
+                })?,
+                None => Profile::load(std::path::Path::new(&file))?,
+            };
+            given.push(name);
+        }
+        for t in &mut out {
+            if given.contains(&t.name) {
+                continue;
+            }
+            t.profile = Profile::shipped(&t.name).ok_or_else(|| TranslatorError::Spec {
+                spec: t.name.clone(),
+                why: format!(
+                    "no profile: give --translator-profile {}=FILE (profiles are shipped for {})",
+                    t.name,
+                    profile::SHIPPED.map(|(n, _)| n).join(", ")
+                ),
+            })?;
+        }
+        Ok(out)
+    }
+
+    /// Runs the commands on the case's shaders (each within `limit`) and
+    /// binds their texts.
+    pub fn translate(
+        &self,
+        shaders: &CaseShaders,
+        limit: Duration,
+    ) -> Result<Translated, TranslatorError> {
+        let blobs = command::Blobs::write(&self.name, shaders)?;
+        let stage = |template: &Template, stage: Stage, shader: &crate::dxbc::Shader| {
+            let text = command::run(&self.name, template, stage, &blobs, limit)?;
+            let binding = bind::bind(&self.name, &text, shader, &self.profile)?;
+            Ok::<_, TranslatorError>(StageTranslation { text, binding })
+        };
+        let pixel = stage(&self.pixel, Stage::Pixel, &shaders.pixel)?;
+        let vertex = match (&shaders.vertex, &self.vertex) {
+            (Some(vs), Some(t)) => Some(stage(t, Stage::Vertex, vs)?),
+            _ => None,
+        };
+        Ok(Translated { pixel, vertex })
+    }
+}
+
+/// An external translator drawn on WebGL2, as a `suite::Renderer`: every
+/// case translated by its command, bound by its profile and drawn in the
+/// WebGL2 backend's browser.
+pub struct ExternalRenderer<'a> {
+    pub webgl2: &'a WebGl2,
+    pub translator: Translator,
+}
+
+impl<'a> ExternalRenderer<'a> {
+    pub fn new(webgl2: &'a WebGl2, translator: Translator) -> ExternalRenderer<'a> {
+        ExternalRenderer { webgl2, translator }
+    }
+}
+
+impl Renderer for ExternalRenderer<'_> {
+    fn backend(&self) -> Backend {
+        Backend::WebGl2
+    }
+
+    fn name(&self) -> String {
+        format!("{} on {}", self.translator.name, self.webgl2.name())
+    }
+
+    fn render_all(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        _options: &glsl::Options,
+    ) -> Vec<Result<Rendered, String>> {
+        self.webgl2
+            .render_external(jobs, &self.translator)
+            .into_iter()
+            .map(|r| {
+                r.map(|d| Rendered {
+                    images: d.images,
+                    ms: d.ms,
+                    notes: d.notes,
+                    uavs: Vec::new(),
+                })
+                .map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn specs(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn specs_give_each_stage_its_command_and_profile() {
+        let t = Translator::from_specs(
+            &specs(&["hlslcc=hlslcc_batch --print", "me=a {ps}", "me=b {vs} {ps}"]),
+            &specs(&["me=@dxbc-dbg"]),
+        )
+        .unwrap();
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0].name, "hlslcc");
+        assert_eq!(t[0].pixel.command, "hlslcc_batch --print");
+        assert_eq!(
+            t[0].vertex.as_ref().unwrap().command,
+            "hlslcc_batch --print"
+        );
+        assert_eq!(t[0].profile.name, "hlslcc");
+        assert_eq!(t[1].pixel.command, "a {ps}");
+        assert_eq!(t[1].vertex.as_ref().unwrap().command, "b {vs} {ps}");
+        assert_eq!(t[1].profile.name, "dxbc-dbg");
+        let only_ps = Translator::from_specs(&specs(&["dxbc-dbg=x {ps}"]), &[]).unwrap();
+        assert!(only_ps[0].vertex.is_none());
+    }
+
+    #[test]
+    fn bad_specs_are_named() {
+        let cases: [(&[&str], &[&str], &str); 8] = [
+            (&["hlslcc"], &[], "expected NAME=COMMAND"),
+            (&["hlslcc="], &[], "no COMMAND after `hlslcc=`"),
+            (&["a b=x"], &[], "the name `a b`"),
+            (
+                &["other=x"],
+                &[],
+                "no profile: give --translator-profile other=FILE",
+            ),
+            (
+                &["h=x {vs}"],
+                &["h=@hlslcc"],
+                "only a vertex-shader command",
+            ),
+            (
+                &["h=x {ps}", "h=y {ps}"],
+                &["h=@hlslcc"],
+                "a second pixel-shader command",
+            ),
+            (&["h=x"], &["g=@hlslcc"], "no --translator is called `g`"),
+            (&["h=x"], &["h=@nope"], "no shipped profile `nope`"),
+        ];
+        for (s, p, want) in cases {
+            let e = Translator::from_specs(&specs(s), &specs(p)).unwrap_err();
+            assert!(matches!(e, TranslatorError::Spec { .. }), "{e:?}");
+            assert!(e.to_string().contains(want), "{s:?} {p:?}: {e}");
+        }
+        let e = Translator::from_specs(&specs(&["h=x"]), &specs(&["h=/no/such.profile"]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("/no/such.profile: cannot read the profile"),
+            "{e}"
+        );
+    }
 }

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use super::case::{Case, CaseShaders};
 use super::image::Image;
+use super::translator::{Translator, TranslatorError};
 use crate::glsl;
 use crate::vm::texture::Format;
 
@@ -182,7 +183,51 @@ impl WebGl2 {
                 let sc = scene::translate(case, shaders, options)
                     .and_then(|st| scene::build(case, &st))?;
                 let r = self.draw(&sc, &case.path)?;
-                to_drawn(case, &r, &sc.targets).map(|mut d| {
+                to_drawn(case, &r, &sc.targets, sc.flip_rows).map(|mut d| {
+                    d.notes.splice(0..0, sc.notes.iter().cloned());
+                    d
+                })
+            })
+            .collect()
+    }
+
+    /// Draws each case through an external translator's text (its
+    /// command run on the case's shaders, the text bound by its profile;
+    /// docs/translators.md), one at a time in the run's browser. Each case
+    /// that cannot be translated, bound or drawn gets its own error naming
+    /// the case file.
+    pub fn render_external(
+        &self,
+        jobs: &[(&Case, &CaseShaders)],
+        translator: &Translator,
+    ) -> Vec<Result<Drawn, WebGl2Error>> {
+        jobs.iter()
+            .map(|(case, shaders)| {
+                let named =
+                    |e: TranslatorError| WebGl2Error::Case(format!("{}: {e}", case.path.display()));
+                let t = translator
+                    .translate(shaders, self.config.timeout)
+                    .map_err(named)?;
+                let mut constants = t.pixel.binding.constants.clone();
+                if let Some(v) = &t.vertex {
+                    constants.extend(v.binding.constants.iter().cloned());
+                }
+                let sc = scene::build_stages(
+                    case,
+                    scene::StageText {
+                        source: &t.pixel.text,
+                        manifest: &t.pixel.binding.manifest,
+                    },
+                    t.vertex.as_ref().map(|v| scene::StageText {
+                        source: &v.text,
+                        manifest: &v.binding.manifest,
+                    }),
+                    Some(&scene::External {
+                        constants: &constants,
+                    }),
+                )?;
+                let r = self.draw(&sc, &case.path)?;
+                to_drawn(case, &r, &sc.targets, sc.flip_rows).map(|mut d| {
                     d.notes.splice(0..0, sc.notes.iter().cloned());
                     d
                 })
@@ -253,7 +298,12 @@ impl WebGl2 {
 /// and the emulator report them), channels the output lacks 0. Rows come
 /// back in D3D's order because the translation flips y when drawing into a
 /// texture, which is the contract under test.
-fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<Drawn, WebGl2Error> {
+fn to_drawn(
+    case: &Case,
+    r: &SceneResult,
+    targets: &[scene::Target],
+    flip_rows: bool,
+) -> Result<Drawn, WebGl2Error> {
     let fail = |m: String| WebGl2Error::Case(format!("{}: {m}", case.path.display()));
     if !r.ok {
         return Err(fail(r.error.clone().unwrap_or_else(|| "failed".into())));
@@ -306,7 +356,7 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
                         }
                     }),
                 };
-                img.set(x, y, px);
+                img.set(x, if flip_rows { h - 1 - y } else { y }, px);
             }
         }
         images.push(img);
@@ -319,8 +369,14 @@ fn to_drawn(case: &Case, r: &SceneResult, targets: &[scene::Target]) -> Result<D
             .filter(|d| d.len() == (w * h * 16) as usize)
             .ok_or_else(|| fail("no read-back of the depth buffer".into()))?;
         let mut img = Image::new(w, h);
-        for (p, t) in img.pixels.iter_mut().zip(data.chunks_exact(16)) {
-            *p = [f32::from_le_bytes([t[0], t[1], t[2], t[3]]), 0.0, 0.0, 0.0];
+        for (i, t) in data.chunks_exact(16).enumerate() {
+            let (x, y) = (i as u32 % w, i as u32 / w);
+            let y = if flip_rows { h - 1 - y } else { y };
+            img.set(
+                x,
+                y,
+                [f32::from_le_bytes([t[0], t[1], t[2], t[3]]), 0.0, 0.0, 0.0],
+            );
         }
         images.push(img);
     }

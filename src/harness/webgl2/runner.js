@@ -171,8 +171,49 @@ function makeSampler(gl, s) {
   return smp;
 }
 
-// Fills a uniform block's members at the offsets and array strides GL
-// reports; every member the translation declares is 16 bytes a row.
+// Per GL type: how many columns (vectors) and components each has, and
+// which scalar its words are read as. A D3D constant buffer keeps every
+// array element and every matrix column (a register each, D3D's
+// column-major packing) 16 bytes apart; GL lays them out its own way,
+// which the caller reads from the program.
+function glShape(gl, type) {
+  const T = {};
+  const add = (t, cols, comps, kind) => { if (t !== undefined) T[t] = { cols, comps, kind }; };
+  add(gl.FLOAT, 1, 1, "f"); add(gl.FLOAT_VEC2, 1, 2, "f"); add(gl.FLOAT_VEC3, 1, 3, "f");
+  add(gl.FLOAT_VEC4, 1, 4, "f");
+  add(gl.INT, 1, 1, "i"); add(gl.INT_VEC2, 1, 2, "i"); add(gl.INT_VEC3, 1, 3, "i");
+  add(gl.INT_VEC4, 1, 4, "i");
+  add(gl.UNSIGNED_INT, 1, 1, "u"); add(gl.UNSIGNED_INT_VEC2, 1, 2, "u");
+  add(gl.UNSIGNED_INT_VEC3, 1, 3, "u"); add(gl.UNSIGNED_INT_VEC4, 1, 4, "u");
+  add(gl.BOOL, 1, 1, "i"); add(gl.BOOL_VEC2, 1, 2, "i"); add(gl.BOOL_VEC3, 1, 3, "i");
+  add(gl.BOOL_VEC4, 1, 4, "i");
+  add(gl.FLOAT_MAT2, 2, 2, "m"); add(gl.FLOAT_MAT3, 3, 3, "m"); add(gl.FLOAT_MAT4, 4, 4, "m");
+  add(gl.FLOAT_MAT2x3, 2, 3, "m"); add(gl.FLOAT_MAT2x4, 2, 4, "m");
+  add(gl.FLOAT_MAT3x2, 3, 2, "m"); add(gl.FLOAT_MAT3x4, 3, 4, "m");
+  add(gl.FLOAT_MAT4x2, 4, 2, "m"); add(gl.FLOAT_MAT4x3, 4, 3, "m");
+  return T[type] || null;
+}
+
+// A member's words (16 bytes a D3D register) as GL's elements: element e,
+// column c at register e * cols + c, its first `comps` words. Words the
+// member lacks stay 0; nothing is written past `count` elements.
+function d3dElements(shape, count, words) {
+  const out = new Uint32Array(count * shape.cols * shape.comps);
+  let k = 0;
+  for (let e = 0; e < count; e++) {
+    for (let c = 0; c < shape.cols; c++) {
+      const reg = (e * shape.cols + c) * 4;
+      for (let i = 0; i < shape.comps; i++) {
+        out[k++] = reg + i < words.length ? words[reg + i] : 0;
+      }
+    }
+  }
+  return out;
+}
+
+// Fills a uniform block's members at the offsets, array strides and
+// matrix strides GL reports, each by its GL type: every element and
+// column from its D3D register, never past the member or the block.
 function fillBlock(gl, prog, block, binding, made) {
   const index = gl.getUniformBlockIndex(prog, block.name);
   if (index === gl.INVALID_INDEX) return;
@@ -181,17 +222,27 @@ function fillBlock(gl, prog, block, binding, made) {
     gl.UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES);
   const offsets = gl.getActiveUniforms(prog, indices, gl.UNIFORM_OFFSET);
   const strides = gl.getActiveUniforms(prog, indices, gl.UNIFORM_ARRAY_STRIDE);
+  const mstrides = gl.getActiveUniforms(prog, indices, gl.UNIFORM_MATRIX_STRIDE);
+  const types = gl.getActiveUniforms(prog, indices, gl.UNIFORM_TYPE);
+  const sizes = gl.getActiveUniforms(prog, indices, gl.UNIFORM_SIZE);
   const words = new Uint32Array(Math.ceil(size / 4));
   for (let k = 0; k < indices.length; k++) {
     const full = gl.getActiveUniform(prog, indices[k]).name.replace(/\[0\]$/, "");
     const short = full.substring(full.lastIndexOf(".") + 1);
     const m = block.members.find((x) => x.name === short);
     if (!m) continue;
-    const rows = m.words.length / 4;
-    for (let r = 0; r < rows; r++) {
-      const at = (offsets[k] + r * (strides[k] > 0 ? strides[k] : 0)) / 4;
-      if (r > 0 && strides[k] <= 0) break;
-      for (let c = 0; c < 4 && at + c < words.length; c++) words[at + c] = m.words[4 * r + c];
+    const shape = glShape(gl, types[k]);
+    if (!shape) throw new Error("uniform block " + block.name + " member " + short +
+      " has a type the harness cannot fill (0x" + types[k].toString(16) + ")");
+    const vals = d3dElements(shape, sizes[k], m.words);
+    let v = 0;
+    for (let e = 0; e < sizes[k]; e++) {
+      for (let c = 0; c < shape.cols; c++) {
+        const at = (offsets[k] + e * strides[k] + c * mstrides[k]) / 4;
+        for (let i = 0; i < shape.comps; i++, v++) {
+          if (at + i < words.length) words[at + i] = vals[v];
+        }
+      }
     }
   }
   const buf = gl.createBuffer();
@@ -200,6 +251,35 @@ function fillBlock(gl, prog, block, binding, made) {
   gl.bufferData(gl.UNIFORM_BUFFER, words, gl.STATIC_DRAW);
   gl.uniformBlockBinding(prog, index, binding);
   gl.bindBufferBase(gl.UNIFORM_BUFFER, binding, buf);
+}
+
+// Sets a plain uniform from its words by the type and array size GL
+// reports (uniform{1..4}{f,i,ui}v, uniformMatrix*fv): element e, column c
+// from D3D register e * cols + c. A uniform the program lacks (optimised
+// away) is skipped.
+function setUniform(gl, prog, u) {
+  const count = gl.getProgramParameter(prog, gl.ACTIVE_UNIFORMS);
+  for (let i = 0; i < count; i++) {
+    const a = gl.getActiveUniform(prog, i);
+    if (a.name.replace(/\[0\]$/, "") !== u.name) continue;
+    const loc = gl.getUniformLocation(prog, a.name);
+    if (loc === null) return;
+    const shape = glShape(gl, a.type);
+    if (!shape) throw new Error("uniform " + u.name + " has a type the harness cannot set (0x" +
+      a.type.toString(16) + ")");
+    const vals = d3dElements(shape, a.size, u.words);
+    const f = new Float32Array(vals.buffer), s = new Int32Array(vals.buffer);
+    const n = shape.comps;
+    if (shape.kind === "f") gl["uniform" + n + "fv"](loc, f);
+    else if (shape.kind === "i") gl["uniform" + n + "iv"](loc, s);
+    else if (shape.kind === "u") gl["uniform" + n + "uiv"](loc, vals);
+    else {
+      const name = shape.cols === shape.comps ? "uniformMatrix" + n + "fv"
+        : "uniformMatrix" + shape.cols + "x" + n + "fv";
+      gl[name](loc, false, f);
+    }
+    return;
+  }
 }
 
 // readPixels' array type for each type the scene names.
@@ -317,12 +397,7 @@ function drawScene(gl, sc) {
       gl.uniform1i(gl.getUniformLocation(prog, u.name), spare++);
     }
     sc.blocks.forEach((b, k) => fillBlock(gl, prog, b, k, made));
-    for (const u of sc.uniforms) {
-      const loc = gl.getUniformLocation(prog, u.name);
-      if (loc === null) continue;
-      if (u.value.length === 2) gl.uniform2f(loc, u.value[0], u.value[1]);
-      else gl.uniform4f(loc, u.value[0], u.value[1], u.value[2], u.value[3]);
-    }
+    for (const u of sc.uniforms) setUniform(gl, prog, u);
 
     const vao = gl.createVertexArray();
     made.vao = vao;

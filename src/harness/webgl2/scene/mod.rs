@@ -16,6 +16,7 @@ use crate::harness::case::{Case, CaseShaders};
 use crate::harness::image::TargetKind;
 use crate::harness::render_targets;
 use crate::harness::runtime::{self, Stages};
+use crate::harness::translator::bind::NamedConstant;
 use crate::vm::output_merger::DepthFormat;
 use crate::vm::texture::Format;
 
@@ -65,6 +66,23 @@ pub(super) struct Scene {
     /// `compressed_images`), for the report; not sent to the page.
     #[serde(skip)]
     pub notes: Vec<String>,
+    /// Drawn without the y flip (an external translator's own vertex
+    /// shader with no flip uniform): GL's rows are read back bottom-up,
+    /// so the harness reverses them into D3D's order.
+    #[serde(skip)]
+    pub flip_rows: bool,
+}
+
+/// One stage's text and the manifest binding it.
+pub(super) struct StageText<'a> {
+    pub source: &'a str,
+    pub manifest: &'a Manifest,
+}
+
+/// What an external translation adds to a scene: its constants bound by
+/// name (both stages').
+pub(super) struct External<'a> {
+    pub constants: &'a [NamedConstant],
 }
 
 /// What the page needs to draw a register capture: the pixel (GL's row,
@@ -164,10 +182,13 @@ pub(super) struct Member {
     pub words: Vec<u32>,
 }
 
+/// A plain uniform: its words as D3D lays them out (each array element
+/// and matrix column in a 16-byte register), which the page sets by the
+/// type GL reports for it.
 #[derive(Serialize)]
 pub(super) struct Uniform {
     pub name: String,
-    pub value: Vec<f32>,
+    pub words: Vec<u32>,
 }
 
 #[derive(Serialize)]
@@ -210,6 +231,41 @@ pub(super) fn translate(
 }
 
 pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> {
+    build_stages(
+        case,
+        StageText {
+            source: &stages.pixel.source,
+            manifest: &stages.pixel.manifest,
+        },
+        stages.vertex.as_ref().map(|v| StageText {
+            source: &v.source,
+            manifest: &v.manifest,
+        }),
+        None,
+    )
+}
+
+/// A constant's words from its buffer: from its offset, a whole number of
+/// 16-byte registers covering its size (zeros past the case's rows).
+fn constant_words(case: &Case, c: &NamedConstant) -> Vec<u32> {
+    let first = (c.offset / 4) as usize;
+    let words = (c.size.div_ceil(16).max(1) * 4) as usize;
+    let rows = (first + words).div_ceil(4) as u32;
+    let all: Vec<u32> = runtime::constant_buffer_rows(case, c.slot, rows).concat();
+    (first..first + words)
+        .map(|i| all.get(i).copied().unwrap_or(0))
+        .collect()
+}
+
+/// A scene from each stage's text and manifest: dxbc-dbg's own (`external`
+/// `None`) or an external translator's, bound by its profile. With no
+/// vertex stage the harness's pass-through feeds the pixel shader.
+pub(super) fn build_stages(
+    case: &Case,
+    pixel: StageText,
+    vertex: Option<StageText>,
+    external: Option<&External>,
+) -> Result<Scene, WebGl2Error> {
     let fail = |m: String| WebGl2Error::Case(format!("{}: {m}", case.path.display()));
     if case.quad.len() != 4 {
         return Err(fail("a quad has four corners".into()));
@@ -223,45 +279,118 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
             case.samples
         )));
     }
-    let mut manifests = vec![&stages.pixel.manifest];
-    if let Some(v) = &stages.vertex {
-        manifests.push(&v.manifest);
+    let mut manifests = vec![pixel.manifest];
+    if let Some(v) = &vertex {
+        manifests.push(v.manifest);
     }
     if let Some(why) = runtime::refused(case, &manifests) {
         return Err(fail(why));
     }
     let mut notes = Vec::new();
     let (textures, units) = textures_and_units(case, &manifests, &mut notes).map_err(fail)?;
-    let (vs, attributes, stride, vertices) = match &stages.vertex {
+    let (vs, attributes, stride, vertices) = match &vertex {
         Some(v) => {
-            let (attrs, stride, bytes) = vertex_inputs(case, &v.manifest);
-            (v.source.clone(), attrs, stride, bytes)
+            let (attrs, stride, bytes) = vertex_inputs(case, v.manifest);
+            (v.source.to_string(), attrs, stride, bytes)
         }
         None => (
-            pass_through(case, &stages.pixel.manifest),
+            pass_through(case, pixel.manifest),
             Vec::new(),
             4,
             Vec::new(),
         ),
     };
+    let mut blocks = blocks(case, &manifests);
+    let mut uniforms = Vec::new();
+    let flip = |v: [f32; 2]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    // dxbc-dbg's text and the pass-through flip y in the vertex stage; an
+    // external vertex shader flips only where its profile names the
+    // uniform, and is otherwise drawn as GL's origin has it.
+    let vertex_flips = match (&vertex, external) {
+        (Some(v), Some(_)) => v
+            .manifest
+            .uniforms
+            .iter()
+            .any(|u| u.role == glsl::UniformRole::YFlip),
+        _ => true,
+    };
+    let flip_value = if vertex_flips {
+        Y_FLIP_TEXTURE
+    } else {
+        [1.0, case.height as f32]
+    };
+    if external.is_none() || vertex.is_none() {
+        uniforms.push(Uniform {
+            name: "hlslcc_YFlip".into(),
+            words: flip(Y_FLIP_TEXTURE),
+        });
+    }
+    if let Some(ext) = external {
+        for m in &manifests {
+            for u in &m.uniforms {
+                if u.role == glsl::UniformRole::YFlip
+                    && u.block.is_empty()
+                    && !uniforms.iter().any(|x| x.name == u.name)
+                {
+                    uniforms.push(Uniform {
+                        name: u.name.clone(),
+                        words: flip(flip_value),
+                    });
+                }
+            }
+        }
+        for c in ext.constants {
+            let words = constant_words(case, c);
+            match &c.block {
+                None => {
+                    if !uniforms.iter().any(|x| x.name == c.name) {
+                        uniforms.push(Uniform {
+                            name: c.name.clone(),
+                            words,
+                        });
+                    }
+                }
+                Some(b) => {
+                    let i = match blocks.iter().position(|x| &x.name == b) {
+                        Some(i) => i,
+                        None => {
+                            blocks.push(Block {
+                                name: b.clone(),
+                                members: Vec::new(),
+                            });
+                            blocks.len() - 1
+                        }
+                    };
+                    if !blocks[i].members.iter().any(|m| m.name == c.name) {
+                        blocks[i].members.push(Member {
+                            name: c.name.clone(),
+                            words,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let mut viewport = viewport(case).map_err(fail)?;
+    if !vertex_flips {
+        // GL's rows count from the bottom.
+        viewport[1] = case.height as i32 - viewport[1] - viewport[3];
+    }
     Ok(Scene {
         width: case.width,
         height: case.height,
         vs,
-        fs: stages.pixel.source.clone(),
+        fs: pixel.source.to_string(),
         textures,
         units,
-        blocks: blocks(case, &manifests),
-        uniforms: vec![Uniform {
-            name: "hlslcc_YFlip".into(),
-            value: Y_FLIP_TEXTURE.to_vec(),
-        }],
+        blocks,
+        uniforms,
         attributes,
         stride,
         vertices: base64(&vertices),
         indices: INDICES_LAST_PROVOKING,
-        targets: targets(case, &stages.pixel.manifest)?,
-        viewport: viewport(case).map_err(fail)?,
+        targets: targets(case, pixel.manifest)?,
+        viewport,
         depth_range: {
             let vp = case.viewport();
             [vp.min_depth, vp.max_depth]
@@ -285,6 +414,7 @@ pub(super) fn build(case: &Case, stages: &Stages) -> Result<Scene, WebGl2Error> 
         }),
         capture: None,
         notes,
+        flip_rows: !vertex_flips,
     })
 }
 
