@@ -10,7 +10,7 @@ use std::path::Path;
 
 use common::cli::{dxbc_dbg, stdout};
 use dxbc_dbg::harness::case::Case;
-use dxbc_dbg::harness::gaps::{Gap, GapKind, case_gaps};
+use dxbc_dbg::harness::gaps::{Gap, GapKind, case_gaps, cause};
 
 fn gaps(case: &str, pixel: (u32, u32)) -> Vec<Gap> {
     let case = Case::load(Path::new(case)).expect("case loads");
@@ -289,6 +289,24 @@ fn in_domain_values_hit_nothing() {
     ] {
         assert_eq!(gaps(case, pixel), vec![], "{case}");
     }
+}
+
+#[test]
+fn the_cause_line_a_report_gives() {
+    let g = gaps("tests/cases/alu/shift_counts.case", (0, 0));
+    assert_eq!(
+        cause(&g).as_deref(),
+        Some(
+            "D3D11/GLSL ES 3.00 gap: shift_count at [4] ishl r0.x, cb0[0].x, cb0[1].x \
+             (cb0[1].x = 33); shift_count at [5] ushr r0.y, cb0[0].y, cb0[1].y \
+             (cb0[1].y = 32); shift_count at [6] ishr r0.z, cb0[0].z, cb0[1].z \
+             (cb0[1].z = 35)"
+        )
+    );
+    // Six gaps: three named, the rest counted.
+    let g = gaps("tests/cases/alu/ftoi_nan_range.case", (0, 0));
+    assert!(cause(&g).unwrap().ends_with("; and 3 more"));
+    assert_eq!(cause(&[]), None);
 }
 
 #[test]

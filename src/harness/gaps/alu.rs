@@ -91,11 +91,13 @@ pub(super) fn hits(inst: &Instruction, sources: &[SourceValue], out: &mut Vec<Pe
                 // The truncated value must fit: [-2^31, 2^31) for ftoi;
                 // for ftou [0, 2^32), and GLSL ES leaves uint() of any
                 // negative value undefined, even one truncating to 0.
-                if unsigned {
-                    f < 0.0 || f >= 4_294_967_296.0
+                // NaN is its own gap, not a range one.
+                let fits = if unsigned {
+                    (0.0..4_294_967_296.0).contains(&f)
                 } else {
-                    f < -2_147_483_648.0 || f >= 2_147_483_648.0
-                }
+                    (-2_147_483_648.0..2_147_483_648.0).contains(&f)
+                };
+                !fits && !f.is_nan()
             };
             push(
                 GapKind::FloatToIntRange,

@@ -75,6 +75,44 @@ pub struct Gap {
     pub glsl: &'static str,
 }
 
+impl Gap {
+    /// The gap on one line, for a report's cause:
+    /// `shift_count at [4] ishl r0.x, cb0[0].x, cb0[1].x (cb0[1].x = 33)`.
+    pub fn line(&self) -> String {
+        let values: Vec<String> = self
+            .values
+            .iter()
+            .map(|v| match v.operand {
+                Some(_) => format!("{} = {}", v.source, v.view),
+                None => format!("{} {}", v.source, v.view),
+            })
+            .collect();
+        let mut line = format!("{} at [{}] {}", self.kind, self.index, self.text);
+        if !values.is_empty() {
+            line.push_str(&format!(" ({})", values.join("; ")));
+        }
+        line
+    }
+}
+
+/// Gaps named in a cause line before the rest are only counted.
+const CAUSE_GAPS: usize = 3;
+
+/// The cause a report gives a translation that fails at a pixel whose path
+/// hits `gaps`: the first few gaps' lines, `; `-joined, and how many more
+/// there are; `None` when the path hits none (the gap detector then has
+/// nothing to say about the failure).
+pub fn cause(gaps: &[Gap]) -> Option<String> {
+    if gaps.is_empty() {
+        return None;
+    }
+    let mut parts: Vec<String> = gaps.iter().take(CAUSE_GAPS).map(Gap::line).collect();
+    if gaps.len() > CAUSE_GAPS {
+        parts.push(format!("and {} more", gaps.len() - CAUSE_GAPS));
+    }
+    Some(format!("D3D11/GLSL ES 3.00 gap: {}", parts.join("; ")))
+}
+
 /// Why the gaps of a pixel could not be listed.
 #[derive(Debug, thiserror::Error)]
 pub enum GapError {
@@ -242,13 +280,13 @@ fn result_text(machine: &Machine, inst: &Instruction, lane: usize) -> Option<Str
             Loc::StencilRef => [regs.stencil_ref, 0, 0, 0],
             _ => regs.get(loc).copied().unwrap_or_default(),
         };
-        for c in 0..4 {
+        for (c, bits) in value.iter().enumerate() {
             if op.selection.mask() & (1 << c) != 0 {
                 let ty = machine.value_type(lane, loc, c);
                 parts.push(format!(
                     "{loc}.{} = {}",
                     alu::component(c),
-                    crate::vm::trace::typed_value(value[c], ty)
+                    crate::vm::trace::typed_value(*bits, ty)
                 ));
             }
         }
@@ -268,7 +306,7 @@ fn operand_value(
     use crate::dxbc::ir::{OperandType, Selection};
     let source = match inst.operands.get(s.operand) {
         Some(op) if matches!(op.ty, OperandType::IMMEDIATE32 | OperandType::IMMEDIATE64) => {
-            "l(...)".to_string()
+            "literal".to_string()
         }
         Some(op) => {
             let from = match op.selection {
