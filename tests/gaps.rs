@@ -10,7 +10,7 @@ use std::path::Path;
 
 use common::cli::{dxbc_dbg, stdout};
 use dxbc_dbg::harness::case::Case;
-use dxbc_dbg::harness::gaps::{Gap, GapKind, case_gaps, cause};
+use dxbc_dbg::harness::gaps::{Gap, GapKind, Handling, case_gaps, cause};
 
 fn gaps(case: &str, pixel: (u32, u32)) -> Vec<Gap> {
     let case = Case::load(Path::new(case)).expect("case loads");
@@ -81,6 +81,7 @@ fn shift_counts_of_32_and_more_but_not_31() {
         ]
     );
     assert_eq!(g[0].values[0].source, "cb0[1].x");
+    assert_eq!(g[0].dxbc_dbg, Handling::Covered);
     // 1 << (33 & 31) = 2, as D3D shifts by the low 5 bits.
     assert_eq!(g[0].d3d_result.as_deref(), Some("r0.x = 2 (0x00000002)"));
 }
@@ -113,6 +114,7 @@ fn min_max_with_nan_but_not_with_signed_zeros() {
         g[0].d3d_result.as_deref(),
         Some("o0.x = 1.000000 (0x3f800000)")
     );
+    assert_eq!(g[0].dxbc_dbg, Handling::Driver);
 }
 
 #[test]
@@ -346,6 +348,7 @@ fn trace_gaps_through_the_binary() {
     assert_eq!(gaps[2]["index"], 6);
     assert_eq!(gaps[2]["values"][0]["bits"], 35);
     assert_eq!(gaps[2]["values"][0]["source"], "cb0[1].z");
+    assert_eq!(gaps[2]["dxbc_dbg"], "covered");
     // A case without gaps says so.
     let out = dxbc_dbg(&["trace", "tests/cases/alu/int_wrap_minmax.case", "--gaps"]);
     assert_eq!(

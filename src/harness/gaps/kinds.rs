@@ -169,6 +169,52 @@ impl GapKind {
     }
 }
 
+/// How dxbc-dbg's own es300 translation meets a gap (`docs/glsl.md`,
+/// `docs/glsl-textures.md`): whether its text gives D3D11's value whatever
+/// the driver does, or leaves the value to the driver as a plain lowering
+/// would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Handling {
+    /// The text computes D3D11's value itself (a mask, a helper, an
+    /// emulated sampling path).
+    Covered,
+    /// D3D11's value depends on state the runtime binds (the sampler
+    /// object), not on the text.
+    Runtime,
+    /// The text is the plain GLSL operation: the driver decides.
+    Driver,
+}
+
+impl GapKind {
+    /// How dxbc-dbg's own es300 text meets the gap, and with what.
+    pub fn dxbc_dbg(self) -> (Handling, &'static str) {
+        use Handling::*;
+        match self {
+            GapKind::MinMaxNan => (Driver, "plain min/max"),
+            GapKind::FloatToIntNan | GapKind::FloatToIntRange => (
+                Covered,
+                "the dx_ftoi/dx_ftou helpers, NaN to 0 and saturating",
+            ),
+            GapKind::ShiftCount => (Covered, "the count masked in the text, n & 31u"),
+            GapKind::DivideByZero => (Covered, "the dx_udiv/dx_urem helpers, 0xffffffff by 0"),
+            GapKind::ReciprocalOfZero => (Driver, "plain 1.0 / x and inversesqrt"),
+            GapKind::NanComparison => (Driver, "plain <, ==, >="),
+            GapKind::Denormal => (Driver, "plain arithmetic, no flush"),
+            GapKind::Gather => (Covered, "gather4 emulated with texelFetch"),
+            GapKind::BorderColour => (Covered, "the emulated sampling path"),
+            GapKind::MirrorOnce => (Covered, "abs(u) per mirror-once axis, or the emulated path"),
+            GapKind::MipLodBias => (Covered, "the bias added in the text from the sampler block"),
+            GapKind::SampleBias => (
+                Driver,
+                "the bias held to [-16, 15.99], then the hardware's bias, which the driver holds to its MAX_TEXTURE_LOD_BIAS",
+            ),
+            GapKind::LodClamp => (Runtime, "the sampler object's TEXTURE_MIN_LOD/MAX_LOD"),
+            GapKind::Comparison => (Driver, "the hardware shadow lookup"),
+        }
+    }
+}
+
 impl std::fmt::Display for GapKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -31,7 +31,7 @@ use crate::vm::machine::Event;
 use crate::vm::state::{Loc, Reg};
 use crate::vm::{Machine, SourceValue, VmError};
 
-pub use kinds::GapKind;
+pub use kinds::{GapKind, Handling};
 
 /// One value that put an instruction into a gap: a source component, or
 /// sampler state.
@@ -73,6 +73,10 @@ pub struct Gap {
     pub d3d: &'static str,
     /// What GLSL ES 3.00 leaves open ([`GapKind::glsl`]).
     pub glsl: &'static str,
+    /// How dxbc-dbg's own es300 text meets it ([`GapKind::dxbc_dbg`]).
+    pub dxbc_dbg: Handling,
+    /// With what.
+    pub dxbc_dbg_by: &'static str,
 }
 
 impl Gap {
@@ -239,6 +243,8 @@ pub fn scan(machine: &mut Machine, lane: usize, style: Style) -> Result<Vec<Gap>
                 hits: 1,
                 d3d: hit.kind.d3d(),
                 glsl: hit.kind.glsl(),
+                dxbc_dbg: hit.kind.dxbc_dbg().0,
+                dxbc_dbg_by: hit.kind.dxbc_dbg().1,
             });
         }
     }
@@ -381,6 +387,12 @@ pub fn text(gaps: &[Gap]) -> String {
         // The GLSL side's text names its own standard (GLSL ES 3.00,
         // WebGL2): no label.
         let _ = writeln!(out, "       {}", g.glsl);
+        let how = match g.dxbc_dbg {
+            Handling::Covered => "covered",
+            Handling::Runtime => "left to the runtime's sampler state",
+            Handling::Driver => "left to the driver",
+        };
+        let _ = writeln!(out, "       dxbc-dbg's es300: {how}: {}", g.dxbc_dbg_by);
     }
     out
 }
