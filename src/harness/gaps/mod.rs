@@ -45,7 +45,7 @@ pub struct GapValue {
     pub component: Option<char>,
     /// Where the value comes from: the register component as the listing
     /// names it (`cb0[1].x`, `-r2.w`), `l(...)` for an immediate, or the
-    /// sampler state (`s0 MipLODBias`).
+    /// sampler state (`s0 MipLODBias`, shown `s0 MipLODBias: 1.000000`).
     pub source: String,
     /// The exact bits (sampler state: the f32 bits of the setting).
     pub bits: u32,
@@ -88,7 +88,7 @@ impl Gap {
             .iter()
             .map(|v| match v.operand {
                 Some(_) => format!("{} = {}", v.source, v.view),
-                None => format!("{} {}", v.source, v.view),
+                None => format!("{}: {}", v.source, v.view),
             })
             .collect();
         let mut line = format!("{} at [{}] {}", self.kind, self.index, self.text);
@@ -374,7 +374,7 @@ pub fn text(gaps: &[Gap]) -> String {
             .iter()
             .map(|v| match v.operand {
                 Some(_) => format!("{} = {} (0x{:08x})", v.source, v.view, v.bits),
-                None => format!("{} {}", v.source, v.view),
+                None => format!("{}: {}", v.source, v.view),
             })
             .collect();
         if !values.is_empty() {

@@ -111,7 +111,7 @@ fn sampler_hits(fetch: &LaneFetch, out: &mut Vec<Pending>) {
         out.push(Pending {
             kind: GapKind::BorderColour,
             values: vec![state_value(
-                format!("t{t} read outside the texture under s{slot}'s border address:"),
+                format!("t{t} outside the texture, s{slot} border address"),
                 r.to_bits(),
                 format!(
                     "BorderColor ({}, {}, {}, {})",
@@ -134,7 +134,7 @@ fn sampler_hits(fetch: &LaneFetch, out: &mut Vec<Pending>) {
         let texels = f64::from(u) * f64::from(sizes[axis].max(1)) + f64::from(detail.offset[axis]);
         if texels < 0.0 {
             mirrored.push(state_value(
-                format!("s{slot} mirror once on {}:", ['u', 'v', 'w'][axis]),
+                format!("s{slot} mirror once on {}", ['u', 'v', 'w'][axis]),
                 detail.coord[axis],
                 format!("coordinate {} ({texels} texels)", float_text(u)),
             ));
