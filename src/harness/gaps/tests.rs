@@ -131,3 +131,107 @@ fn denormals_are_the_raw_value_of_float_arithmetic_only() {
     // mov is typeless: it flushes nothing, so no gap.
     assert_eq!(kinds("mov r0.x, r1.x", &s), vec![]);
 }
+
+/// A one-lane `sample_c` on a 4x4 2D texture in `format` under a linear
+/// comparison sampler: `taps` as (source, weight, comparison result).
+fn compare_fetch(
+    format: crate::vm::texture::Format,
+    taps: &[(crate::vm::texture::TapSource, f64, f64)],
+) -> crate::vm::LaneFetch {
+    use crate::vm::texture::{Dimension, FetchDetail, FetchKind, FetchTap, Sampler, TextureDesc};
+    crate::vm::LaneFetch {
+        texture: 0,
+        desc: Some(TextureDesc {
+            dimension: Dimension::Tex2D,
+            format,
+            width: 4,
+            height: 4,
+            depth: 1,
+            array_size: 1,
+            mip_levels: 1,
+            sample_count: 1,
+        }),
+        sampler: Some((0, Sampler::default())),
+        detail: Some(FetchDetail {
+            kind: FetchKind::SampleCompare,
+            coord: [0.5f32.to_bits(); 4],
+            offset: [0; 3],
+            lod: None,
+            reference: Some(0.5),
+            channel: None,
+            taps: taps
+                .iter()
+                .map(|&(source, w, c)| FetchTap {
+                    source,
+                    value: [0; 4],
+                    weight: Some(w),
+                    compared: Some(c),
+                })
+                .collect(),
+            result: [0; 4],
+            note: None,
+        }),
+        value: [0; 4],
+    }
+}
+
+fn texture_kinds(fetch: &crate::vm::LaneFetch) -> Vec<(GapKind, Vec<String>)> {
+    let mut out = Vec::new();
+    super::texture::sampler_hits(fetch, &mut out);
+    out.into_iter()
+        .map(|p| (p.kind, p.values.into_iter().map(|v| v.view).collect()))
+        .collect()
+}
+
+#[test]
+fn comparisons_on_a_non_depth_format_or_disagreeing() {
+    use crate::vm::texture::{Format, TapSource};
+    let texel = |x| TapSource::Texel {
+        layer: 0,
+        level: 0,
+        xyz: [x, 0, 0],
+        in_bounds: true,
+    };
+    // Two weighted taps that agree, on D32: nothing GL could combine
+    // differently. A zero-weight border tap reads nothing.
+    let agree = compare_fetch(
+        Format::D32Float,
+        &[
+            (texel(0), 0.5, 1.0),
+            (texel(1), 0.5, 1.0),
+            (TapSource::Border, 0.0, 0.0),
+        ],
+    );
+    assert_eq!(texture_kinds(&agree), vec![]);
+    // One passes, one fails: the combination is the implementation's.
+    let disagree = compare_fetch(
+        Format::D32Float,
+        &[(texel(0), 0.25, 1.0), (texel(1), 0.75, 0.0)],
+    );
+    assert_eq!(
+        texture_kinds(&disagree),
+        vec![(
+            GapKind::Comparison,
+            vec!["2 comparisons of reference 0.500000 (1 passed)".to_string()]
+        )]
+    );
+    // R32_FLOAT: D3D compares it, GLSL ES 3.00 only depth formats; a
+    // weighted border tap is the border colour.
+    let float = compare_fetch(
+        Format::R32Float,
+        &[(texel(0), 0.5, 1.0), (TapSource::Border, 0.5, 1.0)],
+    );
+    assert_eq!(
+        texture_kinds(&float),
+        vec![
+            (
+                GapKind::BorderColour,
+                vec!["BorderColor (1.000000, 1.000000, 1.000000, 1.000000)".to_string()]
+            ),
+            (
+                GapKind::Comparison,
+                vec!["R32_FLOAT (not a depth format)".to_string()]
+            ),
+        ]
+    );
+}

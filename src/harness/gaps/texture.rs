@@ -93,7 +93,7 @@ pub(super) fn hits(
 }
 
 /// The sampler-state hits of one lane's read.
-fn sampler_hits(fetch: &LaneFetch, out: &mut Vec<Pending>) {
+pub(super) fn sampler_hits(fetch: &LaneFetch, out: &mut Vec<Pending>) {
     let (Some((slot, smp)), Some(detail), Some(desc)) =
         (&fetch.sampler, &fetch.detail, &fetch.desc)
     else {
