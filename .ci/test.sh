@@ -13,6 +13,10 @@ command -v tmux >/dev/null 2>&1 || need+=(tmux)
 # The WebGL2 backend draws the es300 text in headless Chromium (ANGLE on
 # SwiftShader without a GPU).
 command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
+# Unity's HLSLcc, the external translator the suite also judges, is built
+# from source (.ci/hlslcc.sh).
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "installing: ${need[*]}"
@@ -40,6 +44,13 @@ if [ -n "$heavy" ]; then
 fi
 
 cargo clippy --all-targets --quiet -- -D warnings
+# HLSLcc for the translator tests; they find it through DXBC_DBG_HLSLCC (or
+# at target/peers/hlslcc/hlslcc_batch) and say so when it is not built.
+hlslcc=$(bash .ci/hlslcc.sh)
+if [ -n "$hlslcc" ]; then
+    export DXBC_DBG_HLSLCC="$hlslcc"
+    echo "HLSLcc: $hlslcc"
+fi
 cargo test --release -- --show-output
 # The binary without the Vulkan backend names it as not built.
 cargo test --release --no-default-features --features cli --test harness_cli

@@ -75,6 +75,14 @@ enum Command {
         /// Read the shader even if its container checksum does not match.
         #[arg(long)]
         no_verify: bool,
+        /// Print, instead of the steps, the instructions of the pixel's
+        /// path whose operand values hit a place where D3D11 and GLSL ES
+        /// 3.00 differ (NaN into min/max, ftoi of NaN, shift counts of 32
+        /// or more, udiv by 0, gather4, border/mirror-once/bias sampler
+        /// state taken, ...), with the values and both rules
+        /// (docs/debugger.md).
+        #[arg(long)]
+        gaps: bool,
     },
     /// Debug a shader interactively: step the emulator one DXBC instruction
     /// at a time (forward and back) for the quad holding a pixel, beside the
@@ -515,6 +523,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             json,
             max_lines,
             no_verify,
+            gaps,
         } => {
             let target = cli::debug_target(&file, case.as_deref(), no_verify)?;
             let shader = target.shader;
@@ -555,6 +564,9 @@ fn run(cli: Cli) -> Result<Outcome> {
                 .with_context(|| file.display().to_string())?;
             machine.set_uavs(uavs);
             machine.set_typing(typing);
+            if gaps {
+                return trace_gaps(&mut machine, pixel, style, json, &file);
+            }
             let format = if json {
                 vm::trace::Format::Json
             } else {
@@ -765,6 +777,38 @@ fn main() -> ExitCode {
             eprintln!("dxbc-dbg: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `trace --gaps`: the gaps the pixel's lane hits, as text or JSON
+/// (`{"pixel": [x, y], "lane": n, "gaps": [...]}`).
+fn trace_gaps(
+    machine: &mut vm::Machine,
+    pixel: (u32, u32),
+    style: dxbc::disasm::Style,
+    json: bool,
+    file: &std::path::Path,
+) -> Result<Outcome> {
+    let lane = vm::defaults::PixelChoice {
+        x: pixel.0,
+        y: pixel.1,
+        ..Default::default()
+    }
+    .lane();
+    let gaps = harness::gaps::scan(machine, lane, style)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let text = if json {
+        let doc = serde_json::json!({ "pixel": [pixel.0, pixel.1], "lane": lane, "gaps": gaps });
+        format!("{doc}\n")
+    } else {
+        harness::gaps::text(&gaps)
+    };
+    use std::io::Write as _;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::anyhow!("standard output: {e}"))
+        }
+        _ => Ok(Outcome::Done),
     }
 }
 

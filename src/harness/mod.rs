@@ -10,6 +10,7 @@ pub mod cpu;
 pub mod dds;
 pub mod diff;
 mod draw;
+pub mod gaps;
 pub mod generate;
 pub mod golden;
 #[cfg(feature = "gpu")]

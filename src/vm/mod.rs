@@ -18,7 +18,7 @@ pub mod texture;
 pub mod trace;
 
 pub use fetch::LaneFetch;
-pub use machine::{Change, DEFAULT_BUDGET, Event, LaneState, Machine, Prepared};
+pub use machine::{Change, DEFAULT_BUDGET, Event, LaneState, Machine, Prepared, SourceValue};
 pub use state::{LANES, Layout, Loc, Reg, Setup, State};
 
 use thiserror::Error;

@@ -11,6 +11,8 @@ mod plan;
 mod types;
 mod undo;
 
+pub use operands::SourceValue;
+
 use std::rc::Rc;
 
 use super::alu::{Exec, exec_of};

@@ -275,3 +275,64 @@ impl Machine {
         Ok(())
     }
 }
+
+/// One source operand of the instruction at the program counter, as one
+/// lane reads it (for [`Machine::source_values`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceValue {
+    /// The operand's position in the instruction (destinations first).
+    pub operand: usize,
+    /// The four components after the swizzle, before the source modifier
+    /// and any denormal flush: what the register held.
+    pub raw: Reg,
+    /// As the instruction reads them: the modifier applied and, for float
+    /// sources, denormals flushed (the opcode description's source type).
+    pub read: Reg,
+}
+
+impl Machine {
+    /// The value sources of the instruction at the program counter as
+    /// `lane` reads them now, without executing it: registers, constant
+    /// buffers and immediates. Resource, sampler, UAV and label operands
+    /// name slots, not values, and are left out. For tools that ask what an
+    /// instruction was given (the D3D↔GLSL gap detector), never on the
+    /// normal path. Empty when the machine has finished.
+    pub fn source_values(&self, lane: usize) -> Result<Vec<SourceValue>, VmError> {
+        let Some(inst) = self.program().instructions.get(self.pc) else {
+            return Ok(Vec::new());
+        };
+        let info = inst.info();
+        let kind = info.source_type().unwrap_or(NumType::Untyped);
+        let mut out = Vec::new();
+        for (i, op) in inst.operands.iter().enumerate().skip(info.dst as usize) {
+            let is_value = matches!(
+                op.ty,
+                OperandType::TEMP
+                    | OperandType::INPUT
+                    | OperandType::OUTPUT
+                    | OperandType::INDEXABLE_TEMP
+                    | OperandType::IMMEDIATE32
+                    | OperandType::CONSTANT_BUFFER
+                    | OperandType::IMMEDIATE_CONSTANT_BUFFER
+                    | OperandType::INPUT_PRIMITIVEID
+                    | OperandType::THIS_POINTER
+                    | OperandType::INPUT_COVERAGE_MASK
+            );
+            if !is_value {
+                continue;
+            }
+            let raw = self.fetch(op, lane)?;
+            let raw = match op.selection {
+                Selection::Swizzle(s) => s.map(|c| raw[c as usize & 3]),
+                Selection::Select1(c) => [raw[c as usize & 3]; 4],
+                _ => raw,
+            };
+            out.push(SourceValue {
+                operand: i,
+                raw,
+                read: Self::modify(raw, kind, op.modifier),
+            });
+        }
+        Ok(out)
+    }
+}
