@@ -118,8 +118,8 @@ ops! {
     Log Call("log2");
     Lt Cmp("<", "lessThan");
     Mad Mad;
-    Min Call("min");
-    Max Call("max");
+    Min Helper(&helpers::MIN);
+    Max Helper(&helpers::MAX);
     Mov Mov;
     Movc Movc;
     Mul Infix("*");

@@ -47,6 +47,32 @@ pub static FTOU: Scalar = Scalar {
     needs: &[],
 };
 
+/// `max`: D3D11 returns the other operand when one is NaN (both NaN: NaN).
+/// GLSL defines `max` by `<` and lets an implementation give either
+/// operand for NaN (SSE's `maxps` returns the second), so the NaN cases
+/// are decided here; on a GPU without NaNs `isnan` is false and this is
+/// plain `max`.
+pub static MAX: Scalar = Scalar {
+    name: "dx_max",
+    params: &[Ty::Float, Ty::Float],
+    ret: Ty::Float,
+    body: "if (isnan(a)) return b;\n\
+           if (isnan(b)) return a;\n\
+           return max(a, b);",
+    needs: &[],
+};
+
+/// `min`, likewise.
+pub static MIN: Scalar = Scalar {
+    name: "dx_min",
+    params: &[Ty::Float, Ty::Float],
+    ret: Ty::Float,
+    body: "if (isnan(a)) return b;\n\
+           if (isnan(b)) return a;\n\
+           return min(a, b);",
+    needs: &[],
+};
+
 /// `f32tof16`: the half bits in the low 16 bits, rounded to nearest even,
 /// float denormals flushed, NaN kept quiet with its top payload bits. Done
 /// in integers: `packHalf2x16` leaves rounding to the implementation and
