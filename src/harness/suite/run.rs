@@ -200,9 +200,10 @@ fn run_slice(
         let name = l.result.name.clone();
         let _done = Done(progress, &name);
         let mut result = l.result;
-        if let Some((case, _)) = &l.input {
+        if let Some((case, shaders)) = &l.input {
             let run = run.expect("a loaded case has its CPU run");
             compare(&mut result, case, run, backends, options);
+            explain_external(&mut result, case, shaders);
         }
         let mut all = result.case_failures.clone();
         for b in &result.backends {
@@ -211,6 +212,30 @@ fn run_slice(
         result.failures = all;
         (result, l.input)
     })
+}
+
+/// The cause of each external translator's wrong pixels where its text
+/// compiled (a compile or link log is already the cause): the D3D11/GLSL
+/// ES 3.00 gaps the emulator's run of the worst pixel hits
+/// (`harness::gaps`). An external text has no register capture to bisect,
+/// so the operand values the pixel really meets are what can say why
+/// another translator's lowering may differ from D3D's result there.
+fn explain_external(result: &mut CaseResult, case: &Case, shaders: &CaseShaders) {
+    for b in &mut result.backends {
+        if b.translator == crate::harness::translator::BUILT_IN || b.cause.is_some() {
+            continue;
+        }
+        let Some(pixel) = b.failing_pixel() else {
+            continue;
+        };
+        b.cause = match crate::harness::gaps::case_gaps(case, shaders, pixel) {
+            Ok(gaps) => crate::harness::gaps::cause(&gaps),
+            Err(e) => Some(format!(
+                "the gaps at {},{} could not be listed: {e}",
+                pixel.0, pixel.1
+            )),
+        };
+    }
 }
 
 /// `f` over `items`, on the pool's threads when there is one, in the

@@ -132,6 +132,14 @@ impl Translator {
                     "the name `{name}` is not letters, digits, `-`, `_` and `.`"
                 )));
             }
+            // Results name the built-in translation `dxbc-dbg`: an external
+            // one of that name would be merged with it in every report.
+            if name == BUILT_IN {
+                return Err(bad(format!(
+                    "`{BUILT_IN}` is the built-in translation's name in results; name the \
+                     command otherwise (its profile: --translator-profile NAME=@{BUILT_IN})"
+                )));
+            }
             if rest.trim().is_empty() {
                 return Err(bad(format!("no {what} after `{name}=`")));
             }
@@ -274,6 +282,12 @@ impl Renderer for ExternalRenderer<'_> {
         format!("{} on {}", self.translator.name, self.webgl2.name())
     }
 
+    /// Results are keyed on backend and translator: this one's name keeps
+    /// them apart from the built-in translation's on the same backend.
+    fn translator(&self) -> &str {
+        &self.translator.name
+    }
+
     fn render_all(
         &self,
         jobs: &[(&Case, &CaseShaders)],
@@ -321,7 +335,8 @@ mod tests {
         assert_eq!(t[1].pixel.command, "a {ps}");
         assert_eq!(t[1].vertex.as_ref().unwrap().command, "b {vs} {ps}");
         assert_eq!(t[1].profile.name, "dxbc-dbg");
-        let only_ps = Translator::from_specs(&specs(&["dxbc-dbg=x {ps}"]), &[]).unwrap();
+        let only_ps =
+            Translator::from_specs(&specs(&["own=x {ps}"]), &["own=@dxbc-dbg".into()]).unwrap();
         assert!(only_ps[0].vertex.is_none());
     }
 
@@ -348,6 +363,7 @@ mod tests {
             ),
             (&["h=x"], &["g=@hlslcc"], "no --translator is called `g`"),
             (&["h=x"], &["h=@nope"], "no shipped profile `nope`"),
+            (&["dxbc-dbg=x"], &[], "the built-in translation's name"),
         ];
         for (s, p, want) in cases {
             let e = Translator::from_specs(&specs(s), &specs(p)).unwrap_err();
