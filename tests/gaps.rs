@@ -114,7 +114,8 @@ fn min_max_with_nan_but_not_with_signed_zeros() {
         g[0].d3d_result.as_deref(),
         Some("o0.x = 1.000000 (0x3f800000)")
     );
-    assert_eq!(g[0].dxbc_dbg, Handling::Driver);
+    // dxbc-dbg's text decides the NaN cases itself (dx_min/dx_max).
+    assert_eq!(g[0].dxbc_dbg, Handling::Covered);
 }
 
 #[test]
@@ -216,6 +217,25 @@ fn mirror_once_only_below_zero() {
     );
     assert_eq!(g[0].values[0].view, "coordinate -0.937500 (-3.75 texels)");
     assert!(gaps("tests/cases/mirror_once/point.case", (4, 4)).is_empty());
+}
+
+#[test]
+fn reduction_filters_only_over_taps_that_differ() {
+    // (1,0): u = 1.5 * 0.25 = 0.375, 0.75 texels, 0.25 past column 0's
+    // centre: columns 0 and 1 weighted 0.75 and 0.25; v = 0.25, 0.5 texels,
+    // on row 0's centre: row 1 weighted 0. Taps (1, 8, 3, 0.5) and
+    // (2, 7, 4, 0.25) differ, so the maximum is not the weighted sum. The
+    // sample is instruction 6 (after the five declarations and the mul).
+    let g = gaps("tests/cases/reduction/max_bilinear.case", (1, 0));
+    assert_eq!(summary(&g), vec![(6, GapKind::ReductionFilter, vec![0])]);
+    assert_eq!(
+        g[0].values[0].view,
+        "maximum over 2 weighted taps that differ"
+    );
+    // (0,0): u = 0.125, 0.25 texels: x - 0.5 < 0 clamps to column 0 twice
+    // (clamp addressing), so every weighted tap is (1, 8, 3, 0.5) and the
+    // maximum is the weighted sum.
+    assert!(gaps("tests/cases/reduction/max_bilinear.case", (0, 0)).is_empty());
 }
 
 #[test]

@@ -47,11 +47,14 @@ pub enum GapKind {
     /// A comparison sample whose result D3D fixes and ES 3.00 does not:
     /// filtered comparison results that disagree, or a non-depth format.
     Comparison,
+    /// A filtered read under a minimum or maximum reduction filter
+    /// (D3D11.1), over taps that differ.
+    ReductionFilter,
 }
 
 impl GapKind {
     /// Every kind, in the order reports list them.
-    pub const ALL: [GapKind; 15] = [
+    pub const ALL: [GapKind; 16] = [
         GapKind::MinMaxNan,
         GapKind::FloatToIntNan,
         GapKind::FloatToIntRange,
@@ -67,6 +70,7 @@ impl GapKind {
         GapKind::SampleBias,
         GapKind::LodClamp,
         GapKind::Comparison,
+        GapKind::ReductionFilter,
     ];
 
     /// The kind's name in text and JSON (`shift_count`).
@@ -87,6 +91,7 @@ impl GapKind {
             GapKind::SampleBias => "sample_bias",
             GapKind::LodClamp => "lod_clamp",
             GapKind::Comparison => "comparison",
+            GapKind::ReductionFilter => "reduction_filter",
         }
     }
 
@@ -123,6 +128,9 @@ impl GapKind {
             }
             GapKind::Comparison => {
                 "each texel is compared, then the results are filtered with the bilinear weights; any format the view reads as one float channel may be compared"
+            }
+            GapKind::ReductionFilter => {
+                "a minimum or maximum reduction filter returns the component-wise minimum or maximum of the taps with a non-zero weight"
             }
         }
     }
@@ -165,6 +173,9 @@ impl GapKind {
             GapKind::Comparison => {
                 "GLSL ES 3.00 leaves how a linearly filtered shadow lookup combines its comparisons to the implementation, and compares depth formats only"
             }
+            GapKind::ReductionFilter => {
+                "WebGL2 has no reduction filter (no sampler filter minmax): the hardware filter gives the weighted sum, so the text must emulate it"
+            }
         }
     }
 }
@@ -191,7 +202,10 @@ impl GapKind {
     pub fn dxbc_dbg(self) -> (Handling, &'static str) {
         use Handling::*;
         match self {
-            GapKind::MinMaxNan => (Driver, "plain min/max"),
+            GapKind::MinMaxNan => (
+                Covered,
+                "the dx_min/dx_max helpers, the non-NaN operand decided by isnan",
+            ),
             GapKind::FloatToIntNan | GapKind::FloatToIntRange => (
                 Covered,
                 "the dx_ftoi/dx_ftou helpers, NaN to 0 and saturating",
@@ -211,6 +225,7 @@ impl GapKind {
             ),
             GapKind::LodClamp => (Runtime, "the sampler object's TEXTURE_MIN_LOD/MAX_LOD"),
             GapKind::Comparison => (Driver, "the hardware shadow lookup"),
+            GapKind::ReductionFilter => (Covered, "the emulated sampling path"),
         }
     }
 }

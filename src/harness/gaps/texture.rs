@@ -7,7 +7,7 @@
 use super::{GapKind, Pending, state_value};
 use crate::dxbc::ir::Instruction;
 use crate::dxbc::opcodes::{Op, TexelRead};
-use crate::vm::texture::{AddressMode, Dimension, FetchKind, TapSource};
+use crate::vm::texture::{AddressMode, Dimension, FetchKind, Reduction, TapSource};
 use crate::vm::trace::typed_view;
 use crate::vm::{LaneFetch, Machine, VmError};
 
@@ -179,6 +179,33 @@ pub(super) fn sampler_hits(fetch: &LaneFetch, out: &mut Vec<Pending>) {
             out.push(Pending {
                 kind: GapKind::LodClamp,
                 values: bounds,
+            });
+        }
+    }
+    // A reduction filter: WebGL2 filters by the weighted sum, which is the
+    // minimum or maximum only when the weighted taps hold one value.
+    if filtered && smp.reduction != Reduction::Standard {
+        let weighted: Vec<[u32; 4]> = detail
+            .taps
+            .iter()
+            .filter(|tap| tap.weight.is_some_and(|w| w > 0.0))
+            .map(|tap| tap.value)
+            .collect();
+        if weighted.iter().any(|v| *v != weighted[0]) {
+            out.push(Pending {
+                kind: GapKind::ReductionFilter,
+                values: vec![state_value(
+                    format!("s{slot} reduction"),
+                    0,
+                    format!(
+                        "{} over {} weighted taps that differ",
+                        match smp.reduction {
+                            Reduction::Minimum => "minimum",
+                            _ => "maximum",
+                        },
+                        weighted.len()
+                    ),
+                )],
             });
         }
     }

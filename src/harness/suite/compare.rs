@@ -56,17 +56,31 @@ impl Drawn {
     }
 }
 
-/// The compile or link failure in a draw error, from where the page names
-/// it (`fragment shader does not compile: LOG`, `the program does not
-/// link: LOG`) to the end; `None` for any other error.
+/// The cause in an external translation's draw error: its compile or link
+/// failure, from where the page names it (`fragment shader does not
+/// compile: LOG`, `the program does not link: LOG`), or the translator's
+/// own failure (`cannot bind …`, `the pixel shader's translation died of
+/// SIGSEGV …`, `translator::TranslatorError`), to the end; `None` for any
+/// other error.
 pub(super) fn compile_cause(error: &str) -> Option<String> {
     const COMPILE: &str = " shader does not compile: ";
     const LINK: &str = "the program does not link: ";
-    let start = if let Some(i) = error.find(COMPILE) {
-        // Back to the stage's name before it (`vertex`, `fragment`).
-        error[..i].rfind(char::is_whitespace).map_or(0, |k| k + 1)
+    const BIND: &str = "cannot bind ";
+    const COMMAND: &str = " shader's translation ";
+    let start = if let Some(i) = error.find(COMPILE).or_else(|| error.find(COMMAND)) {
+        // Back to the word before it (`vertex`, `fragment`, `the`).
+        let stage = error[..i].rfind(char::is_whitespace).map_or(0, |k| k + 1);
+        if error[i..].starts_with(COMMAND) {
+            error[..stage.saturating_sub(1)]
+                .rfind(char::is_whitespace)
+                .map_or(0, |k| k + 1)
+        } else {
+            stage
+        }
+    } else if let Some(i) = error.find(LINK) {
+        i
     } else {
-        error.find(LINK)?
+        error.find(BIND)?
     };
     Some(error[start..].trim_end().to_string())
 }

@@ -342,7 +342,7 @@ mod tests {
 
     #[test]
     fn bad_specs_are_named() {
-        let cases: [(&[&str], &[&str], &str); 8] = [
+        let cases: [(&[&str], &[&str], &str); 9] = [
             (&["hlslcc"], &[], "expected NAME=COMMAND"),
             (&["hlslcc="], &[], "no COMMAND after `hlslcc=`"),
             (&["a b=x"], &[], "the name `a b`"),

@@ -561,7 +561,8 @@ fn auto_counts_verdicts_per_translator() {
 }
 
 /// The cause a draw error gives: the page's compile or link failure with
-/// its log, from the stage's name on; any other error gives none.
+/// its log, from the stage's name on, or the translator's own failure
+/// (binding, command); any other error gives none.
 #[test]
 fn compile_and_link_failures_are_causes() {
     use super::super::compare::compile_cause;
@@ -573,6 +574,15 @@ fn compile_and_link_failures_are_causes() {
         compile_cause("a.case: the program does not link: Varying vs_TEXCOORD0 not written")
             .as_deref(),
         Some("the program does not link: Varying vs_TEXCOORD0 not written")
+    );
+    // The translator's own failures (translator::TranslatorError's text).
+    assert_eq!(
+        compile_cause("a.case: h: cannot bind pixel shader uniform `t0` (line 13): why").as_deref(),
+        Some("cannot bind pixel shader uniform `t0` (line 13): why")
+    );
+    assert_eq!(
+        compile_cause("a.case: h: the pixel shader's translation died of SIGSEGV: oops").as_deref(),
+        Some("the pixel shader's translation died of SIGSEGV: oops")
     );
     assert_eq!(
         compile_cause("a.case: the draw took longer than 300 s"),
