@@ -16,6 +16,7 @@ pub mod golden;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod image;
+pub mod pixel_quad;
 pub mod progress;
 pub mod quad;
 pub mod raster;

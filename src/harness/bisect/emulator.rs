@@ -7,9 +7,9 @@ use std::rc::Rc;
 use super::{BisectError, Path, Step};
 use crate::glsl::capture;
 use crate::harness::case::{Case, CaseShaders};
-use crate::harness::{cpu, raster};
+use crate::harness::cpu;
+use crate::harness::pixel_quad::{PixelQuad, PixelQuadError, pixel_quad};
 use crate::vm::Machine;
-use crate::vm::defaults::PixelChoice;
 use crate::vm::machine::Event;
 use crate::vm::state::{Loc, Reg};
 
@@ -20,41 +20,26 @@ pub fn emulator_path(
     shaders: &CaseShaders,
     (x, y): (u32, u32),
 ) -> Result<Path, BisectError> {
-    if x >= case.width || y >= case.height {
-        return Err(BisectError::Outside {
-            x,
-            y,
-            width: case.width,
-            height: case.height,
-        });
-    }
     if case.samples > 1 {
         return Err(BisectError::Multisample(case.samples));
     }
     let file = case.path.display().to_string();
     let ps = &shaders.pixel;
-    let drawn;
-    let case = if shaders.vertex.is_some() {
-        let mut c = case.clone();
-        c.quad = cpu::vertex_stage(case, shaders).map_err(|e| BisectError::Other(e.to_string()))?;
-        drawn = c;
-        &drawn
-    } else {
-        case
-    };
-    let choice = PixelChoice {
-        x,
-        y,
-        width: case.width,
-        height: case.height,
-    };
-    let lane = choice.lane();
-    let triangle = raster::owning_triangle(case, choice);
-    let (mut setup, _) = raster::quad_raster(case, ps, choice, None, triangle);
-    if setup.helper[lane] {
-        return Err(BisectError::Helper { x, y });
-    }
-    cpu::bind_constant_buffers(case, &mut setup);
+    let PixelQuad { setup, lane } = pixel_quad(case, shaders, (x, y)).map_err(|e| match e {
+        PixelQuadError::Outside {
+            x,
+            y,
+            width,
+            height,
+        } => BisectError::Outside {
+            x,
+            y,
+            width,
+            height,
+        },
+        PixelQuadError::Helper { x, y } => BisectError::Helper { x, y },
+        PixelQuadError::Vertex(m) => BisectError::Other(m),
+    })?;
     let inputs: Vec<(u32, Reg)> = ps
         .input_layout()
         .registers

@@ -25,8 +25,8 @@ use crate::dxbc::disasm::{Style, format_instruction};
 use crate::dxbc::ir::Instruction;
 use crate::dxbc::opcodes::NumType;
 use crate::harness::case::{Case, CaseShaders};
-use crate::harness::{cpu, raster};
-use crate::vm::defaults::PixelChoice;
+use crate::harness::cpu;
+use crate::harness::pixel_quad::{PixelQuad, PixelQuadError, pixel_quad};
 use crate::vm::machine::Event;
 use crate::vm::state::{Loc, Reg};
 use crate::vm::{Machine, SourceValue, VmError};
@@ -155,41 +155,26 @@ pub fn case_gaps(
     shaders: &CaseShaders,
     (x, y): (u32, u32),
 ) -> Result<Vec<Gap>, GapError> {
-    if x >= case.width || y >= case.height {
-        return Err(GapError::Outside {
-            x,
-            y,
-            width: case.width,
-            height: case.height,
-        });
-    }
     let file = case.path.display().to_string();
     let ps = &shaders.pixel;
-    let drawn;
-    let case = if shaders.vertex.is_some() {
-        let mut c = case.clone();
-        c.quad = cpu::vertex_stage(case, shaders).map_err(|e| GapError::Vertex {
+    let PixelQuad { setup, lane } = pixel_quad(case, shaders, (x, y)).map_err(|e| match e {
+        PixelQuadError::Outside {
+            x,
+            y,
+            width,
+            height,
+        } => GapError::Outside {
+            x,
+            y,
+            width,
+            height,
+        },
+        PixelQuadError::Helper { x, y } => GapError::Helper { x, y },
+        PixelQuadError::Vertex(message) => GapError::Vertex {
             file: file.clone(),
-            message: e.to_string(),
-        })?;
-        drawn = c;
-        &drawn
-    } else {
-        case
-    };
-    let choice = PixelChoice {
-        x,
-        y,
-        width: case.width,
-        height: case.height,
-    };
-    let lane = choice.lane();
-    let triangle = raster::owning_triangle(case, choice);
-    let (mut setup, _) = raster::quad_raster(case, ps, choice, None, triangle);
-    if setup.helper[lane] {
-        return Err(GapError::Helper { x, y });
-    }
-    cpu::bind_constant_buffers(case, &mut setup);
+            message,
+        },
+    })?;
     let fail = |source| GapError::Emulator {
         file: file.clone(),
         source,

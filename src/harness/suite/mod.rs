@@ -49,6 +49,18 @@ pub struct Rendered {
     pub uavs: Vec<(u32, crate::vm::memory::Buffer)>,
 }
 
+/// A WebGL2 draw's pictures as a backend's: WebGL2 binds no UAVs.
+impl From<super::webgl2::Drawn> for Rendered {
+    fn from(d: super::webgl2::Drawn) -> Rendered {
+        Rendered {
+            images: d.images,
+            ms: d.ms,
+            notes: d.notes,
+            uavs: Vec::new(),
+        }
+    }
+}
+
 /// What draws cases through the translated GLSL: the wgpu renderer (its
 /// impl lives in `gpu`, which only the `gpu` cargo feature builds), the
 /// WebGL2 page, or a stand-in in tests.
@@ -141,15 +153,7 @@ impl Renderer for WebGl2 {
     ) -> Vec<Result<Rendered, String>> {
         WebGl2::render_all(self, jobs, options)
             .into_iter()
-            .map(|r| {
-                r.map(|d| Rendered {
-                    images: d.images,
-                    ms: d.ms,
-                    notes: d.notes,
-                    uavs: Vec::new(),
-                })
-                .map_err(|e| e.to_string())
-            })
+            .map(|r| r.map(Rendered::from).map_err(|e| e.to_string()))
             .collect()
     }
 }

@@ -296,15 +296,7 @@ impl Renderer for ExternalRenderer<'_> {
         self.webgl2
             .render_external(jobs, &self.translator)
             .into_iter()
-            .map(|r| {
-                r.map(|d| Rendered {
-                    images: d.images,
-                    ms: d.ms,
-                    notes: d.notes,
-                    uavs: Vec::new(),
-                })
-                .map_err(|e| e.to_string())
-            })
+            .map(|r| r.map(Rendered::from).map_err(|e| e.to_string()))
             .collect()
     }
 }
