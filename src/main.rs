@@ -529,7 +529,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             let shader = target.shader;
             // UAVs start as the case gives them: the traced quad does not
             // see what quads drawn before it would have written.
-            let (setup, resources, uavs) = match target.case {
+            let (setup, resources, uavs, corner_w) = match target.case {
                 Some((case, _)) => {
                     check_pixel(pixel, case.width, case.height)?;
                     let choice = vm::defaults::PixelChoice {
@@ -539,7 +539,8 @@ fn run(cli: Cli) -> Result<Outcome> {
                         height: case.height,
                     };
                     let (setup, resources) = harness::raster::case_inputs(&case, &shader, choice);
-                    (setup, resources, harness::cpu::uavs(&case))
+                    let corner_w: Vec<f32> = case.quad.iter().map(|v| v.position[3]).collect();
+                    (setup, resources, harness::cpu::uavs(&case), corner_w)
                 }
                 None => {
                     let choice = vm::defaults::PixelChoice {
@@ -555,9 +556,13 @@ fn run(cli: Cli) -> Result<Outcome> {
                             vm::defaults::DefaultTextures::Checker,
                         ),
                         Vec::new(),
+                        Vec::new(),
                     )
                 }
             };
+            // Gaps a declaration decides (noperspective under varying w)
+            // need the corners, which only a case gives.
+            let declared = harness::gaps::declared_gaps(&shader, &corner_w);
             let style = shader.style();
             let typing = std::rc::Rc::new(dxbc::value_type::Typing::of(&shader));
             let mut machine = vm::Machine::new(std::rc::Rc::new(shader.program), setup, resources)
@@ -565,7 +570,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             machine.set_uavs(uavs);
             machine.set_typing(typing);
             if gaps {
-                return trace_gaps(&mut machine, pixel, style, json, &file);
+                return trace_gaps(&mut machine, declared, pixel, style, json, &file);
             }
             let format = if json {
                 vm::trace::Format::Json
@@ -784,6 +789,7 @@ fn main() -> ExitCode {
 /// (`{"pixel": [x, y], "lane": n, "gaps": [...]}`).
 fn trace_gaps(
     machine: &mut vm::Machine,
+    mut gaps: Vec<harness::gaps::Gap>,
     pixel: (u32, u32),
     style: dxbc::disasm::Style,
     json: bool,
@@ -795,8 +801,10 @@ fn trace_gaps(
         ..Default::default()
     }
     .lane();
-    let gaps = harness::gaps::scan(machine, lane, style)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    gaps.extend(
+        harness::gaps::scan(machine, lane, style)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?,
+    );
     let text = if json {
         let doc = serde_json::json!({ "pixel": [pixel.0, pixel.1], "lane": lane, "gaps": gaps });
         format!("{doc}\n")

@@ -239,6 +239,32 @@ fn reduction_filters_only_over_taps_that_differ() {
 }
 
 #[test]
+fn noperspective_inputs_only_under_differing_w() {
+    // clip/near_far_planes: v2 is `linear noperspective` and the corners'
+    // clip w are 1, 2, 1, 2, so screen-linear and perspective-correct
+    // interpolation differ; the gap is the declaration (instruction 2),
+    // whatever pixel. SV_Position (v0), also noperspective, is the
+    // rasterizer's own and no gap.
+    let g = gaps("tests/cases/clip/near_far_planes.case", (2, 0));
+    assert_eq!(
+        summary(&g),
+        vec![(2, GapKind::Noperspective, vec![1.0f32.to_bits()])]
+    );
+    assert_eq!(g[0].values[0].view, "1, 2, 1, 2");
+    assert_eq!(g[0].dxbc_dbg, Handling::Covered);
+    // Equal w: the two interpolations agree, no gap.
+    let flat = dxbc_dbg::harness::gaps::declared_gaps(
+        &Case::load(Path::new("tests/cases/clip/near_far_planes.case"))
+            .expect("case loads")
+            .shaders()
+            .expect("shaders assemble")
+            .pixel,
+        &[2.0, 2.0, 2.0, 2.0],
+    );
+    assert!(flat.is_empty(), "{flat:?}");
+}
+
+#[test]
 fn mip_lod_bias_and_lod_range() {
     // Every sampler has a MipLODBias (1, -1, -3, 2): four mip_lod_bias hits.
     // At x = 0: s2's LOD x - 1 = -1 is raised to MinLOD 1 (a lod_clamp);

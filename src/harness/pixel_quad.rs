@@ -13,6 +13,9 @@ use crate::vm::state::Setup;
 pub struct PixelQuad {
     pub setup: Setup,
     pub lane: usize,
+    /// The drawn corners' clip w (after the vertex stage), which decides
+    /// whether perspective-correct and screen-linear interpolation differ.
+    pub corner_w: Vec<f32>,
 }
 
 /// Why a pixel's quad cannot be set up.
@@ -72,5 +75,10 @@ pub fn pixel_quad(
         return Err(PixelQuadError::Helper { x, y });
     }
     cpu::bind_constant_buffers(case, &mut setup);
-    Ok(PixelQuad { setup, lane })
+    let corner_w = case.quad.iter().map(|v| v.position[3]).collect();
+    Ok(PixelQuad {
+        setup,
+        lane,
+        corner_w,
+    })
 }

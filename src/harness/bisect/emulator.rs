@@ -25,7 +25,7 @@ pub fn emulator_path(
     }
     let file = case.path.display().to_string();
     let ps = &shaders.pixel;
-    let PixelQuad { setup, lane } = pixel_quad(case, shaders, (x, y)).map_err(|e| match e {
+    let PixelQuad { setup, lane, .. } = pixel_quad(case, shaders, (x, y)).map_err(|e| match e {
         PixelQuadError::Outside {
             x,
             y,

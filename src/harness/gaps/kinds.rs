@@ -50,11 +50,15 @@ pub enum GapKind {
     /// A filtered read under a minimum or maximum reduction filter
     /// (D3D11.1), over taps that differ.
     ReductionFilter,
+    /// A `noperspective` pixel-shader input (not a system value) under
+    /// corners whose clip w differ, where screen-linear and
+    /// perspective-correct interpolation give different values.
+    Noperspective,
 }
 
 impl GapKind {
     /// Every kind, in the order reports list them.
-    pub const ALL: [GapKind; 16] = [
+    pub const ALL: [GapKind; 17] = [
         GapKind::MinMaxNan,
         GapKind::FloatToIntNan,
         GapKind::FloatToIntRange,
@@ -71,6 +75,7 @@ impl GapKind {
         GapKind::LodClamp,
         GapKind::Comparison,
         GapKind::ReductionFilter,
+        GapKind::Noperspective,
     ];
 
     /// The kind's name in text and JSON (`shift_count`).
@@ -92,6 +97,7 @@ impl GapKind {
             GapKind::LodClamp => "lod_clamp",
             GapKind::Comparison => "comparison",
             GapKind::ReductionFilter => "reduction_filter",
+            GapKind::Noperspective => "noperspective",
         }
     }
 
@@ -131,6 +137,9 @@ impl GapKind {
             }
             GapKind::ReductionFilter => {
                 "a minimum or maximum reduction filter returns the component-wise minimum or maximum of the taps with a non-zero weight"
+            }
+            GapKind::Noperspective => {
+                "a noperspective input is interpolated linearly in screen space, without the division by w"
             }
         }
     }
@@ -175,6 +184,9 @@ impl GapKind {
             }
             GapKind::ReductionFilter => {
                 "WebGL2 has no reduction filter (no sampler filter minmax): the hardware filter gives the weighted sum, so the text must emulate it"
+            }
+            GapKind::Noperspective => {
+                "GLSL ES 3.00 has no noperspective qualifier: every varying is perspective-correct unless the text multiplies by w in the vertex stage and divides in the pixel stage"
             }
         }
     }
@@ -226,6 +238,10 @@ impl GapKind {
             GapKind::LodClamp => (Runtime, "the sampler object's TEXTURE_MIN_LOD/MAX_LOD"),
             GapKind::Comparison => (Driver, "the hardware shadow lookup"),
             GapKind::ReductionFilter => (Covered, "the emulated sampling path"),
+            GapKind::Noperspective => (
+                Covered,
+                "the vertex stage multiplies by clip w, the pixel stage divides by 1/gl_FragCoord.w",
+            ),
         }
     }
 }

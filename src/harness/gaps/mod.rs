@@ -157,7 +157,11 @@ pub fn case_gaps(
 ) -> Result<Vec<Gap>, GapError> {
     let file = case.path.display().to_string();
     let ps = &shaders.pixel;
-    let PixelQuad { setup, lane } = pixel_quad(case, shaders, (x, y)).map_err(|e| match e {
+    let PixelQuad {
+        setup,
+        lane,
+        corner_w,
+    } = pixel_quad(case, shaders, (x, y)).map_err(|e| match e {
         PixelQuadError::Outside {
             x,
             y,
@@ -184,7 +188,69 @@ pub fn case_gaps(
     m.set_uavs(cpu::uavs(case));
     // Results are shown by the type their writer gives them.
     m.set_typing(Rc::new(crate::dxbc::value_type::Typing::of(ps)));
-    scan(&mut m, lane, ps.style()).map_err(fail)
+    let mut gaps = declared_gaps(ps, &corner_w);
+    gaps.extend(scan(&mut m, lane, ps.style()).map_err(fail)?);
+    Ok(gaps)
+}
+
+/// The gaps a declaration decides for the whole primitive rather than an
+/// instruction's values: each `noperspective` input (system values aside:
+/// `SV_Position` is the rasterizer's own) when the corners' clip w differ,
+/// so screen-linear and perspective-correct interpolation part.
+pub fn declared_gaps(ps: &crate::dxbc::Shader, corner_w: &[f32]) -> Vec<Gap> {
+    use crate::dxbc::enums::SystemValue;
+    use crate::dxbc::ir::{Index, OperandType};
+    let Some(&w0) = corner_w.first() else {
+        return Vec::new();
+    };
+    if corner_w.iter().all(|w| w.to_bits() == w0.to_bits()) {
+        return Vec::new();
+    }
+    let layout = ps.input_layout();
+    let mut out = Vec::new();
+    for (index, inst) in ps.program.instructions.iter().enumerate() {
+        if !inst.interpolation().is_some_and(|q| q.is_noperspective()) {
+            continue;
+        }
+        let Some(reg) = inst.operands.iter().find_map(|o| match o.indices.first() {
+            Some(Index::Imm32(r)) if o.ty == OperandType::INPUT => Some(*r),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let plain = layout
+            .registers
+            .iter()
+            .find(|r| r.register == reg)
+            .is_some_and(|r| r.system_value == SystemValue::Undefined);
+        if !plain {
+            continue;
+        }
+        let kind = GapKind::Noperspective;
+        let (dxbc_dbg, dxbc_dbg_by) = kind.dxbc_dbg();
+        let ws: Vec<String> = corner_w.iter().map(|w| format!("{w}")).collect();
+        out.push(Gap {
+            kind,
+            index,
+            text: format_instruction(inst, ps.style())
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string(),
+            values: vec![state_value(
+                format!("v{reg} under corner w"),
+                w0.to_bits(),
+                ws.join(", "),
+            )],
+            d3d_result: None,
+            hits: 1,
+            d3d: kind.d3d(),
+            glsl: kind.glsl(),
+            dxbc_dbg,
+            dxbc_dbg_by,
+        });
+    }
+    out
 }
 
 /// Runs `machine` to the end and lists the gaps `lane` hits (see
